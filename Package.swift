@@ -1,0 +1,60 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SwiftDarknet",
+    products: [
+        .library(name: "Darknet", targets: ["Darknet"]),
+        .library(name: "DarknetImage", targets: ["DarknetImage"]),
+        .executable(name: "swift-darknet", targets: ["swift-darknet"]),
+        .executable(name: "darknet-bench", targets: ["darknet-bench"]),
+    ],
+    targets: [
+        // MARK: System libraries (thin C shims)
+        .systemLibrary(
+            name: "COpenBLAS",
+            path: "Sources/COpenBLAS",
+            pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            path: "Sources/CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            path: "Sources/CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+
+        // MARK: Public API
+        .target(
+            name: "Darknet",
+            dependencies: [
+                .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
+            ]
+        ),
+        .target(
+            name: "DarknetImage",
+            dependencies: ["Darknet", "CJPEG", "CPNG"]
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "swift-darknet",
+            dependencies: ["Darknet", "DarknetImage"]
+        ),
+        .executableTarget(
+            name: "darknet-bench",
+            dependencies: ["Darknet", "DarknetImage"],
+            path: "Benchmarks/darknet-bench"
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
+        .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+    ]
+)

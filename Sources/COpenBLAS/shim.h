@@ -1,0 +1,4 @@
+#ifndef SWIFTDARKNET_COPENBLAS_SHIM_H
+#define SWIFTDARKNET_COPENBLAS_SHIM_H
+#include <cblas.h>
+#endif

@@ -1,0 +1,45 @@
+/// Where an image of `imageWidth x imageHeight` lands inside a network input of
+/// `networkWidth x networkHeight` when letterboxed the way Darknet does it.
+///
+/// The resized size uses Darknet's integer arithmetic: if `netW / imgW < netH / imgH`
+/// (float) the width fills the network (`resizedHeight = imgH * netW / imgW`, integer
+/// division), otherwise the height does. The resized image sits at
+/// `((netW - resizedW) / 2, (netH - resizedH) / 2)` on a canvas of 0.5.
+public struct LetterboxGeometry: Sendable, Equatable {
+    public let imageWidth: Int
+    public let imageHeight: Int
+    public let networkWidth: Int
+    public let networkHeight: Int
+    public let resizedWidth: Int
+    public let resizedHeight: Int
+
+    /// Left edge of the pasted image on the canvas.
+    public var offsetX: Int { (networkWidth - resizedWidth) / 2 }
+    /// Top edge of the pasted image on the canvas.
+    public var offsetY: Int { (networkHeight - resizedHeight) / 2 }
+
+    /// Darknet's letterbox geometry for the given sizes (all must be positive).
+    public init(imageWidth: Int, imageHeight: Int, networkWidth: Int, networkHeight: Int) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.networkWidth = networkWidth
+        self.networkHeight = networkHeight
+        if Float(networkWidth) / Float(imageWidth) < Float(networkHeight) / Float(imageHeight) {
+            resizedWidth = networkWidth
+            resizedHeight = (imageHeight * networkWidth) / imageWidth
+        } else {
+            resizedHeight = networkHeight
+            resizedWidth = (imageWidth * networkHeight) / imageHeight
+        }
+    }
+
+    /// The geometry of a plain stretch resize: the image fills the whole input.
+    public init(stretchingWidth imageWidth: Int, height imageHeight: Int, networkWidth: Int, networkHeight: Int) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.networkWidth = networkWidth
+        self.networkHeight = networkHeight
+        resizedWidth = networkWidth
+        resizedHeight = networkHeight
+    }
+}
