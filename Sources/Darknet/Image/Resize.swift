@@ -61,11 +61,12 @@ extension Image {
         }
         let interpolatedColumns = copiesLast ? 0 : newWidth - 1
 
-        var part = [Float](repeating: 0, count: c * h * newWidth)
-        sourceIndex.withUnsafeBufferPointer { sxs in
-            weight.withUnsafeBufferPointer { dxs in
-                pixels.withUnsafeBufferPointer { src in
-                    part.withUnsafeMutableBufferPointer { dst in
+        // Every element is written below, so the buffer starts uninitialized.
+        let count = c * h * newWidth
+        return [Float](unsafeUninitializedCapacity: count) { dst, initialized in
+            sourceIndex.withUnsafeBufferPointer { sxs in
+                weight.withUnsafeBufferPointer { dxs in
+                    pixels.withUnsafeBufferPointer { src in
                         for row in 0..<(c * h) {
                             let s = src.baseAddress! + row * w
                             let d = dst.baseAddress! + row * newWidth
@@ -81,17 +82,18 @@ extension Image {
                     }
                 }
             }
+            initialized = count
         }
-        return part
     }
 
     /// Vertical interpolation of the `channels x sourceHeight x width` buffer `part`.
     private static func verticalPass(_ part: [Float], width: Int, sourceHeight: Int,
                                      newHeight: Int, channels: Int) -> [Float] {
         let hScale = Float(sourceHeight - 1) / Float(newHeight - 1)
-        var out = [Float](repeating: 0, count: channels * newHeight * width)
-        part.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        // Every element is written below, so the buffer starts uninitialized.
+        let count = channels * newHeight * width
+        return [Float](unsafeUninitializedCapacity: count) { dst, initialized in
+            part.withUnsafeBufferPointer { src in
                 for k in 0..<channels {
                     let plane = src.baseAddress! + k * sourceHeight * width
                     let outPlane = dst.baseAddress! + k * newHeight * width
@@ -109,13 +111,14 @@ extension Image {
                             for col in 0..<width { o[col] = a * p0[col] }
                         } else {
                             let p1 = p0 + width
-                            // Two roundings, as Darknet stores (1-dy)*p0 then adds dy*p1.
+                            // Darknet stores (1-dy)*p0 as float, then adds dy*p1: each product
+                            // and the sum rounded to float, no fused multiply-add.
                             for col in 0..<width { o[col] = a * p0[col] + dy * p1[col] }
                         }
                     }
                 }
             }
+            initialized = count
         }
-        return out
     }
 }
