@@ -1,0 +1,140 @@
+import Darknet
+import DarknetImage
+import Foundation
+import XCTest
+
+/// Bad input gives a typed `ImageError` naming the file: never a crash, never a print.
+final class DecodingErrorTests: XCTestCase {
+    func testEmptyDataIsUnreadable() {
+        assertError(try Image(data: [UInt8]())) {
+            guard case .unreadable(let path, _) = $0 else { return false }
+            return path == Image.inMemoryPath
+        }
+    }
+
+    func testNotAnImageIsUnsupported() {
+        assertError(try Image(data: Array("hello, world".utf8))) { $0 == .unsupportedFormat(path: Image.inMemoryPath) }
+        assertError(try Image(data: [0x47, 0x49, 0x46, 0x38, 0x39, 0x61])) { $0 == .unsupportedFormat(path: Image.inMemoryPath) }
+        assertError(try Image(data: [0xFF, 0xD8])) { $0 == .unsupportedFormat(path: Image.inMemoryPath) }
+    }
+
+    func testTruncatedJPEGIsCorrupt() throws {
+        let jpeg = try gradientImage(width: 64, height: 48).jpegData()
+        for length in [3, 20, jpeg.count / 2, jpeg.count - 2] {
+            assertError(try Image(data: Array(jpeg.prefix(length))), "JPEG cut to \(length) of \(jpeg.count) bytes") {
+                guard case .corrupt(let path, _) = $0 else { return false }
+                return path == Image.inMemoryPath
+            }
+        }
+    }
+
+    func testTruncatedPNGIsCorrupt() throws {
+        let png = try gradientImage(width: 64, height: 48).pngData()
+        for length in [9, 30, png.count / 2, png.count - 12, png.count - 1] {
+            assertError(try Image(data: Array(png.prefix(length))), "PNG cut to \(length) of \(png.count) bytes") {
+                guard case .corrupt = $0 else { return false }
+                return true
+            }
+        }
+    }
+
+    func testPNGHeaderClaimingHugeSizeIsRefusedBeforeDecoding() {
+        // Nothing follows IHDR: had the decoder gone on to allocate and read, it would fail
+        // as corrupt instead.
+        for (w, h) in [(100_000, 100_000), (20_000, 20_000), (70_000, 1)] {
+            let png = Self.pngHeaderOnly(width: w, height: h)
+            assertError(try Image(data: png), "\(w)x\(h)") { $0 == .tooLarge(path: Image.inMemoryPath, width: w, height: h, limit: 100_000_000) }
+        }
+    }
+
+    func testJPEGHeaderClaimingHugeSizeIsRefusedBeforeDecoding() {
+        for (w, h) in [(65_535, 65_535), (20_000, 20_000)] {
+            let jpeg = Self.jpegHeaderOnly(width: w, height: h)
+            assertError(try Image(data: jpeg), "\(w)x\(h)") { $0 == .tooLarge(path: Image.inMemoryPath, width: w, height: h, limit: 100_000_000) }
+        }
+    }
+
+    func testMaxPixelsIsHonoured() throws {
+        let image = try gradientImage(width: 40, height: 30)
+        for data in [try image.pngData(), try image.jpegData()] {
+            assertError(try Image(data: data, maxPixels: 1_199)) { $0 == .tooLarge(path: Image.inMemoryPath, width: 40, height: 30, limit: 1_199) }
+            XCTAssertNoThrow(try Image(data: data, maxPixels: 1_200))
+        }
+    }
+
+    func testFileErrorsNameThePath() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-image-\(UUID()).jpg")
+        assertError(try Image(contentsOf: missing)) {
+            guard case .unreadable(let path, let reason) = $0 else { return false }
+            return path == missing.path && !reason.isEmpty
+        }
+        let directory = FileManager.default.temporaryDirectory
+        assertError(try Image(contentsOf: directory)) {
+            guard case .unreadable(let path, _) = $0 else { return false }
+            return path == directory.path
+        }
+        assertError(try Image(contentsOf: URL(string: "https://example.com/dog.jpg")!)) {
+            guard case .unreadable = $0 else { return false }
+            return true
+        }
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-\(UUID()).png")
+        try Data("not an image".utf8).write(to: garbage)
+        defer { try? FileManager.default.removeItem(at: garbage) }
+        assertError(try Image(contentsOf: garbage)) { $0 == .unsupportedFormat(path: garbage.path) }
+    }
+
+    /// Damaged files of both formats: any outcome but a crash is acceptable, and a failure
+    /// must be an `ImageError`.
+    func testDamagedDataNeverCrashes() throws {
+        let image = try gradientImage(width: 33, height: 21)
+        var random = TestRandom(seed: 42)
+        for original in [try image.jpegData(), try image.pngData()] {
+            for _ in 0..<150 {
+                var damaged = original
+                switch random.next(below: 3) {
+                case 0:
+                    damaged = Array(damaged.prefix(random.next(below: damaged.count)))
+                case 1:
+                    for _ in 0..<(1 + random.next(below: 8)) {
+                        damaged[random.next(below: damaged.count)] = UInt8(random.next(below: 256))
+                    }
+                default:
+                    let at = random.next(below: damaged.count)
+                    damaged.insert(contentsOf: (0..<random.next(below: 40)).map { _ in UInt8(random.next(below: 256)) }, at: at)
+                }
+                do {
+                    let decoded = try Image(data: damaged)
+                    XCTAssertEqual(decoded.pixels.count, decoded.width * decoded.height * 3)
+                } catch {
+                    // Typed throws: the error is an ImageError by construction.
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func assertError(_ body: @autoclosure () throws(ImageError) -> Image, _ message: String = "",
+                             file: StaticString = #filePath, line: UInt = #line,
+                             matches: (ImageError) -> Bool) {
+        do {
+            let image = try body()
+            XCTFail("expected an error, decoded \(image.width)x\(image.height). \(message)", file: file, line: line)
+        } catch {
+            XCTAssertTrue(matches(error), "unexpected error \(error). \(message)", file: file, line: line)
+        }
+    }
+
+    /// PNG signature + a valid IHDR chunk, nothing else.
+    static func pngHeaderOnly(width: Int, height: Int) -> [UInt8] {
+        let ihdr = TestPNGWriter.be32(width) + TestPNGWriter.be32(height) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestPNGWriter.chunk("IHDR", ihdr)
+    }
+
+    /// SOI + baseline SOF0 for a 3-component image, nothing else.
+    static func jpegHeaderOnly(width: Int, height: Int) -> [UInt8] {
+        [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8,
+         UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
+         1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+    }
+}
