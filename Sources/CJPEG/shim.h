@@ -27,7 +27,9 @@ typedef struct {
     unsigned int width;        /* output size after jpeg_read_header */
     unsigned int height;
     int components;            /* 3 (RGB) or 4 (CMYK as stored, Adobe-inverted if so) */
-    int premature_end;         /* the data ended before the image did */
+    int premature_end;         /* the data ended before the EOI marker */
+    int missing_data;          /* an entropy-coded segment ran out of bits (JWRN_HIT_MARKER) */
+    int multiple_scans;        /* progressive or multi-scan: a missing end may be missing scans */
     int warnings;              /* count of libjpeg warnings (corrupt data it recovered from) */
     unsigned char *pixels;     /* width*height*components bytes, row-major; free with sd_jpeg_free */
     unsigned char *encoded;    /* sd_jpeg_encode_rgb output; free with sd_jpeg_free */
@@ -52,6 +54,7 @@ static inline void sd_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     if (msg_level < 0) {
         err->result->warnings += 1;
         if (cinfo->err->msg_code == JWRN_JPEG_EOF) err->result->premature_end = 1;
+        if (cinfo->err->msg_code == JWRN_HIT_MARKER) err->result->missing_data = 1;
         (*cinfo->err->format_message)(cinfo, err->result->message);
         cinfo->err->num_warnings++;
     }
@@ -108,6 +111,7 @@ static inline int sd_jpeg_decode(const unsigned char *data, unsigned long size,
         return result->status;
     }
 
+    result->multiple_scans = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
     if (cinfo.num_components == 4) {
         cinfo.out_color_space = JCS_CMYK;
         cinfo.out_color_components = 4;

@@ -31,7 +31,10 @@ enum JPEGDecoder {
         default:
             throw .corrupt(path: path, reason: Self.message(of: result))
         }
-        if result.premature_end != 0 {
+        // libjpeg pads a truncated file with grey and only warns. A file missing nothing but
+        // its EOI marker still holds every pixel (Darknet reads it, and so do we); one whose
+        // scan data ran out, or a progressive one that may be missing whole scans, is refused.
+        if result.premature_end != 0 && (result.missing_data != 0 || result.multiple_scans != 0) {
             throw .corrupt(path: path, reason: "JPEG data ends before the image does (truncated file)")
         }
         guard let pixels = result.pixels, result.width > 0, result.height > 0,

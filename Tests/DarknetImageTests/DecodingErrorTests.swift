@@ -20,12 +20,20 @@ final class DecodingErrorTests: XCTestCase {
 
     func testTruncatedJPEGIsCorrupt() throws {
         let jpeg = try gradientImage(width: 64, height: 48).jpegData()
-        for length in [3, 20, jpeg.count / 2, jpeg.count - 2] {
+        for length in [3, 20, jpeg.count / 2, jpeg.count - 40] {
             assertError(try Image(data: Array(jpeg.prefix(length))), "JPEG cut to \(length) of \(jpeg.count) bytes") {
                 guard case .corrupt(let path, _) = $0 else { return false }
                 return path == Image.inMemoryPath
             }
         }
+    }
+
+    /// Many cameras and tools drop the final EOI marker; every pixel is still there and
+    /// Darknet reads such files, so they decode normally.
+    func testJPEGMissingOnlyEOIDecodes() throws {
+        let jpeg = try gradientImage(width: 64, height: 48).jpegData()
+        XCTAssertEqual(Array(jpeg.suffix(2)), [0xFF, 0xD9])
+        XCTAssertEqual(try Image(data: Array(jpeg.dropLast(2))), try Image(data: jpeg))
     }
 
     func testTruncatedPNGIsCorrupt() throws {
