@@ -42,7 +42,7 @@ enum FileIO {
 
     /// Writes `bytes` to `path`, replacing it: into a temporary file beside it, then renamed.
     static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageError) {
-        let temporary = path + ".tmp-\(getpid())"
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: Self.lastError()) }
         var written = 0

@@ -39,7 +39,7 @@ extension Image {
         try self.init(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
     }
 
-    /// Decodes a JPEG or PNG held in memory; see ``init(data:maxPixels:)-([UInt8],_)``.
+    /// Decodes a JPEG or PNG held in memory; same rules and errors as the `[UInt8]` form.
     public init(data: Data, maxPixels: Int = 100_000_000) throws(ImageError) {
         try self.init(bytes: [UInt8](data), path: Self.inMemoryPath, maxPixels: maxPixels)
     }
