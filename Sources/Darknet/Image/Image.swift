@@ -41,6 +41,18 @@ public struct Image: Sendable, Equatable {
                       pixels: [Float](repeating: value, count: width * height * channels))
     }
 
+    /// Wraps pixels whose count the caller has already checked; for internal producers
+    /// (resize, letterbox, decoders) that build the buffer themselves.
+    @usableFromInline
+    internal init(validatedWidth width: Int, height: Int, channels: Int, pixels: [Float]) {
+        precondition(width > 0 && height > 0 && channels > 0 && pixels.count == width * height * channels,
+                     "Image: \(width)x\(height)x\(channels) does not match \(pixels.count) values")
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.pixels = pixels
+    }
+
     /// The value at channel `c`, row `y`, column `x`. Indices must be in range.
     @inlinable
     public subscript(c: Int, y: Int, x: Int) -> Float {

@@ -19,6 +19,9 @@ public struct LetterboxGeometry: Sendable, Equatable {
     public var offsetY: Int { (networkHeight - resizedHeight) / 2 }
 
     /// Darknet's letterbox geometry for the given sizes (all must be positive).
+    ///
+    /// For extreme aspect ratios where Darknet's integer division gives 0 (say a 1000x1
+    /// image into 416x416), the resized side is 1 instead; Darknet itself breaks there.
     public init(imageWidth: Int, imageHeight: Int, networkWidth: Int, networkHeight: Int) {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
@@ -26,10 +29,10 @@ public struct LetterboxGeometry: Sendable, Equatable {
         self.networkHeight = networkHeight
         if Float(networkWidth) / Float(imageWidth) < Float(networkHeight) / Float(imageHeight) {
             resizedWidth = networkWidth
-            resizedHeight = (imageHeight * networkWidth) / imageWidth
+            resizedHeight = max(1, (imageHeight * networkWidth) / imageWidth)
         } else {
             resizedHeight = networkHeight
-            resizedWidth = (imageWidth * networkHeight) / imageHeight
+            resizedWidth = max(1, (imageWidth * networkHeight) / imageHeight)
         }
     }
 

@@ -1,0 +1,55 @@
+import CJPEG
+import Darknet
+
+/// JPEG decoding through libjpeg-turbo, matching what Darknet sees through OpenCV's
+/// `imread(IMREAD_COLOR)`.
+///
+/// libjpeg runs with its default decompression settings, as OpenCV leaves them
+/// (`JDCT_ISLOW`, fancy upsampling on); 1- and 3-component images come out as `JCS_RGB`
+/// (grey replicated), 4-component (CMYK/YCCK) ones as `JCS_CMYK` and are converted as OpenCV
+/// does. The EXIF orientation from the first APP1 segment is applied. Samples become
+/// `Float(Double(v) / 255.0)`, planar RGB: the values Darknet's `load_image_color` produces.
+enum JPEGDecoder {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+        let header = JPEGHeader(scanning: bytes)
+        if let width = header.width, let height = header.height {
+            try limits.check(width: width, height: height, path: path)
+        }
+
+        var result = sd_jpeg_result()
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            sd_jpeg_decode(buffer.baseAddress, UInt(buffer.count), limits.cMaxPixels, limits.cMaxDimension, &result)
+        }
+        defer { sd_jpeg_free(result.pixels) }
+        switch Int(status) {
+        case SD_JPEG_OK:
+            break
+        case SD_JPEG_TOO_LARGE:
+            throw .tooLarge(path: path, width: Int(result.width), height: Int(result.height), limit: limits.maxPixels)
+        case SD_JPEG_NO_MEMORY:
+            throw .unreadable(path: path, reason: "out of memory decoding \(result.width)x\(result.height) JPEG")
+        default:
+            throw .corrupt(path: path, reason: Self.message(of: result))
+        }
+        if result.premature_end != 0 {
+            throw .corrupt(path: path, reason: "JPEG data ends before the image does (truncated file)")
+        }
+        guard let pixels = result.pixels, result.width > 0, result.height > 0,
+              result.components == 3 || result.components == 4 else {
+            throw .corrupt(path: path, reason: "libjpeg returned no usable pixels")
+        }
+        let width = Int(result.width), height = Int(result.height)
+        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height,
+                                               components: Int(result.components))
+        let image = try Image(width: width, height: height, channels: 3, pixels: planes)
+        if let orientation = header.orientation {
+            return image.applying(orientation)
+        }
+        return image
+    }
+
+    private static func message(of result: sd_jpeg_result) -> String {
+        let text = CMessage.string(from: result.message)
+        return text.isEmpty ? "libjpeg could not decode the data" : text
+    }
+}

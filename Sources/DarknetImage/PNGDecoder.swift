@@ -1,0 +1,49 @@
+import CPNG
+import Darknet
+
+/// PNG decoding through libpng, matching what Darknet sees through OpenCV's
+/// `imread(IMREAD_COLOR)`.
+///
+/// Every colour type and bit depth is read as 8-bit RGB: 16-bit samples keep their high byte
+/// (`png_set_strip_16`, i.e. `v >> 8`), alpha and `tRNS` are dropped without compositing,
+/// palettes are expanded, 1/2/4-bit grey is scaled to 0...255 and replicated. An `eXIf`
+/// orientation before the image data is applied. Samples become `Float(Double(v) / 255.0)`.
+enum PNGDecoder {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+        let header = PNGHeader(scanning: bytes)
+        if let width = header.width, let height = header.height {
+            try limits.check(width: width, height: height, path: path)
+        }
+
+        var result = sd_png_result()
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            sd_png_decode(buffer.baseAddress, buffer.count, limits.cMaxPixels, limits.cMaxDimension, &result)
+        }
+        defer { sd_png_free(result.pixels) }
+        switch Int(status) {
+        case SD_PNG_OK:
+            break
+        case SD_PNG_TOO_LARGE:
+            throw .tooLarge(path: path, width: Int(result.width), height: Int(result.height), limit: limits.maxPixels)
+        case SD_PNG_NO_MEMORY:
+            throw .unreadable(path: path, reason: "out of memory decoding \(result.width)x\(result.height) PNG")
+        default:
+            throw .corrupt(path: path, reason: Self.message(of: result))
+        }
+        guard let pixels = result.pixels, result.width > 0, result.height > 0 else {
+            throw .corrupt(path: path, reason: "libpng returned no pixels")
+        }
+        let width = Int(result.width), height = Int(result.height)
+        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
+        let image = try Image(width: width, height: height, channels: 3, pixels: planes)
+        if let orientation = header.orientation {
+            return image.applying(orientation)
+        }
+        return image
+    }
+
+    private static func message(of result: sd_png_result) -> String {
+        let text = CMessage.string(from: result.message)
+        return text.isEmpty ? "libpng could not decode the data" : text
+    }
+}

@@ -1,0 +1,64 @@
+import Darknet
+
+/// Conversions between decoded 8-bit samples and `Image`'s planar floats.
+enum PixelConversion {
+    /// `Float(Double(v) / 255.0)` for every byte: Darknet's `data / 255.` stored to float.
+    static let byteToFloat: [Float] = (0..<256).map { Float(Double($0) / 255.0) }
+
+    /// Planar RGB floats from `width * height` interleaved pixels of `components` bytes.
+    ///
+    /// `components` 3 is RGB. `components` 4 is CMYK as libjpeg returns it (Adobe-inverted
+    /// when the file is), converted the way OpenCV does for `IMREAD_COLOR`:
+    /// `R = K - ((255 - C) * K >> 8)`, likewise G from M and B from Y.
+    static func planarRGB(from source: UnsafePointer<UInt8>, width: Int, height: Int,
+                          components: Int) -> [Float] {
+        let area = width * height
+        var planes = [Float](repeating: 0, count: 3 * area)
+        byteToFloat.withUnsafeBufferPointer { lut in
+            planes.withUnsafeMutableBufferPointer { out in
+                let r = out.baseAddress!, g = r + area, b = g + area
+                if components == 3 {
+                    for i in 0..<area {
+                        r[i] = lut[Int(source[3 * i])]
+                        g[i] = lut[Int(source[3 * i + 1])]
+                        b[i] = lut[Int(source[3 * i + 2])]
+                    }
+                } else {
+                    for i in 0..<area {
+                        let k = Int(source[4 * i + 3])
+                        r[i] = lut[k - (((255 - Int(source[4 * i])) * k) >> 8)]
+                        g[i] = lut[k - (((255 - Int(source[4 * i + 1])) * k) >> 8)]
+                        b[i] = lut[k - (((255 - Int(source[4 * i + 2])) * k) >> 8)]
+                    }
+                }
+            }
+        }
+        return planes
+    }
+
+    /// The byte for a float sample: clamped to `[0, 1]`, times 255, rounded to nearest
+    /// (so `byte / 255` round-trips exactly). NaN becomes 0.
+    @inline(__always)
+    static func byte(_ value: Float) -> UInt8 {
+        let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
+        return UInt8((clamped * 255).rounded())
+    }
+
+    /// Interleaved 8-bit samples of a 1- or 3-channel image, row-major.
+    static func interleavedBytes(of image: Image) -> [UInt8] {
+        let area = image.width * image.height
+        let channels = image.channels
+        var bytes = [UInt8](repeating: 0, count: area * channels)
+        image.pixels.withUnsafeBufferPointer { src in
+            bytes.withUnsafeMutableBufferPointer { dst in
+                for c in 0..<channels {
+                    let plane = src.baseAddress! + c * area
+                    for i in 0..<area {
+                        dst[i * channels + c] = byte(plane[i])
+                    }
+                }
+            }
+        }
+        return bytes
+    }
+}
