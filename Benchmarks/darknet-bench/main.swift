@@ -1,0 +1,1 @@
+print("darknet-bench")

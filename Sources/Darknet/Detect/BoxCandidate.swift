@@ -1,0 +1,8 @@
+/// One decoded box before NMS: Darknet's `detection` struct.
+public struct BoxCandidate: Sendable, Equatable {
+    /// Relative to the network input until corrected, then to the original image.
+    public var box: RelativeBox
+    public var objectness: Float
+    /// Per-class probability, already zeroed below the threshold.
+    public var probabilities: [Float]
+}

@@ -1,0 +1,104 @@
+/// A box as Darknet keeps it: centre and size as fractions of the image (0...1 inside it).
+public struct RelativeBox: Sendable, Equatable {
+    public var x: Float
+    public var y: Float
+    public var width: Float
+    public var height: Float
+
+    public init(x: Float, y: Float, width: Float, height: Float) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Darknet's `box_iou`, in float32 like Darknet.
+    public func intersectionOverUnion(_ other: RelativeBox) -> Float {
+        func overlap(_ x1: Float, _ w1: Float, _ x2: Float, _ w2: Float) -> Float {
+            let left = max(x1 - w1 / 2, x2 - w2 / 2)
+            let right = min(x1 + w1 / 2, x2 + w2 / 2)
+            return right - left
+        }
+        let w = overlap(x, width, other.x, other.width)
+        let h = overlap(y, height, other.y, other.height)
+        let intersection: Float = (w < 0 || h < 0) ? 0 : w * h
+        let union = width * height + other.width * other.height - intersection
+        return intersection / union
+    }
+
+    /// The pixel rectangle Darknet's `draw_detections` draws for this box in an image of
+    /// `imageWidth x imageHeight`: edges from `(x -/+ w/2) * size` in double precision,
+    /// truncated toward zero, clamped to the image.
+    public func pixelRect(imageWidth: Int, imageHeight: Int) -> PixelRect {
+        func edge(_ centre: Float, _ size: Float, _ sign: Double, _ extent: Int) -> Int {
+            let value = (Double(centre) + sign * Double(size) / 2) * Double(extent)
+            guard value.isFinite else { return value > 0 ? Int.max / 2 : Int.min / 2 }
+            return Int(max(min(value, 1e15), -1e15))
+        }
+        var left = edge(x, width, -1, imageWidth), right = edge(x, width, 1, imageWidth)
+        var top = edge(y, height, -1, imageHeight), bottom = edge(y, height, 1, imageHeight)
+        if left < 0 { left = 0 }
+        if right > imageWidth - 1 { right = imageWidth - 1 }
+        if top < 0 { top = 0 }
+        if bottom > imageHeight - 1 { bottom = imageHeight - 1 }
+        return PixelRect(left: left, top: top, right: right, bottom: bottom)
+    }
+}
+
+/// A rectangle in image pixels, edges inclusive as Darknet draws them.
+public struct PixelRect: Sendable, Equatable {
+    public var left: Int
+    public var top: Int
+    public var right: Int
+    public var bottom: Int
+
+    public init(left: Int, top: Int, right: Int, bottom: Int) {
+        self.left = left
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+    }
+
+    /// `right - left`, as Darknet's JSON-style output reports it.
+    public var width: Int { right - left }
+    /// `bottom - top`.
+    public var height: Int { bottom - top }
+}
+
+/// One object found in an image: a box and one class whose probability passed the threshold.
+///
+/// A box that passes for several classes yields one `Detection` per class, as Darknet
+/// prints them.
+public struct Detection: Sendable, Equatable {
+    /// Index into the class list.
+    public let classIndex: Int
+    /// The class name (from the names file), or the index as text without one.
+    public let label: String
+    /// `objectness * class score`, Darknet's reported probability.
+    public let confidence: Float
+    /// The box's objectness.
+    public let objectness: Float
+    /// The box relative to the original image.
+    public let box: RelativeBox
+    /// The box in original-image pixels, as Darknet draws it.
+    public let rect: PixelRect
+}
+
+/// Thresholds of detection decoding, Darknet's `detect` defaults.
+public struct DetectionOptions: Sendable, Equatable {
+    /// Minimum objectness and class probability (`-thresh`, 0.5).
+    public var threshold: Float
+    /// Threshold inside class hierarchies (`-hier`, 0.5; only tree-structured heads use it).
+    public var hierThreshold: Float
+    /// IoU above which a weaker box of the same class is suppressed (0.45); 0 disables NMS.
+    public var nmsThreshold: Float
+    /// Letterbox the image (Darknet's default) instead of stretching it.
+    public var letterbox: Bool
+
+    public init(threshold: Float = 0.5, hierThreshold: Float = 0.5, nmsThreshold: Float = 0.45, letterbox: Bool = true) {
+        self.threshold = threshold
+        self.hierThreshold = hierThreshold
+        self.nmsThreshold = nmsThreshold
+        self.letterbox = letterbox
+    }
+}

@@ -1,0 +1,92 @@
+/// One forward pass over an arena: a `switch` over each layer's kind calling its kernel.
+/// Plans and parameters are read-only; all memory was allocated by the session.
+struct ForwardPass {
+    let network: Network
+    let layout: ArenaLayout
+    let arena: UnsafeMutablePointer<Float>
+    let workspace: UnsafeMutablePointer<Float>
+
+    func run() {
+        for layer in network.plan.layers {
+            let input = buffer(of: layer.index - 1)
+            let output = arena + layout.outputOffsets[layer.index]
+            let inShape = layer.inputShape, outShape = layer.outputShape
+            switch layer.spec.kind {
+            case .convolutional(let conv):
+                convolve(input, inShape, conv, network.convolutions[layer.index]!, output, outShape)
+            case .maxpool(let pool):
+                maxpool(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
+                        size: pool.size, stride: pool.stride, padding: pool.padding,
+                        outHeight: outShape.height, outWidth: outShape.width, into: output)
+            case .route(let route):
+                var destination = output
+                for source in route.layers {
+                    let count = network.plan.layers[source].outputShape.count
+                    destination.update(from: buffer(of: source), count: count)
+                    destination += count
+                }
+            case .upsample(let up):
+                upsample(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
+                         stride: up.stride, scale: up.scale, into: output)
+            case .shortcut(let sc):
+                shortcut(input, buffer(of: sc.from), count: outShape.count, alpha: sc.alpha, beta: sc.beta,
+                         activation: sc.activation, into: output)
+            case .yolo(let yolo):
+                yoloActivate(input, yolo, outShape, into: output)
+            }
+        }
+    }
+
+    /// The output buffer of layer `index` (`-1` is the network input).
+    private func buffer(of index: Int) -> UnsafeMutablePointer<Float> {
+        arena + (index < 0 ? layout.inputOffset : layout.outputOffsets[index])
+    }
+
+    /// im2col + GEMM per group (1x1 stride-1 unpadded: the input is already the column matrix),
+    /// then bias and activation in one pass.
+    private func convolve(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
+                          _ parameters: ConvolutionParameters,
+                          _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+        let groupInChannels = inShape.channels / conv.groups
+        let groupFilters = conv.filters / conv.groups
+        let kernelArea = groupInChannels * conv.size * conv.size
+        let outPlane = outShape.planeSize
+        let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
+        parameters.weights.withUnsafeBufferPointer { weights in
+            for g in 0..<conv.groups {
+                let groupInput = input + g * groupInChannels * inShape.planeSize
+                let columns: UnsafePointer<Float>
+                if direct {
+                    columns = UnsafePointer(groupInput)
+                } else {
+                    im2col(groupInput, channels: groupInChannels, height: inShape.height, width: inShape.width,
+                           size: conv.size, stride: conv.stride, padding: conv.padding,
+                           outHeight: outShape.height, outWidth: outShape.width, into: workspace)
+                    columns = UnsafePointer(workspace)
+                }
+                sgemm(m: groupFilters, n: outPlane, k: kernelArea,
+                      a: weights.baseAddress! + g * groupFilters * kernelArea, lda: kernelArea,
+                      b: columns, ldb: outPlane,
+                      c: output + g * groupFilters * outPlane, ldc: outPlane)
+            }
+        }
+        parameters.biases.withUnsafeBufferPointer { biases in
+            addBiasAndActivate(output, biases: biases.baseAddress!, channels: conv.filters, planeSize: outPlane,
+                               activation: conv.activation)
+        }
+    }
+
+    /// Darknet's `[yolo]` forward: a copy of the input with the logistic applied to x, y,
+    /// objectness and the class scores of every anchor (w and h stay raw).
+    private func yoloActivate(_ input: UnsafeMutablePointer<Float>, _ yolo: YoloSpec, _ shape: TensorShape,
+                              into output: UnsafeMutablePointer<Float>) {
+        output.update(from: input, count: shape.count)
+        let plane = shape.planeSize
+        let entries = yolo.classes + 5
+        for anchor in 0..<yolo.mask.count {
+            let base = output + anchor * entries * plane
+            activate(base, count: 2 * plane, activation: .logistic)
+            activate(base + 4 * plane, count: (1 + yolo.classes) * plane, activation: .logistic)
+        }
+    }
+}

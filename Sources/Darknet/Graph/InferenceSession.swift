@@ -1,0 +1,92 @@
+/// Why a forward pass or an output read was refused.
+public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input does not have the network's `channels * height * width` values.
+    case inputSizeMismatch(expected: Int, actual: Int)
+    /// No such layer.
+    case layerOutOfRange(index: Int, layerCount: Int)
+    /// The layer's output was not retained by this session (see `LayerSelection`).
+    case outputNotRetained(index: Int)
+    /// `forward` has not run yet.
+    case noForwardPass
+
+    public var description: String {
+        switch self {
+        case .inputSizeMismatch(let expected, let actual): "input has \(actual) values, the network expects \(expected)"
+        case .layerOutOfRange(let index, let count): "layer \(index) does not exist (the network has \(count) layers)"
+        case .outputNotRetained(let index): "layer \(index)'s output is not retained by this session"
+        case .noForwardPass: "no forward pass has run yet"
+        }
+    }
+}
+
+/// One layer's output tensor, copied out of a session.
+public struct Tensor: Sendable, Equatable {
+    public let shape: TensorShape
+    /// Planar CHW values.
+    public let values: [Float]
+}
+
+/// The memory one forward pass needs: the activation arena and the im2col workspace.
+///
+/// A session belongs to one thread at a time; create one per thread to run a shared
+/// `Network` concurrently. `forward` allocates nothing.
+public final class InferenceSession {
+    /// The network this session runs.
+    public let network: Network
+    /// Where each output lives in the arena.
+    public let layout: ArenaLayout
+    private let arena: UnsafeMutableBufferPointer<Float>
+    private let workspace: UnsafeMutableBufferPointer<Float>
+    private var hasRun = false
+
+    /// Allocates the arena and workspace for `network`, keeping `retaining` readable after
+    /// each pass (detection heads are always kept).
+    public init(network: Network, retaining selection: LayerSelection = .detection) {
+        self.network = network
+        self.layout = ArenaLayout(plan: network.plan, retaining: selection)
+        arena = .allocate(capacity: max(layout.count, 1))
+        arena.initialize(repeating: 0)
+        workspace = .allocate(capacity: max(network.plan.workspaceCount, 1))
+        workspace.initialize(repeating: 0)
+    }
+
+    deinit {
+        arena.deallocate()
+        workspace.deallocate()
+    }
+
+    /// Bytes this session holds (arena and workspace).
+    public var allocatedBytes: Int { (arena.count + workspace.count) * MemoryLayout<Float>.size }
+
+    /// Runs the network on a planar CHW input of the network's size.
+    public func forward(_ input: [Float]) throws(InferenceError) {
+        try input.withUnsafeBufferPointer { buffer throws(InferenceError) in try forward(buffer) }
+    }
+
+    /// Runs the network on a planar CHW input of the network's size.
+    public func forward(_ input: UnsafeBufferPointer<Float>) throws(InferenceError) {
+        let expected = network.plan.inputShape.count
+        guard input.count == expected, let source = input.baseAddress else {
+            throw .inputSizeMismatch(expected: expected, actual: input.count)
+        }
+        (arena.baseAddress! + layout.inputOffset).update(from: source, count: expected)
+        ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!).run()
+        hasRun = true
+    }
+
+    /// Reads a retained layer's output without copying. The buffer is valid only inside `body`
+    /// and until the next `forward`.
+    public func withOutput<R>(ofLayer index: Int, _ body: (UnsafeBufferPointer<Float>, TensorShape) throws -> R) throws -> R {
+        let plan = network.plan
+        guard plan.layers.indices.contains(index) else { throw InferenceError.layerOutOfRange(index: index, layerCount: plan.layers.count) }
+        guard layout.retained.contains(index) else { throw InferenceError.outputNotRetained(index: index) }
+        guard hasRun else { throw InferenceError.noForwardPass }
+        let shape = plan.layers[index].outputShape
+        return try body(UnsafeBufferPointer(start: arena.baseAddress! + layout.outputOffsets[index], count: shape.count), shape)
+    }
+
+    /// A copy of a retained layer's output.
+    public func output(ofLayer index: Int) throws -> Tensor {
+        try withOutput(ofLayer: index) { values, shape in Tensor(shape: shape, values: Array(values)) }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A Darknet network ready to run: its typed description, its plan and its learned
+/// parameters (batch norm folded). Immutable and `Sendable`: any number of
+/// `InferenceSession`s on any threads can share one `Network`.
+public final class Network: Sendable {
+    /// The cfg as typed layer descriptions.
+    public let spec: NetworkSpec
+    /// Shapes, costs and data flow.
+    public let plan: NetworkPlan
+    /// The weights file's version header.
+    public let header: WeightsHeader
+    /// Learned parameters of each layer that has any, by layer index (`nil` for the others).
+    let convolutions: [ConvolutionParameters?]
+
+    /// Loads a network from a `.cfg` file and a `.weights` file.
+    /// - Throws: `CfgError`, `PlanError`, `WeightsError`, or `FileError` if a file cannot be read.
+    public convenience init(cfg: URL, weights: URL, options: PlanOptions = PlanOptions()) throws {
+        let spec = try NetworkSpec.parse(bytes: try readFile(cfg), file: cfg.path)
+        try self.init(spec: spec, weights: try readFile(weights), weightsFile: weights.path, options: options)
+    }
+
+    /// Loads weights already in memory for a parsed cfg.
+    public convenience init(spec: NetworkSpec, weights: Data, weightsFile: String = "<memory>",
+                            options: PlanOptions = PlanOptions()) throws {
+        try self.init(spec: spec, weights: [UInt8](weights), weightsFile: weightsFile, options: options)
+    }
+
+    /// Loads weights already in memory for a parsed cfg.
+    public init(spec: NetworkSpec, weights: [UInt8], weightsFile: String = "<memory>",
+                options: PlanOptions = PlanOptions()) throws {
+        let plan = try NetworkPlan(spec: spec, options: options)
+        let (header, convolutions) = try weights.withUnsafeBytes { bytes in
+            try Self.readParameters(bytes, file: weightsFile, plan: plan)
+        }
+        self.spec = spec
+        self.plan = plan
+        self.header = header
+        self.convolutions = convolutions
+    }
+
+    /// Reads the header and every layer's parameters, in cfg order, to the last byte.
+    private static func readParameters(_ bytes: UnsafeRawBufferPointer, file: String,
+                                       plan: NetworkPlan) throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
+        var reader = WeightsReader(file: file, bytes: bytes)
+        let header = try reader.readHeader()
+        var convolutions: [ConvolutionParameters?] = []
+        for layer in plan.layers {
+            reader.layer = layer.index
+            if case .convolutional(let conv) = layer.spec.kind {
+                convolutions.append(try ConvolutionParameters(reading: &reader, spec: conv,
+                                                              inputChannels: layer.inputShape.channels))
+            } else {
+                convolutions.append(nil)
+            }
+        }
+        try reader.finish()
+        return (header, convolutions)
+    }
+
+    /// A network with seeded random parameters, for benchmarking any cfg without its weights.
+    public init(spec: NetworkSpec, randomSeed seed: UInt64, options: PlanOptions = PlanOptions()) throws {
+        let plan = try NetworkPlan(spec: spec, options: options)
+        var generator = SplitMix64(seed: seed)
+        convolutions = plan.layers.map { layer in
+            guard case .convolutional(let conv) = layer.spec.kind else { return nil }
+            let kernelArea = layer.inputShape.channels / conv.groups * conv.size * conv.size
+            let bound = (3 / Float(kernelArea)).squareRoot()
+            let weights = (0..<(conv.filters * kernelArea)).map { _ in generator.nextFloat(in: -bound...bound) }
+            let biases = (0..<conv.filters).map { _ in generator.nextFloat(in: -0.1...0.1) }
+            return ConvolutionParameters(weights: weights, biases: biases)
+        }
+        self.spec = spec
+        self.plan = plan
+        self.header = WeightsHeader(major: 0, minor: 2, revision: 0, seen: 0, byteCount: 20)
+    }
+
+    /// The `[net]` input shape (planar CHW).
+    public var inputShape: TensorShape { plan.inputShape }
+}
+
+/// Why a file could not be read.
+public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+func readFile(_ url: URL) throws(FileError) -> [UInt8] {
+    do {
+        return [UInt8](try Data(contentsOf: url))
+    } catch {
+        let reason = (error as NSError).localizedFailureReason ?? "cannot be read (missing, a directory, or no permission)"
+        throw FileError(path: url.path, reason: reason)
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64) so random weights are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func nextFloat(in range: ClosedRange<Float>) -> Float {
+        let unit = Float(next() >> 40) / Float(1 << 24)
+        return range.lowerBound + unit * (range.upperBound - range.lowerBound)
+    }
+}

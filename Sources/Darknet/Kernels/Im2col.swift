@@ -1,0 +1,43 @@
+/// Unfolds a CHW image into the `(channels * size * size) x (outHeight * outWidth)` matrix
+/// whose product with the filter matrix is the convolution (Darknet's row order:
+/// channel, then kernel row, then kernel column). Padded cells are zero.
+@inline(__always)
+func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+            size: Int, stride: Int, padding: Int,
+            outHeight: Int, outWidth: Int,
+            into columns: UnsafeMutablePointer<Float>) {
+    let outPlane = outHeight * outWidth
+    var row = 0
+    for c in 0..<channels {
+        let plane = input + c * height * width
+        for ky in 0..<size {
+            for kx in 0..<size {
+                let destination = columns + row * outPlane
+                row += 1
+                for oy in 0..<outHeight {
+                    let iy = oy * stride + ky - padding
+                    let outRow = destination + oy * outWidth
+                    if iy < 0 || iy >= height {
+                        outRow.update(repeating: 0, count: outWidth)
+                        continue
+                    }
+                    let inRow = plane + iy * width
+                    if stride == 1 {
+                        // Contiguous run with zero borders.
+                        let shift = kx - padding
+                        let first = max(0, -shift)
+                        let last = min(outWidth, width - shift)
+                        if first > 0 { outRow.update(repeating: 0, count: min(first, outWidth)) }
+                        if last > first { (outRow + first).update(from: inRow + first + shift, count: last - first) }
+                        if last < outWidth { (outRow + max(last, 0)).update(repeating: 0, count: outWidth - max(last, 0)) }
+                    } else {
+                        for ox in 0..<outWidth {
+                            let ix = ox * stride + kx - padding
+                            outRow[ox] = (ix >= 0 && ix < width) ? inRow[ix] : 0
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

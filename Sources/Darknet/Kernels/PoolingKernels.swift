@@ -1,0 +1,58 @@
+/// Darknet's max pooling: windows start at `-padding / 2`, cells outside the input are ignored.
+@inline(__always)
+func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+             size: Int, stride: Int, padding: Int,
+             outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
+    let offset = -padding / 2
+    for c in 0..<channels {
+        let plane = input + c * height * width
+        let outPlane = output + c * outHeight * outWidth
+        for oy in 0..<outHeight {
+            let y0 = oy * stride + offset
+            let yStart = max(y0, 0), yEnd = min(y0 + size, height)
+            for ox in 0..<outWidth {
+                let x0 = ox * stride + offset
+                let xStart = max(x0, 0), xEnd = min(x0 + size, width)
+                var best = -Float.greatestFiniteMagnitude
+                var y = yStart
+                while y < yEnd {
+                    let row = plane + y * width
+                    var x = xStart
+                    while x < xEnd { best = max(best, row[x]); x += 1 }
+                    y += 1
+                }
+                outPlane[oy * outWidth + ox] = best
+            }
+        }
+    }
+}
+
+/// Nearest-neighbour enlargement by `stride`, each value multiplied by `scale`.
+@inline(__always)
+func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+              stride: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
+    let outWidth = width * stride
+    for c in 0..<channels {
+        for y in 0..<height {
+            let inRow = input + (c * height + y) * width
+            let outRow = output + (c * height * stride + y * stride) * outWidth
+            for x in 0..<width {
+                let value = inRow[x] * scale
+                for s in 0..<stride { outRow[x * stride + s] = value }
+            }
+            for s in 1..<max(stride, 1) { (outRow + s * outWidth).update(from: outRow, count: outWidth) }
+        }
+    }
+}
+
+/// `output = activation(alpha * previous + beta * from)`, element-wise.
+@inline(__always)
+func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
+              alpha: Float, beta: Float, activation: Activation, into output: UnsafeMutablePointer<Float>) {
+    if alpha == 1 && beta == 1 {
+        for i in 0..<count { output[i] = previous[i] + from[i] }
+    } else {
+        for i in 0..<count { output[i] = alpha * previous[i] + beta * from[i] }
+    }
+    activate(output, count: count, activation: activation)
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A convolution's learned values, batch norm already folded in.
+///
+/// `weights` is row-major `filters x (channels / groups * size * size)`, the GEMM's A matrix;
+/// `biases` has one value per filter.
+public struct ConvolutionParameters: Sendable, Equatable {
+    public let weights: [Float]
+    public let biases: [Float]
+
+    /// Epsilon Darknet adds to the standard deviation (not the variance) at inference.
+    static let batchNormEpsilon: Float = 0.000001
+
+    /// Reads one convolutional layer in Darknet's order: biases, [scales, mean, variance],
+    /// weights; then folds batch norm: `w' = w * s`, `b' = bias - mean * s` with
+    /// `s = scale / (sqrt(variance) + 1e-6)`.
+    init(reading reader: inout WeightsReader, spec: ConvolutionalSpec, inputChannels: Int) throws(WeightsError) {
+        let filters = spec.filters
+        let kernelArea = inputChannels / spec.groups * spec.size * spec.size
+        var biases = try reader.readFloats(filters, parameter: "biases")
+        var scales: [Float] = [], means: [Float] = [], variances: [Float] = []
+        let varianceOffset: Int
+        if spec.batchNormalize {
+            scales = try reader.readFloats(filters, parameter: "scales")
+            means = try reader.readFloats(filters, parameter: "rolling_mean")
+            varianceOffset = reader.offset
+            variances = try reader.readFloats(filters, parameter: "rolling_variance")
+        } else {
+            varianceOffset = reader.offset
+        }
+        var weights = try reader.readFloats(filters * kernelArea, parameter: "weights")
+        if spec.flipped { weights = Self.transposed(weights, rows: kernelArea, columns: filters) }
+        if spec.batchNormalize {
+            if let bad = variances.firstIndex(where: { $0 < 0 }) {
+                throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: varianceOffset + bad * 4)
+            }
+            for f in 0..<filters {
+                let factor = scales[f] / (sqrtf(variances[f]) + Self.batchNormEpsilon)
+                biases[f] -= means[f] * factor
+                for i in (f * kernelArea)..<((f + 1) * kernelArea) { weights[i] *= factor }
+            }
+            // Folding can still overflow (e.g. variance 0 with a huge scale).
+            if let bad = weights.firstIndex(where: { !$0.isFinite }) ?? biases.firstIndex(where: { !$0.isFinite }) {
+                throw reader.error(.nonFinite(parameter: "folded batch-norm weights", element: bad), at: varianceOffset)
+            }
+        }
+        self.weights = weights
+        self.biases = biases
+    }
+
+    init(weights: [Float], biases: [Float]) {
+        self.weights = weights
+        self.biases = biases
+    }
+
+    private static func transposed(_ values: [Float], rows: Int, columns: Int) -> [Float] {
+        var result = [Float](repeating: 0, count: values.count)
+        for r in 0..<rows {
+            for c in 0..<columns { result[c * rows + r] = values[r * columns + c] }
+        }
+        return result
+    }
+}

@@ -1,0 +1,63 @@
+/// Reads a `.weights` file front to back, accounting for every byte.
+struct WeightsReader {
+    let file: String
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var offset = 0
+    /// The layer being read, for error messages.
+    var layer: Int?
+
+    init(file: String, bytes: UnsafeRawBufferPointer) {
+        self.file = file
+        self.bytes = bytes
+    }
+
+    var remaining: Int { bytes.count - offset }
+
+    func error(_ reason: WeightsError.Reason, at offset: Int? = nil) -> WeightsError {
+        WeightsError(file: file, layer: layer, offset: offset ?? self.offset, reason: reason)
+    }
+
+    mutating func readHeader() throws(WeightsError) -> WeightsHeader {
+        guard remaining >= 12 else { throw error(.truncatedHeader(needed: 16, available: remaining)) }
+        let major = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: Int32.self))
+        let minor = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: Int32.self))
+        let revision = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int32.self))
+        guard major >= 0, minor >= 0, revision >= 0 else {
+            throw error(.invalidVersion(major: major, minor: minor, revision: revision))
+        }
+        let wide = WeightsHeader.hasWideSeen(major: major, minor: minor)
+        let size = wide ? 20 : 16
+        guard remaining >= size else { throw error(.truncatedHeader(needed: size, available: remaining)) }
+        let seen = wide
+            ? UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+            : UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+        offset = size
+        return WeightsHeader(major: major, minor: minor, revision: revision, seen: seen, byteCount: size)
+    }
+
+    /// Reads `count` float32 values named `parameter`, rejecting NaN and infinity.
+    mutating func readFloats(_ count: Int, parameter: String) throws(WeightsError) -> [Float] {
+        let needed = count * 4
+        guard remaining >= needed else {
+            throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
+        }
+        let start = offset
+        var values = [Float](repeating: 0, count: count)
+        values.withUnsafeMutableBytes { destination in
+            destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + needed)]))
+        }
+        #if _endian(big)
+        for i in values.indices { values[i] = Float(bitPattern: UInt32(littleEndian: values[i].bitPattern)) }
+        #endif
+        if let bad = values.firstIndex(where: { !$0.isFinite }) {
+            throw error(.nonFinite(parameter: parameter, element: bad), at: start + bad * 4)
+        }
+        offset += needed
+        return values
+    }
+
+    /// Fails unless every byte has been read.
+    func finish() throws(WeightsError) {
+        guard remaining == 0 else { throw WeightsError(file: file, layer: nil, offset: offset, reason: .trailingBytes(count: remaining)) }
+    }
+}

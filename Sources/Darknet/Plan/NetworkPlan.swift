@@ -1,0 +1,159 @@
+/// One layer with its shapes, cost and data dependencies worked out.
+public struct LayerPlan: Sendable, Equatable {
+    /// The layer as the cfg describes it.
+    public let spec: LayerSpec
+    /// The shape this layer reads (the previous layer's output, or the network input).
+    public let inputShape: TensorShape
+    /// The shape this layer writes.
+    public let outputShape: TensorShape
+    /// Floating-point operations of one forward pass (multiply and add count 2), Darknet's way:
+    /// only convolutions count.
+    public let flops: Int
+    /// Layers whose outputs this layer reads; `-1` is the network input.
+    public let sources: [Int]
+    /// Values of the im2col workspace this layer needs (0 when it needs none).
+    public let workspaceCount: Int
+    /// Learned values (weights and biases after batch-norm folding) this layer holds.
+    public let parameterCount: Int
+
+    public var index: Int { spec.index }
+}
+
+/// Limits checked while planning.
+public struct PlanOptions: Sendable, Equatable {
+    /// Refuse networks whose weights, activations and workspace need more bytes than this.
+    public var memoryLimit: Int
+
+    /// Default: 4 GiB.
+    public init(memoryLimit: Int = 4 << 30) {
+        self.memoryLimit = memoryLimit
+    }
+}
+
+/// The shapes, costs and data flow of a whole network: everything known before any
+/// memory is allocated or any weight is read.
+public struct NetworkPlan: Sendable, Equatable {
+    /// The input the network expects.
+    public let inputShape: TensorShape
+    /// Every layer, in order.
+    public let layers: [LayerPlan]
+    /// Values of the shared im2col workspace (the largest any layer needs).
+    public let workspaceCount: Int
+    /// Number of learned parameters (floats) the weights file must supply after folding.
+    public let parameterCount: Int
+
+    /// Total floating-point operations of one forward pass.
+    public var flops: Int { layers.reduce(0) { $0 + $1.flops } }
+
+    /// Plans `spec`, validating every connection.
+    public init(spec: NetworkSpec, options: PlanOptions = PlanOptions()) throws(PlanError) {
+        let input = TensorShape(channels: spec.net.channels, height: spec.net.height, width: spec.net.width)
+        var layers: [LayerPlan] = []
+        var workspace = 0
+        var parameters = 0
+        for layer in spec.layers {
+            let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
+            let planned = try Self.plan(layer, input: previous, planned: layers)
+            workspace = max(workspace, planned.workspaceCount)
+            parameters &+= planned.parameterCount
+            layers.append(planned)
+        }
+        self.inputShape = input
+        self.layers = layers
+        self.workspaceCount = workspace
+        self.parameterCount = parameters
+
+        let arenaBound = layers.reduce(input.count) { $0 &+ $1.outputShape.count }
+        let bytes = (arenaBound &+ workspace &+ parameters).multipliedReportingOverflow(by: MemoryLayout<Float>.size)
+        guard !bytes.overflow else { throw PlanError(layer: -1, section: "net", reason: .sizeOverflow) }
+        guard bytes.partialValue <= options.memoryLimit else {
+            throw PlanError(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: bytes.partialValue, limit: options.memoryLimit))
+        }
+    }
+
+    private static func plan(_ layer: LayerSpec, input: TensorShape, planned: [LayerPlan]) throws(PlanError) -> LayerPlan {
+        let index = layer.index
+        let previousSource = index - 1
+        func fail(_ reason: PlanError.Reason) -> PlanError {
+            PlanError(layer: index, section: layer.kind.sectionName, reason: reason)
+        }
+        func checked(_ shape: TensorShape) throws(PlanError) -> TensorShape {
+            let area = shape.height.multipliedReportingOverflow(by: shape.width)
+            let total = area.partialValue.multipliedReportingOverflow(by: shape.channels)
+            guard !area.overflow, !total.overflow, total.partialValue < Int(Int32.max) else { throw fail(.sizeOverflow) }
+            return shape
+        }
+        func product(_ factors: Int...) throws(PlanError) -> Int {
+            var result = 1
+            for factor in factors {
+                let (value, overflow) = result.multipliedReportingOverflow(by: factor)
+                guard !overflow else { throw fail(.sizeOverflow) }
+                result = value
+            }
+            return result
+        }
+        func make(_ output: TensorShape, flops: Int = 0, sources: [Int]? = nil, workspace: Int = 0,
+                  parameters: Int = 0) throws(PlanError) -> LayerPlan {
+            LayerPlan(spec: layer, inputShape: input, outputShape: try checked(output), flops: flops,
+                      sources: sources ?? [previousSource], workspaceCount: workspace, parameterCount: parameters)
+        }
+
+        switch layer.kind {
+        case .convolutional(let conv):
+            guard input.channels % conv.groups == 0 else {
+                throw fail(.channelsNotDivisibleByGroups(channels: input.channels, groups: conv.groups))
+            }
+            guard conv.size <= input.width + 2 * conv.padding, conv.size <= input.height + 2 * conv.padding else {
+                throw fail(.windowLargerThanInput(window: conv.size, input: input, padding: conv.padding))
+            }
+            let output = try checked(TensorShape(
+                channels: conv.filters,
+                height: (input.height + 2 * conv.padding - conv.size) / conv.stride + 1,
+                width: (input.width + 2 * conv.padding - conv.size) / conv.stride + 1))
+            let kernelArea = try product(input.channels / conv.groups, conv.size, conv.size)
+            let flops = try product(2, conv.filters, kernelArea, output.planeSize)
+            let needsIm2col = !(conv.size == 1 && conv.stride == 1 && conv.padding == 0)
+            return try make(output, flops: flops, workspace: needsIm2col ? try product(kernelArea, output.planeSize) : 0,
+                            parameters: try product(conv.filters, kernelArea + 1))
+
+        case .maxpool(let pool):
+            guard pool.size <= input.width + pool.padding, pool.size <= input.height + pool.padding else {
+                throw fail(.windowLargerThanInput(window: pool.size, input: input, padding: pool.padding))
+            }
+            return try make(TensorShape(
+                channels: input.channels,
+                height: (input.height + pool.padding - pool.size) / pool.stride + 1,
+                width: (input.width + pool.padding - pool.size) / pool.stride + 1))
+
+        case .route(let route):
+            let first = planned[route.layers[0]].outputShape
+            var channels = 0
+            for source in route.layers {
+                let shape = planned[source].outputShape
+                guard shape.height == first.height, shape.width == first.width else {
+                    throw fail(.routeSizeMismatch(first: first, other: shape, otherLayer: source))
+                }
+                channels += shape.channels
+            }
+            return try make(TensorShape(channels: channels, height: first.height, width: first.width), sources: route.layers)
+
+        case .upsample(let up):
+            let height = input.height.multipliedReportingOverflow(by: up.stride)
+            let width = input.width.multipliedReportingOverflow(by: up.stride)
+            guard !height.overflow, !width.overflow else { throw fail(.sizeOverflow) }
+            return try make(TensorShape(channels: input.channels, height: height.partialValue, width: width.partialValue))
+
+        case .shortcut(let shortcut):
+            let from = planned[shortcut.from].outputShape
+            guard from == input else {
+                throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: shortcut.from))
+            }
+            return try make(input, sources: [previousSource, shortcut.from])
+
+        case .yolo(let yolo):
+            let expected = yolo.mask.count * (yolo.classes + 5)
+            guard input.channels == expected else { throw fail(.yoloChannelMismatch(expected: expected, actual: input.channels)) }
+            return try make(input)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// A network whose layers do not fit together, found while planning.
+public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What does not fit.
+    public enum Reason: Equatable, Sendable {
+        /// The kernel or window is larger than the (padded) input.
+        case windowLargerThanInput(window: Int, input: TensorShape, padding: Int)
+        /// The input channels are not divisible by the convolution's groups.
+        case channelsNotDivisibleByGroups(channels: Int, groups: Int)
+        /// Route sources differ in height or width.
+        case routeSizeMismatch(first: TensorShape, other: TensorShape, otherLayer: Int)
+        /// A shortcut's two inputs have different shapes.
+        case shortcutShapeMismatch(previous: TensorShape, from: TensorShape, fromLayer: Int)
+        /// A `[yolo]` layer's input does not have `len(mask) * (classes + 5)` channels.
+        case yoloChannelMismatch(expected: Int, actual: Int)
+        /// A size computation overflowed.
+        case sizeOverflow
+        /// The planned memory exceeds the configured limit; nothing was allocated.
+        case memoryLimitExceeded(bytes: Int, limit: Int)
+    }
+
+    /// 0-based index of the layer (-1 for the network as a whole).
+    public let layer: Int
+    /// The layer's section name (`convolutional`, ...).
+    public let section: String
+    /// What does not fit.
+    public let reason: Reason
+
+    public var description: String {
+        let subject = layer >= 0 ? "layer \(layer) [\(section)]" : "network"
+        return "\(subject): \(reason.message)"
+    }
+}
+
+extension PlanError.Reason {
+    var message: String {
+        switch self {
+        case .windowLargerThanInput(let window, let input, let padding):
+            "window \(window)x\(window) is larger than the input \(input) with padding \(padding)"
+        case .channelsNotDivisibleByGroups(let channels, let groups):
+            "input channels \(channels) are not divisible by groups \(groups)"
+        case .routeSizeMismatch(let first, let other, let otherLayer):
+            "route inputs differ in size: \(first) and \(other) (layer \(otherLayer))"
+        case .shortcutShapeMismatch(let previous, let from, let fromLayer):
+            "shortcut shapes differ: previous layer \(previous), layer \(fromLayer) \(from)"
+        case .yoloChannelMismatch(let expected, let actual):
+            "input has \(actual) channels, expected len(mask) * (classes + 5) = \(expected)"
+        case .sizeOverflow:
+            "tensor sizes overflow"
+        case .memoryLimitExceeded(let bytes, let limit):
+            "needs \(bytes) bytes, more than the limit of \(limit) bytes"
+        }
+    }
+}

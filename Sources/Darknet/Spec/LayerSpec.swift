@@ -1,0 +1,133 @@
+/// `[net]`: the network's input.
+public struct NetSpec: Sendable, Equatable {
+    /// Input width in pixels (`width`).
+    public var width: Int
+    /// Input height in pixels (`height`).
+    public var height: Int
+    /// Input planes (`channels`), 3 for RGB.
+    public var channels: Int
+}
+
+/// `[convolutional]` / `[conv]`.
+public struct ConvolutionalSpec: Sendable, Equatable {
+    /// Output channels (`filters`).
+    public var filters: Int
+    /// Square kernel side (`size`).
+    public var size: Int
+    /// Step between windows (`stride`).
+    public var stride: Int
+    /// Zero padding on each side: `size / 2` when `pad=1`, else `padding`.
+    public var padding: Int
+    /// Channel groups (`groups`); input and output channels split evenly among them.
+    public var groups: Int
+    /// Whether batch-norm parameters follow the biases in the weights file (`batch_normalize`).
+    public var batchNormalize: Bool
+    /// Stored transposed in the weights file (`flipped`).
+    public var flipped: Bool
+    /// Applied after bias (`activation`, default `logistic` as in Darknet).
+    public var activation: Activation
+}
+
+/// `[maxpool]` / `[max]`.
+public struct MaxpoolSpec: Sendable, Equatable {
+    /// Window side (`size`, default `stride`).
+    public var size: Int
+    /// Step (`stride`, default 1).
+    public var stride: Int
+    /// Total padding (`padding`, default `size - 1`); windows start at `-padding / 2`.
+    public var padding: Int
+}
+
+/// `[route]`: concatenates earlier outputs along channels.
+public struct RouteSpec: Sendable, Equatable {
+    /// Absolute indices of the source layers (relative ones already resolved).
+    public var layers: [Int]
+}
+
+/// `[upsample]`: nearest-neighbour enlargement.
+public struct UpsampleSpec: Sendable, Equatable {
+    /// Enlargement factor (`stride`, default 2).
+    public var stride: Int
+    /// Multiplier applied to every value (`scale`, default 1).
+    public var scale: Float
+}
+
+/// `[shortcut]`: adds an earlier layer's output to the previous one.
+public struct ShortcutSpec: Sendable, Equatable {
+    /// Absolute index of the added layer (`from`, relative resolved).
+    public var from: Int
+    /// Applied to the sum (`activation`, default linear).
+    public var activation: Activation
+    /// Weight of the previous layer's output (`alpha`, default 1).
+    public var alpha: Float
+    /// Weight of the `from` layer's output (`beta`, default 1).
+    public var beta: Float
+}
+
+/// `[yolo]`: YOLOv3 detection head.
+public struct YoloSpec: Sendable, Equatable {
+    /// Indices into `anchors` used by this head (`mask`).
+    public var mask: [Int]
+    /// All anchors as (width, height) pairs in network-input pixels (`anchors`).
+    public var anchors: [(width: Float, height: Float)]
+    /// Number of classes (`classes`, default 20).
+    public var classes: Int
+
+    public static func == (a: YoloSpec, b: YoloSpec) -> Bool {
+        a.mask == b.mask && a.classes == b.classes && a.anchors.count == b.anchors.count
+            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height }
+    }
+}
+
+/// What one layer of the network is, with its typed parameters.
+public enum LayerKind: Sendable, Equatable {
+    case convolutional(ConvolutionalSpec)
+    case maxpool(MaxpoolSpec)
+    case route(RouteSpec)
+    case upsample(UpsampleSpec)
+    case shortcut(ShortcutSpec)
+    case yolo(YoloSpec)
+
+    /// The canonical cfg section name (`convolutional`, `maxpool`, ...).
+    public var sectionName: String {
+        switch self {
+        case .convolutional: "convolutional"
+        case .maxpool: "maxpool"
+        case .route: "route"
+        case .upsample: "upsample"
+        case .shortcut: "shortcut"
+        case .yolo: "yolo"
+        }
+    }
+}
+
+/// One layer as the cfg describes it, with where it was written.
+public struct LayerSpec: Sendable, Equatable {
+    /// 0-based layer index (Darknet's numbering: `[net]` is not a layer).
+    public let index: Int
+    /// 1-based line of the section header.
+    public let line: Int
+    /// The layer's type and parameters.
+    public let kind: LayerKind
+}
+
+/// A remark about the cfg that is not an error, e.g. a key nobody knows.
+public struct CfgDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let key: String
+    public let message: String
+    public var description: String { "\(file):\(line): '\(key)': \(message)" }
+}
+
+/// A whole `.cfg` file as typed descriptions.
+public struct NetworkSpec: Sendable, Equatable {
+    /// The file name used in messages.
+    public let file: String
+    /// The `[net]` section.
+    public let net: NetSpec
+    /// The layers in order.
+    public let layers: [LayerSpec]
+    /// Keys that were not understood (and other remarks); never errors.
+    public let diagnostics: [CfgDiagnostic]
+}

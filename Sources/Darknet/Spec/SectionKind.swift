@@ -1,0 +1,27 @@
+/// The cfg section names this library recognises, aliases folded.
+enum SectionKind: Equatable {
+    case net, convolutional, maxpool, route, upsample, shortcut, yolo
+
+    init?(name: String) {
+        switch name {
+        case "net", "network": self = .net
+        case "convolutional", "conv": self = .convolutional
+        case "maxpool", "max": self = .maxpool
+        case "route": self = .route
+        case "upsample": self = .upsample
+        case "shortcut": self = .shortcut
+        case "yolo": self = .yolo
+        default: return nil
+        }
+    }
+
+    /// Sections Darknet knows that this library does not run (yet): a clearer error than
+    /// "unknown section".
+    static let knownToDarknet: Set<String> = [
+        "region", "reorg", "reorg3d", "avgpool", "avg", "softmax", "soft", "connected", "conn", "dropout",
+        "batchnorm", "crop", "cost", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
+        "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
+        "xnor", "scale_channels", "sam", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
+        "local_avgpool",
+    ]
+}

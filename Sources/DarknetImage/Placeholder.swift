@@ -1,0 +1,1 @@
+// The image module (decoders, encoders, drawing) lands on the image branch.

@@ -1,0 +1,93 @@
+import Darknet
+import Foundation
+
+/// `swift-darknet forward`: one forward pass on a raw tensor, dumping layer outputs.
+struct ForwardCommand: Command {
+    static let name = "forward"
+    static let abstract = "run one forward pass and dump layer outputs"
+    static let usage = """
+        --cfg FILE --weights FILE --input-bin FILE [--dump DIR] [--layers yolo|all|i,j,k]
+          --input-bin   raw float32 little-endian planar CHW tensor at the network size
+          --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
+          --layers      which layers to dump (default: yolo)
+        """
+
+    let cfg: URL
+    let weights: URL
+    let input: URL
+    let dump: URL?
+    let selection: DumpSelection
+
+    init(arguments: inout Arguments) throws {
+        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
+        weights = URL(fileURLWithPath: try arguments.required("weights"))
+        input = URL(fileURLWithPath: try arguments.required("input-bin"))
+        dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
+        selection = try DumpSelection(arguments.string("layers") ?? "yolo")
+    }
+
+    func run() throws -> Int32 {
+        let spec = try loadSpec(cfg)
+        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
+        let network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+        let tensor = try readFloats(input, expectedCount: network.inputShape.count)
+        let layers = try selection.layers(in: network.plan)
+        let session = InferenceSession(network: network, retaining: .layers(Set(layers)))
+        try session.forward(tensor)
+        guard let dump else {
+            for index in layers {
+                let output = try session.output(ofLayer: index)
+                print("layer \(index) \(network.plan.layers[index].spec.kind.sectionName) \(output.shape)")
+            }
+            return 0
+        }
+        try LayerDump.write(session: session, layers: layers, to: dump)
+        return 0
+    }
+}
+
+/// Which layers `--layers` names.
+enum DumpSelection {
+    case detection, all, indices([Int])
+
+    init(_ text: String) throws {
+        switch text {
+        case "yolo": self = .detection
+        case "all": self = .all
+        default:
+            let parts = text.split(separator: ",")
+            let values = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parts.isEmpty, values.count == parts.count else {
+                throw CLIError("--layers must be 'yolo', 'all' or a comma-separated list of layer indices, got '\(text)'")
+            }
+            self = .indices(values)
+        }
+    }
+
+    func layers(in plan: NetworkPlan) throws -> [Int] {
+        switch self {
+        case .detection: return plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index)
+        case .all: return Array(plan.layers.indices)
+        case .indices(let values):
+            if let bad = values.first(where: { !plan.layers.indices.contains($0) }) {
+                throw CLIError("--layers: layer \(bad) does not exist (the network has \(plan.layers.count) layers)")
+            }
+            return values
+        }
+    }
+}
+
+func readBytes(_ url: URL) throws -> [UInt8] {
+    do { return [UInt8](try Data(contentsOf: url)) } catch { throw CLIError("\(url.path): cannot read the file") }
+}
+
+/// Reads a raw float32 little-endian tensor of exactly `expectedCount` values.
+func readFloats(_ url: URL, expectedCount: Int) throws -> [Float] {
+    let bytes = try readBytes(url)
+    guard bytes.count == expectedCount * 4 else {
+        throw CLIError("\(url.path): \(bytes.count) bytes, expected \(expectedCount * 4) (\(expectedCount) float32 values for the network input)")
+    }
+    return bytes.withUnsafeBytes { raw in
+        (0..<expectedCount).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+    }
+}

@@ -1,0 +1,35 @@
+import Darknet
+import Foundation
+
+/// Renders a plan as Darknet's layer summary: index, type, filters, size/stride,
+/// input -> output, BFLOPs; then the total.
+enum LayerTable {
+    static func render(_ plan: NetworkPlan) -> String {
+        var lines = ["layer     filters    size              input                output"]
+        for layer in plan.layers {
+            let index = String(format: "%5d ", layer.index)
+            let shapes = "\(shape(layer.inputShape))   ->  \(shape(layer.outputShape))"
+            switch layer.spec.kind {
+            case .convolutional(let conv):
+                lines.append(index + String(format: "conv  %5d %2d x%2d /%2d  ", conv.filters, conv.size, conv.size, conv.stride)
+                             + shapes + String(format: "  %5.3f BFLOPs", Double(layer.flops) / 1e9))
+            case .maxpool(let pool):
+                lines.append(index + String(format: "max         %2d x%2d /%2d  ", pool.size, pool.size, pool.stride) + shapes)
+            case .route(let route):
+                lines.append(index + "route  " + route.layers.map(String.init).joined(separator: " "))
+            case .upsample(let up):
+                lines.append(index + String(format: "upsample          %2dx  ", up.stride) + shapes)
+            case .shortcut(let sc):
+                lines.append(index + "res  \(sc.from)" + String(repeating: " ", count: 18) + shapes)
+            case .yolo:
+                lines.append(index + "yolo")
+            }
+        }
+        lines.append(String(format: "Total BFLOPs %.3f", Double(plan.flops) / 1e9))
+        return lines.joined(separator: "\n")
+    }
+
+    private static func shape(_ s: TensorShape) -> String {
+        String(format: "%4d x%4d x%4d", s.width, s.height, s.channels)
+    }
+}

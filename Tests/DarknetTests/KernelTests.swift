@@ -1,0 +1,147 @@
+@testable import Darknet
+import XCTest
+
+/// The im2col + sgemm convolution and the pooling kernels against direct, naive versions,
+/// over tables of shapes. Every failure prints the parameters.
+final class KernelTests: XCTestCase {
+    struct ConvCase: CustomStringConvertible {
+        var channels, height, width, filters, size, stride, pad, groups: Int
+        var batchNormalize: Bool
+        var activation: Activation
+        var description: String {
+            "c=\(channels) h=\(height) w=\(width) filters=\(filters) size=\(size) stride=\(stride) padding=\(pad) groups=\(groups) bn=\(batchNormalize) \(activation)"
+        }
+    }
+
+    static let convCases: [ConvCase] = [
+        .init(channels: 3, height: 13, width: 11, filters: 8, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 4, height: 9, width: 9, filters: 6, size: 3, stride: 2, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 8, height: 7, width: 5, filters: 5, size: 1, stride: 1, pad: 0, groups: 1, batchNormalize: false, activation: .linear),
+        .init(channels: 8, height: 7, width: 5, filters: 4, size: 1, stride: 2, pad: 0, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 2, height: 10, width: 12, filters: 3, size: 5, stride: 1, pad: 2, groups: 1, batchNormalize: true, activation: .relu),
+        .init(channels: 2, height: 10, width: 12, filters: 3, size: 5, stride: 3, pad: 0, groups: 1, batchNormalize: false, activation: .tanh),
+        .init(channels: 6, height: 8, width: 8, filters: 6, size: 3, stride: 1, pad: 1, groups: 3, batchNormalize: true, activation: .elu),
+        .init(channels: 4, height: 6, width: 6, filters: 4, size: 3, stride: 1, pad: 1, groups: 4, batchNormalize: false, activation: .selu),
+        .init(channels: 3, height: 5, width: 5, filters: 2, size: 7, stride: 1, pad: 3, groups: 1, batchNormalize: false, activation: .ramp),
+        .init(channels: 1, height: 1, width: 1, filters: 2, size: 1, stride: 1, pad: 0, groups: 1, batchNormalize: true, activation: .plse),
+        .init(channels: 3, height: 4, width: 9, filters: 2, size: 2, stride: 2, pad: 0, groups: 1, batchNormalize: false, activation: .hardtan),
+        .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 0, groups: 1, batchNormalize: false, activation: .lhtan),
+        .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .loggy),
+        .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relie),
+        .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .stair),
+    ]
+
+    func testConvolutionMatchesDirectConvolution() throws {
+        for (n, c) in Self.convCases.enumerated() {
+            let cfg = """
+                [net]
+                width=\(c.width)
+                height=\(c.height)
+                channels=\(c.channels)
+                [convolutional]
+                filters=\(c.filters)
+                size=\(c.size)
+                stride=\(c.stride)
+                padding=\(c.pad)
+                groups=\(c.groups)
+                batch_normalize=\(c.batchNormalize ? 1 : 0)
+                activation=\(c.activation.rawValue)
+                """
+            let spec = try NetworkSpec.parse(text: cfg, file: "case\(n).cfg")
+            let builder = WeightsBuilder()
+            let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)))
+            let shape = network.inputShape
+            var generator = SplitMix64(seed: 99 + UInt64(n))
+            let input = (0..<shape.count).map { _ in generator.nextFloat(in: -2...2) }
+            let session = InferenceSession(network: network, retaining: .all)
+            try session.forward(input)
+            guard case .convolutional(let conv) = spec.layers[0].kind else { return XCTFail("not a convolution") }
+            let expected = NaiveLayers.convolution(input: input, shape: shape, spec: conv,
+                                                   parameters: try WeightsBuilder.layerParameters(spec: spec, seed: UInt64(n))[0])
+            let actual = try session.output(ofLayer: 0).values
+            assertClose(actual, expected, tolerance: 1e-4, "for \(c)")
+        }
+    }
+
+    func testMaxpoolMatchesNaivePooling() throws {
+        let cases: [(h: Int, w: Int, size: Int, stride: Int, padding: Int?)] = [
+            (8, 8, 2, 2, nil), (13, 13, 2, 1, nil), (7, 9, 3, 2, nil), (5, 5, 3, 1, 2), (6, 5, 5, 1, nil), (9, 9, 13, 1, nil), (4, 4, 1, 1, nil),
+        ]
+        for (n, c) in cases.enumerated() {
+            let padding = c.padding.map { "padding=\($0)\n" } ?? ""
+            let cfg = "[net]\nwidth=\(c.w)\nheight=\(c.h)\nchannels=3\n[maxpool]\nsize=\(c.size)\nstride=\(c.stride)\n\(padding)"
+            let spec = try NetworkSpec.parse(text: cfg, file: "pool\(n).cfg")
+            let network = try Network(spec: spec, weights: WeightsBuilder().header())
+            var generator = SplitMix64(seed: UInt64(n))
+            let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -3...3) }
+            let session = InferenceSession(network: network, retaining: .all)
+            try session.forward(input)
+            guard case .maxpool(let pool) = spec.layers[0].kind else { return XCTFail("not a maxpool") }
+            XCTAssertEqual(try session.output(ofLayer: 0).values,
+                           NaiveLayers.maxpool(input: input, shape: network.inputShape, spec: pool), "case \(c)")
+        }
+    }
+
+    func testUpsampleRouteShortcutAndYolo() throws {
+        let cfg = """
+            [net]
+            width=4
+            height=3
+            channels=2
+            [upsample]
+            stride=2
+            scale=0.5
+            [maxpool]
+            size=2
+            stride=2
+            [route]
+            layers=-1,1
+            [shortcut]
+            from=-2
+            activation=leaky
+            alpha=2
+            beta=-1
+            [convolutional]
+            filters=12
+            size=1
+            activation=linear
+            [yolo]
+            mask=1,0
+            anchors=1,2,3,4
+            classes=1
+            num=2
+            """
+        let spec = try NetworkSpec.parse(text: cfg, file: "mixed.cfg")
+        XCTAssertThrowsError(try NetworkPlan(spec: spec)) { error in
+            // The route doubles the channels, so the shortcut from layer 2 no longer matches.
+            guard let error = error as? PlanError, case .shortcutShapeMismatch = error.reason else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.layer, 3)
+        }
+        let fixed = try NetworkSpec.parse(text: cfg.replacingOccurrences(of: "layers=-1,1", with: "layers=-1"), file: "mixed.cfg")
+        let network = try Network(spec: fixed, weights: try WeightsBuilder().bytes(spec: fixed, seed: 5))
+        let input = (0..<network.inputShape.count).map { Float($0) - 10 }
+        let session = InferenceSession(network: network, retaining: .all)
+        try session.forward(input)
+
+        let up = try session.output(ofLayer: 0)
+        XCTAssertEqual(up.shape, TensorShape(channels: 2, height: 6, width: 8))
+        for c in 0..<2 { for y in 0..<6 { for x in 0..<8 {
+            XCTAssertEqual(up.values[(c * 6 + y) * 8 + x], 0.5 * input[(c * 3 + y / 2) * 4 + x / 2])
+        } } }
+        let pooled = try session.output(ofLayer: 1).values
+        XCTAssertEqual(try session.output(ofLayer: 2).values, pooled)
+        let sum = try session.output(ofLayer: 3).values
+        for i in sum.indices {
+            let x = 2 * pooled[i] - pooled[i]
+            XCTAssertEqual(sum[i], x > 0 ? x : 0.1 * x, accuracy: 1e-6)
+        }
+        let head = try session.output(ofLayer: 4).values
+        let yolo = try session.output(ofLayer: 5).values
+        let plane = 12
+        for i in head.indices {
+            let entry = (i / plane) % 6
+            let expected = (entry == 2 || entry == 3) ? head[i] : 1 / (1 + expf(-head[i]))
+            XCTAssertEqual(yolo[i], expected, accuracy: 1e-6, "element \(i) entry \(entry)")
+        }
+    }
+}

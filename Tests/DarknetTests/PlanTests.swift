@@ -1,0 +1,57 @@
+@testable import Darknet
+import XCTest
+
+final class PlanTests: XCTestCase {
+    private func plan(_ name: String, size: Int? = nil) throws -> NetworkPlan {
+        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent(name))
+        var text = try String(contentsOf: url, encoding: .utf8)
+        if let size {
+            text = text.replacingOccurrences(of: "width=608", with: "width=\(size)").replacingOccurrences(of: "height=608", with: "height=\(size)")
+        }
+        return try NetworkPlan(spec: try NetworkSpec.parse(text: text, file: name))
+    }
+
+    func testBillionsOfFlopsMatchDarknetsSummary() throws {
+        XCTAssertEqual(Double(try plan("yolov3-tiny.cfg").flops) / 1e9, 5.565, accuracy: 0.001)
+        XCTAssertEqual(Double(try plan("yolov3.cfg", size: 416).flops) / 1e9, 65.864, accuracy: 0.001)
+        XCTAssertEqual(Double(try plan("yolov3.cfg").flops) / 1e9, 140.692, accuracy: 0.001)
+    }
+
+    func testYoloV3TinyShapes() throws {
+        let plan = try plan("yolov3-tiny.cfg")
+        XCTAssertEqual(plan.layers.count, 24)
+        XCTAssertEqual(plan.layers[11].outputShape, TensorShape(channels: 512, height: 13, width: 13), "2x2/1 maxpool keeps the size")
+        XCTAssertEqual(plan.layers[16].outputShape, TensorShape(channels: 255, height: 13, width: 13))
+        XCTAssertEqual(plan.layers[20].outputShape, TensorShape(channels: 384, height: 26, width: 26))
+        XCTAssertEqual(plan.layers[20].sources, [19, 8])
+        XCTAssertEqual(plan.layers[23].outputShape, TensorShape(channels: 255, height: 26, width: 26))
+        XCTAssertEqual(plan.workspaceCount, 16 * 9 * 208 * 208, "the largest im2col matrix is layer 2's")
+    }
+
+    func testArenaReusesBuffersAndKeepsDetectionHeads() throws {
+        let plan = try plan("yolov3.cfg", size: 416)
+        let total = plan.layers.reduce(plan.inputShape.count) { $0 + $1.outputShape.count }
+        let layout = ArenaLayout(plan: plan, retaining: .detection)
+        XCTAssertLessThan(layout.count, total / 4, "activations must share memory")
+        XCTAssertEqual(layout.retained, [82, 94, 106])
+        // No two buffers that are alive at the same time overlap.
+        assertNoLiveOverlap(plan: plan, layout: layout)
+        let all = ArenaLayout(plan: plan, retaining: .all)
+        XCTAssertGreaterThanOrEqual(all.count, total - plan.inputShape.count)
+        assertNoLiveOverlap(plan: plan, layout: all)
+    }
+
+    private func assertNoLiveOverlap(plan: NetworkPlan, layout: ArenaLayout, file: StaticString = #filePath, line: UInt = #line) {
+        // Interval of layers during which each output must stay intact.
+        var lastUse = plan.layers.map(\.index)
+        for layer in plan.layers { for s in layer.sources where s >= 0 { lastUse[s] = max(lastUse[s], layer.index) } }
+        for r in layout.retained { lastUse[r] = Int.max }
+        for a in plan.layers {
+            for b in plan.layers where b.index > a.index && b.index <= lastUse[a.index] {
+                let aRange = layout.outputOffsets[a.index]..<(layout.outputOffsets[a.index] + a.outputShape.count)
+                let bRange = layout.outputOffsets[b.index]..<(layout.outputOffsets[b.index] + b.outputShape.count)
+                XCTAssertFalse(aRange.overlaps(bRange), "layer \(a.index) is overwritten by layer \(b.index)", file: file, line: line)
+            }
+        }
+    }
+}
