@@ -1,1 +1,0 @@
-// The image module (decoders, encoders, drawing) lands on the image branch.
