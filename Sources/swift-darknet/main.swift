@@ -1,7 +1,7 @@
 import Foundation
 
 /// `swift-darknet`: run Darknet networks from their own `.cfg` and `.weights` files.
-let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self]
+let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self]
 
 @MainActor func printUsage() {
     var text = "usage: swift-darknet <command> [options]\n\ncommands:\n"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what SwiftDarknet needs on a fresh Debian machine that has the Swift toolchain:
+# system libraries (OpenBLAS, libjpeg-turbo, libpng), the weights, cfgs and sample images
+# (Weights/fetch.sh) and, with --fixtures, the original Darknet and the reference data the
+# fidelity tests compare against (Tools/make-fixtures.sh). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_fixtures=0
+[ "${1:-}" = "--fixtures" ] && want_fixtures=1
+
+log() { echo "setup: $*" >&2; }
+
+packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev)
+[ "$want_fixtures" = 1 ] && packages+=(darknet)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+bash Weights/fetch.sh
+
+if [ "$want_fixtures" = 1 ]; then
+    # Regenerate when the reference tool or the script changed since the last run.
+    stamp=$(cat Tools/make-fixtures.sh Tools/darknet-reference/*.c | sha256sum | cut -d' ' -f1)
+    if [ ! -f Fixtures/generated/.complete ] || [ "$(cat Fixtures/generated/.stamp 2>/dev/null)" != "$stamp" ]; then
+        log "generating the Darknet reference fixtures"
+        rm -rf Fixtures/generated
+        bash Tools/make-fixtures.sh Fixtures/generated
+        echo "$stamp" > Fixtures/generated/.stamp
+    fi
+fi
