@@ -57,9 +57,7 @@ public struct NetworkPlan: Sendable, Equatable {
             let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
             let planned = try Self.plan(layer, input: previous, planned: layers)
             workspace = max(workspace, planned.workspaceCount)
-            let (sum, overflow) = parameters.addingReportingOverflow(planned.parameterCount)
-            guard !overflow else { throw networkOverflow }
-            parameters = sum
+            parameters &+= planned.parameterCount
             layers.append(planned)
         }
         self.inputShape = input
@@ -67,9 +65,9 @@ public struct NetworkPlan: Sendable, Equatable {
         self.workspaceCount = workspace
         self.parameterCount = parameters
 
-        // Checked sums: a total that wrapped around could slip under the limit.
+        // Summed again with checks: a total that wrapped around could slip under the limit.
         var floats = workspace
-        for count in [input.count, parameters] + layers.map(\.outputShape.count) {
+        for count in [input.count] + layers.flatMap({ [$0.outputShape.count, $0.parameterCount] }) {
             let (sum, overflow) = floats.addingReportingOverflow(count)
             guard !overflow else { throw networkOverflow }
             floats = sum
