@@ -52,6 +52,12 @@ let package = Package(
             dependencies: ["Darknet", "DarknetImage"],
             path: "Benchmarks/darknet-bench"
         ),
+        // Resident memory over 200 detections in one process (scripts/memory-check.sh).
+        .executableTarget(
+            name: "memory-check",
+            dependencies: ["Darknet", "DarknetImage"],
+            path: "Benchmarks/memory-check"
+        ),
 
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
