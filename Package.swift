@@ -11,11 +11,11 @@ let package = Package(
     ],
     targets: [
         // MARK: System libraries (thin C shims)
+        // OpenBLAS is opened at run time (see shim.h), so no pkg-config link flags.
         .systemLibrary(
             name: "COpenBLAS",
             path: "Sources/COpenBLAS",
-            pkgConfig: "openblas",
-            providers: [.apt(["libopenblas-dev"])]
+            providers: [.apt(["libopenblas0"])]
         ),
         .systemLibrary(
             name: "CJPEG",
@@ -43,13 +43,14 @@ let package = Package(
         ),
 
         // MARK: Executables
+        .target(name: "CommandLineKit"),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage"]
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
         ),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage"],
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
             path: "Benchmarks/darknet-bench"
         ),
 

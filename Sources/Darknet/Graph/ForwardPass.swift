@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One forward pass over an arena: a `switch` over each layer's kind calling its kernel.
 /// Plans and parameters are read-only; all memory was allocated by the session.
 struct ForwardPass {
@@ -5,9 +7,14 @@ struct ForwardPass {
     let layout: ArenaLayout
     let arena: UnsafeMutablePointer<Float>
     let workspace: UnsafeMutablePointer<Float>
+    let threads: Int
 
-    func run() {
+    func run(layerNanoseconds: UnsafeMutablePointer<UInt64>? = nil) {
         for layer in network.plan.layers {
+            let start = layerNanoseconds == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+            defer {
+                if let layerNanoseconds { layerNanoseconds[layer.index] = DispatchTime.now().uptimeNanoseconds - start }
+            }
             let input = buffer(of: layer.index - 1)
             let output = arena + layout.outputOffsets[layer.index]
             let inShape = layer.inputShape, outShape = layer.outputShape
@@ -64,7 +71,7 @@ struct ForwardPass {
                            outHeight: outShape.height, outWidth: outShape.width, into: workspace)
                     columns = UnsafePointer(workspace)
                 }
-                sgemm(m: groupFilters, n: outPlane, k: kernelArea,
+                BLAS.sgemm(m: groupFilters, n: outPlane, k: kernelArea,
                       a: weights.baseAddress! + g * groupFilters * kernelArea, lda: kernelArea,
                       b: columns, ldb: outPlane,
                       c: output + g * groupFilters * outPlane, ldc: outPlane)

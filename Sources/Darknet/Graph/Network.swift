@@ -29,6 +29,7 @@ public final class Network: Sendable {
     /// Loads weights already in memory for a parsed cfg.
     public init(spec: NetworkSpec, weights: [UInt8], weightsFile: String = "<memory>",
                 options: PlanOptions = PlanOptions()) throws {
+        try BLAS.ensureLoaded()
         let plan = try NetworkPlan(spec: spec, options: options)
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
             try Self.readParameters(bytes, file: weightsFile, plan: plan)
@@ -60,6 +61,7 @@ public final class Network: Sendable {
 
     /// A network with seeded random parameters, for benchmarking any cfg without its weights.
     public init(spec: NetworkSpec, randomSeed seed: UInt64, options: PlanOptions = PlanOptions()) throws {
+        try BLAS.ensureLoaded()
         let plan = try NetworkPlan(spec: spec, options: options)
         var generator = SplitMix64(seed: seed)
         convolutions = plan.layers.map { layer in
