@@ -23,10 +23,13 @@ struct Bench {
         let (input, geometry) = try prepareInput(network)
         for _ in 0..<options.warmup { try session.forward(input) }
         var forward: [Double] = []
+        var forwardCPU: [Double] = []
         for _ in 0..<options.runs {
+            let cpuStart = Clock.processCPU
             let start = Clock.now
             try session.forward(input)
             forward.append(Clock.milliseconds(since: start))
+            forwardCPU.append(Clock.processCPU - cpuStart)
         }
         var detect: [Double] = []
         let detectionOptions = DetectionOptions()
@@ -46,6 +49,7 @@ struct Bench {
         }
         return BenchReport(cfg: options.cfg.path, size: network.inputShape.width, threads: options.threads,
                            runs: options.runs, loadMilliseconds: loadMilliseconds, forward: Stats(forward),
+                           forwardCPU: Stats(forwardCPU),
                            detect: Stats(detect), flops: network.plan.flops,
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,
@@ -79,6 +83,12 @@ func readBytes(_ url: URL) throws -> [UInt8] {
 enum Clock {
     static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
     static func milliseconds(since start: UInt64) -> Double { Double(now - start) / 1e6 }
+    /// CPU time of the whole process in milliseconds (all threads): robust to a busy machine.
+    static var processCPU: Double {
+        var usage = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &usage)
+        return Double(usage.tv_sec) * 1e3 + Double(usage.tv_nsec) / 1e6
+    }
 }
 
 /// Peak resident memory of this process (`VmHWM`).

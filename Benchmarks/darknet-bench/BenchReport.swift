@@ -9,6 +9,7 @@ struct BenchReport {
     let runs: Int
     let loadMilliseconds: Double
     let forward: Stats
+    let forwardCPU: Stats
     let detect: Stats
     let flops: Int
     let peakResidentMegabytes: Double
@@ -21,9 +22,9 @@ struct BenchReport {
 
     /// The `--json` contract: exactly one line.
     func jsonLine() -> String {
-        String(format: #"{"cfg": "%@", "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f}"#,
+        String(format: #"{"cfg": "%@", "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
                cfg, size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
-               detect.median, peakResidentMegabytes)
+               detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
     }
 
     func table() -> String {
@@ -31,6 +32,7 @@ struct BenchReport {
         lines.append("\(cfg) at \(size)x\(size), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
         lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds))
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))
+        lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
         lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
         lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB, arena + workspace %.1f MB)", peakResidentMegabytes, weightsMegabytes, sessionMegabytes))
         guard !layerMilliseconds.isEmpty else { return lines.joined(separator: "\n") }
