@@ -38,7 +38,7 @@ public enum BLAS {
     }
 
     /// Sets how many threads one BLAS call may use.
-    static func setThreads(_ count: Int) {
+    package static func setThreads(_ count: Int) {
         #if !canImport(Accelerate)
         functions.set_num_threads(Int32(count))
         #endif
@@ -47,7 +47,7 @@ public enum BLAS {
     /// `C = A * B + beta * C`, single precision, row-major, no transposes.
     /// `A` is `m x k`, `B` is `k x n`, `C` is `m x n`. `ensureLoaded()` must have succeeded.
     @inline(__always)
-    static func sgemm(m: Int, n: Int, k: Int,
+    package static func sgemm(m: Int, n: Int, k: Int,
                       a: UnsafePointer<Float>, lda: Int,
                       b: UnsafePointer<Float>, ldb: Int,
                       beta: Float = 0,

@@ -1,6 +1,6 @@
 /// Darknet's max pooling: windows start at `-padding / 2`, cells outside the input are ignored.
 @inline(__always)
-func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+package func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
              size: Int, stride: Int, padding: Int,
              outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
     let offset = -padding / 2
@@ -29,7 +29,7 @@ func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: I
 
 /// Nearest-neighbour enlargement by `stride`, each value multiplied by `scale`.
 @inline(__always)
-func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+package func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
               stride: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
     let outWidth = width * stride
     for c in 0..<channels {
@@ -47,7 +47,7 @@ func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: 
 
 /// `output = activation(alpha * previous + beta * from)`, element-wise.
 @inline(__always)
-func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
+package func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
               alpha: Float, beta: Float, activation: Activation, into output: UnsafeMutablePointer<Float>) {
     if alpha == 1 && beta == 1 {
         for i in 0..<count { output[i] = previous[i] + from[i] }
