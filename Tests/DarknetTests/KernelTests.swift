@@ -29,11 +29,10 @@ final class KernelTests: XCTestCase {
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .loggy),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relie),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .stair),
-        // Winograd-eligible shapes (3x3, stride 1, padding 1, >= 8 channels), incl. partial tiles.
-        .init(channels: 8, height: 8, width: 8, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
-        .init(channels: 16, height: 13, width: 11, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
-        .init(channels: 9, height: 1, width: 1, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .leaky),
-        .init(channels: 12, height: 2, width: 7, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
+        // Winograd-eligible shapes (3x3, stride 1, padding 1, >= 32 channels, >= 36 tiles), incl. partial tiles.
+        .init(channels: 32, height: 24, width: 24, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 32, height: 23, width: 25, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 33, height: 6, width: 97, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 32, height: 26, width: 26, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
     ]
 
@@ -44,13 +43,17 @@ final class KernelTests: XCTestCase {
     }
 
     func testWinogradIsChosenForEligibleLayers() throws {
-        let spec = try NetworkSpec.parse(text: "[net]\nwidth=8\nheight=8\nchannels=8\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
+        let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
         XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winograd, .im2col, .direct])
         XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(convolutionStrategy: .im2colOnly)).layers.map(\.algorithm),
                        [.im2col, .im2col, .direct])
     }
 
     private func checkConvolutions(strategy: ConvolutionStrategy) throws {
+        var algorithms: [ConvolutionAlgorithm] = []
+        defer {
+            if strategy == .fastest { XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path") }
+        }
         for (n, c) in Self.convCases.enumerated() {
             let cfg = """
                 [net]
@@ -71,6 +74,7 @@ final class KernelTests: XCTestCase {
             let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)),
                                       options: PlanOptions(convolutionStrategy: strategy))
             let shape = network.inputShape
+            algorithms.append(network.plan.layers[0].algorithm!)
             var generator = SplitMix64(seed: 99 + UInt64(n))
             let input = (0..<shape.count).map { _ in generator.nextFloat(in: -2...2) }
             let session = InferenceSession(network: network, retaining: .all)

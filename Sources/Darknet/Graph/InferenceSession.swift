@@ -49,10 +49,10 @@ public final class InferenceSession {
         self.network = network
         self.threads = max(1, threads)
         self.layout = ArenaLayout(plan: network.plan, retaining: selection)
+        // Float is trivial: every buffer is written by its layer before anything reads it,
+        // so the memory is not zero-filled up front.
         arena = .allocate(capacity: max(layout.count, 1))
-        arena.initialize(repeating: 0)
         workspace = .allocate(capacity: max(network.plan.workspaceCount, 1))
-        workspace.initialize(repeating: 0)
     }
 
     deinit {

@@ -27,45 +27,55 @@ package enum WinogradF43 {
         ((height + 3) / 4, (width + 3) / 4)
     }
 
-    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3` weights.
+    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3` weights,
+    /// four kernels at a time (lanes), each result stored contiguously in its element's matrix.
     package static func transformWeights(_ weights: [Float], filters: Int, channels: Int) -> [Float] {
-        var result = [Float](repeating: 0, count: elements * filters * channels)
         let plane = filters * channels
-        var scratch = [Float](repeating: 0, count: 18)
-        weights.withUnsafeBufferPointer { g in
-            result.withUnsafeMutableBufferPointer { u in
-              scratch.withUnsafeMutableBufferPointer { tBuffer in
-                let t = tBuffer.baseAddress!
-                for f in 0..<filters {
-                    for c in 0..<channels {
-                        let k = g.baseAddress! + (f * channels + c) * 9
-                        // t = G g (6x3)
-                        for j in 0..<3 {
-                            let g0 = k[j], g1 = k[3 + j], g2 = k[6 + j]
-                            t[0 * 3 + j] = g0 / 4
-                            t[1 * 3 + j] = -(g0 + g1 + g2) / 6
-                            t[2 * 3 + j] = -(g0 - g1 + g2) / 6
-                            t[3 * 3 + j] = g0 / 24 + g1 / 12 + g2 / 6
-                            t[4 * 3 + j] = g0 / 24 - g1 / 12 + g2 / 6
-                            t[5 * 3 + j] = g2
-                        }
-                        // t Gᵀ (6x6)
-                        for i in 0..<6 {
-                            let g0 = t[i * 3], g1 = t[i * 3 + 1], g2 = t[i * 3 + 2]
-                            let out = u.baseAddress! + i * 6 * plane + f * channels + c
-                            out[0] = g0 / 4
-                            out[plane] = -(g0 + g1 + g2) / 6
-                            out[2 * plane] = -(g0 - g1 + g2) / 6
-                            out[3 * plane] = g0 / 24 + g1 / 12 + g2 / 6
-                            out[4 * plane] = g0 / 24 - g1 / 12 + g2 / 6
-                            out[5 * plane] = g2
+        return [Float](unsafeUninitializedCapacity: elements * plane) { u, initialized in
+            weights.withUnsafeBufferPointer { g in
+                var kernel = 0
+                while kernel < plane {
+                    let lanes = min(4, plane - kernel)
+                    let k = g.baseAddress! + kernel * 9
+                    func load(_ j: Int) -> SIMD4<Float> {
+                        if lanes == 4 { return SIMD4(k[j], k[9 + j], k[18 + j], k[27 + j]) }
+                        var v = SIMD4<Float>()
+                        for lane in 0..<lanes { v[lane] = k[lane * 9 + j] }
+                        return v
+                    }
+                    func store(_ v: SIMD4<Float>, _ element: Int) {
+                        let base = u.baseAddress! + element * plane + kernel
+                        if lanes == 4 {
+                            UnsafeMutableRawPointer(base).storeBytes(of: v, as: SIMD4<Float>.self)
+                        } else {
+                            for lane in 0..<lanes { base[lane] = v[lane] }
                         }
                     }
+                    // Rows of G g (6x3): gg[i][j].
+                    let c0 = (load(0), load(1), load(2)), c1 = (load(3), load(4), load(5)), c2 = (load(6), load(7), load(8))
+                    func column(_ g0: SIMD4<Float>, _ g1: SIMD4<Float>, _ g2: SIMD4<Float>)
+                        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+                        (g0 * 0.25,
+                         (g0 + g1 + g2) * (-1.0 / 6),
+                         (g0 - g1 + g2) * (-1.0 / 6),
+                         g0 * (1.0 / 24) + g1 * (1.0 / 12) + g2 * (1.0 / 6),
+                         g0 * (1.0 / 24) - g1 * (1.0 / 12) + g2 * (1.0 / 6),
+                         g2)
+                    }
+                    // G applied down each of the three kernel columns.
+                    let a = column(c0.0, c1.0, c2.0), b = column(c0.1, c1.1, c2.1), c = column(c0.2, c1.2, c2.2)
+                    func emitRow(_ i: Int, _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ r2: SIMD4<Float>) {
+                        let r = column(r0, r1, r2)
+                        store(r.0, i * 6); store(r.1, i * 6 + 1); store(r.2, i * 6 + 2)
+                        store(r.3, i * 6 + 3); store(r.4, i * 6 + 4); store(r.5, i * 6 + 5)
+                    }
+                    emitRow(0, a.0, b.0, c.0); emitRow(1, a.1, b.1, c.1); emitRow(2, a.2, b.2, c.2)
+                    emitRow(3, a.3, b.3, c.3); emitRow(4, a.4, b.4, c.4); emitRow(5, a.5, b.5, c.5)
+                    kernel += lanes
                 }
-              }
             }
+            initialized = elements * plane
         }
-        return result
     }
 
     /// `Bᵀ d B` for every 6x6 tile of every channel (zero padding of 1 around the input).
