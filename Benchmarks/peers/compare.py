@@ -16,7 +16,8 @@ per forward and the peak resident memory. One round runs every configuration onc
 order that rotates every round, so slow phases of a shared machine hit all systems alike.
 Reported: the median over all timed forwards of all rounds, min, CPU time, peak RSS (for the
 peers, of the Python process: "py base" is its resident size after importing numpy, before the
-framework is imported) and the ratios ours/ORT and ours/OpenCV (wall and CPU) at each thread count.
+framework is imported) and the ratios ours/ORT and ours/OpenCV at each thread count: of the
+median wall times, of the median CPU times and of the fastest forwards.
 
   SwiftDarknet  .build/release/darknet-bench --json --no-layers (forward latency, input prepared)
   ONNX Runtime  CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, inter_op=1, sequential
@@ -29,13 +30,13 @@ that the three systems compute the same network with the same weights.
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
@@ -43,16 +44,23 @@ sys.path.insert(0, HERE)
 SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"}
 
 
+def status_mb(field):
+    """A /proc/self/status memory field in MB. Peak RSS is `VmHWM`, as darknet-bench reads it:
+    getrusage's ru_maxrss would also count the parent's pages (Linux keeps the high-water mark
+    of the pre-exec image of a forked or vforked child)."""
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def peak_rss_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
+    return status_mb("VmHWM")
 
 
 def current_rss_mb():
-    with open("/proc/self/status") as handle:
-        for line in handle:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+    return status_mb("VmRSS")
 
 
 def loadavg():
@@ -195,8 +203,7 @@ def main():
 
     import cv2
     import numpy as np
-    import onnx
-    from darknet_model import build_onnx, letterbox, network_layers, write_cfg_at, write_random_weights
+    from darknet_model import letterbox, network_layers, write_cfg_at, write_random_weights
 
     systems = a.systems.split(",")
     threads = [int(t) for t in a.threads.split(",")]
@@ -218,7 +225,10 @@ def main():
         files["input"] = os.path.join(directory, "input.npy")
         np.save(files["input"], letterbox(image, a.size))
         files["onnx"] = os.path.join(directory, "model.onnx")
-        onnx.save(build_onnx(files["cfg"], files["weights"], a.size), files["onnx"])
+        # In a child process: the graph holds a copy of every weight, which this long-lived
+        # driver would otherwise keep resident during all measurements.
+        subprocess.run([sys.executable, os.path.abspath(__file__), "build-onnx", files["cfg"], files["weights"],
+                        str(a.size), files["onnx"]], check=True)
 
         name = os.path.basename(a.cfg)
         weights_name = f"random (seed {a.seed})" if a.random else os.path.basename(a.weights)
@@ -263,7 +273,8 @@ def main():
                 if (peer, t) in samples:
                     theirs = samples[(peer, t)]
                     parts.append(f"ours/{'ORT' if peer == 'ort' else 'OpenCV'} {median(ours['wall']) / median(theirs['wall']):.2f} "
-                                 f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f})")
+                                 f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
+                                 f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
             print(f"ratios at {t} thread(s): " + ", ".join(parts))
         if len(threads) > 1:
             for system in systems:
@@ -280,7 +291,11 @@ def main():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "worker":
+    if len(sys.argv) == 6 and sys.argv[1] == "build-onnx":
+        import onnx
+        from darknet_model import build_onnx
+        onnx.save(build_onnx(sys.argv[2], sys.argv[3], int(sys.argv[4])), sys.argv[5])
+    elif len(sys.argv) > 1 and sys.argv[1] == "worker":
         wp = argparse.ArgumentParser()
         for option in ("system", "input", "cfg", "weights", "onnx", "dump", "heads"):
             wp.add_argument(f"--{option}")
