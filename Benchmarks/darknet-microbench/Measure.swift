@@ -44,7 +44,7 @@ struct Measurement {
 func measure(_ benchmark: MicroBenchmark, runs: Int, warmup: Int) -> Measurement {
     let fixture = benchmark.setUp()
     defer { fixture.tearDown() }
-    for _ in 0..<max(warmup, 1) {
+    for _ in 0..<warmup {
         fixture.reset?()
         fixture.body()
     }

@@ -26,7 +26,7 @@ struct MicroOptions {
         size = try arguments.int("size", default: 416, range: 32...8192)
         threads = try arguments.int("threads", default: 1, range: 1...256)
         runs = try arguments.int("runs", default: 10, range: 1...100_000)
-        warmup = try arguments.int("warmup", default: 2, range: 0...1000)
+        warmup = try arguments.int("warmup", default: 2, range: 1...1000)
         filter = arguments.string("filter")
         json = arguments.flag("json")
     }

@@ -10,7 +10,8 @@ let usage = """
       --cfg        network whose layer shapes are measured (default: Weights/darknet/cfg/yolov3-tiny.cfg)
       --size       network input width and height (default 416)
       --threads    BLAS threads for sgemm and the convolution path (other kernels are single-threaded)
-      --runs       timed samples per benchmark (after warm-up); min/median/max are per call
+      --runs       timed samples per benchmark; min/median/max are per call
+      --warmup     untimed calls before them (at least 1)
       --filter     only benchmarks whose name contains SUBSTRING (case-insensitive), e.g. sgemm, im2col, L4
       --json       one JSON line per benchmark instead of the table
     """
