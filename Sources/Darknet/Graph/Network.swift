@@ -49,8 +49,9 @@ public final class Network: Sendable {
         for layer in plan.layers {
             reader.layer = layer.index
             if case .convolutional(let conv) = layer.spec.kind {
-                convolutions.append(try ConvolutionParameters(reading: &reader, spec: conv,
-                                                              inputChannels: layer.inputShape.channels))
+                let parameters = try ConvolutionParameters(reading: &reader, spec: conv, inputChannels: layer.inputShape.channels)
+                convolutions.append(parameters.prepared(for: layer.algorithm ?? .im2col, filters: conv.filters,
+                                                        inputChannels: layer.inputShape.channels))
             } else {
                 convolutions.append(nil)
             }
@@ -71,6 +72,7 @@ public final class Network: Sendable {
             let weights = (0..<(conv.filters * kernelArea)).map { _ in generator.nextFloat(in: -bound...bound) }
             let biases = (0..<conv.filters).map { _ in generator.nextFloat(in: -0.1...0.1) }
             return ConvolutionParameters(weights: weights, biases: biases)
+                .prepared(for: layer.algorithm ?? .im2col, filters: conv.filters, inputChannels: layer.inputShape.channels)
         }
         self.spec = spec
         self.plan = plan

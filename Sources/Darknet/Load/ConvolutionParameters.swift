@@ -5,8 +5,17 @@ import Foundation
 /// `weights` is row-major `filters x (channels / groups * size * size)`, the GEMM's A matrix;
 /// `biases` has one value per filter.
 public struct ConvolutionParameters: Sendable, Equatable {
+    /// Folded weights in the layout of the layer's algorithm: `filters x kernelArea` for the
+    /// GEMM paths, `[36][filters][channels]` for Winograd.
     public let weights: [Float]
     public let biases: [Float]
+
+    /// The same parameters with the weights rearranged for `algorithm`.
+    func prepared(for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> ConvolutionParameters {
+        guard algorithm == .winograd else { return self }
+        return ConvolutionParameters(weights: WinogradF43.transformWeights(weights, filters: filters, channels: inputChannels),
+                                     biases: biases)
+    }
 
     /// Epsilon Darknet adds to the standard deviation (not the variance) at inference.
     static let batchNormEpsilon: Float = 0.000001
