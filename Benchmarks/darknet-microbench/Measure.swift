@@ -13,6 +13,8 @@ struct MicroBenchmark {
     let bytes: Double
     /// How many layers of the network have exactly this benchmark's shape (totals multiply by it).
     var count: Int = 1
+    /// For convolution paths: whether the planner picks this path for these layers.
+    var planned: Bool = false
     let setUp: () -> Fixture
 }
 

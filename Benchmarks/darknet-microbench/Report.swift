@@ -13,7 +13,7 @@ struct Report {
     init(options: MicroOptions, loadAverage: String, benchmarks: [MicroBenchmark]) {
         self.options = options
         self.loadAverage = loadAverage
-        nameWidth = max(benchmarks.map(\.name.count).max() ?? 0, "conv im2col+sgemm total".count)
+        nameWidth = max((benchmarks.map(\.name.count).max() ?? 0) + 2, "conv im2col+sgemm total".count + 2)
         shapeWidth = max(benchmarks.map { Self.shapeText($0).count }.max() ?? 0, "sum of medians over 999 layers".count)
     }
 
@@ -22,7 +22,7 @@ struct Report {
     }
 
     func row(_ m: Measurement) -> String {
-        line(m.benchmark.name, Self.shapeText(m.benchmark), "\(m.runs)", "\(m.inner)",
+        line(m.benchmark.name + (m.benchmark.planned ? " *" : ""), Self.shapeText(m.benchmark), "\(m.runs)", "\(m.inner)",
              Self.milliseconds(m.wall.min), Self.milliseconds(m.wall.median), Self.milliseconds(m.wall.max),
              Self.rate(m.gflops), Self.rate(m.gigabytesPerSecond),
              m.wall.median > 0 ? String(format: "%.2f", m.cpu.median / m.wall.median) : "-")
@@ -55,7 +55,7 @@ struct Report {
     func jsonLine(_ m: Measurement) -> String {
         var fields: [(String, String)] = [
             ("benchmark", Self.quoted(m.benchmark.name)), ("shape", Self.quoted(m.benchmark.shape)),
-            ("count", "\(m.benchmark.count)"), ("cfg", Self.quoted(options.cfg.path)), ("size", "\(options.size)"),
+            ("count", "\(m.benchmark.count)"), ("planned", m.benchmark.name.hasPrefix("conv ") ? "\(m.benchmark.planned)" : "null"), ("cfg", Self.quoted(options.cfg.path)), ("size", "\(options.size)"),
             ("threads", "\(options.threads)"), ("runs", "\(m.runs)"), ("inner", "\(m.inner)"),
             ("min_ms", Self.number(m.wall.min)), ("median_ms", Self.number(m.wall.median)),
             ("max_ms", Self.number(m.wall.max)), ("cpu_median_ms", Self.number(m.cpu.median)),

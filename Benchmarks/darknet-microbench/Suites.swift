@@ -43,8 +43,10 @@ struct Suites {
         return result
     }
 
-    /// The general convolution path, as the forward pass runs it: im2col (unless 1x1/1),
-    /// sgemm per group, then bias + activation. The reference every fast path is measured against.
+    /// Each convolution path on every distinct convolution shape, as the forward pass runs it,
+    /// bias and activation included: `im2col+sgemm` (im2col skipped for 1x1/1; the general path
+    /// and the reference) for every layer, and `winograd` (input transform, 36 sgemm, output
+    /// transform) for every 3x3/1 "same" layer, whether or not the planner picks it there.
     func convolutionPath() -> [MicroBenchmark] {
         var result: [MicroBenchmark] = []
         var seen: [String: Int] = [:]
@@ -52,38 +54,94 @@ struct Suites {
             guard case .convolutional(let conv) = layer.spec.kind else { continue }
             let input = layer.inputShape, output = layer.outputShape
             let shape = "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.stride) -> \(output.channels) \(conv.activation.rawValue)"
-            if let existing = seen[shape] { result[existing].count += 1; continue }
+            if let existing = seen[shape] {
+                for offset in 0..<(result.count - existing) where result[existing + offset].shape == shape {
+                    result[existing + offset].count += 1
+                }
+                continue
+            }
             seen[shape] = result.count
-            result.append(MicroBenchmark(
-                name: "conv L\(layer.index) im2col+sgemm", shape: shape, flops: Double(layer.flops), bytes: 0,
-                setUp: {
-                    let groupIn = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
-                    let kernelArea = groupIn * conv.size * conv.size
-                    let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
-                    let x = randomBuffer(input.count, seed: 3)
-                    let weights = randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1)
-                    let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                    let workspace = alignedBuffer(direct ? 1 : kernelArea * output.planeSize)
-                    let y = alignedBuffer(output.count)
-                    return Fixture(body: {
-                        for g in 0..<conv.groups {
-                            let groupInput = x + g * groupIn * input.planeSize
-                            if !direct {
-                                im2col(groupInput, channels: groupIn, height: input.height, width: input.width,
-                                       size: conv.size, stride: conv.stride, padding: conv.padding,
-                                       outHeight: output.height, outWidth: output.width, into: workspace)
-                            }
-                            BLAS.sgemm(m: groupFilters, n: output.planeSize, k: kernelArea,
-                                       a: weights + g * groupFilters * kernelArea, lda: kernelArea,
-                                       b: direct ? groupInput : workspace, ldb: output.planeSize,
-                                       c: y + g * groupFilters * output.planeSize, ldc: output.planeSize)
-                        }
-                        addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
-                                           activation: conv.activation)
-                    }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
-                }))
+            var im2colPath = im2colConvolution(layer, conv, shape: shape)
+            im2colPath.planned = layer.algorithm != .winograd
+            result.append(im2colPath)
+            if conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1 {
+                var winograd = winogradConvolution(layer, conv, shape: shape)
+                winograd.planned = layer.algorithm == .winograd
+                result.append(winograd)
+            }
         }
         return result
+    }
+
+    private func im2colConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) im2col+sgemm", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let groupIn = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
+                let kernelArea = groupIn * conv.size * conv.size
+                let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
+                let x = randomBuffer(input.count, seed: 3)
+                let weights = randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1)
+                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let workspace = alignedBuffer(direct ? 1 : kernelArea * output.planeSize)
+                let y = alignedBuffer(output.count)
+                return Fixture(body: {
+                    for g in 0..<conv.groups {
+                        let groupInput = x + g * groupIn * input.planeSize
+                        if !direct {
+                            im2col(groupInput, channels: groupIn, height: input.height, width: input.width,
+                                   size: conv.size, stride: conv.stride, padding: conv.padding,
+                                   outHeight: output.height, outWidth: output.width, into: workspace)
+                        }
+                        BLAS.sgemm(m: groupFilters, n: output.planeSize, k: kernelArea,
+                                   a: weights + g * groupFilters * kernelArea, lda: kernelArea,
+                                   b: direct ? groupInput : workspace, ldb: output.planeSize,
+                                   c: y + g * groupFilters * output.planeSize, ldc: output.planeSize)
+                    }
+                    addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
+                                       activation: conv.activation)
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
+            })
+    }
+
+    /// GFLOPS are Darknet's (direct convolution) FLOPs over the time, so the two paths compare directly.
+    private func winogradConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) winograd", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let channels = input.channels, filters = conv.filters
+                let (rows, columns) = WinogradF43.tileCounts(height: output.height, width: output.width)
+                let tiles = rows * columns
+                let x = randomBuffer(input.count, seed: 3)
+                let raw = randomBuffer(filters * channels * 9, seed: 4, low: -0.1, high: 0.1)
+                let transformedWeights = WinogradF43.transformWeights(
+                    Array(UnsafeBufferPointer(start: raw, count: filters * channels * 9)), filters: filters, channels: channels)
+                let weights = alignedBuffer(transformedWeights.count)
+                weights.update(from: transformedWeights, count: transformedWeights.count)
+                let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
+                let workspace = alignedBuffer(WinogradF43.workspaceCount(channels: channels, filters: filters,
+                                                                         height: output.height, width: output.width))
+                let transformed = workspace
+                let products = workspace + WinogradF43.elements * channels * tiles
+                let scratch = products + WinogradF43.elements * filters * tiles
+                let y = alignedBuffer(output.count)
+                return Fixture(body: {
+                    WinogradF43.transformInput(x, channels: channels, height: input.height, width: input.width,
+                                               tileRows: rows, tileColumns: columns, into: transformed, scratch: scratch)
+                    for e in 0..<WinogradF43.elements {
+                        BLAS.sgemm(m: filters, n: tiles, k: channels,
+                                   a: weights + e * filters * channels, lda: channels,
+                                   b: transformed + e * channels * tiles, ldb: tiles,
+                                   c: products + e * filters * tiles, ldc: tiles)
+                    }
+                    WinogradF43.transformOutput(products, filters: filters, height: output.height, width: output.width,
+                                                tileRows: rows, tileColumns: columns, into: y, scratch: scratch)
+                    addBiasAndActivate(y, biases: biases, channels: filters, planeSize: output.planeSize,
+                                       activation: conv.activation)
+                }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
+            })
     }
 
     /// im2col for every convolution with a kernel larger than 1x1. GB/s counts the input read

@@ -56,7 +56,8 @@ do {
         print("\(options.cfg.path) at \(options.size)x\(options.size), \(options.threads) BLAS thread(s), "
               + "\(options.runs) runs after \(options.warmup) warm-up, BLAS kernels: \(BLAS.kernelName), "
               + "load average \(report.loadAverage)")
-        print("times are per call; cpu/wall = process CPU time / wall time (about 1 per busy thread)")
+        print("times are per call; cpu/wall = process CPU time / wall time (about 1 per busy thread); "
+              + "conv ... * = the path the planner picks for that layer")
         print(report.header)
     }
     var measurements: [Measurement] = []
@@ -66,8 +67,10 @@ do {
         print(options.json ? report.jsonLine(measurement) : report.row(measurement))
         fflush(nil)  // each row as soon as it is measured (all streams: `stdout` is not concurrency-safe)
     }
+    let convolutions = measurements.filter { $0.benchmark.name.hasPrefix("conv ") }
     let groups = [("sgemm total", measurements.filter { $0.benchmark.name.hasPrefix("sgemm ") }),
-                  ("conv im2col+sgemm total", measurements.filter { $0.benchmark.name.hasPrefix("conv ") })]
+                  ("conv im2col+sgemm total", convolutions.filter { $0.benchmark.name.hasSuffix("im2col+sgemm") }),
+                  ("conv as planned total", convolutions.filter(\.benchmark.planned))]
     for (name, group) in groups {
         if let line = options.json ? report.totalJSONLine(name, group) : report.totalRow(name, group) { print(line) }
     }
