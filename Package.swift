@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
+        .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
     ],
     targets: [
         // MARK: System libraries (thin C shims)
@@ -52,6 +53,11 @@ let package = Package(
             name: "darknet-bench",
             dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
             path: "Benchmarks/darknet-bench"
+        ),
+        .executableTarget(
+            name: "darknet-microbench",
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
+            path: "Benchmarks/darknet-microbench"
         ),
 
         // MARK: Tests

@@ -49,7 +49,7 @@ struct Bench {
         }
         return BenchReport(cfg: options.cfg.path, size: network.inputShape.width, threads: options.threads,
                            runs: options.runs, loadMilliseconds: loadMilliseconds, forward: Stats(forward),
-                           forwardCPU: Stats(forwardCPU),
+                           forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,
                            detect: Stats(detect), flops: network.plan.flops,
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,

@@ -10,6 +10,9 @@ struct BenchReport {
     let loadMilliseconds: Double
     let forward: Stats
     let forwardCPU: Stats
+    /// Every timed forward pass, in order (wall and process CPU milliseconds).
+    let forwardSamples: [Double]
+    let forwardCPUSamples: [Double]
     let detect: Stats
     let flops: Int
     let peakResidentMegabytes: Double
@@ -20,11 +23,14 @@ struct BenchReport {
 
     var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
 
-    /// The `--json` contract: exactly one line.
+    /// The `--json` contract: exactly one line. `forward_ms` / `forward_cpu_ms` (every timed
+    /// forward) come last, for tools that pool samples over several runs.
     func jsonLine() -> String {
-        String(format: #"{"cfg": "%@", "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
+        let samples = { (values: [Double]) in "[" + values.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]" }
+        let line = String(format: #"{"cfg": "%@", "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
                cfg, size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
+        return String(line.dropLast()) + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
     func table() -> String {
