@@ -8,14 +8,15 @@ let package = Package(
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
+        .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
     ],
     targets: [
         // MARK: System libraries (thin C shims)
+        // OpenBLAS is opened at run time (see shim.h), so no pkg-config link flags.
         .systemLibrary(
             name: "COpenBLAS",
             path: "Sources/COpenBLAS",
-            pkgConfig: "openblas",
-            providers: [.apt(["libopenblas-dev"])]
+            providers: [.apt(["libopenblas0"])]
         ),
         .systemLibrary(
             name: "CJPEG",
@@ -43,14 +44,20 @@ let package = Package(
         ),
 
         // MARK: Executables
+        .target(name: "CommandLineKit"),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage"]
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
         ),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage"],
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
             path: "Benchmarks/darknet-bench"
+        ),
+        .executableTarget(
+            name: "darknet-microbench",
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
+            path: "Benchmarks/darknet-microbench"
         ),
         // Resident memory over 200 detections in one process (scripts/memory-check.sh).
         .executableTarget(

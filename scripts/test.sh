@@ -5,4 +5,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --fixtures
 swift build --build-tests
-swift test --skip-build 2>&1 | tee .build/test-output.txt
+mkdir -p .build
+status=0
+swift test --skip-build --disable-swift-testing 2>&1 | tee .build/test-output.txt || status=$?
+# One plain closing line with the XCTest totals.
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test-output.txt | tail -n 1)
+executed=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+if [ -n "$summary" ]; then
+    echo "tests: $((executed - failed)) passed, $failed failed"
+else
+    echo "tests: 0 passed, 1 failed"
+    status=1
+fi
+exit $status

@@ -1,1 +1,45 @@
-print("darknet-bench")
+import CommandLineKit
+import Darknet
+import DarknetImage
+import Foundation
+
+/// `darknet-bench`: load time, forward and detect latency, GFLOPS, peak memory and a
+/// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
+let usage = """
+    usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
+                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers]
+      --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
+      --size       network input width and height (default: the cfg's)
+      --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
+      --json       print exactly one JSON line with the summary
+    """
+
+#if DEBUG
+FileHandle.standardError.write(Data("""
+    ********************************************************************
+    darknet-bench was built in DEBUG: timings are meaningless.
+    Run: swift run -c release darknet-bench ...
+    ********************************************************************\n
+    """.utf8))
+#endif
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("darknet-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+let rawArguments = Array(CommandLine.arguments.dropFirst())
+if rawArguments.contains("--help") || rawArguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+
+do {
+    var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers"])
+    let options = try BenchOptions(arguments: &arguments)
+    try arguments.rejectUnknown()
+    let report = try Bench(options: options).run()
+    print(options.json ? report.jsonLine() : report.table())
+} catch {
+    fail(String(describing: error))
+}

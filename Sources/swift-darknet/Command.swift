@@ -1,3 +1,4 @@
+import CommandLineKit
 /// One `swift-darknet` subcommand.
 protocol Command {
     /// The subcommand's name on the command line.

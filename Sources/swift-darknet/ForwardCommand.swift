@@ -1,4 +1,6 @@
+import CommandLineKit
 import Darknet
+import DarknetImage
 import Foundation
 
 /// `swift-darknet forward`: one forward pass on a raw tensor, dumping layer outputs.
@@ -6,22 +8,27 @@ struct ForwardCommand: Command {
     static let name = "forward"
     static let abstract = "run one forward pass and dump layer outputs"
     static let usage = """
-        --cfg FILE --weights FILE --input-bin FILE [--dump DIR] [--layers yolo|all|i,j,k]
+        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k]
           --input-bin   raw float32 little-endian planar CHW tensor at the network size
+          --image       a JPEG or PNG, letterboxed to the network size as Darknet does
           --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
           --layers      which layers to dump (default: yolo)
         """
 
     let cfg: URL
     let weights: URL
-    let input: URL
+    let input: Input
     let dump: URL?
     let selection: DumpSelection
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
         weights = URL(fileURLWithPath: try arguments.required("weights"))
-        input = URL(fileURLWithPath: try arguments.required("input-bin"))
+        switch (arguments.string("input-bin"), arguments.string("image")) {
+        case (let bin?, nil): input = .tensor(URL(fileURLWithPath: bin))
+        case (nil, let image?): input = .image(URL(fileURLWithPath: image))
+        default: throw CLIError("give exactly one of --input-bin and --image")
+        }
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.string("layers") ?? "yolo")
     }
@@ -30,7 +37,14 @@ struct ForwardCommand: Command {
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
         let network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
-        let tensor = try readFloats(input, expectedCount: network.inputShape.count)
+        let tensor: [Float]
+        switch input {
+        case .tensor(let url):
+            tensor = try readFloats(url, expectedCount: network.inputShape.count)
+        case .image(let url):
+            let shape = network.inputShape
+            tensor = try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels
+        }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)))
         try session.forward(tensor)
@@ -44,6 +58,12 @@ struct ForwardCommand: Command {
         try LayerDump.write(session: session, layers: layers, to: dump)
         return 0
     }
+}
+
+/// Where the input tensor comes from.
+enum Input {
+    case tensor(URL)
+    case image(URL)
 }
 
 /// Which layers `--layers` names.

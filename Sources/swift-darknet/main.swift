@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// `swift-darknet`: run Darknet networks from their own `.cfg` and `.weights` files.

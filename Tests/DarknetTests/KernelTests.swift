@@ -29,9 +29,31 @@ final class KernelTests: XCTestCase {
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .loggy),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relie),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .stair),
+        // Winograd-eligible shapes (3x3, stride 1, padding 1, >= 32 channels, >= 36 tiles), incl. partial tiles.
+        .init(channels: 32, height: 24, width: 24, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 32, height: 23, width: 25, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 33, height: 6, width: 97, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 32, height: 26, width: 26, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
     ]
 
     func testConvolutionMatchesDirectConvolution() throws {
+        for strategy in [ConvolutionStrategy.fastest, .im2colOnly] {
+            try checkConvolutions(strategy: strategy)
+        }
+    }
+
+    func testWinogradIsChosenForEligibleLayers() throws {
+        let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
+        XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winograd, .im2col, .direct])
+        XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(convolutionStrategy: .im2colOnly)).layers.map(\.algorithm),
+                       [.im2col, .im2col, .direct])
+    }
+
+    private func checkConvolutions(strategy: ConvolutionStrategy) throws {
+        var algorithms: [ConvolutionAlgorithm] = []
+        defer {
+            if strategy == .fastest { XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path") }
+        }
         for (n, c) in Self.convCases.enumerated() {
             let cfg = """
                 [net]
@@ -49,8 +71,10 @@ final class KernelTests: XCTestCase {
                 """
             let spec = try NetworkSpec.parse(text: cfg, file: "case\(n).cfg")
             let builder = WeightsBuilder()
-            let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)))
+            let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)),
+                                      options: PlanOptions(convolutionStrategy: strategy))
             let shape = network.inputShape
+            algorithms.append(network.plan.layers[0].algorithm!)
             var generator = SplitMix64(seed: 99 + UInt64(n))
             let input = (0..<shape.count).map { _ in generator.nextFloat(in: -2...2) }
             let session = InferenceSession(network: network, retaining: .all)
@@ -59,13 +83,13 @@ final class KernelTests: XCTestCase {
             let expected = NaiveLayers.convolution(input: input, shape: shape, spec: conv,
                                                    parameters: try WeightsBuilder.layerParameters(spec: spec, seed: UInt64(n))[0])
             let actual = try session.output(ofLayer: 0).values
-            assertClose(actual, expected, tolerance: 1e-4, "for \(c)")
+            assertClose(actual, expected, tolerance: 1e-4, "for \(c), \(strategy), \(network.plan.layers[0].algorithm!)")
         }
     }
 
     func testMaxpoolMatchesNaivePooling() throws {
         let cases: [(h: Int, w: Int, size: Int, stride: Int, padding: Int?)] = [
-            (8, 8, 2, 2, nil), (13, 13, 2, 1, nil), (7, 9, 3, 2, nil), (5, 5, 3, 1, 2), (6, 5, 5, 1, nil), (9, 9, 13, 1, nil), (4, 4, 1, 1, nil),
+            (8, 8, 2, 2, nil), (13, 13, 2, 1, nil), (7, 7, 2, 2, nil), (1, 1, 2, 2, nil), (1, 5, 2, 1, nil), (5, 1, 2, 2, nil), (7, 9, 3, 2, nil), (5, 5, 3, 1, 2), (6, 5, 5, 1, nil), (9, 9, 13, 1, nil), (4, 4, 1, 1, nil),
         ]
         for (n, c) in cases.enumerated() {
             let padding = c.padding.map { "padding=\($0)\n" } ?? ""

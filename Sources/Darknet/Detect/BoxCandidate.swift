@@ -5,4 +5,11 @@ public struct BoxCandidate: Sendable, Equatable {
     public var objectness: Float
     /// Per-class probability, already zeroed below the threshold.
     public var probabilities: [Float]
+
+    /// A candidate from its parts (for running ``NonMaximumSuppression`` on boxes decoded elsewhere).
+    public init(box: RelativeBox, objectness: Float, probabilities: [Float]) {
+        self.box = box
+        self.objectness = objectness
+        self.probabilities = probabilities
+    }
 }

@@ -4,6 +4,11 @@ public enum NonMaximumSuppression {
     /// Moves zero-objectness boxes to the end (Darknet's swap loop) and drops them; then, for
     /// each class in turn, stable-sorts by that class's probability (descending) and zeroes
     /// that class in every later box overlapping an earlier kept one by more than `threshold`.
+    ///
+    /// Probabilities are never negative, so a stable sort puts the non-zero ones first (in
+    /// descending order, ties in their previous order) and leaves the zeros in their previous
+    /// order: only the non-zero entries of a class are sorted and compared. Cost per class is
+    /// `O(n + m log m + m²)` for `m` non-zero entries.
     public static func apply(_ candidates: inout [BoxCandidate], classes: Int, threshold: Float) {
         var last = candidates.count - 1
         var i = 0
@@ -17,23 +22,31 @@ public enum NonMaximumSuppression {
         }
         candidates.removeLast(candidates.count - (last + 1))
 
+        var order = Array(candidates.indices)  // position -> candidate
+        var nonZero: [Int] = []                 // positions with a non-zero probability
+        var zero: [Int] = []
+        var reordered = [Int](repeating: 0, count: order.count)
         for k in 0..<classes {
-            candidates = stableSorted(candidates, byClass: k)
-            for i in candidates.indices where candidates[i].probabilities[k] != 0 {
-                let a = candidates[i].box
-                for j in (i + 1)..<candidates.count where a.intersectionOverUnion(candidates[j].box) > threshold {
-                    candidates[j].probabilities[k] = 0
+            nonZero.removeAll(keepingCapacity: true)
+            zero.removeAll(keepingCapacity: true)
+            for position in order.indices {
+                if candidates[order[position]].probabilities[k] != 0 { nonZero.append(position) } else { zero.append(position) }
+            }
+            guard !nonZero.isEmpty else { continue }  // all equal: the stable sort changes nothing
+            nonZero.sort { a, b in
+                let pa = candidates[order[a]].probabilities[k], pb = candidates[order[b]].probabilities[k]
+                return pa != pb ? pa > pb : a < b
+            }
+            for (to, from) in (nonZero + zero).enumerated() { reordered[to] = order[from] }
+            swap(&order, &reordered)
+            // The non-zero entries are now the first nonZero.count positions.
+            for a in 0..<nonZero.count where candidates[order[a]].probabilities[k] != 0 {
+                let box = candidates[order[a]].box
+                for b in (a + 1)..<nonZero.count where box.intersectionOverUnion(candidates[order[b]].box) > threshold {
+                    candidates[order[b]].probabilities[k] = 0
                 }
             }
         }
-    }
-
-    private static func stableSorted(_ candidates: [BoxCandidate], byClass k: Int) -> [BoxCandidate] {
-        candidates.enumerated()
-            .sorted { lhs, rhs in
-                let a = lhs.element.probabilities[k], b = rhs.element.probabilities[k]
-                return a != b ? a > b : lhs.offset < rhs.offset
-            }
-            .map(\.element)
+        candidates = order.map { candidates[$0] }
     }
 }

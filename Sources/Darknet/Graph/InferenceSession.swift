@@ -38,16 +38,21 @@ public final class InferenceSession {
     private let arena: UnsafeMutableBufferPointer<Float>
     private let workspace: UnsafeMutableBufferPointer<Float>
     private var hasRun = false
+    /// Threads one forward pass may use.
+    public let threads: Int
 
     /// Allocates the arena and workspace for `network`, keeping `retaining` readable after
     /// each pass (detection heads are always kept).
-    public init(network: Network, retaining selection: LayerSelection = .detection) {
+    /// - Parameter threads: threads a forward pass may use (at least 1). Results do not
+    ///   depend on it.
+    public init(network: Network, retaining selection: LayerSelection = .detection, threads: Int = 1) {
         self.network = network
+        self.threads = max(1, threads)
         self.layout = ArenaLayout(plan: network.plan, retaining: selection)
+        // Float is trivial: every buffer is written by its layer before anything reads it,
+        // so the memory is not zero-filled up front.
         arena = .allocate(capacity: max(layout.count, 1))
-        arena.initialize(repeating: 0)
         workspace = .allocate(capacity: max(network.plan.workspaceCount, 1))
-        workspace.initialize(repeating: 0)
     }
 
     deinit {
@@ -65,12 +70,29 @@ public final class InferenceSession {
 
     /// Runs the network on a planar CHW input of the network's size.
     public func forward(_ input: UnsafeBufferPointer<Float>) throws(InferenceError) {
+        try run(input, layerNanoseconds: nil)
+    }
+
+    /// Runs the network and records each layer's wall time in nanoseconds (for profiling).
+    /// `layerNanoseconds` must hold one value per layer.
+    public func forward(_ input: [Float], layerNanoseconds: inout [UInt64]) throws(InferenceError) {
+        precondition(layerNanoseconds.count == network.plan.layers.count, "one timing slot per layer")
+        try input.withUnsafeBufferPointer { buffer throws(InferenceError) in
+            try layerNanoseconds.withUnsafeMutableBufferPointer { times throws(InferenceError) in
+                try run(buffer, layerNanoseconds: times.baseAddress)
+            }
+        }
+    }
+
+    private func run(_ input: UnsafeBufferPointer<Float>, layerNanoseconds: UnsafeMutablePointer<UInt64>?) throws(InferenceError) {
         let expected = network.plan.inputShape.count
         guard input.count == expected, let source = input.baseAddress else {
             throw .inputSizeMismatch(expected: expected, actual: input.count)
         }
         (arena.baseAddress! + layout.inputOffset).update(from: source, count: expected)
-        ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!).run()
+        BLAS.setThreads(threads)
+        ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
+                    threads: threads).run(layerNanoseconds: layerNanoseconds)
         hasRun = true
     }
 

@@ -36,6 +36,7 @@ public final class Network: Sendable {
     }
 
     private init(spec: NetworkSpec, plan: NetworkPlan, weights: [UInt8], weightsFile: String) throws {
+        try BLAS.ensureLoaded()
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
             try Self.readParameters(bytes, file: weightsFile, plan: plan)
         }
@@ -54,8 +55,9 @@ public final class Network: Sendable {
         for layer in plan.layers {
             reader.layer = layer.index
             if case .convolutional(let conv) = layer.spec.kind {
-                convolutions.append(try ConvolutionParameters(reading: &reader, spec: conv,
-                                                              inputChannels: layer.inputShape.channels))
+                let parameters = try ConvolutionParameters(reading: &reader, spec: conv, inputChannels: layer.inputShape.channels)
+                convolutions.append(parameters.prepared(for: layer.algorithm ?? .im2col, filters: conv.filters,
+                                                        inputChannels: layer.inputShape.channels))
             } else {
                 convolutions.append(nil)
             }
@@ -66,6 +68,7 @@ public final class Network: Sendable {
 
     /// A network with seeded random parameters, for benchmarking any cfg without its weights.
     public init(spec: NetworkSpec, randomSeed seed: UInt64, options: PlanOptions = PlanOptions()) throws {
+        try BLAS.ensureLoaded()
         let plan = try NetworkPlan(spec: spec, options: options)
         var generator = SplitMix64(seed: seed)
         convolutions = plan.layers.map { layer in
@@ -75,6 +78,7 @@ public final class Network: Sendable {
             let weights = (0..<(conv.filters * kernelArea)).map { _ in generator.nextFloat(in: -bound...bound) }
             let biases = (0..<conv.filters).map { _ in generator.nextFloat(in: -0.1...0.1) }
             return ConvolutionParameters(weights: weights, biases: biases)
+                .prepared(for: layer.algorithm ?? .im2col, filters: conv.filters, inputChannels: layer.inputShape.channels)
         }
         self.spec = spec
         self.plan = plan

@@ -2,7 +2,7 @@ import Foundation
 
 /// Adds each channel's bias and applies `activation`, in place, over a CHW tensor.
 @inline(__always)
-func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: UnsafePointer<Float>,
+package func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: UnsafePointer<Float>,
                         channels: Int, planeSize: Int, activation: Activation) {
     for c in 0..<channels {
         let plane = data + c * planeSize
@@ -27,7 +27,7 @@ func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: UnsafePoint
 
 /// Applies `activation` in place to `count` values.
 @inline(__always)
-func activate(_ data: UnsafeMutablePointer<Float>, count: Int, activation: Activation) {
+package func activate(_ data: UnsafeMutablePointer<Float>, count: Int, activation: Activation) {
     switch activation {
     case .linear: return
     case .leaky:

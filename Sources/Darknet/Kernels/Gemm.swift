@@ -4,32 +4,61 @@ import Accelerate
 import COpenBLAS
 #endif
 
-/// Single-precision matrix product through the platform BLAS (OpenBLAS, or Accelerate on
-/// Apple platforms): `C = A * B + beta * C`, all row-major, no transposes.
-/// `A` is `m x k`, `B` is `k x n`, `C` is `m x n`.
-@inline(__always)
-func sgemm(m: Int, n: Int, k: Int,
-           a: UnsafePointer<Float>, lda: Int,
-           b: UnsafePointer<Float>, ldb: Int,
-           beta: Float = 0,
-           c: UnsafeMutablePointer<Float>, ldc: Int) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
-}
+/// The platform BLAS: Accelerate on Apple platforms, OpenBLAS (opened at run time with the
+/// kernels that match the CPU, see `COpenBLAS/shim.h`) elsewhere.
+public enum BLAS {
+    /// Why the BLAS could not be used.
+    public struct Unavailable: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+    }
 
-/// How many threads the BLAS uses for one call.
-enum BLASThreads {
-    static func set(_ count: Int) {
+    #if !canImport(Accelerate)
+    nonisolated(unsafe) private static var functions = swiftdarknet_blas()
+    /// Loaded once, thread-safely (a global `let` initialiser runs exactly once).
+    private static let loaded: Bool = swiftdarknet_blas_load(&functions) == 0
+    #endif
+
+    /// Makes sure the BLAS is usable; every `Network` initialiser calls this.
+    public static func ensureLoaded() throws(Unavailable) {
         #if !canImport(Accelerate)
-        openblas_set_num_threads(Int32(count))
+        guard loaded else {
+            throw Unavailable(description: "OpenBLAS (libopenblas.so.0) could not be opened: install Debian's libopenblas0 (or libopenblas-dev)")
+        }
         #endif
     }
 
-    static var current: Int {
+    /// The kernel family the BLAS runs (OpenBLAS's core name), for reports.
+    public static var kernelName: String {
         #if canImport(Accelerate)
-        return 1
+        return "Accelerate"
         #else
-        return Int(openblas_get_num_threads())
+        guard loaded, let name = functions.corename?() else { return "unknown" }
+        return String(cString: name)
+        #endif
+    }
+
+    /// Sets how many threads one BLAS call may use.
+    package static func setThreads(_ count: Int) {
+        #if !canImport(Accelerate)
+        functions.set_num_threads(Int32(count))
+        #endif
+    }
+
+    /// `C = A * B + beta * C`, single precision, row-major, no transposes.
+    /// `A` is `m x k`, `B` is `k x n`, `C` is `m x n`. `ensureLoaded()` must have succeeded.
+    @inline(__always)
+    package static func sgemm(m: Int, n: Int, k: Int,
+                      a: UnsafePointer<Float>, lda: Int,
+                      b: UnsafePointer<Float>, ldb: Int,
+                      beta: Float = 0,
+                      c: UnsafeMutablePointer<Float>, ldc: Int) {
+        #if canImport(Accelerate)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                    Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
+        #else
+        functions.sgemm(Int32(SWIFTDARKNET_CBLAS_ROW_MAJOR), Int32(SWIFTDARKNET_CBLAS_NO_TRANS),
+                        Int32(SWIFTDARKNET_CBLAS_NO_TRANS),
+                        Int32(m), Int32(n), Int32(k), 1, a, Int32(lda), b, Int32(ldb), beta, c, Int32(ldc))
         #endif
     }
 }

@@ -2,7 +2,7 @@
 /// whose product with the filter matrix is the convolution (Darknet's row order:
 /// channel, then kernel row, then kernel column). Padded cells are zero.
 @inline(__always)
-func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
             size: Int, stride: Int, padding: Int,
             outHeight: Int, outWidth: Int,
             into columns: UnsafeMutablePointer<Float>) {

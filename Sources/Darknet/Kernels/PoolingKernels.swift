@@ -1,9 +1,14 @@
 /// Darknet's max pooling: windows start at `-padding / 2`, cells outside the input are ignored.
 @inline(__always)
-func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+package func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
              size: Int, stride: Int, padding: Int,
              outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
     let offset = -padding / 2
+    if size == 2 && offset == 0 {
+        maxpool2x2(input, channels: channels, height: height, width: width, stride: stride,
+                   outHeight: outHeight, outWidth: outWidth, into: output)
+        return
+    }
     for c in 0..<channels {
         let plane = input + c * height * width
         let outPlane = output + c * outHeight * outWidth
@@ -27,9 +32,37 @@ func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: I
     }
 }
 
+/// The 2x2 windows of YOLOv3-tiny (stride 2, and stride 1 with the extra pad right/bottom):
+/// a window cell outside the input repeats an inside one, which leaves the maximum unchanged.
+@inline(__always)
+private func maxpool2x2(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, stride: Int,
+                        outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
+    for c in 0..<channels {
+        let plane = input + c * height * width
+        let outPlane = output + c * outHeight * outWidth
+        for oy in 0..<outHeight {
+            let y0 = oy * stride
+            let row0 = plane + y0 * width
+            let row1 = y0 + 1 < height ? row0 + width : row0
+            let outRow = outPlane + oy * outWidth
+            // Windows whose right column is inside the input.
+            let full = width >= 2 ? min(outWidth, (width - 2) / stride + 1) : 0
+            for ox in 0..<full {
+                let x = ox * stride
+                outRow[ox] = max(max(row0[x], row0[x + 1]), max(row1[x], row1[x + 1]))
+            }
+            for ox in full..<outWidth {
+                let x = ox * stride
+                let x1 = x + 1 < width ? x + 1 : x
+                outRow[ox] = max(max(row0[x], row0[x1]), max(row1[x], row1[x1]))
+            }
+        }
+    }
+}
+
 /// Nearest-neighbour enlargement by `stride`, each value multiplied by `scale`.
 @inline(__always)
-func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+package func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
               stride: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
     let outWidth = width * stride
     for c in 0..<channels {
@@ -47,7 +80,7 @@ func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: 
 
 /// `output = activation(alpha * previous + beta * from)`, element-wise.
 @inline(__always)
-func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
+package func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
               alpha: Float, beta: Float, activation: Activation, into output: UnsafeMutablePointer<Float>) {
     if alpha == 1 && beta == 1 {
         for i in 0..<count { output[i] = previous[i] + from[i] }

@@ -5,8 +5,17 @@ import Foundation
 /// `weights` is row-major `filters x (channels / groups * size * size)`, the GEMM's A matrix;
 /// `biases` has one value per filter.
 public struct ConvolutionParameters: Sendable, Equatable {
+    /// Folded weights in the layout of the layer's algorithm: `filters x kernelArea` for the
+    /// GEMM paths, `[36][filters][channels]` for Winograd.
     public let weights: [Float]
     public let biases: [Float]
+
+    /// The same parameters with the weights rearranged for `algorithm`.
+    func prepared(for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> ConvolutionParameters {
+        guard algorithm == .winograd else { return self }
+        return ConvolutionParameters(weights: WinogradF43.transformWeights(weights, filters: filters, channels: inputChannels),
+                                     biases: biases)
+    }
 
     /// Epsilon Darknet adds to the standard deviation (not the variance) at inference.
     static let batchNormEpsilon: Float = 0.000001
@@ -34,13 +43,10 @@ public struct ConvolutionParameters: Sendable, Equatable {
             if let bad = variances.firstIndex(where: { $0 < 0 }) {
                 throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: varianceOffset + bad * 4)
             }
-            for f in 0..<filters {
-                let factor = scales[f] / (sqrtf(variances[f]) + Self.batchNormEpsilon)
-                biases[f] -= means[f] * factor
-                for i in (f * kernelArea)..<((f + 1) * kernelArea) { weights[i] *= factor }
-            }
+            Self.fold(weights: &weights, biases: &biases, scales: scales, means: means, variances: variances,
+                      kernelArea: kernelArea)
             // Folding can still overflow (e.g. variance 0 with a huge scale).
-            if let bad = weights.firstIndex(where: { !$0.isFinite }) ?? biases.firstIndex(where: { !$0.isFinite }) {
+            if let bad = firstNonFinite(weights) ?? firstNonFinite(biases) {
                 throw reader.error(.nonFinite(parameter: "folded batch-norm weights", element: bad), at: varianceOffset)
             }
         }
@@ -51,6 +57,18 @@ public struct ConvolutionParameters: Sendable, Equatable {
     init(weights: [Float], biases: [Float]) {
         self.weights = weights
         self.biases = biases
+    }
+
+    private static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
+                             variances: [Float], kernelArea: Int) {
+        weights.withUnsafeMutableBufferPointer { w in
+            for f in 0..<biases.count {
+                let factor = scales[f] / (sqrtf(variances[f]) + Self.batchNormEpsilon)
+                biases[f] -= means[f] * factor
+                let row = w.baseAddress! + f * kernelArea
+                for i in 0..<kernelArea { row[i] *= factor }
+            }
+        }
     }
 
     private static func transposed(_ values: [Float], rows: Int, columns: Int) -> [Float] {

@@ -50,14 +50,14 @@ struct WeightsReader {
             throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
         }
         let start = offset
-        var values = [Float](repeating: 0, count: count)
-        values.withUnsafeMutableBytes { destination in
-            destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + needed)]))
+        var values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + needed)]))
+            initialized = count
         }
         #if _endian(big)
         for i in values.indices { values[i] = Float(bitPattern: UInt32(littleEndian: values[i].bitPattern)) }
         #endif
-        if let bad = values.firstIndex(where: { !$0.isFinite }) {
+        if let bad = firstNonFinite(values) {
             throw error(.nonFinite(parameter: parameter, element: bad), at: start + bad * 4)
         }
         offset += needed
@@ -67,5 +67,17 @@ struct WeightsReader {
     /// Fails unless every byte has been read.
     func finish() throws(WeightsError) {
         guard remaining == 0 else { throw WeightsError(file: file, layer: nil, offset: offset, reason: .trailingBytes(count: remaining)) }
+    }
+}
+
+/// Index of the first NaN or infinity (checked through the exponent bits, branch-free per value).
+func firstNonFinite(_ values: [Float]) -> Int? {
+    values.withUnsafeBufferPointer { buffer -> Int? in
+        let bits = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
+        var all: UInt32 = 0
+        // Fast pass: a value is non-finite iff its exponent is all ones.
+        for i in 0..<buffer.count { all |= (bits[i] & 0x7F80_0000) &+ 0x0080_0000 & 0x8000_0000 }
+        guard all != 0 else { return nil }
+        return buffer.firstIndex { !$0.isFinite }
     }
 }

@@ -130,4 +130,11 @@ public struct NetworkSpec: Sendable, Equatable {
     public let layers: [LayerSpec]
     /// Keys that were not understood (and other remarks); never errors.
     public let diagnostics: [CfgDiagnostic]
+
+    /// The same network with another input size (Darknet's `resize_network`); the plan
+    /// checks that every layer still fits.
+    public func resized(width: Int, height: Int) -> NetworkSpec {
+        NetworkSpec(file: file, net: NetSpec(width: width, height: height, channels: net.channels),
+                    layers: layers, diagnostics: diagnostics)
+    }
 }

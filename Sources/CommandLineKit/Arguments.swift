@@ -1,12 +1,13 @@
+/// Small command-line helpers shared by `swift-darknet` and `darknet-bench`.
 /// A command line split into `--option value` pairs, `--flag`s and positional arguments.
-struct Arguments {
+public struct Arguments {
     private var options: [String: String] = [:]
     private var flags: Set<String> = []
-    private(set) var positionals: [String] = []
+    public private(set) var positionals: [String] = []
     private var consumed: Set<String> = []
 
     /// Splits `arguments`; `flagNames` take no value, every other `--name` takes one.
-    init(_ arguments: [String], flagNames: Set<String>) throws(CLIError) {
+    public init(_ arguments: [String], flagNames: Set<String>) throws(CLIError) {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             if argument.hasPrefix("--") {
@@ -25,22 +26,22 @@ struct Arguments {
         }
     }
 
-    mutating func string(_ name: String) -> String? {
+    public mutating func string(_ name: String) -> String? {
         consumed.insert(name)
         return options[name]
     }
 
-    mutating func required(_ name: String) throws(CLIError) -> String {
+    public mutating func required(_ name: String) throws(CLIError) -> String {
         guard let value = string(name) else { throw CLIError("missing --\(name)") }
         return value
     }
 
-    mutating func flag(_ name: String) -> Bool {
+    public mutating func flag(_ name: String) -> Bool {
         consumed.insert(name)
         return flags.contains(name)
     }
 
-    mutating func int(_ name: String, default value: Int, range: ClosedRange<Int>) throws(CLIError) -> Int {
+    public mutating func int(_ name: String, default value: Int, range: ClosedRange<Int>) throws(CLIError) -> Int {
         guard let text = string(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw CLIError("--\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
@@ -48,7 +49,7 @@ struct Arguments {
         return number
     }
 
-    mutating func float(_ name: String, default value: Float, range: ClosedRange<Float>) throws(CLIError) -> Float {
+    public mutating func float(_ name: String, default value: Float, range: ClosedRange<Float>) throws(CLIError) -> Float {
         guard let text = string(name) else { return value }
         guard let number = Float(text), range.contains(number) else {
             throw CLIError("--\(name) must be a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
@@ -57,14 +58,14 @@ struct Arguments {
     }
 
     /// Fails on options nobody asked for (typos must not pass silently).
-    func rejectUnknown() throws(CLIError) {
+    public func rejectUnknown() throws(CLIError) {
         let unknown = Set(options.keys).union(flags).subtracting(consumed)
         if let name = unknown.sorted().first { throw CLIError("unknown option --\(name)") }
     }
 }
 
 /// A usage or input problem reported by the command-line tool.
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct CLIError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,33 @@
+import CommandLineKit
+import Foundation
+
+/// What to benchmark and how.
+struct BenchOptions {
+    let cfg: URL
+    let weights: URL?
+    let seed: UInt64
+    let size: Int?
+    let threads: Int
+    let runs: Int
+    let warmup: Int
+    let image: URL?
+    let json: Bool
+    let layerProfile: Bool
+
+    init(arguments: inout Arguments) throws {
+        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
+        let random = arguments.flag("random")
+        let weightsPath = arguments.string("weights")
+        guard random != (weightsPath != nil) else { throw CLIError("give exactly one of --weights FILE and --random") }
+        weights = weightsPath.map { URL(fileURLWithPath: $0) }
+        seed = UInt64(try arguments.int("seed", default: 1, range: 0...Int(Int32.max)))
+        let size = try arguments.int("size", default: 0, range: 0...8192)
+        self.size = size == 0 ? nil : size
+        threads = try arguments.int("threads", default: 1, range: 1...256)
+        runs = try arguments.int("runs", default: 20, range: 1...100_000)
+        warmup = try arguments.int("warmup", default: 3, range: 0...1000)
+        image = arguments.string("image").map { URL(fileURLWithPath: $0) }
+        json = arguments.flag("json")
+        layerProfile = !arguments.flag("no-layers")
+    }
+}

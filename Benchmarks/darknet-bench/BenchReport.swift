@@ -1,0 +1,58 @@
+import Darknet
+import Foundation
+
+/// The numbers one benchmark run produced, as a table or a JSON line.
+struct BenchReport {
+    let cfg: String
+    let size: Int
+    let threads: Int
+    let runs: Int
+    let loadMilliseconds: Double
+    let forward: Stats
+    let forwardCPU: Stats
+    /// Every timed forward pass, in order (wall and process CPU milliseconds).
+    let forwardSamples: [Double]
+    let forwardCPUSamples: [Double]
+    let detect: Stats
+    let flops: Int
+    let peakResidentMegabytes: Double
+    let sessionMegabytes: Double
+    let weightsMegabytes: Double
+    let plan: NetworkPlan
+    let layerMilliseconds: [Double]
+
+    var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
+
+    /// The `--json` contract: exactly one line. `forward_ms` / `forward_cpu_ms` (every timed
+    /// forward) come last, for tools that pool samples over several runs.
+    func jsonLine() -> String {
+        let samples = { (values: [Double]) in "[" + values.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]" }
+        let line = String(format: #"{"cfg": "%@", "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
+               cfg, size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
+               detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
+        return String(line.dropLast()) + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
+    }
+
+    func table() -> String {
+        var lines: [String] = []
+        lines.append("\(cfg) at \(size)x\(size), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
+        lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds))
+        lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))
+        lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
+        lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
+        lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB, arena + workspace %.1f MB)", peakResidentMegabytes, weightsMegabytes, sessionMegabytes))
+        guard !layerMilliseconds.isEmpty else { return lines.joined(separator: "\n") }
+        let total = layerMilliseconds.reduce(0, +)
+        lines.append("")
+        lines.append("layer  type            output            ms     GFLOPS   share")
+        for layer in plan.layers {
+            let ms = layerMilliseconds[layer.index]
+            let gflops = layer.flops > 0 && ms > 0 ? Double(layer.flops) / (ms / 1000) / 1e9 : 0
+            let shape = layer.outputShape
+            lines.append(String(format: "%5d  %-14@ %4dx%4dx%5d %8.3f %8.1f %6.1f%%", layer.index, layer.spec.kind.sectionName,
+                                shape.width, shape.height, shape.channels, ms, gflops, 100 * ms / total))
+        }
+        lines.append(String(format: "sum of layer medians %.2f ms", total))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,380 @@
+import Darknet
+import Foundation
+
+/// Every micro-benchmark for one network plan, in table order.
+struct Suites {
+    let plan: NetworkPlan
+    let inputSize: Int
+
+    func all() -> [MicroBenchmark] {
+        sgemm() + convolutionPath() + im2colBenchmarks() + activations() + pooling() + upsampling()
+            + routes() + shortcuts() + [letterbox(), nms()]
+    }
+
+    /// One GEMM per distinct convolution shape: `M = filters / groups`, `N = outH * outW`,
+    /// `K = channels / groups * size * size` (the im2col formulation).
+    func sgemm() -> [MicroBenchmark] {
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for layer in plan.layers {
+            guard case .convolutional(let conv) = layer.spec.kind else { continue }
+            let m = conv.filters / conv.groups
+            let n = layer.outputShape.planeSize
+            let k = layer.inputShape.channels / conv.groups * conv.size * conv.size
+            let groups = conv.groups
+            let shape = "M=\(m) N=\(n) K=\(k)" + (groups > 1 ? " x\(groups) groups" : "")
+            if let existing = seen[shape] { result[existing].count += 1; continue }
+            seen[shape] = result.count
+            result.append(MicroBenchmark(
+                name: "sgemm L\(layer.index)", shape: shape,
+                flops: 2 * Double(m) * Double(n) * Double(k) * Double(groups),
+                bytes: 0,
+                setUp: {
+                    let a = randomBuffer(m * k * groups, seed: 1), b = randomBuffer(k * n * groups, seed: 2)
+                    let c = alignedBuffer(m * n * groups)
+                    return Fixture(body: {
+                        for g in 0..<groups {
+                            BLAS.sgemm(m: m, n: n, k: k, a: a + g * m * k, lda: k, b: b + g * k * n, ldb: n,
+                                       c: c + g * m * n, ldc: n)
+                        }
+                    }, tearDown: { blackHole(c[0]); release(a, b, c) })
+                }))
+        }
+        return result
+    }
+
+    /// Each convolution path on every distinct convolution shape, as the forward pass runs it,
+    /// bias and activation included: `im2col+sgemm` (im2col skipped for 1x1/1; the general path
+    /// and the reference) for every layer, and `winograd` (input transform, 36 sgemm, output
+    /// transform) for every 3x3/1 "same" layer, whether or not the planner picks it there.
+    func convolutionPath() -> [MicroBenchmark] {
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for layer in plan.layers {
+            guard case .convolutional(let conv) = layer.spec.kind else { continue }
+            let input = layer.inputShape, output = layer.outputShape
+            let shape = "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.stride) -> \(output.channels) \(conv.activation.rawValue)"
+            if let existing = seen[shape] {
+                for offset in 0..<(result.count - existing) where result[existing + offset].shape == shape {
+                    result[existing + offset].count += 1
+                }
+                continue
+            }
+            seen[shape] = result.count
+            var im2colPath = im2colConvolution(layer, conv, shape: shape)
+            im2colPath.planned = layer.algorithm != .winograd
+            result.append(im2colPath)
+            if conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1 {
+                var winograd = winogradConvolution(layer, conv, shape: shape)
+                winograd.planned = layer.algorithm == .winograd
+                result.append(winograd)
+            }
+        }
+        return result
+    }
+
+    private func im2colConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) im2col+sgemm", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let groupIn = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
+                let kernelArea = groupIn * conv.size * conv.size
+                let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
+                let x = randomBuffer(input.count, seed: 3)
+                let weights = randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1)
+                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let workspace = alignedBuffer(direct ? 1 : kernelArea * output.planeSize)
+                let y = alignedBuffer(output.count)
+                return Fixture(body: {
+                    for g in 0..<conv.groups {
+                        let groupInput = x + g * groupIn * input.planeSize
+                        if !direct {
+                            im2col(groupInput, channels: groupIn, height: input.height, width: input.width,
+                                   size: conv.size, stride: conv.stride, padding: conv.padding,
+                                   outHeight: output.height, outWidth: output.width, into: workspace)
+                        }
+                        BLAS.sgemm(m: groupFilters, n: output.planeSize, k: kernelArea,
+                                   a: weights + g * groupFilters * kernelArea, lda: kernelArea,
+                                   b: direct ? groupInput : workspace, ldb: output.planeSize,
+                                   c: y + g * groupFilters * output.planeSize, ldc: output.planeSize)
+                    }
+                    addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
+                                       activation: conv.activation)
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
+            })
+    }
+
+    /// GFLOPS are Darknet's (direct convolution) FLOPs over the time, so the two paths compare directly.
+    private func winogradConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) winograd", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let channels = input.channels, filters = conv.filters
+                let (rows, columns) = WinogradF43.tileCounts(height: output.height, width: output.width)
+                let tiles = rows * columns
+                let x = randomBuffer(input.count, seed: 3)
+                let raw = randomBuffer(filters * channels * 9, seed: 4, low: -0.1, high: 0.1)
+                let transformedWeights = WinogradF43.transformWeights(
+                    Array(UnsafeBufferPointer(start: raw, count: filters * channels * 9)), filters: filters, channels: channels)
+                let weights = alignedBuffer(transformedWeights.count)
+                weights.update(from: transformedWeights, count: transformedWeights.count)
+                let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
+                let workspace = alignedBuffer(WinogradF43.workspaceCount(channels: channels, filters: filters,
+                                                                         height: output.height, width: output.width))
+                let transformed = workspace
+                let products = workspace + WinogradF43.elements * channels * tiles
+                let scratch = products + WinogradF43.elements * filters * tiles
+                let y = alignedBuffer(output.count)
+                return Fixture(body: {
+                    WinogradF43.transformInput(x, channels: channels, height: input.height, width: input.width,
+                                               tileRows: rows, tileColumns: columns, into: transformed, scratch: scratch)
+                    for e in 0..<WinogradF43.elements {
+                        BLAS.sgemm(m: filters, n: tiles, k: channels,
+                                   a: weights + e * filters * channels, lda: channels,
+                                   b: transformed + e * channels * tiles, ldb: tiles,
+                                   c: products + e * filters * tiles, ldc: tiles)
+                    }
+                    WinogradF43.transformOutput(products, filters: filters, height: output.height, width: output.width,
+                                                tileRows: rows, tileColumns: columns, into: y, scratch: scratch)
+                    addBiasAndActivate(y, biases: biases, channels: filters, planeSize: output.planeSize,
+                                       activation: conv.activation)
+                }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
+            })
+    }
+
+    /// im2col for every convolution with a kernel larger than 1x1. GB/s counts the input read
+    /// once and the column matrix written once.
+    func im2colBenchmarks() -> [MicroBenchmark] {
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for layer in plan.layers {
+            guard case .convolutional(let conv) = layer.spec.kind, conv.size > 1 else { continue }
+            let input = layer.inputShape, output = layer.outputShape
+            let channels = input.channels / conv.groups
+            let columns = channels * conv.size * conv.size * output.planeSize
+            let shape = "\(channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.stride) -> \(channels * conv.size * conv.size)x\(output.planeSize)"
+            if let existing = seen[shape] { result[existing].count += 1; continue }
+            seen[shape] = result.count
+            result.append(MicroBenchmark(
+                name: "im2col L\(layer.index)", shape: shape, flops: 0,
+                bytes: Double(channels * input.planeSize + columns) * 4,
+                setUp: {
+                    let x = randomBuffer(channels * input.planeSize, seed: 6)
+                    let y = alignedBuffer(columns)
+                    return Fixture(body: {
+                        im2col(x, channels: channels, height: input.height, width: input.width,
+                               size: conv.size, stride: conv.stride, padding: conv.padding,
+                               outHeight: output.height, outWidth: output.width, into: y)
+                    }, tearDown: { blackHole(y[0]); release(x, y) })
+                }))
+        }
+        return result
+    }
+
+    /// The largest convolution output of the network (the tensor activations run over most).
+    private var largestConvolutionOutput: TensorShape {
+        plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }
+            .map(\.outputShape).max { $0.count < $1.count }
+            ?? TensorShape(channels: 16, height: inputSize, width: inputSize)
+    }
+
+    /// In-place element-wise passes over the largest convolution output; the input is restored
+    /// before every call (outside the timer), so each call sees the same values.
+    func activations() -> [MicroBenchmark] {
+        let shape = largestConvolutionOutput
+        let count = shape.count
+        let bytes = Double(count) * 8
+        func inPlace(_ name: String, _ body: @escaping (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) -> MicroBenchmark {
+            MicroBenchmark(name: name, shape: "\(shape.channels)x\(shape.height)x\(shape.width) (\(count) values)",
+                           flops: 0, bytes: bytes, setUp: {
+                let pristine = randomBuffer(count, seed: 7, low: -4, high: 4)
+                let data = alignedBuffer(count)
+                let biases = randomBuffer(shape.channels, seed: 8, low: -0.5, high: 0.5)
+                return Fixture(body: { body(data, biases) },
+                               reset: { data.update(from: pristine, count: count) },
+                               tearDown: { blackHole(data[0]); release(pristine, data, biases) })
+            })
+        }
+        return [
+            inPlace("activation leaky") { data, _ in activate(data, count: count, activation: .leaky) },
+            inPlace("activation logistic") { data, _ in activate(data, count: count, activation: .logistic) },
+            inPlace("activation linear+bias") { data, biases in
+                addBiasAndActivate(data, biases: biases, channels: shape.channels, planeSize: shape.planeSize, activation: .linear)
+            },
+            inPlace("activation leaky+bias") { data, biases in
+                addBiasAndActivate(data, biases: biases, channels: shape.channels, planeSize: shape.planeSize, activation: .leaky)
+            },
+        ]
+    }
+
+    /// Every distinct `[maxpool]` of the network; without any, 2x2/2 and 2x2/1 on typical shapes.
+    func pooling() -> [MicroBenchmark] {
+        var cases: [(index: Int?, input: TensorShape, size: Int, stride: Int, padding: Int)] = []
+        for layer in plan.layers {
+            guard case .maxpool(let pool) = layer.spec.kind else { continue }
+            cases.append((layer.index, layer.inputShape, pool.size, pool.stride, pool.padding))
+        }
+        if cases.isEmpty {
+            cases = [(nil, TensorShape(channels: 64, height: inputSize / 2, width: inputSize / 2), 2, 2, 1),
+                     (nil, TensorShape(channels: 512, height: inputSize / 32, width: inputSize / 32), 2, 1, 1)]
+        }
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for c in cases {
+            let outHeight = (c.input.height + c.padding - c.size) / c.stride + 1
+            let outWidth = (c.input.width + c.padding - c.size) / c.stride + 1
+            let outCount = c.input.channels * outHeight * outWidth
+            let shape = "\(c.input.channels)x\(c.input.height)x\(c.input.width) -> \(outHeight)x\(outWidth)"
+            let key = "\(c.size)/\(c.stride)/\(c.padding) \(shape)"
+            if let existing = seen[key] { result[existing].count += 1; continue }
+            seen[key] = result.count
+            result.append(MicroBenchmark(
+                name: "maxpool \(c.size)x\(c.size)/\(c.stride)" + (c.index.map { " L\($0)" } ?? ""), shape: shape, flops: 0,
+                bytes: Double(c.input.count + outCount) * 4,
+                setUp: {
+                    let x = randomBuffer(c.input.count, seed: 9), y = alignedBuffer(outCount)
+                    return Fixture(body: {
+                        maxpool(x, channels: c.input.channels, height: c.input.height, width: c.input.width,
+                                size: c.size, stride: c.stride, padding: c.padding,
+                                outHeight: outHeight, outWidth: outWidth, into: y)
+                    }, tearDown: { blackHole(y[0]); release(x, y) })
+                }))
+        }
+        return result
+    }
+
+    /// Every distinct `[upsample]`; without any, x2 on 256 x (size/16)^2.
+    func upsampling() -> [MicroBenchmark] {
+        var cases: [(index: Int?, input: TensorShape, stride: Int, scale: Float)] = []
+        for layer in plan.layers {
+            guard case .upsample(let up) = layer.spec.kind else { continue }
+            cases.append((layer.index, layer.inputShape, up.stride, up.scale))
+        }
+        if cases.isEmpty { cases = [(nil, TensorShape(channels: 256, height: inputSize / 16, width: inputSize / 16), 2, 1)] }
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for c in cases {
+            let outCount = c.input.count * c.stride * c.stride
+            let shape = "\(c.input.channels)x\(c.input.height)x\(c.input.width) -> \(c.input.height * c.stride)x\(c.input.width * c.stride)"
+            if let existing = seen[shape] { result[existing].count += 1; continue }
+            seen[shape] = result.count
+            result.append(MicroBenchmark(
+                name: "upsample x\(c.stride)" + (c.index.map { " L\($0)" } ?? ""), shape: shape, flops: 0,
+                bytes: Double(c.input.count + outCount) * 4,
+                setUp: {
+                    let x = randomBuffer(c.input.count, seed: 10), y = alignedBuffer(outCount)
+                    return Fixture(body: {
+                        upsample(x, channels: c.input.channels, height: c.input.height, width: c.input.width,
+                                 stride: c.stride, scale: c.scale, into: y)
+                    }, tearDown: { blackHole(y[0]); release(x, y) })
+                }))
+        }
+        return result
+    }
+
+    /// Every `[route]`: its sources copied one after the other into the output, as the forward
+    /// pass does. Without any, a 2-source concatenation of 128 and 256 channels at size/16.
+    func routes() -> [MicroBenchmark] {
+        var cases: [(index: Int?, sources: [Int])] = []
+        for layer in plan.layers {
+            guard case .route(let route) = layer.spec.kind else { continue }
+            cases.append((layer.index, route.layers.map { plan.layers[$0].outputShape.count }))
+        }
+        let side = inputSize / 16
+        if cases.isEmpty { cases = [(nil, [128 * side * side, 256 * side * side])] }
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for c in cases {
+            let total = c.sources.reduce(0, +)
+            let shape = "\(c.sources.count) source(s), \(total) values"
+            if let existing = seen[shape] { result[existing].count += 1; continue }
+            seen[shape] = result.count
+            result.append(MicroBenchmark(
+                name: "route" + (c.index.map { " L\($0)" } ?? ""), shape: shape, flops: 0, bytes: Double(total) * 8,
+                setUp: {
+                    let sources = c.sources.enumerated().map { randomBuffer($1, seed: 11 + UInt64($0)) }
+                    let y = alignedBuffer(total)
+                    return Fixture(body: {
+                        var destination = y
+                        for (source, count) in zip(sources, c.sources) {
+                            destination.update(from: source, count: count)
+                            destination += count
+                        }
+                    }, tearDown: { blackHole(y[0]); sources.forEach { release($0) }; release(y) })
+                }))
+        }
+        return result
+    }
+
+    /// Every distinct `[shortcut]` shape (none in YOLOv3-tiny).
+    func shortcuts() -> [MicroBenchmark] {
+        var result: [MicroBenchmark] = []
+        var seen: [String: Int] = [:]
+        for layer in plan.layers {
+            guard case .shortcut(let sc) = layer.spec.kind else { continue }
+            let shape = layer.outputShape
+            let key = "\(shape.channels)x\(shape.height)x\(shape.width) \(sc.activation.rawValue)"
+            if let existing = seen[key] { result[existing].count += 1; continue }
+            seen[key] = result.count
+            let count = shape.count
+            result.append(MicroBenchmark(
+                name: "shortcut L\(layer.index)", shape: key, flops: 0, bytes: Double(count) * 12,
+                setUp: {
+                    let a = randomBuffer(count, seed: 20), b = randomBuffer(count, seed: 21), y = alignedBuffer(count)
+                    return Fixture(body: {
+                        shortcut(a, b, count: count, alpha: sc.alpha, beta: sc.beta, activation: sc.activation, into: y)
+                    }, tearDown: { blackHole(y[0]); release(a, b, y) })
+                }))
+        }
+        return result
+    }
+
+    /// Darknet's letterbox of a 1920x1080 RGB image into the network input (resize + paste,
+    /// including the allocations the public API makes). GB/s: source read + canvas written.
+    func letterbox() -> MicroBenchmark {
+        let size = inputSize
+        let sourceCount = 1920 * 1080 * 3
+        return MicroBenchmark(
+            name: "letterbox 1920x1080", shape: "1920x1080x3 -> \(size)x\(size)", flops: 0,
+            bytes: Double(sourceCount + size * size * 3) * 4,
+            setUp: {
+                var random = SeededRandom(seed: 30)
+                let pixels = (0..<sourceCount).map { _ in random.next() }
+                let image = try! Image(width: 1920, height: 1080, channels: 3, pixels: pixels)
+                return Fixture(body: { blackHole(try! image.letterboxed(width: size, height: size)) })
+            })
+    }
+
+    /// Darknet's `do_nms_sort` over 10,000 candidates with 80 classes, each with one class
+    /// above the threshold (as `get_yolo_detections` leaves them). Rebuilt before every call.
+    func nms() -> MicroBenchmark {
+        let boxes = 10_000, classes = 80
+        return MicroBenchmark(
+            name: "nms 10000 boxes", shape: "\(boxes) boxes x \(classes) classes, 1 class/box, IoU 0.45",
+            flops: 0, bytes: 0,
+            setUp: {
+                var random = SeededRandom(seed: 40)
+                var geometry: [RelativeBox] = [], objectness: [Float] = [], classOf: [Int] = [], score: [Float] = []
+                for _ in 0..<boxes {
+                    geometry.append(RelativeBox(x: random.next(), y: random.next(),
+                                                width: random.next(0.02, 0.3), height: random.next(0.02, 0.3)))
+                    let object = random.next(0.25, 1)
+                    objectness.append(object)
+                    classOf.append(min(Int(random.next() * Float(classes)), classes - 1))
+                    score.append(object * random.next(0.5, 1))
+                }
+                var candidates: [BoxCandidate] = []
+                return Fixture(body: {
+                    NonMaximumSuppression.apply(&candidates, classes: classes, threshold: 0.45)
+                }, reset: {
+                    candidates = (0..<boxes).map { i in
+                        var probabilities = [Float](repeating: 0, count: classes)
+                        probabilities[classOf[i]] = score[i]
+                        return BoxCandidate(box: geometry[i], objectness: objectness[i], probabilities: probabilities)
+                    }
+                }, tearDown: { blackHole(candidates.count) })
+            })
+    }
+}

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""SwiftDarknet vs ONNX Runtime vs OpenCV DNN on one Darknet network, round-robin.
+
+Usage (from the repository root, after `swift build -c release`):
+  python Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3-tiny.cfg \
+      --weights Weights/yolov3-tiny.weights [--size 416] [--threads 1,2] [--rounds 5] [--runs 3] [--warmup 1]
+  python Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3.cfg --random [--seed 1] ...
+
+Every system reads the same files: a copy of the cfg at --size with batch=1, and the given
+weights or, with --random, one seeded random .weights file written here (SwiftDarknet gets it
+through `darknet-bench --weights`, OpenCV through readNetFromDarknet, ONNX Runtime through an
+ONNX graph built from it). The input is the image (default Darknet's dog.jpg) letterboxed to
+the size. Each (system, threads) configuration runs as its own process: load, --warmup
+forwards, then --runs timed forwards, recording wall time and process CPU time (all threads)
+per forward and the peak resident memory. One round runs every configuration once, in an
+order that rotates every round, so slow phases of a shared machine hit all systems alike.
+Reported: the median over all timed forwards of all rounds, min, CPU time, peak RSS (for the
+peers, of the Python process: "py base" is its resident size after importing numpy, before the
+framework is imported) and the ratios ours/ORT and ours/OpenCV at each thread count: of the
+median wall times, of the median CPU times and of the fastest forwards.
+
+  SwiftDarknet  .build/release/darknet-bench --json --no-layers (forward latency, input prepared)
+  ONNX Runtime  CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, inter_op=1, sequential
+  OpenCV DNN    cv2.dnn.readNetFromDarknet, DNN_BACKEND_OPENCV / CPU, cv2.setNumThreads(T)
+
+`--check` first runs `swift-darknet forward` on the same input tensor and prints the largest
+difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's, showing
+that the three systems compute the same network with the same weights.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"}
+
+
+def status_mb(field):
+    """A /proc/self/status memory field in MB. Peak RSS is `VmHWM`, as darknet-bench reads it:
+    getrusage's ru_maxrss would also count the parent's pages (Linux keeps the high-water mark
+    of the pre-exec image of a forked or vforked child)."""
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def peak_rss_mb():
+    return status_mb("VmHWM")
+
+
+def current_rss_mb():
+    return status_mb("VmRSS")
+
+
+def loadavg():
+    with open("/proc/loadavg") as handle:
+        return " ".join(handle.read().split()[:3])
+
+
+# MARK: worker (one peer system in its own process)
+
+def worker(a):
+    import numpy as np
+    blob = np.load(a.input)
+    baseline = current_rss_mb()
+    start = time.perf_counter()
+    if a.system == "ort":
+        import onnxruntime as ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = a.threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(a.onnx, options, providers=["CPUExecutionProvider"])
+        name = session.get_inputs()[0].name
+        version = ort.__version__
+
+        def forward():
+            return session.run(None, {name: blob})
+    else:
+        import cv2
+        cv2.setNumThreads(a.threads)
+        net = cv2.dnn.readNetFromDarknet(a.cfg, a.weights)
+        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+        net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
+        # For --check, the raw maps the [yolo] layers read (OpenCV names layer i `conv_i`);
+        # otherwise its unconnected outputs (the decoded [yolo] layers), as a user runs it.
+        outputs = [f"conv_{i}" for i in a.heads.split(",")] if a.heads else net.getUnconnectedOutLayersNames()
+        version = cv2.__version__
+
+        def forward():
+            net.setInput(blob)
+            return net.forward(outputs)
+    load_ms = (time.perf_counter() - start) * 1e3
+    for _ in range(a.warmup):
+        forward()
+    wall, cpu = [], []
+    for _ in range(a.runs):
+        c0, t0 = time.process_time(), time.perf_counter()
+        result = forward()
+        wall.append((time.perf_counter() - t0) * 1e3)
+        cpu.append((time.process_time() - c0) * 1e3)
+    if a.dump:
+        np.savez(a.dump, *[np.asarray(r, np.float32) for r in result])
+    print(json.dumps({"version": version, "load_ms": load_ms, "forward_ms": wall, "forward_cpu_ms": cpu,
+                      "peak_rss_mb": peak_rss_mb(), "baseline_rss_mb": baseline}))
+
+
+# MARK: driver
+
+def run_json(command):
+    completed = subprocess.run(command, capture_output=True, text=True)
+    if completed.returncode != 0:
+        sys.exit(f"failed ({completed.returncode}): {' '.join(command)}\n{completed.stderr}")
+    lines = [line for line in completed.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        sys.exit(f"no JSON line from: {' '.join(command)}\n{completed.stdout}\n{completed.stderr}")
+    return json.loads(lines[-1])
+
+
+def measure(system, threads, a, files):
+    if system == "ours":
+        result = run_json([a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
+                           "--threads", str(threads), "--runs", str(a.runs), "--warmup", str(a.warmup),
+                           "--image", a.image, "--json", "--no-layers"])
+        # Per-forward times when darknet-bench provides them, else its medians.
+        result.setdefault("forward_ms", [result["median_ms"]])
+        result.setdefault("forward_cpu_ms", [result.get("cpu_median_ms", float("nan"))])
+        result["version"] = result.get("blas", "")
+        return result
+    command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", str(threads),
+               "--runs", str(a.runs), "--warmup", str(a.warmup), "--input", files["input"],
+               "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", files["onnx"]]
+    return run_json(command)
+
+
+def check(a, files, layers):
+    """Largest |ours - peer| over the [yolo] inputs for the same input tensor."""
+    import numpy as np
+    heads = [layer["index"] - 1 for layer in layers if layer["type"] == "yolo"]
+    dump = os.path.join(files["dir"], "ours")
+    blob = np.load(files["input"])
+    blob.astype("<f4").tofile(os.path.join(files["dir"], "input.bin"))
+    completed = subprocess.run([a.cli, "forward", "--cfg", files["cfg"], "--weights", files["weights"],
+                                "--input-bin", os.path.join(files["dir"], "input.bin"), "--dump", dump,
+                                "--layers", ",".join(map(str, heads))], capture_output=True, text=True)
+    if completed.returncode != 0:
+        print(f"# check skipped: swift-darknet forward failed: {completed.stderr.strip()}")
+        return
+    ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
+    scale = max(float(np.abs(x).max()) for x in ours)
+    for system in ("ort", "opencv"):
+        out = os.path.join(files["dir"], f"{system}.npz")
+        subprocess.run([sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", "1",
+                        "--runs", "1", "--warmup", "0", "--input", files["input"], "--cfg", files["cfg"],
+                        "--weights", files["weights"], "--onnx", files["onnx"], "--dump", out,
+                        "--heads", ",".join(map(str, heads))], check=True, capture_output=True)
+        with np.load(out) as peer:
+            theirs = [peer[key].reshape(-1) for key in sorted(peer.files, key=lambda k: int(k.split("_")[1]))]
+        diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, theirs)]
+        print(f"# check ours vs {SYSTEMS[system]}, same input tensor: max |diff| per [yolo] input "
+              f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="SwiftDarknet vs ONNX Runtime vs OpenCV DNN, round-robin.")
+    ap.add_argument("--cfg", required=True)
+    group = ap.add_mutually_exclusive_group(required=True)
+    group.add_argument("--weights")
+    group.add_argument("--random", action="store_true", help="seeded random weights, written once for all systems")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--size", type=int, default=416)
+    ap.add_argument("--threads", default="1,2", help="comma-separated thread counts")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=3, help="timed forwards per process")
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="untimed forwards per process after loading (at least 1: OpenCV prepares its layers on the first)")
+    ap.add_argument("--systems", default="ours,ort,opencv")
+    ap.add_argument("--image", default=os.path.join(ROOT, "Weights/darknet/data/dog.jpg"))
+    ap.add_argument("--bench", default=os.path.join(ROOT, ".build/release/darknet-bench"))
+    ap.add_argument("--cli", default=os.path.join(ROOT, ".build/release/swift-darknet"))
+    ap.add_argument("--check", action="store_true", help="compare our [yolo] inputs with ONNX Runtime's first")
+    ap.add_argument("--pause", type=float, default=0.2, help="seconds of idle before each process")
+    ap.add_argument("--json", action="store_true", help="also print one JSON line per system and thread count")
+    a = ap.parse_args()
+    if a.warmup < 1 or a.runs < 1 or a.rounds < 1:
+        ap.error("--warmup, --runs and --rounds must be at least 1")
+
+    import cv2
+    import numpy as np
+    from darknet_model import letterbox, network_layers, write_cfg_at, write_random_weights
+
+    systems = a.systems.split(",")
+    threads = [int(t) for t in a.threads.split(",")]
+    if "ours" in systems and not os.access(a.bench, os.X_OK):
+        sys.exit(f"{a.bench} not found: run `swift build -c release` first")
+    with tempfile.TemporaryDirectory(prefix="darknet-compare-") as directory:
+        files = {"dir": directory, "cfg": os.path.join(directory, os.path.basename(a.cfg))}
+        write_cfg_at(a.cfg, a.size, files["cfg"])
+        _, layers = network_layers(files["cfg"], a.size)
+        gflop = sum(layer["flops"] for layer in layers) / 1e9
+        if a.random:
+            files["weights"] = os.path.join(directory, f"random-seed{a.seed}.weights")
+            write_random_weights(layers, files["weights"], a.seed)
+        else:
+            files["weights"] = os.path.abspath(a.weights)
+        image = cv2.imread(a.image)
+        if image is None:
+            sys.exit(f"cannot read {a.image}")
+        files["input"] = os.path.join(directory, "input.npy")
+        np.save(files["input"], letterbox(image, a.size))
+        files["onnx"] = os.path.join(directory, "model.onnx")
+        # In a child process: the graph holds a copy of every weight, which this long-lived
+        # driver would otherwise keep resident during all measurements.
+        subprocess.run([sys.executable, os.path.abspath(__file__), "build-onnx", files["cfg"], files["weights"],
+                        str(a.size), files["onnx"]], check=True)
+
+        name = os.path.basename(a.cfg)
+        weights_name = f"random (seed {a.seed})" if a.random else os.path.basename(a.weights)
+        print(f"# {name} at {a.size}, weights {weights_name}, {gflop:.3f} GFLOP, image {os.path.basename(a.image)}; "
+              f"threads {threads}; {a.rounds} rounds x {a.runs} runs (+{a.warmup} warm-up) per process; "
+              f"{os.cpu_count()} CPUs; load average at start {loadavg()}", flush=True)
+        if a.check:
+            check(a, files, layers)
+
+        configs = [(s, t) for t in threads for s in systems]
+        samples = {c: {"wall": [], "cpu": [], "rss": [], "base": [], "load": [], "version": ""} for c in configs}
+        for round_index in range(a.rounds):
+            shift = round_index % len(configs)
+            for config in configs[shift:] + configs[:shift]:
+                time.sleep(a.pause)
+                result = measure(config[0], config[1], a, files)
+                entry = samples[config]
+                entry["wall"] += result["forward_ms"]
+                entry["cpu"] += result["forward_cpu_ms"]
+                entry["rss"].append(result["peak_rss_mb"])
+                entry["base"].append(result.get("baseline_rss_mb", float("nan")))
+                entry["load"].append(result["load_ms"])
+                entry["version"] = result.get("version", "")
+            print(f"# round {round_index + 1}/{a.rounds} done, load average {loadavg()}", flush=True)
+
+        print(f"# load average at end {loadavg()}")
+        print(f"{'system':<14} {'threads':>7} {'median ms':>10} {'min ms':>9} {'CPU ms':>9} {'CPU/wall':>8} "
+              f"{'GFLOPS':>7} {'load ms':>8} {'peak RSS MB':>11} {'py base MB':>10}  version")
+        for config in configs:
+            entry = samples[config]
+            wall, cpu = median(entry["wall"]), median(entry["cpu"])
+            base = "-" if config[0] == "ours" else f"{median(entry['base']):.0f}"
+            print(f"{SYSTEMS[config[0]]:<14} {config[1]:>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
+                  f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
+                  f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}")
+        for t in threads:
+            if ("ours", t) not in samples:
+                continue
+            ours = samples[("ours", t)]
+            parts = []
+            for peer in ("ort", "opencv"):
+                if (peer, t) in samples:
+                    theirs = samples[(peer, t)]
+                    parts.append(f"ours/{'ORT' if peer == 'ort' else 'OpenCV'} {median(ours['wall']) / median(theirs['wall']):.2f} "
+                                 f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
+                                 f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
+            print(f"ratios at {t} thread(s): " + ", ".join(parts))
+        if len(threads) > 1:
+            for system in systems:
+                first, last = samples[(system, threads[0])], samples[(system, threads[-1])]
+                print(f"speed-up {SYSTEMS[system]} {threads[0]} -> {threads[-1]} threads: "
+                      f"{median(first['wall']) / median(last['wall']):.2f}x")
+        if a.json:
+            for (system, t), entry in samples.items():
+                print(json.dumps({"cfg": name, "size": a.size, "weights": weights_name, "system": system, "threads": t,
+                                  "rounds": a.rounds, "runs": len(entry["wall"]), "median_ms": median(entry["wall"]),
+                                  "min_ms": min(entry["wall"]), "cpu_median_ms": median(entry["cpu"]),
+                                  "peak_rss_mb": max(entry["rss"]), "load_ms": median(entry["load"]),
+                                  "version": entry["version"]}))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "build-onnx":
+        import onnx
+        from darknet_model import build_onnx
+        onnx.save(build_onnx(sys.argv[2], sys.argv[3], int(sys.argv[4])), sys.argv[5])
+    elif len(sys.argv) > 1 and sys.argv[1] == "worker":
+        wp = argparse.ArgumentParser()
+        for option in ("system", "input", "cfg", "weights", "onnx", "dump", "heads"):
+            wp.add_argument(f"--{option}")
+        for option in ("threads", "runs", "warmup"):
+            wp.add_argument(f"--{option}", type=int)
+        worker(wp.parse_args(sys.argv[2:]))
+    else:
+        main()
