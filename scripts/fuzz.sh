@@ -6,7 +6,8 @@
 #   ./scripts/fuzz.sh [SECONDS]
 #
 #   FuzzCfg      .cfg bytes -> parser, planner; small networks also run (random weights) and decode
-#   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg
+#   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
+#                small networks that load also run and decode
 #   FuzzImage    JPEG/PNG bytes -> decoders (1 megapixel limit), letterbox, PNG round trip
 #
 # Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds, the first

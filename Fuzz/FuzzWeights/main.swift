@@ -15,6 +15,7 @@ enum Networks {
         let defaults = [
             fuzzRoot.appendingPathComponent("Seeds/cfg/small-yolo.cfg").path,
             fuzzRoot.appendingPathComponent("Seeds/cfg/small-activations.cfg").path,
+            fuzzRoot.appendingPathComponent("Seeds/cfg/small-winograd.cfg").path,
             fuzzRoot.appendingPathComponent("../Weights/darknet/cfg/yolov3-tiny.cfg").standardized.path,
         ]
         let paths = ProcessInfo.processInfo.environment["FUZZ_WEIGHTS_CFGS"].map { $0.split(separator: ":").map(String.init) } ?? defaults
