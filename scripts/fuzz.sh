@@ -49,7 +49,7 @@ cp Weights/darknet/cfg/*.cfg Fuzz/Seeds/cfg/*.cfg "$work/corpus/cfg/"
 cp Fuzz/Seeds/weights/* "$work/corpus/weights/"
 head -c 65536 Weights/yolov3-tiny.weights > "$work/corpus/weights/yolov3-tiny-head.weights"
 cp Fuzz/Seeds/image/* "$work/corpus/image/"
-find Weights/darknet/data/labels -name '*_0.png' | sort | head -40 | xargs -r cp -t "$work/corpus/image/"
+find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs -r cp -t "$work/corpus/image/"  # sed, not head: no SIGPIPE under pipefail
 
 # Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
 export SWIFT_BACKTRACE=enable=no
