@@ -59,6 +59,12 @@ let package = Package(
             dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
             path: "Benchmarks/darknet-microbench"
         ),
+        // Resident memory over 200 detections in one process (scripts/memory-check.sh).
+        .executableTarget(
+            name: "memory-check",
+            dependencies: ["Darknet", "DarknetImage"],
+            path: "Benchmarks/memory-check"
+        ),
 
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),

@@ -26,6 +26,21 @@ public enum DetectionDecoder {
         return 0
     }
 
+    /// The class count every detection head shares.
+    /// - Throws: `DetectorError.noDetectionHead`, or `.classCountMismatch` if heads differ
+    ///   (Darknet sizes its boxes by the last head and overruns or truncates the others).
+    static func checkedClassCount(of plan: NetworkPlan) throws(DetectorError) -> Int {
+        var heads: [(layer: Int, classes: Int)] = []
+        for layer in plan.layers {
+            if case .yolo(let yolo) = layer.spec.kind { heads.append((layer.index, yolo.classes)) }
+        }
+        guard let last = heads.last else { throw .noDetectionHead }
+        if let odd = heads.first(where: { $0.classes != last.classes }) {
+            throw .classCountMismatch(layer: odd.layer, classes: odd.classes, expected: last.classes)
+        }
+        return last.classes
+    }
+
     /// One detection per (box, class) above `threshold`, in Darknet's print order.
     public static func detections(from candidates: [BoxCandidate], labels: [String], threshold: Float,
                                   imageWidth: Int, imageHeight: Int) -> [Detection] {
@@ -44,9 +59,10 @@ public enum DetectionDecoder {
     /// Decoding, NMS and per-class listing in one call, after `session.forward`.
     public static func decode(_ session: InferenceSession, geometry: LetterboxGeometry, labels: [String],
                               options: DetectionOptions) throws -> [Detection] {
+        let classes = try checkedClassCount(of: session.network.plan)
         var candidates = try candidates(from: session, geometry: geometry, threshold: options.threshold)
         if options.nmsThreshold > 0 {
-            NonMaximumSuppression.apply(&candidates, classes: classCount(of: session.network.plan),
+            NonMaximumSuppression.apply(&candidates, classes: classes,
                                         threshold: options.nmsThreshold)
         }
         return detections(from: candidates, labels: labels, threshold: options.threshold,

@@ -8,6 +8,9 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
     case channelMismatch(expected: Int, actual: Int)
     /// The network has no detection head (`[yolo]`).
     case noDetectionHead
+    /// Detection heads disagree on the number of classes (`layer` has `classes`, the last
+    /// head `expected`); their boxes cannot be suppressed and reported together.
+    case classCountMismatch(layer: Int, classes: Int, expected: Int)
 
     public var description: String {
         switch self {
@@ -17,6 +20,8 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
             "the image has \(actual) channels, the network expects \(expected)"
         case .noDetectionHead:
             "the network has no [yolo] layer to decode detections from"
+        case .classCountMismatch(let layer, let classes, let expected):
+            "[yolo] layer \(layer) has \(classes) classes, the last [yolo] layer \(expected)"
         }
     }
 }
@@ -51,8 +56,7 @@ public final class Detector: Sendable {
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every class.
     /// - Parameter threads: threads one `detect` call may use; results do not depend on it.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1) throws {
-        let classes = DetectionDecoder.classCount(of: network.plan)
-        guard network.plan.layers.contains(where: { $0.spec.kind.isDetectionHead }) else { throw DetectorError.noDetectionHead }
+        let classes = try DetectionDecoder.checkedClassCount(of: network.plan)
         guard labels.isEmpty || labels.count >= classes else {
             throw DetectorError.tooFewLabels(file: labelsFile, labels: labels.count, classes: classes)
         }

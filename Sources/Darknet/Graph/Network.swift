@@ -17,7 +17,10 @@ public final class Network: Sendable {
     /// - Throws: `CfgError`, `PlanError`, `WeightsError`, or `FileError` if a file cannot be read.
     public convenience init(cfg: URL, weights: URL, options: PlanOptions = PlanOptions()) throws {
         let spec = try NetworkSpec.parse(bytes: try readFile(cfg), file: cfg.path)
-        try self.init(spec: spec, weights: try readFile(weights), weightsFile: weights.path, options: options)
+        // Planned before the weights are read: a network over the memory limit is refused
+        // without reading (possibly gigabytes of) its weights file.
+        let plan = try NetworkPlan(spec: spec, options: options)
+        try self.init(spec: spec, plan: plan, weights: try readFile(weights), weightsFile: weights.path)
     }
 
     /// Loads weights already in memory for a parsed cfg.
@@ -27,10 +30,13 @@ public final class Network: Sendable {
     }
 
     /// Loads weights already in memory for a parsed cfg.
-    public init(spec: NetworkSpec, weights: [UInt8], weightsFile: String = "<memory>",
-                options: PlanOptions = PlanOptions()) throws {
+    public convenience init(spec: NetworkSpec, weights: [UInt8], weightsFile: String = "<memory>",
+                            options: PlanOptions = PlanOptions()) throws {
+        try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weights: weights, weightsFile: weightsFile)
+    }
+
+    private init(spec: NetworkSpec, plan: NetworkPlan, weights: [UInt8], weightsFile: String) throws {
         try BLAS.ensureLoaded()
-        let plan = try NetworkPlan(spec: spec, options: options)
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
             try Self.readParameters(bytes, file: weightsFile, plan: plan)
         }

@@ -4,7 +4,7 @@ public struct WeightsError: Error, Equatable, Sendable, CustomStringConvertible 
     public enum Reason: Equatable, Sendable {
         /// The file is shorter than the version header (`needed` bytes).
         case truncatedHeader(needed: Int, available: Int)
-        /// The version numbers cannot be Darknet's.
+        /// The version numbers cannot be Darknet's (negative, or above 65535: not a weights file).
         case invalidVersion(major: Int32, minor: Int32, revision: Int32)
         /// The file ends inside a layer's parameters.
         case truncated(parameter: String, neededBytes: Int, availableBytes: Int)

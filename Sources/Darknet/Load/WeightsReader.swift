@@ -13,6 +13,9 @@ struct WeightsReader {
 
     var remaining: Int { bytes.count - offset }
 
+    /// Largest major, minor or revision number accepted in a header.
+    static let maxVersion: Int32 = 65_535
+
     func error(_ reason: WeightsError.Reason, at offset: Int? = nil) -> WeightsError {
         WeightsError(file: file, layer: layer, offset: offset ?? self.offset, reason: reason)
     }
@@ -22,7 +25,12 @@ struct WeightsReader {
         let major = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: Int32.self))
         let minor = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: Int32.self))
         let revision = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int32.self))
-        guard major >= 0, minor >= 0, revision >= 0 else {
+        // Darknet writes 0.1.0 and 0.2.0 (its fork 0.2.5); Darknet reads major/minor above 1000
+        // as "transposed". Anything negative or beyond 16 bits is not a weights file at all
+        // (the bytes of a .cfg, an image or an archive), and is reported as such rather than
+        // as a truncated or oversized file further on.
+        guard (0...Self.maxVersion).contains(major), (0...Self.maxVersion).contains(minor),
+              (0...Self.maxVersion).contains(revision) else {
             throw error(.invalidVersion(major: major, minor: minor, revision: revision))
         }
         let wide = WeightsHeader.hasWideSeen(major: major, minor: minor)

@@ -22,7 +22,8 @@ public enum CfgParser {
             var line = Substring(rawLine)
             if lineNumber == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
             if line.contains("\0") {
-                throw CfgError(file: file, line: lineNumber, reason: .notText(byteOffset: 0))
+                let offset = text.utf8.distance(from: text.utf8.startIndex, to: text.utf8.firstIndex(of: 0)!)
+                throw CfgError(file: file, line: lineNumber, reason: .notText(byteOffset: offset))
             }
             let content = stripComment(line).trimmingWhitespace()
             if content.isEmpty { continue }

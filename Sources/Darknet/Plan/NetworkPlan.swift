@@ -73,6 +73,8 @@ public struct NetworkPlan: Sendable, Equatable {
     /// Plans `spec`, validating every connection.
     public init(spec: NetworkSpec, options: PlanOptions = PlanOptions()) throws(PlanError) {
         let input = TensorShape(channels: spec.net.channels, height: spec.net.height, width: spec.net.width)
+        let networkOverflow = PlanError(layer: -1, section: "net", reason: .sizeOverflow)
+        guard Self.fitsInt32(input) else { throw networkOverflow }
         var layers: [LayerPlan] = []
         var workspace = 0
         var parameters = 0
@@ -90,12 +92,26 @@ public struct NetworkPlan: Sendable, Equatable {
         self.threadScratchCount = layers.filter { $0.algorithm == .winograd }
             .map { WinogradF43.scratchCount(width: $0.outputShape.width) }.max() ?? 0
 
-        let arenaBound = layers.reduce(input.count) { $0 &+ $1.outputShape.count }
-        let bytes = (arenaBound &+ workspace &+ parameters).multipliedReportingOverflow(by: MemoryLayout<Float>.size)
-        guard !bytes.overflow else { throw PlanError(layer: -1, section: "net", reason: .sizeOverflow) }
+        // Summed again with checks: a total that wrapped around could slip under the limit.
+        var floats = workspace
+        for count in [input.count] + layers.flatMap({ [$0.outputShape.count, $0.parameterCount] }) {
+            let (sum, overflow) = floats.addingReportingOverflow(count)
+            guard !overflow else { throw networkOverflow }
+            floats = sum
+        }
+        let bytes = floats.multipliedReportingOverflow(by: MemoryLayout<Float>.size)
+        guard !bytes.overflow else { throw networkOverflow }
         guard bytes.partialValue <= options.memoryLimit else {
             throw PlanError(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: bytes.partialValue, limit: options.memoryLimit))
         }
+    }
+
+    /// Whether `channels * height * width` is below 2^31 (tensor sizes and BLAS dimensions are
+    /// 32-bit in Darknet and in the kernels).
+    private static func fitsInt32(_ shape: TensorShape) -> Bool {
+        let area = shape.height.multipliedReportingOverflow(by: shape.width)
+        let total = area.partialValue.multipliedReportingOverflow(by: shape.channels)
+        return !area.overflow && !total.overflow && total.partialValue < Int(Int32.max)
     }
 
     private static func plan(_ layer: LayerSpec, input: TensorShape, planned: [LayerPlan],
@@ -106,9 +122,7 @@ public struct NetworkPlan: Sendable, Equatable {
             PlanError(layer: index, section: layer.kind.sectionName, reason: reason)
         }
         func checked(_ shape: TensorShape) throws(PlanError) -> TensorShape {
-            let area = shape.height.multipliedReportingOverflow(by: shape.width)
-            let total = area.partialValue.multipliedReportingOverflow(by: shape.channels)
-            guard !area.overflow, !total.overflow, total.partialValue < Int(Int32.max) else { throw fail(.sizeOverflow) }
+            guard fitsInt32(shape) else { throw fail(.sizeOverflow) }
             return shape
         }
         func product(_ factors: Int...) throws(PlanError) -> Int {
@@ -140,6 +154,8 @@ public struct NetworkPlan: Sendable, Equatable {
                 height: (input.height + 2 * conv.padding - conv.size) / conv.stride + 1,
                 width: (input.width + 2 * conv.padding - conv.size) / conv.stride + 1))
             let kernelArea = try product(input.channels / conv.groups, conv.size, conv.size)
+            // BLAS takes the kernel area (GEMM's k and lda) as a 32-bit int.
+            guard kernelArea < Int(Int32.max) else { throw fail(.sizeOverflow) }
             let flops = try product(2, conv.filters, kernelArea, output.planeSize)
             let algorithm = ConvolutionAlgorithm.choose(for: conv, inputChannels: input.channels, outputHeight: output.height,
                                                         outputWidth: output.width, strategy: strategy)

@@ -30,8 +30,11 @@ extension Activation {
             if x > 1 { return 0.001 * (x - 1) + 1 }
             return x
         case .stair:
+            // Darknet: `int n = floor(x); if (n % 2 == 0) ...`. The parity is taken on the float
+            // so that NaN, infinities and values beyond Int's range (which a network with huge
+            // weights produces) do not trap; beyond 2^24 every float is even, as in C.
             let n = floorf(x)
-            if Int(n) % 2 == 0 { return floorf(x / 2) }
+            if !n.isFinite || n.truncatingRemainder(dividingBy: 2) == 0 { return floorf(x / 2) }
             return (x - n) + floorf(x / 2)
         }
     }

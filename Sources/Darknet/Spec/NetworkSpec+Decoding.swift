@@ -55,8 +55,14 @@ extension NetworkSpec {
         let width = try r.requiredInt("width", minimum: 1)
         let height = try r.requiredInt("height", minimum: 1)
         let channels = try r.requiredInt("channels", minimum: 1)
-        if let inputs = try r.optionalInt("inputs"), inputs != width * height * channels {
-            throw r.error("inputs", .invalidValue(value: String(inputs), expected: "width*height*channels = \(width * height * channels)"))
+        if let inputs = try r.optionalInt("inputs") {
+            // Each factor fits 32 bits, so the product can overflow Int (then no `inputs` matches).
+            let (area, overflowA) = width.multipliedReportingOverflow(by: height)
+            let (count, overflowB) = area.multipliedReportingOverflow(by: channels)
+            guard !overflowA, !overflowB, inputs == count else {
+                let product = overflowA || overflowB ? "\(width)*\(height)*\(channels)" : String(count)
+                throw r.error("inputs", .invalidValue(value: String(inputs), expected: "width*height*channels = \(product)"))
+            }
         }
         return NetSpec(width: width, height: height, channels: channels)
     }

@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for SwiftDarknet. A package of its own so that `swift build` and
+// `swift test` at the root never see executables that only link with `-sanitize=fuzzer`.
+// Build and run them with `scripts/fuzz.sh [SECONDS]`; see Fuzz/README.md.
+let package = Package(
+    name: "SwiftDarknetFuzz",
+    dependencies: [.package(name: "SwiftDarknet", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "FuzzCfg",
+            dependencies: [.product(name: "Darknet", package: "SwiftDarknet")],
+            path: "FuzzCfg"
+        ),
+        .executableTarget(
+            name: "FuzzWeights",
+            dependencies: [.product(name: "Darknet", package: "SwiftDarknet")],
+            path: "FuzzWeights"
+        ),
+        .executableTarget(
+            name: "FuzzImage",
+            dependencies: [
+                .product(name: "Darknet", package: "SwiftDarknet"),
+                .product(name: "DarknetImage", package: "SwiftDarknet"),
+            ],
+            path: "FuzzImage"
+        ),
+    ]
+)

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/, a package of its own) with AddressSanitizer and runs
+# each for SECONDS (default 60). Fails on any crash, sanitizer report, leak, timeout or
+# out-of-memory; prints executions per second and total executions per target.
+#
+#   ./scripts/fuzz.sh [SECONDS]
+#
+#   FuzzCfg      .cfg bytes -> parser, planner; small networks also run (random weights) and decode
+#   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
+#                small networks that load also run and decode
+#   FuzzImage    JPEG/PNG bytes -> decoders (1 megapixel limit), letterbox, PNG round trip
+#
+# Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds, the first
+# 64 KiB of yolov3-tiny.weights and Darknet's label PNGs, copied into a fresh corpus per run.
+# Environment: FUZZ_SCRATCH (build directory, default .build/fuzz), FUZZ_WORK (corpora, logs
+# and crash artifacts, default .build/fuzz-work). A crash leaves its input in
+# $FUZZ_WORK/artifacts; reproduce it with `$FUZZ_SCRATCH/release/<Target> <file>`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+seconds=${1:-60}
+scratch=${FUZZ_SCRATCH:-$root/.build/fuzz}
+work=${FUZZ_WORK:-$root/.build/fuzz-work}
+
+log() { echo "fuzz: $*" >&2; }
+
+[ -f Weights/darknet/cfg/yolov3-tiny.cfg ] && [ -f Weights/yolov3-tiny.weights ] || bash Weights/fetch.sh
+
+rm -rf "$work"
+mkdir -p "$work/artifacts"
+start=$(date +%s)
+log "building Fuzz/ (release, -sanitize=fuzzer,address)"
+# Release (-O keeps Swift's overflow and bounds traps) runs 3 to 10 times as many inputs as debug.
+# SwiftPM passes its sanitizers as separate -sanitize= flags in no fixed order and the compiler
+# keeps only the last, so half the builds lost libFuzzer's coverage instrumentation; the
+# -Xswiftc flag comes last and names both.
+if ! swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+        --scratch-path "$scratch" > "$work/build.log" 2>&1; then
+    grep -v "ld.gold: warning" "$work/build.log" | tail -40 >&2
+    log "build failed (full log: $work/build.log)"
+    exit 1
+fi
+bin=$scratch/release
+log "built in $(( $(date +%s) - start )) s"
+
+# Fresh corpora from the seeds.
+mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image"
+cp Weights/darknet/cfg/*.cfg Fuzz/Seeds/cfg/*.cfg "$work/corpus/cfg/"
+cp Fuzz/Seeds/weights/* "$work/corpus/weights/"
+head -c 65536 Weights/yolov3-tiny.weights > "$work/corpus/weights/yolov3-tiny-head.weights"
+cp Fuzz/Seeds/image/* "$work/corpus/image/"
+find Weights/darknet/data/labels -name '*_0.png' | sort | head -40 | xargs -r cp -t "$work/corpus/image/"
+
+# Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
+export SWIFT_BACKTRACE=enable=no
+failed=()
+summary=()
+# run TARGET CORPUS MAX_LEN [LIBFUZZER OPTION...]
+run() {
+    local target=$1 corpus=$2 max_len=$3 out="$work/$1.log" status=0
+    shift 3
+    log "$target: ${seconds} s, -max_len=$max_len, $(ls "$corpus" | wc -l) seeds"
+    # Seeds and newly found inputs go to the corpus directory; libFuzzer's own exit code says
+    # whether it found anything (crash, sanitizer report, leak, timeout, rss limit).
+    "$bin/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len="$max_len" \
+        -timeout=30 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" "$@" > "$out" 2>&1 || status=$?
+    local runs rate
+    grep -q "inline 8-bit counters" "$out" || { log "$target is not instrumented for coverage"; status=1; }
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$out" | tail -1)
+    if [ "$status" != 0 ] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|SUMMARY: |Fatal error|runtime error" "$out"; then
+        failed+=("$target")
+        grep -E -A30 "ERROR: |Fatal error|runtime error|SUMMARY: " "$out" | head -60 >&2 || tail -40 "$out" >&2
+        log "$target FAILED (exit $status); log $out; artifacts:"
+        ls -l "$work/artifacts" | grep "$target-" >&2 || true
+    fi
+    summary+=("$(printf '%-12s %10s exec/s %12s execs  %s' "$target" "${rate:-?}" "${runs:-?}" "$([ "$status" = 0 ] && echo ok || echo FAILED)")")
+}
+
+run FuzzCfg "$work/corpus/cfg" 16384 -dict=Fuzz/cfg.dict
+run FuzzWeights "$work/corpus/weights" 65536
+run FuzzImage "$work/corpus/image" 16384
+
+echo "fuzz summary (${seconds} s per target, $(( $(date +%s) - start )) s in all):"
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    log "failures in ${failed[*]}"
+    exit 1
+fi
