@@ -13,7 +13,7 @@ struct Bench {
         if let size = options.size { spec = spec.resized(width: size, height: size) }
         let network: Network
         if let weights = options.weights {
-            network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+            network = try Network(spec: spec, weightsFile: weights)
         } else {
             network = try Network(spec: spec, randomSeed: options.seed)
         }

@@ -48,7 +48,7 @@ struct DetectCommand: Command {
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+        let network = try Network(spec: spec, weightsFile: weights)
         let labels = try names.map { try Detector.readLabels($0) } ?? []
         let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
         var failures = 0

@@ -38,7 +38,7 @@ struct ForwardCommand: Command {
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+        let network = try Network(spec: spec, weightsFile: weights)
         let tensor: [Float]
         switch input {
         case .tensor(let url):
