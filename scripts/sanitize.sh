@@ -52,7 +52,7 @@ run() {
     fi
     local built=$(( $(date +%s) - start ))
     log "$sanitizer: built in ${built} s, testing ($*)"
-    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch/$sanitizer" "$@" >> "$out" 2>&1 || status=$?
+    swift test --skip-build --disable-swift-testing --sanitize="$sanitizer" --scratch-path "$scratch/$sanitizer" "$@" >> "$out" 2>&1 || status=$?
     local total=$(( $(date +%s) - start ))
     local executed
     executed=$(grep -E "Executed [0-9]+ tests?," "$out" | tail -1 | sed -E 's/^[[:space:]]*//; s/ \(.*//' || true)

@@ -338,6 +338,11 @@ final class MalformedInputTests: XCTestCase {
             .image(.tooLarge(path: Image.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
         Row("image: valid PNG over a caller's pixel limit", .image(samplePNG, maxPixels: 100),
             .image(.tooLarge(path: Image.inMemoryPath, width: 24, height: 16, limit: 100))),
+        Row("was a crash: filled image whose size overflows Int", .filledImage(width: 1 << 40, height: 1 << 30, channels: 3),
+            .image(.invalidDimensions(width: 1 << 40, height: 1 << 30, channels: 3))),
+        Row("was a crash: letterbox canvas whose size overflows Int", .letterbox(width: 1 << 62, height: 3),
+            .image(.invalidDimensions(width: 1 << 62, height: 3, channels: 3))),
+        Row("letterbox to a zero width", .letterbox(width: 0, height: 416), .image(.invalidDimensions(width: 0, height: 416, channels: 3))),
         Row("image: valid JPEG", .image(sampleJPEG), .decoded(width: 24, height: 16)),
         Row("image: valid PNG", .image(samplePNG), .decoded(width: 24, height: 16)),
     ]
@@ -476,6 +481,10 @@ extension MalformedInputTests {
         case weights([UInt8])
         /// Image bytes decoded.
         case image([UInt8], maxPixels: Int = 100_000_000)
+        /// `Image(width:height:channels:filledWith:)`.
+        case filledImage(width: Int, height: Int, channels: Int)
+        /// The 24x16 sample image letterboxed to `width x height`.
+        case letterbox(width: Int, height: Int)
         /// A detector on `cfg` with these weights (random ones if nil) on a 12x9 image.
         case detect(cfg: String, weights: [UInt8]?, channels: Int)
         /// A forward pass with `inputCount` values.
@@ -541,6 +550,12 @@ extension MalformedInputTests {
                 return .accepted(layers: try Network(spec: spec, weights: bytes, weightsFile: weightsFile).plan.layers.count)
             case .image(let bytes, let maxPixels):
                 let image = try Image(data: bytes, maxPixels: maxPixels)
+                return .decoded(width: image.width, height: image.height)
+            case .filledImage(let width, let height, let channels):
+                let image = try Image(width: width, height: height, channels: channels, filledWith: 0)
+                return .decoded(width: image.width, height: image.height)
+            case .letterbox(let width, let height):
+                let image = try sampleImage.letterboxed(width: width, height: height).image
                 return .decoded(width: image.width, height: image.height)
             case .detect(let cfg, let weights, let channels):
                 let spec = try NetworkSpec.parse(text: cfg, file: file)

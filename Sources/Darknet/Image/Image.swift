@@ -32,13 +32,16 @@ public struct Image: Sendable, Equatable {
     }
 
     /// An image with every value set to `value`.
-    /// - Throws: `ImageError.invalidDimensions` if a dimension is not positive.
+    /// - Throws: `ImageError.invalidDimensions` if a dimension is not positive or their
+    ///   product overflows.
     public init(width: Int, height: Int, channels: Int, filledWith value: Float) throws(ImageError) {
-        guard width > 0, height > 0, channels > 0 else {
+        let (area, overflowA) = width.multipliedReportingOverflow(by: height)
+        let (count, overflowB) = area.multipliedReportingOverflow(by: channels)
+        guard width > 0, height > 0, channels > 0, !overflowA, !overflowB else {
             throw .invalidDimensions(width: width, height: height, channels: channels)
         }
         try self.init(width: width, height: height, channels: channels,
-                      pixels: [Float](repeating: value, count: width * height * channels))
+                      pixels: [Float](repeating: value, count: count))
     }
 
     /// Wraps pixels whose count the caller has already checked; for internal producers

@@ -1,6 +1,6 @@
 /// Why an image could not be read, built or written.
 public enum ImageError: Error, Equatable, Sendable {
-    /// A dimension was zero or negative.
+    /// A dimension was zero or negative, or their product overflows.
     case invalidDimensions(width: Int, height: Int, channels: Int)
     /// The pixel buffer does not hold `channels * height * width` values.
     case pixelCountMismatch(expected: Int, actual: Int)

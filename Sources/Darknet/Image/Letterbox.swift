@@ -7,9 +7,12 @@ extension Image {
     /// `(geometry.offsetX, geometry.offsetY)` on a canvas filled with 0.5. The result equals
     /// Darknet's bit for bit.
     /// - Returns: the `channels x height x width` canvas and where the image sits in it.
-    /// - Throws: `ImageError.invalidDimensions` if `width` or `height` is not positive.
+    /// - Throws: `ImageError.invalidDimensions` if `width` or `height` is not positive, or the
+    ///   canvas size overflows.
     public func letterboxed(width: Int, height: Int) throws(ImageError) -> (image: Image, geometry: LetterboxGeometry) {
-        guard width > 0, height > 0 else {
+        let (area, overflowA) = width.multipliedReportingOverflow(by: height)
+        let (_, overflowB) = area.multipliedReportingOverflow(by: channels)
+        guard width > 0, height > 0, !overflowA, !overflowB else {
             throw .invalidDimensions(width: width, height: height, channels: channels)
         }
         let geometry = LetterboxGeometry(imageWidth: self.width, imageHeight: self.height,
