@@ -49,14 +49,15 @@ let package = Package(
             name: "swift-darknet",
             dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
         ),
+        .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit"],
             path: "Benchmarks/darknet-bench"
         ),
         .executableTarget(
             name: "darknet-microbench",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit"],
             path: "Benchmarks/darknet-microbench"
         ),
         // Resident memory over 200 detections in one process (scripts/memory-check.sh).

@@ -13,9 +13,10 @@ summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" .
 executed=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
 failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 if [ -n "$summary" ]; then
-    echo "tests: $((executed - failed)) passed, $failed failed"
+    line="tests: $((executed - failed)) passed, $failed failed"
 else
-    echo "tests: 0 passed, 1 failed"
+    line="tests: 0 passed, 1 failed"
     status=1
 fi
+echo "$line" | tee .build/test-output-summary.txt
 exit $status

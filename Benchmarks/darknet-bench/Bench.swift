@@ -1,3 +1,4 @@
+import BenchmarkKit
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -13,7 +14,7 @@ struct Bench {
         if let size = options.size { spec = spec.resized(width: size, height: size) }
         let network: Network
         if let weights = options.weights {
-            network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+            network = try Network(spec: spec, weightsFile: weights)
         } else {
             network = try Network(spec: spec, randomSeed: options.seed)
         }
@@ -77,38 +78,4 @@ struct Bench {
 
 func readBytes(_ url: URL) throws -> [UInt8] {
     do { return [UInt8](try Data(contentsOf: url)) } catch { throw CLIError("\(url.path): cannot read the file") }
-}
-
-/// Monotonic wall clock in nanoseconds.
-enum Clock {
-    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
-    static func milliseconds(since start: UInt64) -> Double { Double(now - start) / 1e6 }
-    /// CPU time of the whole process in milliseconds (all threads): robust to a busy machine.
-    static var processCPU: Double {
-        var usage = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &usage)
-        return Double(usage.tv_sec) * 1e3 + Double(usage.tv_nsec) / 1e6
-    }
-}
-
-/// Peak resident memory of this process (`VmHWM`).
-enum Memory {
-    static func peakResidentMegabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
-        return kilobytes / 1024
-    }
-}
-
-/// Minimum, median and maximum of a sample.
-struct Stats {
-    let min: Double, median: Double, max: Double
-    init(_ values: [Double]) {
-        let sorted = values.sorted()
-        min = sorted.first ?? 0
-        max = sorted.last ?? 0
-        median = sorted.isEmpty ? 0 : (sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-                                       : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
-    }
 }

@@ -1,3 +1,4 @@
+import BenchmarkKit
 import Darknet
 import Foundation
 

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Darknet
 import DarknetImage
+import BenchmarkKit
 import Foundation
 
 /// `darknet-bench`: load time, forward and detect latency, GFLOPS, peak memory and a
@@ -14,19 +15,9 @@ let usage = """
       --json       print exactly one JSON line with the summary
     """
 
-#if DEBUG
-FileHandle.standardError.write(Data("""
-    ********************************************************************
-    darknet-bench was built in DEBUG: timings are meaningless.
-    Run: swift run -c release darknet-bench ...
-    ********************************************************************\n
-    """.utf8))
-#endif
+warnIfDebugBuild(tool: "darknet-bench")
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("darknet-bench: \(message)\n".utf8))
-    exit(1)
-}
+func fail(_ message: String) -> Never { BenchmarkKit.fail("darknet-bench", message) }
 
 let rawArguments = Array(CommandLine.arguments.dropFirst())
 if rawArguments.contains("--help") || rawArguments.contains("-h") {

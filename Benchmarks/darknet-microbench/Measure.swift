@@ -1,3 +1,4 @@
+import BenchmarkKit
 import Foundation
 
 /// One thing to time. `setUp` allocates and fills everything the body touches; it runs
@@ -70,29 +71,6 @@ func measure(_ benchmark: MicroBenchmark, runs: Int, warmup: Int) -> Measurement
         wall.append(Double(elapsed) / 1e6 / Double(inner))
     }
     return Measurement(benchmark: benchmark, wall: Stats(wall), cpu: Stats(cpu), inner: inner, runs: runs)
-}
-
-/// Monotonic wall clock and process CPU time.
-enum Clock {
-    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
-    /// CPU time of the whole process in milliseconds (all threads).
-    static var processCPU: Double {
-        var usage = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &usage)
-        return Double(usage.tv_sec) * 1e3 + Double(usage.tv_nsec) / 1e6
-    }
-}
-
-/// Minimum, median and maximum of a sample.
-struct Stats {
-    let min: Double, median: Double, max: Double
-    init(_ values: [Double]) {
-        let sorted = values.sorted()
-        min = sorted.first ?? 0
-        max = sorted.last ?? 0
-        median = sorted.isEmpty ? 0 : (sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-                                       : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
-    }
 }
 
 /// Seeded pseudo-random floats (xorshift64*), so every run measures the same data.

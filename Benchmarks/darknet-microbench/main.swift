@@ -1,5 +1,6 @@
 import CommandLineKit
 import Darknet
+import BenchmarkKit
 import Foundation
 
 /// `darknet-microbench`: each kernel on the shapes a network gives it (sgemm per convolution
@@ -16,19 +17,9 @@ let usage = """
       --json       one JSON line per benchmark instead of the table
     """
 
-#if DEBUG
-FileHandle.standardError.write(Data("""
-    ********************************************************************
-    darknet-microbench was built in DEBUG: timings are meaningless.
-    Run: swift run -c release darknet-microbench ...
-    ********************************************************************\n
-    """.utf8))
-#endif
+warnIfDebugBuild(tool: "darknet-microbench")
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("darknet-microbench: \(message)\n".utf8))
-    exit(1)
-}
+func fail(_ message: String) -> Never { BenchmarkKit.fail("darknet-microbench", message) }
 
 let rawArguments = Array(CommandLine.arguments.dropFirst())
 if rawArguments.contains("--help") || rawArguments.contains("-h") {

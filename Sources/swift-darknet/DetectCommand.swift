@@ -9,7 +9,7 @@ struct DetectCommand: Command {
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
     static let usage = """
         --cfg FILE --weights FILE [--names FILE] [--thresh 0.5] [--hier 0.5] [--nms 0.45]
-                     [--stretch] [--json] [--out DIR_OR_FILE] IMAGE...
+                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1] IMAGE...
           default output: "label: NN%" lines per image, as Darknet prints them
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
@@ -24,6 +24,7 @@ struct DetectCommand: Command {
     let json: Bool
     let out: URL?
     let images: [String]
+    let threads: Int
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -35,6 +36,7 @@ struct DetectCommand: Command {
             nmsThreshold: try arguments.float("nms", default: 0.45, range: 0...1),
             letterbox: !arguments.flag("stretch"))
         json = arguments.flag("json")
+        threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }
         images = arguments.positionals
         guard !images.isEmpty else { throw CLIError("no image given") }
@@ -46,9 +48,9 @@ struct DetectCommand: Command {
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+        let network = try Network(spec: spec, weightsFile: weights)
         let labels = try names.map { try Detector.readLabels($0) } ?? []
-        let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>")
+        let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
         var failures = 0
         for path in images {
             do {

@@ -8,7 +8,7 @@ struct ForwardCommand: Command {
     static let name = "forward"
     static let abstract = "run one forward pass and dump layer outputs"
     static let usage = """
-        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k]
+        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1]
           --input-bin   raw float32 little-endian planar CHW tensor at the network size
           --image       a JPEG or PNG, letterboxed to the network size as Darknet does
           --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
@@ -20,6 +20,7 @@ struct ForwardCommand: Command {
     let input: Input
     let dump: URL?
     let selection: DumpSelection
+    let threads: Int
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -31,12 +32,13 @@ struct ForwardCommand: Command {
         }
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.string("layers") ?? "yolo")
+        threads = try arguments.int("threads", default: 1, range: 1...256)
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weights: try readBytes(weights), weightsFile: weights.path)
+        let network = try Network(spec: spec, weightsFile: weights)
         let tensor: [Float]
         switch input {
         case .tensor(let url):
@@ -46,7 +48,7 @@ struct ForwardCommand: Command {
             tensor = try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels
         }
         let layers = try selection.layers(in: network.plan)
-        let session = InferenceSession(network: network, retaining: .layers(Set(layers)))
+        let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)
         try session.forward(tensor)
         guard let dump else {
             for index in layers {

@@ -37,6 +37,8 @@ public final class Detector: Sendable {
     public let network: Network
     /// Class names, index for index.
     public let labels: [String]
+    /// Threads each `detect` call may use.
+    public let threads: Int
     private let sessions = SessionPool()
 
     /// Loads a detector from Darknet files.
@@ -44,20 +46,23 @@ public final class Detector: Sendable {
     ///   - names: a names file (one label per line, e.g. `coco.names`); without it labels are
     ///     class indices.
     /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
-    public convenience init(cfg: URL, weights: URL, names: URL? = nil, options: PlanOptions = PlanOptions()) throws {
+    public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
+                            options: PlanOptions = PlanOptions()) throws {
         let network = try Network(cfg: cfg, weights: weights, options: options)
         let labels = try names.map { url throws in try Self.readLabels(url) } ?? []
-        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>")
+        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
     }
 
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every class.
-    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>") throws {
+    /// - Parameter threads: threads one `detect` call may use; results do not depend on it.
+    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1) throws {
         let classes = try DetectionDecoder.checkedClassCount(of: network.plan)
         guard labels.isEmpty || labels.count >= classes else {
             throw DetectorError.tooFewLabels(file: labelsFile, labels: labels.count, classes: classes)
         }
         self.network = network
         self.labels = labels
+        self.threads = max(1, threads)
     }
 
     /// Detects objects; boxes are in `image`'s own pixels.
@@ -69,7 +74,7 @@ public final class Detector: Sendable {
     /// Detects objects with explicit options.
     public func detect(_ image: Image, options: DetectionOptions) throws -> [Detection] {
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
-        let session = sessions.take() ?? InferenceSession(network: network)
+        let session = sessions.take() ?? InferenceSession(network: network, threads: threads)
         defer { sessions.give(session) }
         try session.forward(input.pixels)
         return try DetectionDecoder.decode(session, geometry: geometry, labels: labels, options: options)

@@ -27,13 +27,20 @@ struct ForwardPass {
                     convolve(input, inShape, conv, parameters, output, outShape)
                 }
                 parameters.biases.withUnsafeBufferPointer { biases in
-                    addBiasAndActivate(output, biases: biases.baseAddress!, channels: conv.filters,
-                                       planeSize: outShape.planeSize, activation: conv.activation)
+                    parallel(conv.filters, minimumPerThread: 4) { filters, _ in
+                        addBiasAndActivate(output + filters.lowerBound * outShape.planeSize,
+                                           biases: biases.baseAddress! + filters.lowerBound, channels: filters.count,
+                                           planeSize: outShape.planeSize, activation: conv.activation)
+                    }
                 }
             case .maxpool(let pool):
-                maxpool(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
-                        size: pool.size, stride: pool.stride, padding: pool.padding,
-                        outHeight: outShape.height, outWidth: outShape.width, into: output)
+                parallel(inShape.channels, minimumPerThread: 4) { channels, _ in
+                    maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+                            height: inShape.height, width: inShape.width,
+                            size: pool.size, stride: pool.stride, padding: pool.padding,
+                            outHeight: outShape.height, outWidth: outShape.width,
+                            into: output + channels.lowerBound * outShape.planeSize)
+                }
             case .route(let route):
                 var destination = output
                 for source in route.layers {
@@ -59,12 +66,14 @@ struct ForwardPass {
     }
 
     /// im2col + GEMM per group (1x1 stride-1 unpadded: the input is already the column matrix).
+    /// With several threads, im2col is split by channels and each GEMM by output columns.
     private func convolve(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
                           _ parameters: ConvolutionParameters,
                           _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
         let groupInChannels = inShape.channels / conv.groups
         let groupFilters = conv.filters / conv.groups
-        let kernelArea = groupInChannels * conv.size * conv.size
+        let kernelRows = conv.size * conv.size
+        let kernelArea = groupInChannels * kernelRows
         let outPlane = outShape.planeSize
         let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
         parameters.weights.withUnsafeBufferPointer { weights in
@@ -74,20 +83,29 @@ struct ForwardPass {
                 if direct {
                     columns = UnsafePointer(groupInput)
                 } else {
-                    im2col(groupInput, channels: groupInChannels, height: inShape.height, width: inShape.width,
-                           size: conv.size, stride: conv.stride, padding: conv.padding,
-                           outHeight: outShape.height, outWidth: outShape.width, into: workspace)
+                    parallel(groupInChannels) { channels, _ in
+                        im2col(groupInput + channels.lowerBound * inShape.planeSize, channels: channels.count,
+                               height: inShape.height, width: inShape.width,
+                               size: conv.size, stride: conv.stride, padding: conv.padding,
+                               outHeight: outShape.height, outWidth: outShape.width,
+                               into: workspace + channels.lowerBound * kernelRows * outPlane)
+                    }
                     columns = UnsafePointer(workspace)
                 }
-                BLAS.sgemm(m: groupFilters, n: outPlane, k: kernelArea,
-                      a: weights.baseAddress! + g * groupFilters * kernelArea, lda: kernelArea,
-                      b: columns, ldb: outPlane,
-                      c: output + g * groupFilters * outPlane, ldc: outPlane)
+                let a = weights.baseAddress! + g * groupFilters * kernelArea
+                let c = output + g * groupFilters * outPlane
+                parallel(outPlane, minimumPerThread: 64) { span, _ in
+                    BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
+                               a: a, lda: kernelArea,
+                               b: columns + span.lowerBound, ldb: outPlane,
+                               c: c + span.lowerBound, ldc: outPlane)
+                }
             }
         }
     }
 
-    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform.
+    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform; with several
+    /// threads the transforms split by channel / filter and the GEMMs by element.
     private func convolveWinograd(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
                                   _ parameters: ConvolutionParameters,
                                   _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
@@ -96,19 +114,45 @@ struct ForwardPass {
         let channels = inShape.channels, filters = conv.filters
         let transformed = workspace
         let products = workspace + WinogradF43.elements * channels * tiles
-        let scratch = products + WinogradF43.elements * filters * tiles
-        WinogradF43.transformInput(input, channels: channels, height: inShape.height, width: inShape.width,
-                                   tileRows: rows, tileColumns: columns, into: transformed, scratch: scratch)
+        let scratchBase = workspace + network.plan.workspaceCount
+        let scratchCount = network.plan.threadScratchCount
+        parallel(channels) { range, worker in
+            WinogradF43.transformInput(input, channels: channels, height: inShape.height, width: inShape.width,
+                                       tileRows: rows, tileColumns: columns, into: transformed,
+                                       scratch: scratchBase + worker * scratchCount, channelRange: range)
+        }
         parameters.weights.withUnsafeBufferPointer { weights in
-            for e in 0..<WinogradF43.elements {
-                BLAS.sgemm(m: filters, n: tiles, k: channels,
-                           a: weights.baseAddress! + e * filters * channels, lda: channels,
-                           b: transformed + e * channels * tiles, ldb: tiles,
-                           c: products + e * filters * tiles, ldc: tiles)
+            parallel(WinogradF43.elements) { elements, _ in
+                for e in elements {
+                    BLAS.sgemm(m: filters, n: tiles, k: channels,
+                               a: weights.baseAddress! + e * filters * channels, lda: channels,
+                               b: transformed + e * channels * tiles, ldb: tiles,
+                               c: products + e * filters * tiles, ldc: tiles)
+                }
             }
         }
-        WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
-                                    tileRows: rows, tileColumns: columns, into: output, scratch: scratch)
+        parallel(filters) { range, worker in
+            WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
+                                        tileRows: rows, tileColumns: columns, into: output,
+                                        scratch: scratchBase + worker * scratchCount, filterRange: range)
+        }
+    }
+
+    /// Runs `body` over `0..<count` split into one contiguous chunk per thread (inline when
+    /// one thread is enough). `body` gets its chunk and its worker index.
+    private func parallel(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
+        let workers = min(threads, count / max(minimumPerThread, 1))
+        if workers <= 1 {
+            body(0..<count, 0)
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            // Each worker touches a disjoint chunk; the closure only lives for this call.
+            let work = UncheckedSendable(value: body)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                work.value((count * worker / workers)..<(count * (worker + 1) / workers), worker)
+            }
+        }
     }
 
     /// Darknet's `[yolo]` forward: a copy of the input with the logistic applied to x, y,
@@ -124,4 +168,9 @@ struct ForwardPass {
             activate(base + 4 * plane, count: (1 + yolo.classes) * plane, activation: .logistic)
         }
     }
+}
+
+/// Hands a value to `concurrentPerform` workers that each use a disjoint part of what it reaches.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
 }

@@ -52,7 +52,7 @@ public final class InferenceSession {
         // Float is trivial: every buffer is written by its layer before anything reads it,
         // so the memory is not zero-filled up front.
         arena = .allocate(capacity: max(layout.count, 1))
-        workspace = .allocate(capacity: max(network.plan.workspaceCount, 1))
+        workspace = .allocate(capacity: max(network.plan.workspaceCount + self.threads * network.plan.threadScratchCount, 1))
     }
 
     deinit {
@@ -90,7 +90,7 @@ public final class InferenceSession {
             throw .inputSizeMismatch(expected: expected, actual: input.count)
         }
         (arena.baseAddress! + layout.inputOffset).update(from: source, count: expected)
-        BLAS.setThreads(threads)
+        BLAS.setThreads(1)  // the forward pass splits work across its own threads
         ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
                     threads: threads).run(layerNanoseconds: layerNanoseconds)
         hasRun = true

@@ -20,13 +20,19 @@ public final class Network: Sendable {
         // Planned before the weights are read: a network over the memory limit is refused
         // without reading (possibly gigabytes of) its weights file.
         let plan = try NetworkPlan(spec: spec, options: options)
-        try self.init(spec: spec, plan: plan, weights: try readFile(weights), weightsFile: weights.path)
+        try self.init(spec: spec, plan: plan, weights: try mapFile(weights), weightsFile: weights.path)
+    }
+
+    /// Loads a `.weights` file for a parsed cfg (the file is memory-mapped, not copied).
+    public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions()) throws {
+        let plan = try NetworkPlan(spec: spec, options: options)
+        try self.init(spec: spec, plan: plan, weights: try mapFile(url), weightsFile: url.path)
     }
 
     /// Loads weights already in memory for a parsed cfg.
     public convenience init(spec: NetworkSpec, weights: Data, weightsFile: String = "<memory>",
                             options: PlanOptions = PlanOptions()) throws {
-        try self.init(spec: spec, weights: [UInt8](weights), weightsFile: weightsFile, options: options)
+        try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weights: weights, weightsFile: weightsFile)
     }
 
     /// Loads weights already in memory for a parsed cfg.
@@ -35,7 +41,7 @@ public final class Network: Sendable {
         try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weights: weights, weightsFile: weightsFile)
     }
 
-    private init(spec: NetworkSpec, plan: NetworkPlan, weights: [UInt8], weightsFile: String) throws {
+    private init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
         try BLAS.ensureLoaded()
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
             try Self.readParameters(bytes, file: weightsFile, plan: plan)
@@ -94,6 +100,16 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     public let path: String
     public let reason: String
     public var description: String { "\(path): \(reason)" }
+}
+
+/// The file's bytes, memory-mapped when possible (large weights files are read once, lazily).
+func mapFile(_ url: URL) throws(FileError) -> Data {
+    do {
+        return try Data(contentsOf: url, options: .alwaysMapped)
+    } catch {
+        let reason = (error as NSError).localizedFailureReason ?? "cannot be read (missing, a directory, or no permission)"
+        throw FileError(path: url.path, reason: reason)
+    }
 }
 
 func readFile(_ url: URL) throws(FileError) -> [UInt8] {

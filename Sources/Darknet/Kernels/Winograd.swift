@@ -15,10 +15,11 @@ package enum WinogradF43 {
         return max(width + 6 * (4 * columns + 2), 24 * columns)
     }
 
-    /// Workspace floats one layer needs: transformed input, products and scratch.
+    /// Workspace floats one layer needs: transformed input and products (the per-thread
+    /// transform scratch comes on top, `scratchCount(width:)` per thread).
     package static func workspaceCount(channels: Int, filters: Int, height: Int, width: Int) -> Int {
         let (rows, columns) = tileCounts(height: height, width: width)
-        return elements * rows * columns * (channels + filters) + scratchCount(width: width)
+        return elements * rows * columns * (channels + filters)
     }
 
     /// Tiles needed to cover an output of `height x width`.
@@ -86,7 +87,7 @@ package enum WinogradF43 {
     @inline(__always)
     package static func transformInput(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
                                        tileRows: Int, tileColumns: Int, into v: UnsafeMutablePointer<Float>,
-                                       scratch: UnsafeMutablePointer<Float>) {
+                                       scratch: UnsafeMutablePointer<Float>, channelRange: Range<Int>? = nil) {
         let tiles = tileRows * tileColumns
         let stride = channels * tiles
         let span = 4 * tileColumns + 2
@@ -94,7 +95,7 @@ package enum WinogradF43 {
         zeroRow.update(repeating: 0, count: width)
         let t = scratch + width
         for k in 0..<6 { t[k * span] = 0; (t + k * span + width + 1).update(repeating: 0, count: span - width - 1) }
-        for c in 0..<channels {
+        for c in channelRange ?? 0..<channels {
             let plane = input + c * height * width
             for ty in 0..<tileRows {
                 let y0 = ty * 4 - 1
@@ -140,11 +141,11 @@ package enum WinogradF43 {
     @inline(__always)
     package static func transformOutput(_ m: UnsafePointer<Float>, filters: Int, height: Int, width: Int,
                                         tileRows: Int, tileColumns: Int, into output: UnsafeMutablePointer<Float>,
-                                        scratch: UnsafeMutablePointer<Float>) {
+                                        scratch: UnsafeMutablePointer<Float>, filterRange: Range<Int>? = nil) {
         let tiles = tileRows * tileColumns
         let stride = filters * tiles
         let s = scratch  // [4][6][tileColumns]: Aᵀ applied down each column of every tile
-        for f in 0..<filters {
+        for f in filterRange ?? 0..<filters {
             let plane = output + f * height * width
             for ty in 0..<tileRows {
                 let rowOffset = f * tiles + ty * tileColumns

@@ -62,6 +62,8 @@ public struct NetworkPlan: Sendable, Equatable {
     public let layers: [LayerPlan]
     /// Values of the shared im2col workspace (the largest any layer needs).
     public let workspaceCount: Int
+    /// Scratch floats each thread needs for the Winograd transforms (0 without Winograd layers).
+    public let threadScratchCount: Int
     /// Number of learned parameters (floats) the weights file must supply after folding.
     public let parameterCount: Int
 
@@ -87,6 +89,8 @@ public struct NetworkPlan: Sendable, Equatable {
         self.layers = layers
         self.workspaceCount = workspace
         self.parameterCount = parameters
+        self.threadScratchCount = layers.filter { $0.algorithm == .winograd }
+            .map { WinogradF43.scratchCount(width: $0.outputShape.width) }.max() ?? 0
 
         // Summed again with checks: a total that wrapped around could slip under the limit.
         var floats = workspace

@@ -1,0 +1,21 @@
+@testable import Darknet
+import XCTest
+
+/// The thread count is a parameter of the session; the numbers must not depend on it.
+final class ThreadingTests: XCTestCase {
+    func testEveryLayerIsBitIdenticalForOneTwoAndThreeThreads() throws {
+        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
+        let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
+        var outputs: [[[Float]]] = []
+        for threads in [1, 2, 3] {
+            let session = InferenceSession(network: network, retaining: .all, threads: threads)
+            try session.forward(input)
+            outputs.append(try network.plan.layers.map { try session.output(ofLayer: $0.index).values })
+        }
+        for layer in network.plan.layers.indices {
+            XCTAssertEqual(outputs[1][layer], outputs[0][layer], "layer \(layer), 2 threads vs 1")
+            XCTAssertEqual(outputs[2][layer], outputs[0][layer], "layer \(layer), 3 threads vs 1")
+        }
+    }
+}
