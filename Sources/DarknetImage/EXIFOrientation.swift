@@ -93,6 +93,6 @@ extension Image {
             }
         }
         // Same value count, width/height possibly swapped: always valid.
-        return try! Image(width: outW, height: outH, channels: channels, pixels: out)
+        return Image(validatedWidth: outW, height: outH, channels: channels, pixels: out)
     }
 }

@@ -8,6 +8,8 @@ public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible 
     case outputNotRetained(index: Int)
     /// `forward` has not run yet.
     case noForwardPass
+    /// A profiling buffer does not have one slot per layer.
+    case timingSlotsMismatch(expected: Int, actual: Int)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible 
         case .layerOutOfRange(let index, let count): "layer \(index) does not exist (the network has \(count) layers)"
         case .outputNotRetained(let index): "layer \(index)'s output is not retained by this session"
         case .noForwardPass: "no forward pass has run yet"
+        case .timingSlotsMismatch(let expected, let actual): "\(actual) timing slots for \(expected) layers"
         }
     }
 }
@@ -76,7 +79,9 @@ public final class InferenceSession {
     /// Runs the network and records each layer's wall time in nanoseconds (for profiling).
     /// `layerNanoseconds` must hold one value per layer.
     public func forward(_ input: [Float], layerNanoseconds: inout [UInt64]) throws(InferenceError) {
-        precondition(layerNanoseconds.count == network.plan.layers.count, "one timing slot per layer")
+        guard layerNanoseconds.count == network.plan.layers.count else {
+            throw .timingSlotsMismatch(expected: network.plan.layers.count, actual: layerNanoseconds.count)
+        }
         try input.withUnsafeBufferPointer { buffer throws(InferenceError) in
             try layerNanoseconds.withUnsafeMutableBufferPointer { times throws(InferenceError) in
                 try run(buffer, layerNanoseconds: times.baseAddress)

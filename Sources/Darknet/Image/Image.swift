@@ -46,8 +46,7 @@ public struct Image: Sendable, Equatable {
 
     /// Wraps pixels whose count the caller has already checked; for internal producers
     /// (resize, letterbox, decoders) that build the buffer themselves.
-    @usableFromInline
-    internal init(validatedWidth width: Int, height: Int, channels: Int, pixels: [Float]) {
+    package init(validatedWidth width: Int, height: Int, channels: Int, pixels: [Float]) {
         precondition(width > 0 && height > 0 && channels > 0 && pixels.count == width * height * channels,
                      "Image: \(width)x\(height)x\(channels) does not match \(pixels.count) values")
         self.width = width
