@@ -306,6 +306,17 @@ final class MalformedInputTests: XCTestCase {
         Row("weights: batch-norm folding overflowing to infinity",
             .weights(replacing(replacing(goodWeights(), at: 28, with: 3e38), at: 44, with: 0)),
             .weights(layer: 0, offset: 44, reason: .nonFinite(parameter: "folded batch-norm weights", element: 0))),
+        // The same through Network(cfg:weights:), which memory-maps the file.
+        Row("weights file: empty", .weightsFile(.bytes([])), .weights(layer: nil, offset: 0, reason: .truncatedHeader(needed: 16, available: 0))),
+        Row("weights file: truncated mid-layer 2", .weightsFile(.bytes(Array(goodWeights().prefix(290)))),
+            .weights(layer: 2, offset: 284, reason: .truncated(parameter: "weights", neededBytes: 32, availableBytes: 6))),
+        Row("weights file: trailing bytes", .weightsFile(.bytes(goodWeights() + [1, 2, 3])),
+            .weights(layer: nil, offset: 316, reason: .trailingBytes(count: 3))),
+        Row("weights file: NaN in layer 2", .weightsFile(.bytes(replacing(goodWeights(), at: 300, with: .nan))),
+            .weights(layer: 2, offset: 300, reason: .nonFinite(parameter: "weights", element: 4))),
+        Row("weights file: missing", .weightsFile(.missing), .fileError(path: "missing.weights")),
+        Row("weights file: a directory", .weightsFile(.directory), .fileError(path: "directory.weights")),
+        Row("weights file: correct", .weightsFile(.bytes(goodWeights())), .accepted(layers: 3)),
         Row("weights: correct v0.2 file", .weights(goodWeights()), .accepted(layers: 3)),
         Row("weights: correct v0.1 file (32-bit seen)", .weights(goodWeights(minor: 1)), .accepted(layers: 3)),
         Row("weights: correct v1.0 file (64-bit seen)", .weights(goodWeights(major: 1, minor: 0)), .accepted(layers: 3)),
@@ -479,6 +490,8 @@ extension MalformedInputTests {
         case cfgFile(String, memoryLimit: Int)
         /// `weightsCfg` loaded with these weights.
         case weights([UInt8])
+        /// `weightsCfg` and a weights file written to disk, loaded with `Network(cfg:weights:)`.
+        case weightsFile(WeightsFile)
         /// Image bytes decoded.
         case image([UInt8], maxPixels: Int = 100_000_000)
         /// `Image(width:height:channels:filledWith:)`.
@@ -491,6 +504,12 @@ extension MalformedInputTests {
         case forward(cfg: String, inputCount: Int)
     }
 
+    enum WeightsFile: Sendable {
+        case bytes([UInt8])
+        case missing
+        case directory
+    }
+
     enum Outcome: Equatable, Sendable {
         case cfg(CfgError)
         case plan(PlanError)
@@ -498,6 +517,8 @@ extension MalformedInputTests {
         case image(ImageError)
         case detector(DetectorError)
         case inference(InferenceError)
+        /// A `FileError` for the file named `path` (last path component) with some reason.
+        case fileError(path: String)
         case unexpected(String)
         case accepted(layers: Int)
         case decoded(width: Int, height: Int)
@@ -548,6 +569,31 @@ extension MalformedInputTests {
             case .weights(let bytes):
                 let spec = try NetworkSpec.parse(text: weightsCfg, file: file)
                 return .accepted(layers: try Network(spec: spec, weights: bytes, weightsFile: weightsFile).plan.layers.count)
+            case .weightsFile(let kind):
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID())")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: directory) }
+                let cfg = directory.appendingPathComponent(file)
+                try Data(weightsCfg.utf8).write(to: cfg)
+                let weights: URL
+                switch kind {
+                case .bytes(let bytes):
+                    weights = directory.appendingPathComponent(weightsFile)
+                    try Data(bytes).write(to: weights)
+                case .missing:
+                    weights = directory.appendingPathComponent("missing.weights")
+                case .directory:
+                    weights = directory.appendingPathComponent("directory.weights")
+                    try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: true)
+                }
+                do {
+                    return .accepted(layers: try Network(cfg: cfg, weights: weights).plan.layers.count)
+                } catch let error as WeightsError where error.file == weights.path {
+                    // Compare as if loaded from memory under `weightsFile`.
+                    return .weights(WeightsError(file: weightsFile, layer: error.layer, offset: error.offset, reason: error.reason))
+                } catch let error as FileError where error.path == weights.path && !error.reason.isEmpty {
+                    return .fileError(path: weights.lastPathComponent)
+                }
             case .image(let bytes, let maxPixels):
                 let image = try Image(data: bytes, maxPixels: maxPixels)
                 return .decoded(width: image.width, height: image.height)
