@@ -76,7 +76,7 @@ func firstNonFinite(_ values: [Float]) -> Int? {
         let bits = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
         var all: UInt32 = 0
         // Fast pass: a value is non-finite iff its exponent is all ones.
-        for i in 0..<buffer.count { all |= (bits[i] & 0x7F80_0000) &+ 0x0080_0000 & 0x8000_0000 }
+        for i in 0..<buffer.count { all |= ((bits[i] & 0x7F80_0000) &+ 0x0080_0000) & 0x8000_0000 }
         guard all != 0 else { return nil }
         return buffer.firstIndex { !$0.isFinite }
     }
