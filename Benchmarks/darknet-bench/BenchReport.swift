@@ -1,3 +1,4 @@
+import CommandLineKit
 import BenchmarkKit
 import Darknet
 import Foundation
@@ -28,8 +29,8 @@ struct BenchReport {
     /// forward) come last, for tools that pool samples over several runs.
     func jsonLine() -> String {
         let samples = { (values: [Double]) in "[" + values.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]" }
-        let line = String(format: #"{"cfg": "%@", "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
-               cfg, size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
+        let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
+               jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
         return String(line.dropLast()) + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
@@ -57,3 +58,4 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 }
+

@@ -112,25 +112,8 @@ enum DetectionJSON {
     static func line(image: String, width: Int, height: Int, detections: [Detection]) -> String {
         let items = detections.map { d in
             String(format: #"{"class": %d, "label": %@, "prob": %.4f, "x": %d, "y": %d, "w": %d, "h": %d}"#,
-                   d.classIndex, quoted(d.label), d.confidence, d.rect.left, d.rect.top, d.rect.width, d.rect.height)
+                   d.classIndex, jsonStringLiteral(d.label), d.confidence, d.rect.left, d.rect.top, d.rect.width, d.rect.height)
         }
-        return #"{"image": \#(quoted(image)), "width": \#(width), "height": \#(height), "detections": [\#(items.joined(separator: ", "))]}"#
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        return #"{"image": \#(jsonStringLiteral(image)), "width": \#(width), "height": \#(height), "detections": [\#(items.joined(separator: ", "))]}"#
     }
 }
