@@ -75,6 +75,16 @@ static inline void sd_jpeg_free(void *pointer) {
  * 4-component ones. Refuses images whose header exceeds max_dimension per side or max_pixels
  * in area before allocating anything for pixels.
  */
+/* Routes libjpeg's errors and messages to `err` (longjmp, counted warnings, kept text). */
+static inline struct jpeg_error_mgr *sd_jpeg_install_error_manager(sd_jpeg_error_mgr *err, sd_jpeg_result *result) {
+    struct jpeg_error_mgr *manager = jpeg_std_error(&err->pub);
+    err->pub.error_exit = sd_jpeg_error_exit;
+    err->pub.emit_message = sd_jpeg_emit_message;
+    err->pub.output_message = sd_jpeg_output_message;
+    err->result = result;
+    return manager;
+}
+
 static inline int sd_jpeg_decode(const unsigned char *data, unsigned long size,
                                  unsigned long long max_pixels, unsigned int max_dimension,
                                  sd_jpeg_result *result) {
@@ -84,11 +94,7 @@ static inline int sd_jpeg_decode(const unsigned char *data, unsigned long size,
 
     memset(result, 0, sizeof *result);
     memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = sd_jpeg_error_exit;
-    err.pub.emit_message = sd_jpeg_emit_message;
-    err.pub.output_message = sd_jpeg_output_message;
-    err.result = result;
+    cinfo.err = sd_jpeg_install_error_manager(&err, result);
 
     if (setjmp(err.jump)) {
         jpeg_destroy_decompress(&cinfo);
@@ -164,11 +170,7 @@ static inline int sd_jpeg_encode(const unsigned char *pixels, unsigned int width
 
     memset(result, 0, sizeof *result);
     memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = sd_jpeg_error_exit;
-    err.pub.emit_message = sd_jpeg_emit_message;
-    err.pub.output_message = sd_jpeg_output_message;
-    err.result = result;
+    cinfo.err = sd_jpeg_install_error_manager(&err, result);
 
     if (setjmp(err.jump)) {
         /* The memory destination's current buffer is private to libjpeg at this point (it
