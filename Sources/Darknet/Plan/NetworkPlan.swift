@@ -151,8 +151,8 @@ public struct NetworkPlan: Sendable, Equatable {
             }
             let output = try checked(TensorShape(
                 channels: conv.filters,
-                height: (input.height + 2 * conv.padding - conv.size) / conv.stride + 1,
-                width: (input.width + 2 * conv.padding - conv.size) / conv.stride + 1))
+                height: (input.height + 2 * conv.padding - conv.size) / conv.strideY + 1,
+                width: (input.width + 2 * conv.padding - conv.size) / conv.strideX + 1))
             let kernelArea = try product(input.channels / conv.groups, conv.size, conv.size)
             // BLAS takes the kernel area (GEMM's k and lda) as a 32-bit int.
             guard kernelArea < Int(Int32.max) else { throw fail(.sizeOverflow) }
@@ -174,10 +174,10 @@ public struct NetworkPlan: Sendable, Equatable {
             guard pool.size <= input.width + pool.padding, pool.size <= input.height + pool.padding else {
                 throw fail(.windowLargerThanInput(window: pool.size, input: input, padding: pool.padding))
             }
-            return try make(TensorShape(
-                channels: input.channels,
-                height: (input.height + pool.padding - pool.size) / pool.stride + 1,
-                width: (input.width + pool.padding - pool.size) / pool.stride + 1))
+            let output = TensorShape(channels: input.channels,
+                                     height: (input.height + pool.padding - pool.size) / pool.strideY + 1,
+                                     width: (input.width + pool.padding - pool.size) / pool.strideX + 1)
+            return try make(output, workspace: try maxpoolWorkspace(pool, input: input, output: output))
 
         case .route(let route):
             let first = planned[route.layers[0]].outputShape
@@ -187,7 +187,11 @@ public struct NetworkPlan: Sendable, Equatable {
                 guard shape.height == first.height, shape.width == first.width else {
                     throw fail(.routeSizeMismatch(first: first, other: shape, otherLayer: source))
                 }
-                channels += shape.channels
+                // AlexeyAB slices each source's values in `groups` equal runs: whole channels only.
+                guard shape.channels % route.groups == 0 else {
+                    throw fail(.channelsNotDivisibleByGroups(channels: shape.channels, groups: route.groups))
+                }
+                channels += shape.channels / route.groups
             }
             return try make(TensorShape(channels: channels, height: first.height, width: first.width), sources: route.layers)
 
@@ -198,11 +202,23 @@ public struct NetworkPlan: Sendable, Equatable {
             return try make(TensorShape(channels: input.channels, height: height.partialValue, width: width.partialValue))
 
         case .shortcut(let shortcut):
-            let from = planned[shortcut.from].outputShape
-            guard from == input else {
-                throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: shortcut.from))
+            for source in shortcut.from where planned[source].outputShape != input {
+                throw fail(.shortcutShapeMismatch(previous: input, from: planned[source].outputShape, fromLayer: source))
             }
-            return try make(input, sources: [previousSource, shortcut.from])
+            return try make(input, sources: [previousSource] + shortcut.from)
+
+        case .scaleChannels(let scale):
+            let from = planned[scale.from].outputShape
+            let fits = scale.scaleWH
+                ? input.channels == 1 && input.height == from.height && input.width == from.width
+                : input.height == 1 && input.width == 1 && input.channels == from.channels
+            guard fits else { throw fail(.scaleShapeMismatch(previous: input, from: from, fromLayer: scale.from)) }
+            return try make(from, sources: [previousSource, scale.from])
+
+        case .sam(let sam):
+            let from = planned[sam.from].outputShape
+            guard from == input else { throw fail(.scaleShapeMismatch(previous: input, from: from, fromLayer: sam.from)) }
+            return try make(input, sources: [previousSource, sam.from])
 
         case .yolo(let yolo):
             let expected = yolo.mask.count * (yolo.classes + 5)
@@ -219,9 +235,10 @@ extension ConvolutionAlgorithm {
     /// faster). The 1x1 shortcut; im2col for the rest.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy) -> ConvolutionAlgorithm {
-        if conv.size == 1 && conv.stride == 1 && conv.padding == 0 { return .direct }
+        let unitStride = conv.strideX == 1 && conv.strideY == 1
+        if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
-        if strategy == .fastest, conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1,
+        if strategy == .fastest, conv.size == 3, unitStride, conv.dilation == 1, conv.padding == 1, conv.groups == 1,
            inputChannels >= 32, rows * columns >= 36 {
             return .winograd
         }

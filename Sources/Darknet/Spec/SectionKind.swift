@@ -1,6 +1,7 @@
 /// The cfg section names this library recognises, aliases folded.
 enum SectionKind: Equatable {
     case net, convolutional, maxpool, route, upsample, shortcut, yolo
+    case scaleChannels, sam
 
     init?(name: String) {
         switch name {
@@ -11,6 +12,8 @@ enum SectionKind: Equatable {
         case "upsample": self = .upsample
         case "shortcut": self = .shortcut
         case "yolo": self = .yolo
+        case "scale_channels": self = .scaleChannels
+        case "sam": self = .sam
         default: return nil
         }
     }
@@ -21,7 +24,7 @@ enum SectionKind: Equatable {
         "region", "reorg", "reorg3d", "avgpool", "avg", "softmax", "soft", "connected", "conn", "dropout",
         "batchnorm", "crop", "cost", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
-        "xnor", "scale_channels", "sam", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
+        "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
         "local_avgpool",
     ]
 }

@@ -8,8 +8,9 @@ enum NaiveLayers {
     static func convolution(input: [Float], shape: TensorShape, spec: ConvolutionalSpec, parameters: [[Float]]) -> [Float] {
         let biases = parameters[0]
         let weights = parameters.last!
-        let outH = (shape.height + 2 * spec.padding - spec.size) / spec.stride + 1
-        let outW = (shape.width + 2 * spec.padding - spec.size) / spec.stride + 1
+        let outH = (shape.height + 2 * spec.padding - spec.size) / spec.strideY + 1
+        let outW = (shape.width + 2 * spec.padding - spec.size) / spec.strideX + 1
+        let d = spec.dilation, pad = spec.padding * spec.dilation
         let inPerGroup = shape.channels / spec.groups, outPerGroup = spec.filters / spec.groups
         var output = [Float](repeating: 0, count: spec.filters * outH * outW)
         for f in 0..<spec.filters {
@@ -21,7 +22,7 @@ enum NaiveLayers {
                         let c = g * inPerGroup + ci
                         for ky in 0..<spec.size {
                             for kx in 0..<spec.size {
-                                let iy = oy * spec.stride + ky - spec.padding, ix = ox * spec.stride + kx - spec.padding
+                                let iy = oy * spec.strideY + ky * d - pad, ix = ox * spec.strideX + kx * d - pad
                                 guard iy >= 0, iy < shape.height, ix >= 0, ix < shape.width else { continue }
                                 let w = weights[((f * inPerGroup + ci) * spec.size + ky) * spec.size + kx]
                                 sum += Double(w) * Double(input[(c * shape.height + iy) * shape.width + ix])
@@ -41,8 +42,8 @@ enum NaiveLayers {
     }
 
     static func maxpool(input: [Float], shape: TensorShape, spec: MaxpoolSpec) -> [Float] {
-        let outH = (shape.height + spec.padding - spec.size) / spec.stride + 1
-        let outW = (shape.width + spec.padding - spec.size) / spec.stride + 1
+        let outH = (shape.height + spec.padding - spec.size) / spec.strideY + 1
+        let outW = (shape.width + spec.padding - spec.size) / spec.strideX + 1
         var output = [Float](repeating: 0, count: shape.channels * outH * outW)
         for c in 0..<shape.channels {
             for oy in 0..<outH {
@@ -50,7 +51,7 @@ enum NaiveLayers {
                     var best = -Float.greatestFiniteMagnitude
                     for ky in 0..<spec.size {
                         for kx in 0..<spec.size {
-                            let iy = oy * spec.stride + ky - spec.padding / 2, ix = ox * spec.stride + kx - spec.padding / 2
+                            let iy = oy * spec.strideY + ky - spec.padding / 2, ix = ox * spec.strideX + kx - spec.padding / 2
                             guard iy >= 0, iy < shape.height, ix >= 0, ix < shape.width else { continue }
                             best = max(best, input[(c * shape.height + iy) * shape.width + ix])
                         }
