@@ -5,7 +5,8 @@ import Foundation
 /// kernels are tested against.
 enum NaiveLayers {
     /// Direct convolution with explicit batch norm (Darknet's formula) and activation.
-    static func convolution(input: [Float], shape: TensorShape, spec: ConvolutionalSpec, parameters: [[Float]]) -> [Float] {
+    static func convolution(input: [Float], shape: TensorShape, spec: ConvolutionalSpec, parameters: [[Float]],
+                            dialect: DarknetDialect = .original) -> [Float] {
         let biases = parameters[0]
         let weights = parameters.last!
         let outH = (shape.height + 2 * spec.padding - spec.size) / spec.strideY + 1
@@ -32,7 +33,8 @@ enum NaiveLayers {
                     var x = Float(sum)
                     if spec.batchNormalize {
                         let (scale, mean, variance) = (parameters[1][f], parameters[2][f], parameters[3][f])
-                        x = (x - mean) / (sqrtf(variance) + 0.000001) * scale
+                        let deviation = dialect == .alexeyAB ? sqrtf(variance + 0.00001) : sqrtf(variance) + 0.000001
+                        x = (x - mean) / deviation * scale
                     }
                     output[(f * outH + oy) * outW + ox] = spec.activation.apply(x + biases[f])
                 }
