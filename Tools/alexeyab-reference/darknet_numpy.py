@@ -106,6 +106,10 @@ class Conv:
                 (w + 2 * self.padding - self.size) // self.sx + 1)
 
     def forward(self, x, params):
+        return self.finish(self.linear(x, params["weights"]), params)
+
+    def linear(self, x, flat_weights):
+        """The convolution alone (no bias, batch norm or activation)."""
         c, h, w = x.shape
         f, oh, ow = self.shape(h, w)
         k, d = self.size, self.dilation
@@ -113,7 +117,7 @@ class Conv:
         xp = np.zeros((c, h + 2 * pad + k * d, w + 2 * pad + k * d))
         xp[:, pad:pad + h, pad:pad + w] = x
         cg, fg = c // self.groups, f // self.groups
-        weights = params["weights"].reshape(f, cg, k, k)
+        weights = flat_weights.reshape(f, cg, k, k)
         out = np.zeros((f, oh, ow))
         for g in range(self.groups):
             cols = np.empty((cg, k, k, oh, ow))
@@ -124,6 +128,10 @@ class Conv:
                                          x0:x0 + (ow - 1) * self.sx + 1:self.sx]
             wg = weights[g * fg:(g + 1) * fg].reshape(fg, -1)
             out[g * fg:(g + 1) * fg] = (wg @ cols.reshape(cg * k * k, -1)).reshape(fg, oh, ow)
+        return out
+
+    def finish(self, out, params):
+        """Batch norm (AlexeyAB's epsilon), bias and activation after the convolution."""
         if self.bn:
             scale = params["scales"] / np.sqrt(params["variance"] + 0.00001)   # AlexeyAB's epsilon
             out = (out - params["mean"][:, None, None]) * scale[:, None, None]
@@ -166,13 +174,21 @@ def resolve(value, index):
     return value + index if value < 0 else value
 
 
-def forward(sections, params, x, keep=None):
-    """Runs every layer; returns the list of outputs (float64, CHW)."""
+def forward(sections, params, x, calibrate=False):
+    """Runs every layer; returns the list of outputs (float64, CHW). With `calibrate`, each
+    convolution's weights are first rescaled (in place, then rounded to float32) so that its
+    output before bias and batch norm has a standard deviation of `params[i]["target"]`:
+    activations stay O(1) through any depth and the output still depends on the input."""
     outputs = []
     for index, (kind, o, _) in enumerate(sections[1:]):
         prev = x if index == 0 else outputs[-1]
         if kind in ("convolutional", "conv"):
-            y = params[index]["layer"].forward(prev, params[index])
+            p, conv = params[index], params[index]["layer"]
+            raw = conv.linear(prev, p["weights"])
+            if calibrate:
+                p["weights"] = (p["weights"] * (p["target"] / max(raw.std(), 1e-6))).astype(np.float32).astype(np.float64)
+                raw = conv.linear(prev, p["weights"])
+            y = conv.finish(raw, p)
         elif kind in ("maxpool", "max"):
             y = maxpool(prev, o)
         elif kind == "route":
@@ -258,9 +274,10 @@ def write_weights(params, path, variance_shift=0.0):
 OPENCV_VARIANCE_SHIFT = 0.00001 - 0.000001
 
 
-def random_weights(sections, seed, path):
-    """Writes a .weights file (header 0.2.0, 64-bit seen) with seeded random parameters sized
-    so activations stay O(1) through deep networks; returns the per-layer parameters."""
+def random_weights(sections, seed, path, x):
+    """Writes a .weights file (header 0.2.0, 64-bit seen) with seeded random parameters,
+    calibrated on the input `x` so activations stay O(1) through deep networks; returns the
+    per-layer parameters and every layer's output for `x`."""
     rng = np.random.default_rng(seed)
     convs, _ = conv_layers(sections)
     kinds = [s[0] for s in sections[1:]]
@@ -268,10 +285,9 @@ def random_weights(sections, seed, path):
     for index, conv in sorted(convs.items()):
         fan_in = conv.weight_count // conv.filters
         following = kinds[index + 1] if index + 1 < len(kinds) else ""
-        gain = 0.4 if following in ("yolo", "shortcut") else 1.0
-        p = {"layer": conv,
+        p = {"layer": conv, "target": 0.5 if following == "shortcut" else 1.0,
              "biases": rng.normal(0, 0.05, conv.filters),
-             "weights": rng.normal(0, gain * math.sqrt(2.0 / fan_in), conv.weight_count)}
+             "weights": rng.normal(0, math.sqrt(2.0 / fan_in), conv.weight_count)}
         if conv.bn:
             p["scales"] = rng.uniform(0.8, 1.2, conv.filters)
             p["mean"] = rng.normal(0, 0.05, conv.filters)
@@ -281,5 +297,6 @@ def random_weights(sections, seed, path):
             if key in p:
                 p[key] = p[key].astype(np.float32).astype(np.float64)
         params[index] = p
+    outputs = forward(sections, params, x, calibrate=True)
     write_weights(params, path)
-    return params
+    return params, outputs

@@ -23,6 +23,7 @@ import sys
 import numpy as np
 
 import darknet_numpy as dn
+import detections as post
 
 try:
     import cv2
@@ -30,6 +31,7 @@ except ImportError:  # the OpenCV cross-checks need it; make-alexeyab-fixtures.s
     cv2 = None
 
 SMALL_SEED = 17
+DETECTION_THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97)
 # OpenCV activation layer names (darknet_io.cpp setActivation).
 CV_ACTIVATIONS = {"leaky": "leaky", "relu": "relu", "mish": "mish", "swish": "swish", "logistic": "logistic", "tanh": "tanh"}
 CV_SECTIONS = {"convolutional", "conv", "maxpool", "max", "route", "shortcut", "upsample", "yolo", "scale_channels", "sam"}
@@ -109,12 +111,11 @@ def small(repo, out, name):
     directory = os.path.join(out, name)
     os.makedirs(directory, exist_ok=True)
     weights = os.path.join(directory, name + ".weights")
-    params = dn.random_weights(sections, SMALL_SEED, weights)
     net = sections[0][1]
     shape = (int(net["channels"]), int(net["height"]), int(net["width"]))
     x = np.random.default_rng(SMALL_SEED + 1).uniform(0, 1, shape).astype(np.float32)
     x.astype("<f4").tofile(os.path.join(directory, "input.bin"))
-    outputs = dn.forward(sections, params, x.astype(np.float64))
+    params, outputs = dn.random_weights(sections, SMALL_SEED, weights, x.astype(np.float64))
     entries = []
     for index, ((kind, _, _), y) in enumerate(zip(sections[1:], outputs)):
         write_layer(directory, index, kind, y, "numpy-float64", entries)
@@ -158,15 +159,15 @@ def network_416(src, dst):
         f.write("\n".join(lines) + "\n")
 
 
-def full(repo, out, name, cfg_source, seed, dog):
+def full(repo, out, name, cfg_source, seed, dog, with_detections=True):
     directory = os.path.join(out, name)
     os.makedirs(directory, exist_ok=True)
     cfg = os.path.join(directory, name + ".cfg")
     network_416(cfg_source, cfg)
     sections = dn.parse_cfg(cfg)
     weights = os.path.join(directory, name + ".weights")
-    params = dn.random_weights(sections, seed, weights)
     x = np.fromfile(dog, dtype="<f4").reshape(3, 416, 416)
+    params, outputs = dn.random_weights(sections, seed, weights, x.astype(np.float64))
     x.astype("<f4").tofile(os.path.join(directory, "input.bin"))
     kinds = [s[0] for s in sections[1:]]
     heads = [i for i, k in enumerate(kinds) if k == "yolo"]
@@ -183,7 +184,6 @@ def full(repo, out, name, cfg_source, seed, dog):
     # Two independent references: a layer is kept only where OpenCV and the NumPy
     # reimplementation agree (OpenCV's blob for one inner YOLOv4 layer was measured to hold
     # something else while every later layer agreed).
-    outputs = dn.forward(sections, params, x.astype(np.float64))
     diffs = {i: float(np.abs(got[i] - outputs[i]).max()) for i in got}
     log("%-24s OpenCV vs NumPy reference, max |diff| per layer: %s"
         % (name, " ".join("%d:%.1e" % item for item in sorted(diffs.items()))))
@@ -208,6 +208,26 @@ def full(repo, out, name, cfg_source, seed, dog):
             raise SystemExit("%s layer %d: degenerate reference (std %g)" % (name, e["index"], a.std()))
     with open(os.path.join(directory, "layers.json"), "w") as f:
         json.dump({"layers": entries}, f, indent=1)
+    if not with_detections:
+        return
+    # Detections on dog.jpg (768x576, letterboxed into dog-416) from the reference [yolo]
+    # outputs, by AlexeyAB's decoding and the NMS its last [yolo] layer names.
+    yolo_outputs = {h: np.fromfile(os.path.join(directory, "layer%03d.bin" % h), dtype="<f4").reshape(got[h - 1].shape).astype(np.float64)
+                    for h in heads}
+    # Random weights make many confident boxes: the lowest threshold that leaves at most 60
+    # detections keeps the list readable and still exercises the NMS.
+    found, thresh = None, None
+    for candidate in sorted(DETECTION_THRESHOLDS, reverse=True):  # cheap high thresholds first
+        result = post.detections(sections, yolo_outputs, 768, 576, thresh=candidate)
+        if found is not None and len(result) > 60:
+            break
+        found, thresh = result, candidate
+    if len(found) < 5:
+        raise SystemExit("%s: only %d detections at thresh %g" % (name, len(found), thresh))
+    with open(os.path.join(directory, "detections.json"), "w") as f:
+        json.dump({"image": "dog.jpg", "width": 768, "height": 576, "thresh": thresh, "nms": 0.45,
+                   "nms_kind": sections[heads[-1] + 1][1].get("nms_kind", "default"), "detections": found}, f, indent=1)
+    log("%-24s %d detections at thresh %g (%s)" % (name, len(found), thresh, sections[heads[-1] + 1][1].get("nms_kind", "default")))
 
 
 def main():
@@ -223,6 +243,7 @@ def main():
     cfgs = os.path.join(repo, "Weights", "alexeyab")
     full(repo, out, "yolov4-tiny", os.path.join(cfgs, "yolov4-tiny.cfg"), 41, dog)
     full(repo, out, "yolov4", os.path.join(cfgs, "yolov4.cfg"), 43, dog)
+    full(repo, out, "yolov4-sam-mish", os.path.join(cfgs, "yolov4-sam-mish.cfg"), 45, dog)
     full(repo, out, "yolov7-tiny-like", os.path.join(repo, "Fixtures", "cfg", "alexeyab", "yolov7-tiny-like.cfg"), 47, dog)
     with open(os.path.join(out, "report.txt"), "w") as f:
         f.write("\n".join(report) + "\n")
