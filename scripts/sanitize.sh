@@ -38,6 +38,10 @@ summary=()
 # runs), and the concurrent test (run under TSan).
 asan_skip="DarknetFidelityTests.testYoloV3RandomWeightsRoutesUpsamplesAndHeads|DarknetFidelityTests.testYoloV3TinyRandomWeightsEveryLayer"
 asan_skip+="|DetectionTests.testSampleImagesAtThreshold025MatchDarknet|DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes"
+# The full YOLOv4-size AlexeyAB networks (about 60 BFLOPs each at 416): their layer kinds are
+# covered by the small AlexeyAB cfgs, YOLOv4-tiny and the YOLOv7-style network, which run.
+asan_skip+="|AlexeyABFidelityTests.testYoloV4RandomWeights|AlexeyABFidelityTests.testYoloV4SamMishRandomWeights"
+asan_skip+="|AlexeyABFidelityTests.testYoloV4Detections|AlexeyABFidelityTests.testYoloV4SamMishDetections"
 
 # run SANITIZER SELECTION...   (swift test's --filter / --skip options)
 run() {
