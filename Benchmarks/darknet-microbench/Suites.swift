@@ -237,11 +237,13 @@ struct Suites {
                 bytes: Double(c.input.count + outCount) * 4,
                 setUp: {
                     let x = randomBuffer(c.input.count, seed: 9), y = alignedBuffer(outCount)
+                    // The separable path of wide windows (SPP) needs the planner's scratch.
+                    let scratch = alignedBuffer(max(c.input.channels * c.input.height * outWidth, 1))
                     return Fixture(body: {
                         maxpool(x, channels: c.input.channels, height: c.input.height, width: c.input.width,
-                                size: c.size, stride: c.stride, padding: c.padding,
-                                outHeight: outHeight, outWidth: outWidth, into: y)
-                    }, tearDown: { blackHole(y[0]); release(x, y) })
+                                size: c.size, strideX: c.stride, strideY: c.stride, padding: c.padding,
+                                outHeight: outHeight, outWidth: outWidth, into: y, scratch: scratch)
+                    }, tearDown: { blackHole(y[0]); release(x, y, scratch) })
                 }))
         }
         return result

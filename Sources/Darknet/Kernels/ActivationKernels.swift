@@ -19,6 +19,9 @@ package func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: Uns
             for i in 0..<planeSize { plane[i] = max(plane[i] + bias, 0) }
         case .logistic:
             for i in 0..<planeSize { plane[i] = 1 / (1 + expf(-(plane[i] + bias))) }
+        case .mish, .swish:
+            for i in 0..<planeSize { plane[i] += bias }
+            activate(plane, count: planeSize, activation: activation)
         default:
             for i in 0..<planeSize { plane[i] = activation.apply(plane[i] + bias) }
         }
@@ -34,6 +37,16 @@ package func activate(_ data: UnsafeMutablePointer<Float>, count: Int, activatio
         for i in 0..<count { let x = data[i]; data[i] = x > 0 ? x : 0.1 * x }
     case .logistic:
         for i in 0..<count { data[i] = 1 / (1 + expf(-data[i])) }
+    case .mish:
+        // YOLOv4's activation: a specialised loop, same arithmetic as `Activation.apply`.
+        let threshold = Activation.mishThreshold
+        for i in 0..<count {
+            let x = data[i]
+            let softplus: Float = x > threshold ? x : (x < -threshold ? expf(x) : logf(expf(x) + 1))
+            data[i] = x * (2 / (1 + expf(-2 * softplus)) - 1)
+        }
+    case .swish:
+        for i in 0..<count { let x = data[i]; data[i] = x * (1 / (1 + expf(-x))) }
     default:
         for i in 0..<count { data[i] = activation.apply(data[i]) }
     }
