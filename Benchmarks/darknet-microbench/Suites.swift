@@ -62,12 +62,17 @@ struct Suites {
             }
             seen[shape] = result.count
             var im2colPath = im2colConvolution(layer, conv, shape: shape)
-            im2colPath.planned = layer.algorithm != .winograd
+            im2colPath.planned = layer.algorithm == .im2col || layer.algorithm == .direct
             result.append(im2colPath)
             if conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1 {
                 var winograd = winogradConvolution(layer, conv, shape: shape)
                 winograd.planned = layer.algorithm == .winograd
                 result.append(winograd)
+            }
+            if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
+                var sliding = slidingWindowConvolution(layer, conv, shape: shape)
+                sliding.planned = layer.algorithm == .slidingWindow
+                result.append(sliding)
             }
         }
         return result
@@ -122,7 +127,8 @@ struct Suites {
                 weights.update(from: transformedWeights, count: transformedWeights.count)
                 let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
                 let workspace = alignedBuffer(WinogradF43.workspaceCount(channels: channels, filters: filters,
-                                                                         height: output.height, width: output.width))
+                                                                         height: output.height, width: output.width)
+                                              + WinogradF43.scratchCount(width: input.width))
                 let transformed = workspace
                 let products = workspace + WinogradF43.elements * channels * tiles
                 let scratch = products + WinogradF43.elements * filters * tiles
@@ -141,6 +147,32 @@ struct Suites {
                     addBiasAndActivate(y, biases: biases, channels: filters, planeSize: output.planeSize,
                                        activation: conv.activation)
                 }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
+            })
+    }
+
+    /// The same convolution computed directly from zero-padded planes (bias and activation fused).
+    private func slidingWindowConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) sliding window", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let paddedHeight = input.height + 2 * conv.padding
+                let paddedWidth = SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size)
+                let x = randomBuffer(input.count, seed: 3)
+                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4, low: -0.1, high: 0.1)
+                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let padded = alignedBuffer(input.channels * paddedHeight * paddedWidth)
+                let y = alignedBuffer(output.count)
+                let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+                return Fixture(body: {
+                    SlidingWindowConvolution.pad(x, channels: 0..<input.channels, height: input.height, width: input.width,
+                                                 padding: conv.padding, into: padded, outputWidth: output.width, size: conv.size)
+                    SlidingWindowConvolution.convolve(
+                        padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
+                        weights: weights, biases: biases, filters: conv.filters, into: y,
+                        outputHeight: output.height, outputWidth: output.width, rows: 0..<output.height, epilogue: fused ?? 0)
+                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, padded, y) })
             })
     }
 

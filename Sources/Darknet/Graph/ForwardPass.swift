@@ -21,6 +21,10 @@ struct ForwardPass {
             switch layer.spec.kind {
             case .convolutional(let conv):
                 let parameters = network.convolutions[layer.index]!
+                if layer.algorithm == .slidingWindow {
+                    convolveSlidingWindow(input, inShape, conv, parameters, output, outShape)
+                    break
+                }
                 if layer.algorithm == .winograd {
                     convolveWinograd(input, inShape, conv, parameters, output, outShape)
                 } else {
@@ -100,6 +104,36 @@ struct ForwardPass {
                                b: columns + span.lowerBound, ldb: outPlane,
                                c: c + span.lowerBound, ldc: outPlane)
                 }
+            }
+        }
+    }
+
+    /// Direct convolution from zero-padded planes; threads split the padding by channel and the
+    /// convolution by output rows. Bias (and leaky / ReLU) are applied by the kernel itself.
+    private func convolveSlidingWindow(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
+                                       _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
+                                       _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+        parallel(inShape.channels) { channels, _ in
+            SlidingWindowConvolution.pad(input, channels: channels, height: inShape.height, width: inShape.width,
+                                         padding: conv.padding, into: workspace, outputWidth: outShape.width,
+                                         size: conv.size)
+        }
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        parameters.weights.withUnsafeBufferPointer { weights in
+            parameters.biases.withUnsafeBufferPointer { biases in
+                parallel(outShape.height) { rows, _ in
+                    SlidingWindowConvolution.convolve(
+                        padded: workspace, channels: inShape.channels, paddedHeight: inShape.height + 2 * conv.padding,
+                        size: conv.size, weights: weights.baseAddress!, biases: biases.baseAddress!,
+                        filters: conv.filters, into: output, outputHeight: outShape.height, outputWidth: outShape.width,
+                        rows: rows, epilogue: fused ?? 0)
+                }
+            }
+        }
+        if fused == nil {
+            parallel(conv.filters, minimumPerThread: 4) { filters, _ in
+                activate(output + filters.lowerBound * outShape.planeSize,
+                         count: filters.count * outShape.planeSize, activation: conv.activation)
             }
         }
     }

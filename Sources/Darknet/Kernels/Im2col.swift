@@ -31,10 +31,17 @@ package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, w
                         if last > first { (outRow + first).update(from: inRow + first + shift, count: last - first) }
                         if last < outWidth { (outRow + max(last, 0)).update(repeating: 0, count: outWidth - max(last, 0)) }
                     } else {
-                        for ox in 0..<outWidth {
-                            let ix = ox * stride + kx - padding
-                            outRow[ox] = (ix >= 0 && ix < width) ? inRow[ix] : 0
+                        // Columns whose source ix = ox * stride + shift lies inside the row.
+                        let shift = kx - padding
+                        let first = min(outWidth, shift >= 0 ? 0 : (-shift + stride - 1) / stride)
+                        let last = max(first, min(outWidth, width - shift > 0 ? (width - shift - 1) / stride + 1 : 0))
+                        if first > 0 { outRow.update(repeating: 0, count: first) }
+                        var source = inRow + first * stride + shift
+                        for ox in first..<last {
+                            outRow[ox] = source.pointee
+                            source += stride
                         }
+                        if last < outWidth { (outRow + last).update(repeating: 0, count: outWidth - last) }
                     }
                 }
             }

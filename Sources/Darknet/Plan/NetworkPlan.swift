@@ -6,6 +6,9 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     case im2col
     /// Winograd F(4x4, 3x3): 36 GEMMs on transformed tiles (3x3, stride 1, padding 1, 1 group).
     case winograd
+    /// Each output summed over its window in SIMD registers from a zero-padded copy of the
+    /// input (stride 1, 1 group, few input channels): no im2col copy, no thin GEMM.
+    case slidingWindow
 }
 
 /// Which fast paths the planner may choose.
@@ -162,6 +165,9 @@ public struct NetworkPlan: Sendable, Equatable {
             let workspace: Int
             switch algorithm {
             case .direct: workspace = 0
+            case .slidingWindow:
+                workspace = try product(input.channels, input.height + 2 * conv.padding,
+                                        SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size))
             case .im2col: workspace = try product(kernelArea, output.planeSize)
             case .winograd:
                 workspace = WinogradF43.workspaceCount(channels: input.channels, filters: conv.filters,
@@ -220,6 +226,9 @@ extension ConvolutionAlgorithm {
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy) -> ConvolutionAlgorithm {
         if conv.size == 1 && conv.stride == 1 && conv.padding == 0 { return .direct }
+        if strategy == .fastest, SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) {
+            return .slidingWindow
+        }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
         if strategy == .fastest, conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1,
            inputChannels >= 32, rows * columns >= 36 {

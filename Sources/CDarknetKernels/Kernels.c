@@ -1,0 +1,91 @@
+/*
+ * Instantiates every kernel for each instruction set and dispatches on the CPU's features.
+ */
+#include "darknet_kernels.h"
+
+/* Baseline: 4 lanes (SSE2 on x86-64, NEON on arm64). */
+#define LANES 4
+#define FILTER_BLOCK 4
+#define VECTOR_BLOCK 2
+#define SUFFIX base
+#define SPLAT_INDICES 0, 0, 0, 0
+#define EVEN_INDICES 0, 2, 4, 6
+#define ODD_INDICES 1, 3, 5, 7
+#include "Variant.h"
+
+#if defined(__x86_64__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#define LANES 8
+#define FILTER_BLOCK 4
+#define VECTOR_BLOCK 3
+#define SUFFIX avx2
+#define SPLAT_INDICES 0, 0, 0, 0, 0, 0, 0, 0
+#define EVEN_INDICES 0, 2, 4, 6, 8, 10, 12, 14
+#define ODD_INDICES 1, 3, 5, 7, 9, 11, 13, 15
+#include "Variant.h"
+#pragma clang attribute pop
+
+#pragma clang attribute push(__attribute__((target("avx512f,fma"))), apply_to = function)
+#define LANES 16
+#define FILTER_BLOCK 8
+#define VECTOR_BLOCK 3
+#define SUFFIX avx512
+#define SPLAT_INDICES 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define EVEN_INDICES 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#define ODD_INDICES 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+#include "Variant.h"
+#pragma clang attribute pop
+#endif
+
+static int detect_simd_level(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) return 2;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
+#endif
+    return 0;
+}
+
+static int simd_level = -1;
+
+int swiftdarknet_simd_level(void) {
+    int value = __atomic_load_n(&simd_level, __ATOMIC_RELAXED);
+    if (value < 0) {
+        value = detect_simd_level();
+        __atomic_store_n(&simd_level, value, __ATOMIC_RELAXED);
+    }
+    return value;
+}
+
+int swiftdarknet_limit_simd_level(int maximum) {
+    int detected = detect_simd_level();
+    int value = maximum < detected ? maximum : detected;
+    if (value < 0) value = 0;
+    __atomic_store_n(&simd_level, value, __ATOMIC_RELAXED);
+    return value;
+}
+
+/* Calls the widest variant of `name` this CPU runs. */
+#if defined(__x86_64__)
+#define DISPATCH(name, ...)                                        \
+    switch (swiftdarknet_simd_level()) {                           \
+    case 2: name##_avx512(__VA_ARGS__); return;                    \
+    case 1: name##_avx2(__VA_ARGS__); return;                      \
+    default: name##_base(__VA_ARGS__); return;                     \
+    }
+#else
+#define DISPATCH(name, ...) name##_base(__VA_ARGS__);
+#endif
+
+void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
+                                  ptrdiff_t padded_width, const float *weights, const float *biases,
+                                  ptrdiff_t filters, ptrdiff_t size, float *output, ptrdiff_t out_height,
+                                  ptrdiff_t out_width, ptrdiff_t row_begin, ptrdiff_t row_end, int epilogue) {
+    DISPATCH(swiftdarknet_convolve_direct, padded, channels, padded_height, padded_width, weights, biases, filters,
+             size, output, out_height, out_width, row_begin, row_end, epilogue)
+}
+
+void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                             ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width) {
+    DISPATCH(swiftdarknet_maxpool2x2, input, channels, height, width, stride, output, out_height, out_width)
+}

@@ -1,0 +1,58 @@
+#ifndef SWIFTDARKNET_KERNELS_H
+#define SWIFTDARKNET_KERNELS_H
+/*
+ * SIMD kernels the Swift compiler cannot produce on its own.
+ *
+ * Swift on Linux targets the x86-64 baseline (SSE2, no FMA) and offers no per-function target
+ * attribute, so these few hot loops are written in C with clang vector extensions and compiled
+ * three times: baseline (4 lanes), AVX2+FMA (8 lanes) and AVX-512 (16 lanes). The variant is
+ * chosen once from the CPU's feature bits; every variant computes the same sums in the same order
+ * per output element, so results do not depend on the CPU beyond FMA rounding.
+ */
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Instruction-set level the kernels run at: 0 baseline, 1 AVX2+FMA, 2 AVX-512F. */
+int swiftdarknet_simd_level(void);
+
+/* Runs the kernels at most at `maximum` (and at most what the CPU supports) from now on; returns
+ * the level in effect. For tests that check every variant on one machine. */
+int swiftdarknet_limit_simd_level(int maximum);
+
+/* What the direct convolution applies after adding the bias. */
+enum {
+    SWIFTDARKNET_EPILOGUE_BIAS = 0,       /* bias only (linear, or an activation applied later) */
+    SWIFTDARKNET_EPILOGUE_BIAS_LEAKY = 1, /* bias, then Darknet's leaky ReLU (slope 0.1) */
+    SWIFTDARKNET_EPILOGUE_BIAS_RELU = 2   /* bias, then ReLU */
+};
+
+/* Columns of the padded input plane the direct convolution reads for an output `out_width` wide
+ * with a `size`-wide kernel: the window span plus slack for the last partial vector. */
+ptrdiff_t swiftdarknet_direct_padded_width(ptrdiff_t out_width, ptrdiff_t size);
+
+/* Copies channels [first, first + count) of a CHW tensor into zero-padded planes of
+ * `padded_height x padded_width`, the input placed at row `pad`, column `pad`. */
+void swiftdarknet_pad_planes(const float *input, ptrdiff_t first, ptrdiff_t count, ptrdiff_t height,
+                             ptrdiff_t width, ptrdiff_t pad, float *padded, ptrdiff_t padded_height,
+                             ptrdiff_t padded_width);
+
+/* Stride-1 convolution of zero-padded planes, output rows [row_begin, row_end), every filter.
+ * weights: filters x channels x size x size; output: filters x out_height x out_width.
+ * Each output is bias + the sum over channels, kernel rows and columns in that order. */
+void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
+                                  ptrdiff_t padded_width, const float *weights, const float *biases,
+                                  ptrdiff_t filters, ptrdiff_t size, float *output, ptrdiff_t out_height,
+                                  ptrdiff_t out_width, ptrdiff_t row_begin, ptrdiff_t row_end, int epilogue);
+
+/* Darknet's 2x2 max pooling with no offset, stride 1 or 2 (YOLOv3-tiny's pools); a window cell
+ * past the right or bottom edge repeats the inside one. */
+void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                             ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
