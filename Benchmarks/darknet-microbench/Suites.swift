@@ -142,10 +142,11 @@ struct Suites {
                                    b: transformed + e * channels * tiles, ldb: tiles,
                                    c: products + e * filters * tiles, ldc: tiles)
                     }
+                    let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
                     WinogradF43.transformOutput(products, filters: filters, height: output.height, width: output.width,
-                                                tileRows: rows, tileColumns: columns, into: y, scratch: scratch)
-                    addBiasAndActivate(y, biases: biases, channels: filters, planeSize: output.planeSize,
-                                       activation: conv.activation)
+                                                tileRows: rows, tileColumns: columns, biases: biases,
+                                                epilogue: fused ?? 0, into: y, scratch: scratch)
+                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
                 }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
             })
     }

@@ -89,3 +89,17 @@ void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t h
                              ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width) {
     DISPATCH(swiftdarknet_maxpool2x2, input, channels, height, width, stride, output, out_height, out_width)
 }
+
+void swiftdarknet_winograd_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                 ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
+                                 ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_input, input, channels, height, width, tile_rows, tile_columns, transformed,
+             scratch, first, count)
+}
+
+void swiftdarknet_winograd_output(const float *products, ptrdiff_t filters, ptrdiff_t height, ptrdiff_t width,
+                                  ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue,
+                                  float *output, float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_output, products, filters, height, width, tile_rows, tile_columns, biases,
+             epilogue, output, scratch, first, count)
+}

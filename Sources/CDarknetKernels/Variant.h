@@ -6,6 +6,7 @@
 #include "Vector.h"
 #include "ConvolveDirect.h"
 #include "Maxpool.h"
+#include "Winograd.h"
 
 #undef VEC
 #undef CAT

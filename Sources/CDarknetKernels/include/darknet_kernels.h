@@ -52,6 +52,19 @@ void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdi
 void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                              ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width);
 
+/* Winograd F(4x4, 3x3) input transform `Bᵀ d B` of channels [first, first + count): every 6x6 tile
+ * (zero padding of 1 around the input) to `transformed`, laid out [36][channels][tiles] with tiles
+ * row-major over the output. `scratch` holds swiftdarknet_winograd_scratch_count(width) floats. */
+void swiftdarknet_winograd_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                 ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
+                                 ptrdiff_t first, ptrdiff_t count);
+
+/* Winograd output transform `Aᵀ m A` of filters [first, first + count) from `products`
+ * ([36][filters][tiles]), clipped at the edges, plus the bias and the epilogue's activation. */
+void swiftdarknet_winograd_output(const float *products, ptrdiff_t filters, ptrdiff_t height, ptrdiff_t width,
+                                  ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue,
+                                  float *output, float *scratch, ptrdiff_t first, ptrdiff_t count);
+
 #ifdef __cplusplus
 }
 #endif

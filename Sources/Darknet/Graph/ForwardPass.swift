@@ -27,9 +27,9 @@ struct ForwardPass {
                 }
                 if layer.algorithm == .winograd {
                     convolveWinograd(input, inShape, conv, parameters, output, outShape)
-                } else {
-                    convolve(input, inShape, conv, parameters, output, outShape)
+                    break
                 }
+                convolve(input, inShape, conv, parameters, output, outShape)
                 parameters.biases.withUnsafeBufferPointer { biases in
                     parallel(conv.filters, minimumPerThread: 4) { filters, _ in
                         addBiasAndActivate(output + filters.lowerBound * outShape.planeSize,
@@ -138,8 +138,8 @@ struct ForwardPass {
         }
     }
 
-    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform; with several
-    /// threads the transforms split by channel / filter and the GEMMs by element.
+    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform (with bias and leaky /
+    /// ReLU fused); with several threads the transforms split by channel / filter and the GEMMs by element.
     private func convolveWinograd(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
                                   _ parameters: ConvolutionParameters,
                                   _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
@@ -165,10 +165,18 @@ struct ForwardPass {
                 }
             }
         }
-        parallel(filters) { range, worker in
-            WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
-                                        tileRows: rows, tileColumns: columns, into: output,
-                                        scratch: scratchBase + worker * scratchCount, filterRange: range)
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        parameters.biases.withUnsafeBufferPointer { biases in
+            parallel(filters) { range, worker in
+                WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
+                                            tileRows: rows, tileColumns: columns, biases: biases.baseAddress!,
+                                            epilogue: fused ?? 0, into: output,
+                                            scratch: scratchBase + worker * scratchCount, filterRange: range)
+                if fused == nil {
+                    activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
+                             activation: conv.activation)
+                }
+            }
         }
     }
 
