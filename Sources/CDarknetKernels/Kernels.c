@@ -103,3 +103,16 @@ void swiftdarknet_winograd_output(const float *products, ptrdiff_t filters, ptrd
     DISPATCH(swiftdarknet_winograd_output, products, filters, height, width, tile_rows, tile_columns, biases,
              epilogue, output, scratch, first, count)
 }
+
+void swiftdarknet_activate(float *data, ptrdiff_t count, int kind) {
+    DISPATCH(swiftdarknet_activate, data, count, kind)
+}
+
+void swiftdarknet_bias_activate(float *data, const float *biases, ptrdiff_t channels, ptrdiff_t plane, int kind) {
+    DISPATCH(swiftdarknet_bias_activate, data, biases, channels, plane, kind)
+}
+
+void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff_t count, float alpha, float beta,
+                               float *output) {
+    DISPATCH(swiftdarknet_weighted_sum, previous, from, count, alpha, beta, output)
+}

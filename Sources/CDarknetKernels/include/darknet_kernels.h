@@ -65,6 +65,24 @@ void swiftdarknet_winograd_output(const float *products, ptrdiff_t filters, ptrd
                                   ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue,
                                   float *output, float *scratch, ptrdiff_t first, ptrdiff_t count);
 
+/* Activations the element-wise kernels compute (others stay in Swift). */
+enum {
+    SWIFTDARKNET_ACTIVATION_LINEAR = 0,
+    SWIFTDARKNET_ACTIVATION_LEAKY = 1,   /* x > 0 ? x : 0.1x */
+    SWIFTDARKNET_ACTIVATION_RELU = 2,    /* x > 0 ? x : 0 */
+    SWIFTDARKNET_ACTIVATION_LOGISTIC = 3 /* 1 / (1 + e^-x), e^x by polynomial (about 2 ulp) */
+};
+
+/* Applies activation `kind` to `count` values in place. */
+void swiftdarknet_activate(float *data, ptrdiff_t count, int kind);
+
+/* Adds biases[c] to every value of channel c of a `channels x plane` tensor, then activation `kind`. */
+void swiftdarknet_bias_activate(float *data, const float *biases, ptrdiff_t channels, ptrdiff_t plane, int kind);
+
+/* output = alpha * previous + beta * from (output may alias either input). */
+void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff_t count, float alpha, float beta,
+                               float *output);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,10 +64,6 @@ package func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int,
 @inline(__always)
 package func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
               alpha: Float, beta: Float, activation: Activation, into output: UnsafeMutablePointer<Float>) {
-    if alpha == 1 && beta == 1 {
-        for i in 0..<count { output[i] = previous[i] + from[i] }
-    } else {
-        for i in 0..<count { output[i] = alpha * previous[i] + beta * from[i] }
-    }
+    swiftdarknet_weighted_sum(previous, from, count, alpha, beta, output)
     activate(output, count: count, activation: activation)
 }
