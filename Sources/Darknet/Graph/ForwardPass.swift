@@ -98,11 +98,22 @@ struct ForwardPass {
                 }
                 let a = weights.baseAddress! + g * groupFilters * kernelArea
                 let c = output + g * groupFilters * outPlane
-                parallel(outPlane, minimumPerThread: 64) { span, _ in
-                    BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
-                               a: a, lda: kernelArea,
-                               b: columns + span.lowerBound, ldb: outPlane,
-                               c: c + span.lowerBound, ldc: outPlane)
+                // Each thread reads all of the matrix it does not split: split the filters when the
+                // weights are the larger operand (deep, small layers), else the output columns.
+                if groupFilters > outPlane {
+                    parallel(groupFilters, minimumPerThread: 16) { rows, _ in
+                        BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
+                                   a: a + rows.lowerBound * kernelArea, lda: kernelArea,
+                                   b: columns, ldb: outPlane,
+                                   c: c + rows.lowerBound * outPlane, ldc: outPlane)
+                    }
+                } else {
+                    parallel(outPlane, minimumPerThread: 64) { span, _ in
+                        BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
+                                   a: a, lda: kernelArea,
+                                   b: columns + span.lowerBound, ldb: outPlane,
+                                   c: c + span.lowerBound, ldc: outPlane)
+                    }
                 }
             }
         }
