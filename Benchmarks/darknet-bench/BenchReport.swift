@@ -10,6 +10,8 @@ struct BenchReport {
     let threads: Int
     let runs: Int
     let loadMilliseconds: Double
+    /// Where the load time went (name, milliseconds), in order.
+    let loadPhases: [(String, Double)]
     let forward: Stats
     let forwardCPU: Stats
     /// Every timed forward pass, in order (wall and process CPU milliseconds).
@@ -38,7 +40,8 @@ struct BenchReport {
     func table() -> String {
         var lines: [String] = []
         lines.append("\(cfg) at \(size)x\(size), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
-        lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds))
+        lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds) + " ("
+                     + loadPhases.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", ") + ")")
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))
         lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
         lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
