@@ -66,19 +66,18 @@ static inline __attribute__((always_inline)) float CAT(epilogue_scalar_, SUFFIX)
     return x;
 }
 
-static void CAT(swiftdarknet_winograd_output_, SUFFIX)(const float *m, ptrdiff_t filters, ptrdiff_t height,
-                                                       ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                                       const float *biases, int epilogue, float *output,
-                                                       float *scratch, ptrdiff_t first, ptrdiff_t count) {
-    const ptrdiff_t tiles = tile_rows * tile_columns;
-    const ptrdiff_t stride = filters * tiles;
+/* Products at m[element * stride + filter * filter_stride + tile * tile_stride]. */
+static inline __attribute__((always_inline)) void CAT(winograd_output_, SUFFIX)(
+    const float *m, ptrdiff_t stride, ptrdiff_t filter_stride, ptrdiff_t tile_stride, ptrdiff_t height,
+    ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output,
+    float *scratch, ptrdiff_t first, ptrdiff_t count) {
     float *s = scratch; /* [4][6][tile_columns]: Aᵀ applied down each column of every tile */
     float *row_values = scratch + 24 * tile_columns; /* one output row, 4 * tile_columns wide */
     for (ptrdiff_t f = first; f < first + count; f++) {
         float *plane = output + f * height * width;
         const float bias = biases[f];
         for (ptrdiff_t ty = 0; ty < tile_rows; ty++) {
-            const ptrdiff_t row_offset = f * tiles + ty * tile_columns;
+            const ptrdiff_t row_offset = f * filter_stride + ty * tile_columns * tile_stride;
             for (int j = 0; j < 6; j++) {
                 const float *restrict m0 = m + j * stride + row_offset;
                 const float *restrict m1 = m0 + 6 * stride, *restrict m2 = m1 + 6 * stride;
@@ -87,12 +86,13 @@ static void CAT(swiftdarknet_winograd_output_, SUFFIX)(const float *m, ptrdiff_t
                 float *restrict s0 = s + j * tile_columns, *restrict s1 = s0 + 6 * tile_columns;
                 float *restrict s2 = s1 + 6 * tile_columns, *restrict s3 = s2 + 6 * tile_columns;
                 for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
-                    const float a1 = m1[tx], a2 = m2[tx], a3 = m3[tx], a4 = m4[tx];
+                    const ptrdiff_t at = tx * tile_stride;
+                    const float a1 = m1[at], a2 = m2[at], a3 = m3[at], a4 = m4[at];
                     const float sum12 = a1 + a2, diff12 = a1 - a2, sum34 = a3 + a4, diff34 = a3 - a4;
-                    s0[tx] = m0[tx] + sum12 + sum34;
+                    s0[tx] = m0[at] + sum12 + sum34;
                     s1[tx] = diff12 + 2 * diff34;
                     s2[tx] = sum12 + 4 * sum34;
-                    s3[tx] = diff12 + 8 * diff34 + m5[tx];
+                    s3[tx] = diff12 + 8 * diff34 + m5[at];
                 }
             }
             const ptrdiff_t oy = ty * 4;
@@ -114,6 +114,92 @@ static void CAT(swiftdarknet_winograd_output_, SUFFIX)(const float *m, ptrdiff_t
                 for (ptrdiff_t x = 0; x < width; x++)
                     destination[x] = CAT(epilogue_scalar_, SUFFIX)(values[x] + bias, epilogue);
             }
+        }
+    }
+}
+
+static void CAT(swiftdarknet_winograd_output_, SUFFIX)(const float *m, ptrdiff_t filters, ptrdiff_t height,
+                                                       ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                       const float *biases, int epilogue, float *output,
+                                                       float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    const ptrdiff_t tiles = tile_rows * tile_columns;
+    CAT(winograd_output_, SUFFIX)(m, filters * tiles, tiles, 1, height, width, tile_rows, tile_columns, biases,
+                                  epilogue, output, scratch, first, count);
+}
+
+static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t tile_rows,
+    ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, float *scratch, ptrdiff_t first,
+    ptrdiff_t count) {
+    const ptrdiff_t tiles = tile_rows * tile_columns;
+    CAT(winograd_output_, SUFFIX)(m, filters_padded * tiles, 1, filters_padded, height, width, tile_rows,
+                                  tile_columns, biases, epilogue, output, scratch, first, count);
+}
+
+/* One block of products: `tb` tiles x `nb` vectors of filters from filter f, summed over every
+ * channel. Weights are in blocks of 16 filters: u[(f / 16) * channels * 16 + c * 16 + f % 16]. */
+static inline __attribute__((always_inline)) void CAT(winograd_product_block_, SUFFIX)(
+    const float *u, ptrdiff_t f, const float *v, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    int tb, int nb, float *p) {
+    VEC acc[WINOGRAD_TILE_BLOCK][WINOGRAD_FILTER_VECTORS];
+    const float *w[WINOGRAD_FILTER_VECTORS];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < nb; j++) {
+        const ptrdiff_t filter = f + j * LANES;
+        w[j] = u + (filter / 16) * channels * 16 + filter % 16;
+    }
+#pragma clang loop unroll(full)
+    for (int t = 0; t < tb; t++) {
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) acc[t][j] = CAT(splat_, SUFFIX)(0.0f);
+    }
+    for (ptrdiff_t c = 0; c < channels; c++) {
+        VEC weights[WINOGRAD_FILTER_VECTORS];
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) weights[j] = CAT(load_, SUFFIX)(w[j] + c * 16);
+        const float *column = v + c * tiles;
+#pragma clang loop unroll(full)
+        for (int t = 0; t < tb; t++) {
+            const VEC x = CAT(splat_, SUFFIX)(column[t]);
+#pragma clang loop unroll(full)
+            for (int j = 0; j < nb; j++) acc[t][j] = acc[t][j] + x * weights[j];
+        }
+    }
+    float *out = p + f;
+#pragma clang loop unroll(full)
+    for (int t = 0; t < tb; t++) {
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) __builtin_memcpy(out + t * filters_padded + j * LANES, &acc[t][j], sizeof(VEC));
+    }
+}
+
+static void CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX)(
+    const float *u, const float *v, float *p, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    ptrdiff_t first, ptrdiff_t count) {
+    const ptrdiff_t wide = WINOGRAD_FILTER_VECTORS * LANES;
+    for (ptrdiff_t e = first; e < first + count; e++) {
+        const float *ue = u + e * channels * filters_padded;
+        const float *ve = v + e * channels * tiles;
+        float *pe = p + e * tiles * filters_padded;
+        ptrdiff_t f = 0;
+        for (; f + wide <= filters_padded; f += wide) {
+            ptrdiff_t t = 0;
+            for (; t + WINOGRAD_TILE_BLOCK <= tiles; t += WINOGRAD_TILE_BLOCK)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles,
+                                                     WINOGRAD_TILE_BLOCK, WINOGRAD_FILTER_VECTORS,
+                                                     pe + t * filters_padded);
+            for (; t < tiles; t++)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles, 1,
+                                                     WINOGRAD_FILTER_VECTORS, pe + t * filters_padded);
+        }
+        for (; f < filters_padded; f += LANES) {
+            ptrdiff_t t = 0;
+            for (; t + WINOGRAD_TILE_BLOCK <= tiles; t += WINOGRAD_TILE_BLOCK)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles,
+                                                     WINOGRAD_TILE_BLOCK, 1, pe + t * filters_padded);
+            for (; t < tiles; t++)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles, 1, 1,
+                                                     pe + t * filters_padded);
         }
     }
 }

@@ -34,6 +34,11 @@ final class KernelTests: XCTestCase {
         .init(channels: 32, height: 23, width: 25, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
         .init(channels: 33, height: 6, width: 97, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 32, height: 26, width: 26, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        // Few-tile Winograd shapes (under 36 tiles), with filters not a multiple of 16 and partial tiles.
+        .init(channels: 32, height: 13, width: 13, filters: 20, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 40, height: 5, width: 7, filters: 17, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 64, height: 9, width: 9, filters: 48, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 33, height: 2, width: 3, filters: 70, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relu),
         // Sliding-window shapes (stride 1, 1 group, <= 16 channels), wide enough for every SIMD
         // block size, with column and filter tails, and each fused / separate activation.
         .init(channels: 3, height: 9, width: 101, filters: 19, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
@@ -72,6 +77,7 @@ final class KernelTests: XCTestCase {
         defer {
             if strategy == .fastest {
                 XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path")
+                XCTAssertEqual(algorithms.filter { $0 == .winogradFewTiles }.count, 4, "few-tile Winograd cases must take that path")
                 XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindow }.count, 5, "sliding-window cases must take that path")
             }
         }

@@ -29,6 +29,11 @@ enum {
     SWIFTDARKNET_EPILOGUE_BIAS_RELU = 2   /* bias, then ReLU */
 };
 
+/* Asks the kernel to back the whole 2 MiB pages inside [start, start + bytes) with huge pages
+ * before they are first written (Linux transparent huge pages in madvise mode; no-op elsewhere):
+ * one fault per 2 MiB instead of 512 when tens of megabytes of weights are laid out at load. */
+void swiftdarknet_advise_huge_pages(void *start, ptrdiff_t bytes);
+
 /* Columns of the padded input plane the direct convolution reads for an output `out_width` wide
  * with a `size`-wide kernel: the window span plus slack for the last partial vector. */
 ptrdiff_t swiftdarknet_direct_padded_width(ptrdiff_t out_width, ptrdiff_t size);
@@ -82,6 +87,33 @@ void swiftdarknet_bias_activate(float *data, const float *biases, ptrdiff_t chan
 /* output = alpha * previous + beta * from (output may alias either input). */
 void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff_t count, float alpha, float beta,
                                float *output);
+
+/* Filters rounded up to whole vectors of the widest variant, for the tile-major layout. */
+static inline ptrdiff_t swiftdarknet_winograd_padded_filters(ptrdiff_t filters) { return (filters + 15) / 16 * 16; }
+
+/* `G g Gᵀ` of every 3x3 kernel of `g` (filters x channels x 3 x 3) into `u`: filter-major
+ * [36][filters][channels] for the GEMM path, or channel-major in blocks of 16 filters
+ * [36][padded filters / 16][channels][16] (zero past the last filter) for the tile-major path. */
+void swiftdarknet_winograd_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, int channel_major,
+                                   float *u, ptrdiff_t first_block, ptrdiff_t block_count);
+
+/* Blocks of 16 kernels (filter-major) or 16 filters (channel-major) swiftdarknet_winograd_weights
+ * splits its work into; disjoint block ranges can run on different threads. */
+ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t channels, int channel_major);
+
+/* Products for outputs with few tiles, elements [first, first + count):
+ * products[e][tile][f] = sum_c v[e][c][tile] u[e][c][f], with u channel-major (see above) and v
+ * the input transform ([36][channels][tiles]). A block of tiles x filters stays in registers over
+ * all channels, so each transformed weight is read about once. */
+void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, float *products, ptrdiff_t channels,
+                                               ptrdiff_t filters_padded, ptrdiff_t tiles, ptrdiff_t first,
+                                               ptrdiff_t count);
+
+/* The output transform (as swiftdarknet_winograd_output) of tile-major products [36][tiles][padded filters]. */
+void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
+                                             ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                             const float *biases, int epilogue, float *output, float *scratch,
+                                             ptrdiff_t first, ptrdiff_t count);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,10 @@ struct ForwardPass {
                     convolveWinograd(input, inShape, conv, parameters, output, outShape)
                     break
                 }
+                if layer.algorithm == .winogradFewTiles {
+                    convolveWinogradFewTiles(input, inShape, conv, parameters, output, outShape)
+                    break
+                }
                 convolve(input, inShape, conv, parameters, output, outShape)
                 parameters.biases.withUnsafeBufferPointer { biases in
                     parallel(conv.filters, minimumPerThread: 4) { filters, _ in
@@ -183,6 +187,45 @@ struct ForwardPass {
                                             tileRows: rows, tileColumns: columns, biases: biases.baseAddress!,
                                             epilogue: fused ?? 0, into: output,
                                             scratch: scratchBase + worker * scratchCount, filterRange: range)
+                if fused == nil {
+                    activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
+                             activation: conv.activation)
+                }
+            }
+        }
+    }
+
+    /// Winograd F(4x4, 3x3) with tile-major products: input transform (threads split channels),
+    /// the 36 element-wise products by the register-blocked kernel (split by element), output
+    /// transform with bias and leaky / ReLU fused (split by filter).
+    private func convolveWinogradFewTiles(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
+                                          _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
+                                          _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+        let (rows, columns) = WinogradF43.tileCounts(height: outShape.height, width: outShape.width)
+        let tiles = rows * columns
+        let channels = inShape.channels, filters = conv.filters
+        let transformed = workspace
+        let products = workspace + WinogradF43.elements * channels * tiles
+        let scratchBase = workspace + network.plan.workspaceCount
+        let scratchCount = network.plan.threadScratchCount
+        parallel(channels) { range, worker in
+            WinogradF43.transformInput(input, channels: channels, height: inShape.height, width: inShape.width,
+                                       tileRows: rows, tileColumns: columns, into: transformed,
+                                       scratch: scratchBase + worker * scratchCount, channelRange: range)
+        }
+        parameters.weights.withUnsafeBufferPointer { weights in
+            parallel(WinogradF43.elements) { elements, _ in
+                WinogradF43.multiplyTileMajor(weights: weights.baseAddress!, input: transformed, into: products,
+                                              channels: channels, filters: filters, tiles: tiles, elementRange: elements)
+            }
+        }
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        parameters.biases.withUnsafeBufferPointer { biases in
+            parallel(filters) { range, worker in
+                WinogradF43.transformTileMajorOutput(products, filters: filters, height: outShape.height,
+                                                     width: outShape.width, tileRows: rows, tileColumns: columns,
+                                                     biases: biases.baseAddress!, epilogue: fused ?? 0, into: output,
+                                                     scratch: scratchBase + worker * scratchCount, filterRange: range)
                 if fused == nil {
                     activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
                              activation: conv.activation)

@@ -1,4 +1,6 @@
 import CDarknetKernels
+import Dispatch
+import Foundation
 
 /// Winograd F(4x4, 3x3) convolution for 3x3, stride-1 layers (Lavin & Gray, 2016).
 ///
@@ -30,55 +32,58 @@ package enum WinogradF43 {
         ((height + 3) / 4, (width + 3) / 4)
     }
 
-    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3` weights,
-    /// four kernels at a time (lanes), each result stored contiguously in its element's matrix.
-    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int) -> [Float] {
-        let plane = filters * channels
-        return [Float](unsafeUninitializedCapacity: elements * plane) { u, initialized in
+    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3`
+    /// weights: filter-major `[36][filters][channels]` for the GEMM path, or channel-major
+    /// `[36][channels][paddedFilters]` (zero past the last filter) for the tile-major path.
+    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int,
+                                         channelMajor: Bool = false) -> [Float] {
+        let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
+        return [Float](unsafeUninitializedCapacity: count) { u, initialized in
+            swiftdarknet_advise_huge_pages(u.baseAddress!, count * MemoryLayout<Float>.size)
+            let major: Int32 = channelMajor ? 1 : 0
+            let blocks = swiftdarknet_winograd_weight_blocks(filters, channels, major)
+            // Large layers (tens of MB) are laid out by every core: loading is bound by this.
+            let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks / 64))
+            let output = UncheckedSendablePointer(pointer: u.baseAddress!)
             weights.withUnsafeBufferPointer { g in
-                var kernel = 0
-                while kernel < plane {
-                    let lanes = min(4, plane - kernel)
-                    let k = g.baseAddress! + kernel * 9
-                    func load(_ j: Int) -> SIMD4<Float> {
-                        if lanes == 4 { return SIMD4(k[j], k[9 + j], k[18 + j], k[27 + j]) }
-                        var v = SIMD4<Float>()
-                        for lane in 0..<lanes { v[lane] = k[lane * 9 + j] }
-                        return v
-                    }
-                    func store(_ v: SIMD4<Float>, _ element: Int) {
-                        let base = u.baseAddress! + element * plane + kernel
-                        if lanes == 4 {
-                            UnsafeMutableRawPointer(base).storeBytes(of: v, as: SIMD4<Float>.self)
-                        } else {
-                            for lane in 0..<lanes { base[lane] = v[lane] }
-                        }
-                    }
-                    // Rows of G g (6x3): gg[i][j].
-                    let c0 = (load(0), load(1), load(2)), c1 = (load(3), load(4), load(5)), c2 = (load(6), load(7), load(8))
-                    func column(_ g0: SIMD4<Float>, _ g1: SIMD4<Float>, _ g2: SIMD4<Float>)
-                        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-                        (g0 * 0.25,
-                         (g0 + g1 + g2) * (-1.0 / 6),
-                         (g0 - g1 + g2) * (-1.0 / 6),
-                         g0 * (1.0 / 24) + g1 * (1.0 / 12) + g2 * (1.0 / 6),
-                         g0 * (1.0 / 24) - g1 * (1.0 / 12) + g2 * (1.0 / 6),
-                         g2)
-                    }
-                    // G applied down each of the three kernel columns.
-                    let a = column(c0.0, c1.0, c2.0), b = column(c0.1, c1.1, c2.1), c = column(c0.2, c1.2, c2.2)
-                    func emitRow(_ i: Int, _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ r2: SIMD4<Float>) {
-                        let r = column(r0, r1, r2)
-                        store(r.0, i * 6); store(r.1, i * 6 + 1); store(r.2, i * 6 + 2)
-                        store(r.3, i * 6 + 3); store(r.4, i * 6 + 4); store(r.5, i * 6 + 5)
-                    }
-                    emitRow(0, a.0, b.0, c.0); emitRow(1, a.1, b.1, c.1); emitRow(2, a.2, b.2, c.2)
-                    emitRow(3, a.3, b.3, c.3); emitRow(4, a.4, b.4, c.4); emitRow(5, a.5, b.5, c.5)
-                    kernel += lanes
+                let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: g.baseAddress!))
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
+                    swiftdarknet_winograd_weights(input.pointer, filters, channels, major, output.pointer, first, end - first)
                 }
             }
-            initialized = elements * plane
+            initialized = count
         }
+    }
+
+    /// Filters rounded up to whole SIMD vectors in the tile-major layouts.
+    package static func paddedFilters(_ filters: Int) -> Int { swiftdarknet_winograd_padded_filters(filters) }
+
+    /// Workspace floats of the tile-major path: transformed input and tile-major products.
+    package static func tileMajorWorkspaceCount(channels: Int, filters: Int, height: Int, width: Int) -> Int {
+        let (rows, columns) = tileCounts(height: height, width: width)
+        return elements * rows * columns * (channels + paddedFilters(filters))
+    }
+
+    /// Tile-major products of elements `elementRange`: `p[e][tile][f] = Σ_c v[e][c][tile] u[e][c][f]`
+    /// with channel-major weights `u`.
+    @inline(__always)
+    package static func multiplyTileMajor(weights u: UnsafePointer<Float>, input v: UnsafePointer<Float>,
+                                          into p: UnsafeMutablePointer<Float>, channels: Int, filters: Int,
+                                          tiles: Int, elementRange: Range<Int>) {
+        swiftdarknet_winograd_products_tile_major(u, v, p, channels, paddedFilters(filters), tiles,
+                                                  elementRange.lowerBound, elementRange.count)
+    }
+
+    /// `transformOutput` for tile-major products.
+    @inline(__always)
+    package static func transformTileMajorOutput(_ p: UnsafePointer<Float>, filters: Int, height: Int, width: Int,
+                                                 tileRows: Int, tileColumns: Int, biases: UnsafePointer<Float>,
+                                                 epilogue: Int32, into output: UnsafeMutablePointer<Float>,
+                                                 scratch: UnsafeMutablePointer<Float>, filterRange: Range<Int>) {
+        swiftdarknet_winograd_output_tile_major(p, paddedFilters(filters), height, width, tileRows, tileColumns,
+                                                biases, epilogue, output, scratch, filterRange.lowerBound,
+                                                filterRange.count)
     }
 
     /// `Bᵀ d B` for every 6x6 tile of every channel in `channelRange` (zero padding of 1 around
@@ -103,4 +108,9 @@ package enum WinogradF43 {
         swiftdarknet_winograd_output(m, filters, height, width, tileRows, tileColumns, biases, epilogue,
                                      output, scratch, range.lowerBound, range.count)
     }
+}
+
+/// A pointer handed to `concurrentPerform` workers that each touch a disjoint part of it.
+private struct UncheckedSendablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Float>
 }
