@@ -66,6 +66,7 @@ struct Bench {
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,
                            weightsMegabytes: Double(network.plan.parameterCount * 4) / 1_048_576,
+                           residentWeightsMegabytes: Double(network.plan.residentParameterCount * 4) / 1_048_576,
                            plan: network.plan, layerMilliseconds: options.layerProfile ? layers.map { Stats($0).median } : [])
     }
 

@@ -22,6 +22,8 @@ struct BenchReport {
     let peakResidentMegabytes: Double
     let sessionMegabytes: Double
     let weightsMegabytes: Double
+    /// The weights as laid out for each layer's algorithm (Winograd layers hold 4x).
+    let residentWeightsMegabytes: Double
     let plan: NetworkPlan
     let layerMilliseconds: [Double]
 
@@ -45,7 +47,8 @@ struct BenchReport {
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))
         lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
         lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
-        lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB, arena + workspace %.1f MB)", peakResidentMegabytes, weightsMegabytes, sessionMegabytes))
+        lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB in the file, %.1f MB laid out for the kernels; arena + workspace %.1f MB)",
+                            peakResidentMegabytes, weightsMegabytes, residentWeightsMegabytes, sessionMegabytes))
         guard !layerMilliseconds.isEmpty else { return lines.joined(separator: "\n") }
         let total = layerMilliseconds.reduce(0, +)
         lines.append("")
