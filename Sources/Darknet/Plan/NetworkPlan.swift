@@ -241,21 +241,30 @@ public struct NetworkPlan: Sendable, Equatable {
 }
 
 extension ConvolutionAlgorithm {
-    /// Winograd where its 36 GEMMs are wide and deep enough to beat one im2col GEMM:
-    /// 3x3 stride-1 "same" convolutions with at least 32 input channels and at least 36 output
-    /// tiles (measured: at 13x13, 16 tiles, im2col is 2-3x faster; at 26x26 Winograd is 1.8x
-    /// faster). The 1x1 shortcut; im2col for the rest.
+    /// Largest transformed weights (bytes) the few-tile Winograd path takes on: its products
+    /// stream them once per pass, so beyond this a layer is bound by memory bandwidth and
+    /// im2col + GEMM is as fast with a quarter of the memory.
+    static let fewTileWeightLimit = 32 << 20
+
+    /// The planner's choice, by measurement on YOLOv3-tiny and YOLOv3 at 416 (darknet-microbench):
+    /// - 1x1 stride-1 unpadded: `.direct` (the input is already the GEMM's B matrix);
+    /// - few input channels: `.slidingWindow` (2-4x im2col at 3 and 16 channels);
+    /// - 3x3 stride-1 "same" with at least 32 channels: `.winograd` from 36 output tiles (26x26
+    ///   and up: 1.5-2x im2col); below, `.winogradFewTiles` while the transformed weights stay
+    ///   under `fewTileWeightLimit` (13x13, 256 -> 512: 1.3x im2col; 512 -> 1024 at 75 MB: no faster);
+    /// - everything else: `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy) -> ConvolutionAlgorithm {
         if conv.size == 1 && conv.stride == 1 && conv.padding == 0 { return .direct }
-        if strategy == .fastest, SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) {
-            return .slidingWindow
+        guard strategy == .fastest else { return .im2col }
+        if SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) { return .slidingWindow }
+        guard conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1, inputChannels >= 32 else {
+            return .im2col
         }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
-        if strategy == .fastest, conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1,
-           inputChannels >= 32 {
-            return rows * columns >= 36 ? .winograd : .winogradFewTiles
-        }
-        return .im2col
+        if rows * columns >= 36 { return .winograd }
+        let (count, overflow) = WinogradF43.elements.multipliedReportingOverflow(
+            by: WinogradF43.paddedFilters(conv.filters) * inputChannels)
+        return !overflow && count <= fewTileWeightLimit / MemoryLayout<Float>.size ? .winogradFewTiles : .im2col
     }
 }
