@@ -31,10 +31,14 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
 
+        // MARK: SIMD kernels in C (vector widths Swift on Linux cannot target; see darknet_kernels.h)
+        .target(name: "CDarknetKernels"),
+
         // MARK: Public API
         .target(
             name: "Darknet",
             dependencies: [
+                "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
             ]
         ),

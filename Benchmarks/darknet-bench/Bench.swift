@@ -12,14 +12,24 @@ struct Bench {
         let loadStart = Clock.now
         var spec = try NetworkSpec.parse(bytes: try readBytes(options.cfg), file: options.cfg.path)
         if let size = options.size { spec = spec.resized(width: size, height: size) }
+        let parseMilliseconds = Clock.milliseconds(since: loadStart)
+        let blasStart = Clock.now
+        try BLAS.ensureLoaded()  // once per process; would otherwise be inside the network's load
+        let blasMilliseconds = Clock.milliseconds(since: blasStart)
+        let networkStart = Clock.now
         let network: Network
         if let weights = options.weights {
             network = try Network(spec: spec, weightsFile: weights)
         } else {
             network = try Network(spec: spec, randomSeed: options.seed)
         }
+        let networkMilliseconds = Clock.milliseconds(since: networkStart)
+        let sessionStart = Clock.now
         let session = InferenceSession(network: network, threads: options.threads)
+        let sessionMilliseconds = Clock.milliseconds(since: sessionStart)
         let loadMilliseconds = Clock.milliseconds(since: loadStart)
+        let loadPhases = [("parse", parseMilliseconds), ("open BLAS", blasMilliseconds),
+                          ("plan + weights", networkMilliseconds), ("session", sessionMilliseconds)]
 
         let (input, geometry) = try prepareInput(network)
         for _ in 0..<options.warmup { try session.forward(input) }
@@ -49,12 +59,14 @@ struct Bench {
             }
         }
         return BenchReport(cfg: options.cfg.path, size: network.inputShape.width, threads: options.threads,
-                           runs: options.runs, loadMilliseconds: loadMilliseconds, forward: Stats(forward),
+                           runs: options.runs, loadMilliseconds: loadMilliseconds, loadPhases: loadPhases,
+                           forward: Stats(forward),
                            forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,
                            detect: Stats(detect), flops: network.plan.flops,
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,
                            weightsMegabytes: Double(network.plan.parameterCount * 4) / 1_048_576,
+                           residentWeightsMegabytes: Double(network.plan.residentParameterCount * 4) / 1_048_576,
                            plan: network.plan, layerMilliseconds: options.layerProfile ? layers.map { Stats($0).median } : [])
     }
 

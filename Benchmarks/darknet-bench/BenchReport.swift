@@ -10,6 +10,8 @@ struct BenchReport {
     let threads: Int
     let runs: Int
     let loadMilliseconds: Double
+    /// Where the load time went (name, milliseconds), in order.
+    let loadPhases: [(String, Double)]
     let forward: Stats
     let forwardCPU: Stats
     /// Every timed forward pass, in order (wall and process CPU milliseconds).
@@ -20,6 +22,8 @@ struct BenchReport {
     let peakResidentMegabytes: Double
     let sessionMegabytes: Double
     let weightsMegabytes: Double
+    /// The weights as laid out for each layer's algorithm (Winograd layers hold 4x).
+    let residentWeightsMegabytes: Double
     let plan: NetworkPlan
     let layerMilliseconds: [Double]
 
@@ -38,11 +42,13 @@ struct BenchReport {
     func table() -> String {
         var lines: [String] = []
         lines.append("\(cfg) at \(size)x\(size), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
-        lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds))
+        lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds) + " ("
+                     + loadPhases.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", ") + ")")
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))
         lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
         lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
-        lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB, arena + workspace %.1f MB)", peakResidentMegabytes, weightsMegabytes, sessionMegabytes))
+        lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB in the file, %.1f MB laid out for the kernels; arena + workspace %.1f MB)",
+                            peakResidentMegabytes, weightsMegabytes, residentWeightsMegabytes, sessionMegabytes))
         guard !layerMilliseconds.isEmpty else { return lines.joined(separator: "\n") }
         let total = layerMilliseconds.reduce(0, +)
         lines.append("")

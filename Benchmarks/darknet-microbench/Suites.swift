@@ -64,12 +64,20 @@ struct Suites {
             }
             seen[shape] = result.count
             var im2colPath = im2colConvolution(layer, conv, shape: shape)
-            im2colPath.planned = layer.algorithm != .winograd
+            im2colPath.planned = layer.algorithm == .im2col || layer.algorithm == .direct
             result.append(im2colPath)
             if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
                 var winograd = winogradConvolution(layer, conv, shape: shape)
                 winograd.planned = layer.algorithm == .winograd
                 result.append(winograd)
+                var fewTiles = winogradFewTilesConvolution(layer, conv, shape: shape)
+                fewTiles.planned = layer.algorithm == .winogradFewTiles
+                result.append(fewTiles)
+            }
+            if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
+                var sliding = slidingWindowConvolution(layer, conv, shape: shape)
+                sliding.planned = layer.algorithm == .slidingWindow
+                result.append(sliding)
             }
         }
         return result
@@ -124,7 +132,8 @@ struct Suites {
                 weights.update(from: transformedWeights, count: transformedWeights.count)
                 let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
                 let workspace = alignedBuffer(WinogradF43.workspaceCount(channels: channels, filters: filters,
-                                                                         height: output.height, width: output.width))
+                                                                         height: output.height, width: output.width)
+                                              + WinogradF43.scratchCount(width: input.width))
                 let transformed = workspace
                 let products = workspace + WinogradF43.elements * channels * tiles
                 let scratch = products + WinogradF43.elements * filters * tiles
@@ -138,11 +147,77 @@ struct Suites {
                                    b: transformed + e * channels * tiles, ldb: tiles,
                                    c: products + e * filters * tiles, ldc: tiles)
                     }
+                    let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
                     WinogradF43.transformOutput(products, filters: filters, height: output.height, width: output.width,
-                                                tileRows: rows, tileColumns: columns, into: y, scratch: scratch)
-                    addBiasAndActivate(y, biases: biases, channels: filters, planeSize: output.planeSize,
-                                       activation: conv.activation)
+                                                tileRows: rows, tileColumns: columns, biases: biases,
+                                                epilogue: fused ?? 0, into: y, scratch: scratch)
+                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
                 }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
+            })
+    }
+
+    /// Winograd with tile-major products (the planner's choice under 36 tiles).
+    private func winogradFewTilesConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) winograd few tiles", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let channels = input.channels, filters = conv.filters
+                let (rows, columns) = WinogradF43.tileCounts(height: output.height, width: output.width)
+                let tiles = rows * columns
+                let x = randomBuffer(input.count, seed: 3)
+                let raw = randomBuffer(filters * channels * 9, seed: 4, low: -0.1, high: 0.1)
+                let transformedWeights = WinogradF43.transformWeights(
+                    Array(UnsafeBufferPointer(start: raw, count: filters * channels * 9)), filters: filters,
+                    channels: channels, channelMajor: true)
+                let weights = alignedBuffer(transformedWeights.count)
+                weights.update(from: transformedWeights, count: transformedWeights.count)
+                let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
+                let workspace = alignedBuffer(WinogradF43.tileMajorWorkspaceCount(channels: channels, filters: filters,
+                                                                                  height: output.height, width: output.width)
+                                              + WinogradF43.scratchCount(width: input.width))
+                let transformed = workspace
+                let products = workspace + WinogradF43.elements * channels * tiles
+                let scratch = products + WinogradF43.elements * WinogradF43.paddedFilters(filters) * tiles
+                let y = alignedBuffer(output.count)
+                let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+                return Fixture(body: {
+                    WinogradF43.transformInput(x, channels: channels, height: input.height, width: input.width,
+                                               tileRows: rows, tileColumns: columns, into: transformed, scratch: scratch)
+                    WinogradF43.multiplyTileMajor(weights: weights, input: transformed, into: products, channels: channels,
+                                                  filters: filters, tiles: tiles, elementRange: 0..<WinogradF43.elements)
+                    WinogradF43.transformTileMajorOutput(products, filters: filters, height: output.height,
+                                                         width: output.width, tileRows: rows, tileColumns: columns,
+                                                         biases: biases, epilogue: fused ?? 0, into: y, scratch: scratch,
+                                                         filterRange: 0..<filters)
+                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
+                }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
+            })
+    }
+
+    /// The same convolution computed directly from zero-padded planes (bias and activation fused).
+    private func slidingWindowConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) sliding window", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let paddedHeight = input.height + 2 * conv.padding
+                let paddedWidth = SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size)
+                let x = randomBuffer(input.count, seed: 3)
+                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4, low: -0.1, high: 0.1)
+                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let padded = alignedBuffer(input.channels * paddedHeight * paddedWidth)
+                let y = alignedBuffer(output.count)
+                let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+                return Fixture(body: {
+                    SlidingWindowConvolution.pad(x, channels: 0..<input.channels, height: input.height, width: input.width,
+                                                 padding: conv.padding, into: padded, outputWidth: output.width, size: conv.size)
+                    SlidingWindowConvolution.convolve(
+                        padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
+                        weights: weights, biases: biases, filters: conv.filters, into: y,
+                        outputHeight: output.height, outputWidth: output.width, rows: 0..<output.height, epilogue: fused ?? 0)
+                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, padded, y) })
             })
     }
 

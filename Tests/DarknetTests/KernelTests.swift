@@ -34,11 +34,34 @@ final class KernelTests: XCTestCase {
         .init(channels: 32, height: 23, width: 25, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
         .init(channels: 33, height: 6, width: 97, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 32, height: 26, width: 26, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        // Few-tile Winograd shapes (under 36 tiles), with filters not a multiple of 16 and partial tiles.
+        .init(channels: 32, height: 13, width: 13, filters: 20, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 40, height: 5, width: 7, filters: 17, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 64, height: 9, width: 9, filters: 48, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 33, height: 2, width: 3, filters: 70, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relu),
+        // Sliding-window shapes (stride 1, 1 group, <= 16 channels), wide enough for every SIMD
+        // block size, with column and filter tails, and each fused / separate activation.
+        .init(channels: 3, height: 9, width: 101, filters: 19, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 16, height: 7, width: 64, filters: 8, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relu),
+        .init(channels: 5, height: 11, width: 50, filters: 9, size: 5, stride: 1, pad: 2, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 2, height: 6, width: 70, filters: 3, size: 2, stride: 1, pad: 0, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 16, height: 17, width: 49, filters: 33, size: 1, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .tanh),
     ]
 
     func testConvolutionMatchesDirectConvolution() throws {
         for strategy in [ConvolutionStrategy.fastest, .im2colOnly] {
             try checkConvolutions(strategy: strategy)
+        }
+    }
+
+    /// The C kernels exist once per instruction set; each one this CPU runs must agree.
+    func testEverySIMDVariantMatchesTheNaiveLayers() throws {
+        let widest = SIMDLevel.current
+        defer { SIMDLevel.limit(to: widest) }
+        for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
+            XCTAssertEqual(SIMDLevel.limit(to: level), level)
+            try checkConvolutions(strategy: .fastest)
+            try testMaxpoolMatchesNaivePooling()
         }
     }
 
@@ -52,7 +75,11 @@ final class KernelTests: XCTestCase {
     private func checkConvolutions(strategy: ConvolutionStrategy) throws {
         var algorithms: [ConvolutionAlgorithm] = []
         defer {
-            if strategy == .fastest { XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path") }
+            if strategy == .fastest {
+                XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path")
+                XCTAssertEqual(algorithms.filter { $0 == .winogradFewTiles }.count, 4, "few-tile Winograd cases must take that path")
+                XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindow }.count, 5, "sliding-window cases must take that path")
+            }
         }
         for (n, c) in Self.convCases.enumerated() {
             let cfg = """
@@ -90,6 +117,8 @@ final class KernelTests: XCTestCase {
     func testMaxpoolMatchesNaivePooling() throws {
         let cases: [(h: Int, w: Int, size: Int, stride: Int, padding: Int?)] = [
             (8, 8, 2, 2, nil), (13, 13, 2, 1, nil), (7, 7, 2, 2, nil), (1, 1, 2, 2, nil), (1, 5, 2, 1, nil), (5, 1, 2, 2, nil), (7, 9, 3, 2, nil), (5, 5, 3, 1, 2), (6, 5, 5, 1, nil), (9, 9, 13, 1, nil), (4, 4, 1, 1, nil),
+            // Wide enough for the SIMD 2x2 paths (16 lanes) with tails, odd sizes clamping at the edges.
+            (9, 70, 2, 2, nil), (6, 67, 2, 2, nil), (5, 41, 2, 1, nil), (4, 33, 2, 1, nil), (3, 100, 2, 3, nil),
         ]
         for (n, c) in cases.enumerated() {
             let padding = c.padding.map { "padding=\($0)\n" } ?? ""

@@ -233,8 +233,9 @@ final class MalformedInputTests: XCTestCase {
         Row("planned memory over the default 4 GiB", .cfg("[net]\nwidth=4096\nheight=4096\nchannels=3\n[convolutional]\nfilters=64\n"),
             .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (3 + 64) * 4096 * 4096 * 4 + 64 * 4 * 4, limit: 4 << 30))),
         Row("planned memory over a configured limit", .cfg(net + "[convolutional]\nfilters=4\nsize=3\npad=1\n", memoryLimit: 4096),
-            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (192 + 256 + 27 * 64 + 4 * 28) * 4, limit: 4096))),
-        Row("planned memory exactly at a configured limit", .cfg(net + "[convolutional]\nfilters=4\nsize=3\npad=1\n", memoryLimit: (192 + 256 + 27 * 64 + 4 * 28) * 4),
+            // input + output + the sliding-window padded planes (3 x 10 rows x 26 columns) + parameters
+            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (192 + 256 + 3 * 10 * 26 + 4 * 28) * 4, limit: 4096))),
+        Row("planned memory exactly at a configured limit", .cfg(net + "[convolutional]\nfilters=4\nsize=3\npad=1\n", memoryLimit: (192 + 256 + 3 * 10 * 26 + 4 * 28) * 4),
             .accepted(layers: 1)),
         // 238609294 * 9 = 2^31 - 2: the largest kernel area BLAS takes; each wide layer holds
         // about 2^62 parameters, and the total must not wrap around under the limit.

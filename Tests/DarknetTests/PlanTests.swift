@@ -2,13 +2,13 @@
 import XCTest
 
 final class PlanTests: XCTestCase {
-    private func plan(_ name: String, size: Int? = nil) throws -> NetworkPlan {
+    private func plan(_ name: String, size: Int? = nil, strategy: ConvolutionStrategy = .fastest) throws -> NetworkPlan {
         let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent(name))
         var text = try String(contentsOf: url, encoding: .utf8)
         if let size {
             text = text.replacingOccurrences(of: "width=608", with: "width=\(size)").replacingOccurrences(of: "height=608", with: "height=\(size)")
         }
-        return try NetworkPlan(spec: try NetworkSpec.parse(text: text, file: name))
+        return try NetworkPlan(spec: try NetworkSpec.parse(text: text, file: name), options: PlanOptions(convolutionStrategy: strategy))
     }
 
     func testBillionsOfFlopsMatchDarknetsSummary() throws {
@@ -25,7 +25,11 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(plan.layers[20].outputShape, TensorShape(channels: 384, height: 26, width: 26))
         XCTAssertEqual(plan.layers[20].sources, [19, 8])
         XCTAssertEqual(plan.layers[23].outputShape, TensorShape(channels: 255, height: 26, width: 26))
-        XCTAssertEqual(plan.workspaceCount, 16 * 9 * 208 * 208, "the largest im2col matrix is layer 2's")
+        XCTAssertEqual(try self.plan("yolov3-tiny.cfg", strategy: .im2colOnly).workspaceCount, 16 * 9 * 208 * 208,
+                       "the largest im2col matrix is layer 2's")
+        XCTAssertEqual(plan.layers[0].algorithm, .slidingWindow)
+        XCTAssertEqual(plan.layers[2].algorithm, .slidingWindow)
+        XCTAssertEqual(plan.layers[4].algorithm, .winograd)
     }
 
     func testArenaReusesBuffersAndKeepsDetectionHeads() throws {

@@ -21,11 +21,19 @@ struct ForwardPass {
             switch layer.spec.kind {
             case .convolutional(let conv):
                 let parameters = network.convolutions[layer.index]!
+                if layer.algorithm == .slidingWindow {
+                    convolveSlidingWindow(input, inShape, conv, parameters, output, outShape)
+                    break
+                }
                 if layer.algorithm == .winograd {
                     convolveWinograd(input, inShape, conv, parameters, output, outShape)
-                } else {
-                    convolve(input, inShape, conv, parameters, output, outShape)
+                    break
                 }
+                if layer.algorithm == .winogradFewTiles {
+                    convolveWinogradFewTiles(input, inShape, conv, parameters, output, outShape)
+                    break
+                }
+                convolve(input, inShape, conv, parameters, output, outShape)
                 parameters.biases.withUnsafeBufferPointer { biases in
                     parallel(conv.filters, minimumPerThread: 4) { filters, _ in
                         addBiasAndActivate(output + filters.lowerBound * outShape.planeSize,
@@ -95,18 +103,59 @@ struct ForwardPass {
                 }
                 let a = weights.baseAddress! + g * groupFilters * kernelArea
                 let c = output + g * groupFilters * outPlane
-                parallel(outPlane, minimumPerThread: 64) { span, _ in
-                    BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
-                               a: a, lda: kernelArea,
-                               b: columns + span.lowerBound, ldb: outPlane,
-                               c: c + span.lowerBound, ldc: outPlane)
+                // Each thread reads all of the matrix it does not split: split the filters when the
+                // weights are the larger operand (deep, small layers), else the output columns.
+                if groupFilters > outPlane {
+                    parallel(groupFilters, minimumPerThread: 16) { rows, _ in
+                        BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
+                                   a: a + rows.lowerBound * kernelArea, lda: kernelArea,
+                                   b: columns, ldb: outPlane,
+                                   c: c + rows.lowerBound * outPlane, ldc: outPlane)
+                    }
+                } else {
+                    parallel(outPlane, minimumPerThread: 64) { span, _ in
+                        BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
+                                   a: a, lda: kernelArea,
+                                   b: columns + span.lowerBound, ldb: outPlane,
+                                   c: c + span.lowerBound, ldc: outPlane)
+                    }
                 }
             }
         }
     }
 
-    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform; with several
-    /// threads the transforms split by channel / filter and the GEMMs by element.
+    /// Direct convolution from zero-padded planes; threads split the padding by channel and the
+    /// convolution by output rows. Bias (and leaky / ReLU) are applied by the kernel itself.
+    private func convolveSlidingWindow(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
+                                       _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
+                                       _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+        parallel(inShape.channels) { channels, _ in
+            SlidingWindowConvolution.pad(input, channels: channels, height: inShape.height, width: inShape.width,
+                                         padding: conv.padding, into: workspace, outputWidth: outShape.width,
+                                         size: conv.size)
+        }
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        parameters.weights.withUnsafeBufferPointer { weights in
+            parameters.biases.withUnsafeBufferPointer { biases in
+                parallel(outShape.height) { rows, _ in
+                    SlidingWindowConvolution.convolve(
+                        padded: workspace, channels: inShape.channels, paddedHeight: inShape.height + 2 * conv.padding,
+                        size: conv.size, weights: weights.baseAddress!, biases: biases.baseAddress!,
+                        filters: conv.filters, into: output, outputHeight: outShape.height, outputWidth: outShape.width,
+                        rows: rows, epilogue: fused ?? 0)
+                }
+            }
+        }
+        if fused == nil {
+            parallel(conv.filters, minimumPerThread: 4) { filters, _ in
+                activate(output + filters.lowerBound * outShape.planeSize,
+                         count: filters.count * outShape.planeSize, activation: conv.activation)
+            }
+        }
+    }
+
+    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform (with bias and leaky /
+    /// ReLU fused); with several threads the transforms split by channel / filter and the GEMMs by element.
     private func convolveWinograd(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
                                   _ parameters: ConvolutionParameters,
                                   _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
@@ -132,10 +181,57 @@ struct ForwardPass {
                 }
             }
         }
-        parallel(filters) { range, worker in
-            WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
-                                        tileRows: rows, tileColumns: columns, into: output,
-                                        scratch: scratchBase + worker * scratchCount, filterRange: range)
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        parameters.biases.withUnsafeBufferPointer { biases in
+            parallel(filters) { range, worker in
+                WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
+                                            tileRows: rows, tileColumns: columns, biases: biases.baseAddress!,
+                                            epilogue: fused ?? 0, into: output,
+                                            scratch: scratchBase + worker * scratchCount, filterRange: range)
+                if fused == nil {
+                    activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
+                             activation: conv.activation)
+                }
+            }
+        }
+    }
+
+    /// Winograd F(4x4, 3x3) with tile-major products: input transform (threads split channels),
+    /// the 36 element-wise products by the register-blocked kernel (split by element), output
+    /// transform with bias and leaky / ReLU fused (split by filter).
+    private func convolveWinogradFewTiles(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
+                                          _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
+                                          _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+        let (rows, columns) = WinogradF43.tileCounts(height: outShape.height, width: outShape.width)
+        let tiles = rows * columns
+        let channels = inShape.channels, filters = conv.filters
+        let transformed = workspace
+        let products = workspace + WinogradF43.elements * channels * tiles
+        let scratchBase = workspace + network.plan.workspaceCount
+        let scratchCount = network.plan.threadScratchCount
+        parallel(channels) { range, worker in
+            WinogradF43.transformInput(input, channels: channels, height: inShape.height, width: inShape.width,
+                                       tileRows: rows, tileColumns: columns, into: transformed,
+                                       scratch: scratchBase + worker * scratchCount, channelRange: range)
+        }
+        parameters.weights.withUnsafeBufferPointer { weights in
+            parallel(WinogradF43.elements) { elements, _ in
+                WinogradF43.multiplyTileMajor(weights: weights.baseAddress!, input: transformed, into: products,
+                                              channels: channels, filters: filters, tiles: tiles, elementRange: elements)
+            }
+        }
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        parameters.biases.withUnsafeBufferPointer { biases in
+            parallel(filters) { range, worker in
+                WinogradF43.transformTileMajorOutput(products, filters: filters, height: outShape.height,
+                                                     width: outShape.width, tileRows: rows, tileColumns: columns,
+                                                     biases: biases.baseAddress!, epilogue: fused ?? 0, into: output,
+                                                     scratch: scratchBase + worker * scratchCount, filterRange: range)
+                if fused == nil {
+                    activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
+                             activation: conv.activation)
+                }
+            }
         }
     }
 

@@ -1,24 +1,31 @@
+import CDarknetKernels
 import Foundation
+
+extension Activation {
+    /// This activation's code in the C element-wise kernels, if they compute it.
+    var simdKernelCode: Int32? {
+        switch self {
+        case .linear: Int32(SWIFTDARKNET_ACTIVATION_LINEAR)
+        case .leaky: Int32(SWIFTDARKNET_ACTIVATION_LEAKY)
+        case .relu: Int32(SWIFTDARKNET_ACTIVATION_RELU)
+        case .logistic: Int32(SWIFTDARKNET_ACTIVATION_LOGISTIC)
+        default: nil
+        }
+    }
+}
 
 /// Adds each channel's bias and applies `activation`, in place, over a CHW tensor.
 @inline(__always)
 package func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: UnsafePointer<Float>,
                         channels: Int, planeSize: Int, activation: Activation) {
+    if let code = activation.simdKernelCode {
+        swiftdarknet_bias_activate(data, biases, channels, planeSize, code)
+        return
+    }
     for c in 0..<channels {
         let plane = data + c * planeSize
         let bias = biases[c]
         switch activation {
-        case .linear:
-            for i in 0..<planeSize { plane[i] += bias }
-        case .leaky:
-            for i in 0..<planeSize {
-                let x = plane[i] + bias
-                plane[i] = x > 0 ? x : 0.1 * x
-            }
-        case .relu:
-            for i in 0..<planeSize { plane[i] = max(plane[i] + bias, 0) }
-        case .logistic:
-            for i in 0..<planeSize { plane[i] = 1 / (1 + expf(-(plane[i] + bias))) }
         case .mish, .swish:
             for i in 0..<planeSize { plane[i] += bias }
             activate(plane, count: planeSize, activation: activation)
@@ -31,12 +38,12 @@ package func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: Uns
 /// Applies `activation` in place to `count` values.
 @inline(__always)
 package func activate(_ data: UnsafeMutablePointer<Float>, count: Int, activation: Activation) {
+    if activation == .linear { return }
+    if let code = activation.simdKernelCode {
+        swiftdarknet_activate(data, count, code)
+        return
+    }
     switch activation {
-    case .linear: return
-    case .leaky:
-        for i in 0..<count { let x = data[i]; data[i] = x > 0 ? x : 0.1 * x }
-    case .logistic:
-        for i in 0..<count { data[i] = 1 / (1 + expf(-data[i])) }
     case .mish:
         // YOLOv4's activation: a specialised loop, same arithmetic as `Activation.apply`.
         let threshold = Activation.mishThreshold

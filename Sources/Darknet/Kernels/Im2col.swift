@@ -44,10 +44,16 @@ package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, w
                         if last > first { (outRow + first).update(from: inRow + first + shift, count: last - first) }
                         if last < outWidth { (outRow + max(last, 0)).update(repeating: 0, count: outWidth - max(last, 0)) }
                     } else {
-                        for ox in 0..<outWidth {
-                            let ix = ox * strideX + shift
-                            outRow[ox] = (ix >= 0 && ix < width) ? inRow[ix] : 0
+                        // Columns whose source ix = ox * strideX + shift lies inside the row.
+                        let first = min(outWidth, shift >= 0 ? 0 : (-shift + strideX - 1) / strideX)
+                        let last = max(first, min(outWidth, width - shift > 0 ? (width - shift - 1) / strideX + 1 : 0))
+                        if first > 0 { outRow.update(repeating: 0, count: first) }
+                        var source = inRow + first * strideX + shift
+                        for ox in first..<last {
+                            outRow[ox] = source.pointee
+                            source += strideX
                         }
+                        if last < outWidth { (outRow + last).update(repeating: 0, count: outWidth - last) }
                     }
                 }
             }

@@ -1,3 +1,5 @@
+import CDarknetKernels
+
 /// Which max-pool kernel a window size takes.
 enum MaxpoolKernel {
     /// Windows wider than 2 go through the separable row/column passes (which need scratch).
@@ -103,27 +105,7 @@ private func maxpoolColumns(_ rows: UnsafePointer<Float>, height: Int, width: In
 @inline(__always)
 private func maxpool2x2(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, stride: Int,
                         outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
-    for c in 0..<channels {
-        let plane = input + c * height * width
-        let outPlane = output + c * outHeight * outWidth
-        for oy in 0..<outHeight {
-            let y0 = oy * stride
-            let row0 = plane + y0 * width
-            let row1 = y0 + 1 < height ? row0 + width : row0
-            let outRow = outPlane + oy * outWidth
-            // Windows whose right column is inside the input.
-            let full = width >= 2 ? min(outWidth, (width - 2) / stride + 1) : 0
-            for ox in 0..<full {
-                let x = ox * stride
-                outRow[ox] = max(max(row0[x], row0[x + 1]), max(row1[x], row1[x + 1]))
-            }
-            for ox in full..<outWidth {
-                let x = ox * stride
-                let x1 = x + 1 < width ? x + 1 : x
-                outRow[ox] = max(max(row0[x], row0[x1]), max(row1[x], row1[x1]))
-            }
-        }
-    }
+    swiftdarknet_maxpool2x2(input, channels, height, width, stride, output, outHeight, outWidth)
 }
 
 /// Nearest-neighbour enlargement by `stride`, each value multiplied by `scale`.
@@ -148,10 +130,6 @@ package func upsample(_ input: UnsafePointer<Float>, channels: Int, height: Int,
 @inline(__always)
 package func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
               alpha: Float, beta: Float, activation: Activation, into output: UnsafeMutablePointer<Float>) {
-    if alpha == 1 && beta == 1 {
-        for i in 0..<count { output[i] = previous[i] + from[i] }
-    } else {
-        for i in 0..<count { output[i] = alpha * previous[i] + beta * from[i] }
-    }
+    swiftdarknet_weighted_sum(previous, from, count, alpha, beta, output)
     activate(output, count: count, activation: activation)
 }

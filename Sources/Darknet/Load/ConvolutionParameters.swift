@@ -6,15 +6,21 @@ import Foundation
 /// `biases` has one value per filter.
 public struct ConvolutionParameters: Sendable, Equatable {
     /// Folded weights in the layout of the layer's algorithm: `filters x kernelArea` for the
-    /// GEMM paths, `[36][filters][channels]` for Winograd.
+    /// GEMM and sliding-window paths, `[36][filters][channels]` for Winograd and
+    /// `[36][channels][padded filters]` for few-tile Winograd.
     public let weights: [Float]
     public let biases: [Float]
 
     /// The same parameters with the weights rearranged for `algorithm`.
     func prepared(for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> ConvolutionParameters {
-        guard algorithm == .winograd else { return self }
-        return ConvolutionParameters(weights: WinogradF43.transformWeights(weights, filters: filters, channels: inputChannels),
-                                     biases: biases)
+        switch algorithm {
+        case .winograd, .winogradFewTiles:
+            let transformed = WinogradF43.transformWeights(weights, filters: filters, channels: inputChannels,
+                                                           channelMajor: algorithm == .winogradFewTiles)
+            return ConvolutionParameters(weights: transformed, biases: biases)
+        case .direct, .im2col, .slidingWindow:
+            return self
+        }
     }
 
     /// Epsilon Darknet adds to the standard deviation (not the variance) at inference.

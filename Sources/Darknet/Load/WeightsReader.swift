@@ -1,3 +1,5 @@
+import CDarknetKernels
+
 /// Reads a `.weights` file front to back, accounting for every byte.
 struct WeightsReader {
     let file: String
@@ -51,6 +53,7 @@ struct WeightsReader {
         }
         let start = offset
         var values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+            swiftdarknet_advise_huge_pages(buffer.baseAddress!, needed)
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + needed)]))
             initialized = count
         }

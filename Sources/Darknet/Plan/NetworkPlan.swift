@@ -6,6 +6,13 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     case im2col
     /// Winograd F(4x4, 3x3): 36 GEMMs on transformed tiles (3x3, stride 1, padding 1, 1 group).
     case winograd
+    /// Winograd F(4x4, 3x3) for small outputs (under 36 tiles, e.g. 13x13): the element-wise
+    /// products by a register-blocked kernel that reads each transformed weight once, where 36
+    /// thin GEMMs would re-pack every weight. Its weights take 4x the memory of the others.
+    case winogradFewTiles
+    /// Each output summed over its window in SIMD registers from a zero-padded copy of the
+    /// input (stride 1, 1 group, few input channels): no im2col copy, no thin GEMM.
+    case slidingWindow
 }
 
 /// Which fast paths the planner may choose.
@@ -35,6 +42,9 @@ public struct LayerPlan: Sendable, Equatable {
     public let parameterCount: Int
     /// For convolutions, how they are computed.
     public let algorithm: ConvolutionAlgorithm?
+    /// Floats the parameters take in memory, laid out for the algorithm (Winograd's transformed
+    /// 6x6 kernels take 4x the 3x3 ones).
+    public let residentParameterCount: Int
 
     public var index: Int { spec.index }
 }
@@ -66,6 +76,8 @@ public struct NetworkPlan: Sendable, Equatable {
     public let threadScratchCount: Int
     /// Number of learned parameters (floats) the weights file must supply after folding.
     public let parameterCount: Int
+    /// Floats the parameters take in memory, laid out for each layer's algorithm.
+    public var residentParameterCount: Int { layers.reduce(0) { $0 &+ $1.residentParameterCount } }
 
     /// Total floating-point operations of one forward pass.
     public var flops: Int { layers.reduce(0) { $0 + $1.flops } }
@@ -89,12 +101,12 @@ public struct NetworkPlan: Sendable, Equatable {
         self.layers = layers
         self.workspaceCount = workspace
         self.parameterCount = parameters
-        self.threadScratchCount = layers.filter { $0.algorithm == .winograd }
+        self.threadScratchCount = layers.filter { $0.algorithm == .winograd || $0.algorithm == .winogradFewTiles }
             .map { WinogradF43.scratchCount(width: $0.outputShape.width) }.max() ?? 0
 
         // Summed again with checks: a total that wrapped around could slip under the limit.
         var floats = workspace
-        for count in [input.count] + layers.flatMap({ [$0.outputShape.count, $0.parameterCount] }) {
+        for count in [input.count] + layers.flatMap({ [$0.outputShape.count, $0.residentParameterCount] }) {
             let (sum, overflow) = floats.addingReportingOverflow(count)
             guard !overflow else { throw networkOverflow }
             floats = sum
@@ -135,10 +147,11 @@ public struct NetworkPlan: Sendable, Equatable {
             return result
         }
         func make(_ output: TensorShape, flops: Int = 0, sources: [Int]? = nil, workspace: Int = 0,
-                  parameters: Int = 0, algorithm: ConvolutionAlgorithm? = nil) throws(PlanError) -> LayerPlan {
+                  parameters: Int = 0, resident: Int? = nil,
+                  algorithm: ConvolutionAlgorithm? = nil) throws(PlanError) -> LayerPlan {
             LayerPlan(spec: layer, inputShape: input, outputShape: try checked(output), flops: flops,
                       sources: sources ?? [previousSource], workspaceCount: workspace, parameterCount: parameters,
-                      algorithm: algorithm)
+                      algorithm: algorithm, residentParameterCount: resident ?? parameters)
         }
 
         switch layer.kind {
@@ -162,13 +175,28 @@ public struct NetworkPlan: Sendable, Equatable {
             let workspace: Int
             switch algorithm {
             case .direct: workspace = 0
+            case .slidingWindow:
+                workspace = try product(input.channels, input.height + 2 * conv.padding,
+                                        SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size))
             case .im2col: workspace = try product(kernelArea, output.planeSize)
             case .winograd:
                 workspace = WinogradF43.workspaceCount(channels: input.channels, filters: conv.filters,
                                                        height: output.height, width: output.width)
+            case .winogradFewTiles:
+                workspace = WinogradF43.tileMajorWorkspaceCount(channels: input.channels, filters: conv.filters,
+                                                                height: output.height, width: output.width)
             }
-            return try make(output, flops: flops, workspace: workspace,
-                            parameters: try product(conv.filters, kernelArea + 1), algorithm: algorithm)
+            let parameters = try product(conv.filters, kernelArea + 1)
+            var resident = parameters
+            if algorithm == .winograd || algorithm == .winogradFewTiles {
+                let filters = algorithm == .winograd ? conv.filters : WinogradF43.paddedFilters(conv.filters)
+                let (sum, overflow) = try product(WinogradF43.elements, filters, input.channels)
+                    .addingReportingOverflow(conv.filters)
+                guard !overflow else { throw fail(.sizeOverflow) }
+                resident = sum
+            }
+            return try make(output, flops: flops, workspace: workspace, parameters: parameters, resident: resident,
+                            algorithm: algorithm)
 
         case .maxpool(let pool):
             guard pool.size <= input.width + pool.padding, pool.size <= input.height + pool.padding else {
@@ -229,19 +257,32 @@ public struct NetworkPlan: Sendable, Equatable {
 }
 
 extension ConvolutionAlgorithm {
-    /// Winograd where its 36 GEMMs are wide and deep enough to beat one im2col GEMM:
-    /// 3x3 stride-1 "same" convolutions with at least 32 input channels and at least 36 output
-    /// tiles (measured: at 13x13, 16 tiles, im2col is 2-3x faster; at 26x26 Winograd is 1.8x
-    /// faster). The 1x1 shortcut; im2col for the rest.
+    /// Largest transformed weights (bytes) the few-tile Winograd path takes on: its products
+    /// stream them once per pass, so beyond this a layer is bound by memory bandwidth and
+    /// im2col + GEMM is as fast with a quarter of the memory.
+    static let fewTileWeightLimit = 32 << 20
+
+    /// The planner's choice, by measurement on YOLOv3-tiny and YOLOv3 at 416 (darknet-microbench):
+    /// - 1x1 stride-1 unpadded: `.direct` (the input is already the GEMM's B matrix);
+    /// - few input channels: `.slidingWindow` (2-4x im2col at 3 and 16 channels);
+    /// - 3x3 stride-1 "same" with at least 32 channels: `.winograd` from 36 output tiles (26x26
+    ///   and up: 1.5-2x im2col); below, `.winogradFewTiles` while the transformed weights stay
+    ///   under `fewTileWeightLimit` (13x13, 256 -> 512: 1.3x im2col; 512 -> 1024 at 75 MB: no faster);
+    /// - everything else: `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy) -> ConvolutionAlgorithm {
         let unitStride = conv.strideX == 1 && conv.strideY == 1
         if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
-        let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
-        if strategy == .fastest, conv.size == 3, unitStride, conv.dilation == 1, conv.padding == 1, conv.groups == 1,
-           inputChannels >= 32, rows * columns >= 36 {
-            return .winograd
+        guard strategy == .fastest else { return .im2col }
+        if SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) { return .slidingWindow }
+        // Winograd computes undilated unit-stride windows only.
+        guard conv.size == 3, unitStride, conv.dilation == 1, conv.padding == 1, conv.groups == 1, inputChannels >= 32 else {
+            return .im2col
         }
-        return .im2col
+        let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
+        if rows * columns >= 36 { return .winograd }
+        let (count, overflow) = WinogradF43.elements.multipliedReportingOverflow(
+            by: WinogradF43.paddedFilters(conv.filters) * inputChannels)
+        return !overflow && count <= fewTileWeightLimit / MemoryLayout<Float>.size ? .winogradFewTiles : .im2col
     }
 }

@@ -1,0 +1,205 @@
+/*
+ * Winograd F(4x4, 3x3) input and output transforms, one instruction-set variant (see Variant.h).
+ * Plain loops over contiguous rows that the compiler vectorises at the variant's width; layouts
+ * as documented on swiftdarknet_winograd_input.
+ */
+static void CAT(swiftdarknet_winograd_input_, SUFFIX)(const float *input, ptrdiff_t channels, ptrdiff_t height,
+                                                      ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                      float *v, float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    const ptrdiff_t tiles = tile_rows * tile_columns;
+    const ptrdiff_t stride = channels * tiles;
+    const ptrdiff_t span = 4 * tile_columns + 2;
+    float *zero_row = scratch;
+    for (ptrdiff_t x = 0; x < width; x++) zero_row[x] = 0;
+    float *t = scratch + width;
+    for (int k = 0; k < 6; k++) {
+        t[k * span] = 0;
+        for (ptrdiff_t x = width + 1; x < span; x++) t[k * span + x] = 0;
+    }
+    for (ptrdiff_t c = first; c < first + count; c++) {
+        const float *plane = input + c * height * width;
+        for (ptrdiff_t ty = 0; ty < tile_rows; ty++) {
+            const float *d[6];
+            for (int i = 0; i < 6; i++) {
+                const ptrdiff_t y = ty * 4 - 1 + i;
+                d[i] = (y >= 0 && y < height) ? plane + y * width : zero_row;
+            }
+            const float *restrict d0 = d[0], *restrict d1 = d[1], *restrict d2 = d[2];
+            const float *restrict d3 = d[3], *restrict d4 = d[4], *restrict d5 = d[5];
+            float *restrict t0 = t + 1, *restrict t1 = t0 + span, *restrict t2 = t1 + span;
+            float *restrict t3 = t2 + span, *restrict t4 = t3 + span, *restrict t5 = t4 + span;
+            /* Bᵀ d down each column. */
+            for (ptrdiff_t x = 0; x < width; x++) {
+                const float a0 = d0[x], a1 = d1[x], a2 = d2[x], a3 = d3[x], a4 = d4[x], a5 = d5[x];
+                t0[x] = 4 * a0 - 5 * a2 + a4;
+                t1[x] = -4 * (a1 + a2) + a3 + a4;
+                t2[x] = 4 * (a1 - a2) - a3 + a4;
+                t3[x] = 2 * (a3 - a1) - a2 + a4;
+                t4[x] = 2 * (a1 - a3) - a2 + a4;
+                t5[x] = 4 * a1 - 5 * a3 + a5;
+            }
+            /* (Bᵀ d) B along each row of tiles, each of the 36 elements to its own matrix. */
+            const ptrdiff_t row_offset = c * tiles + ty * tile_columns;
+            for (int k = 0; k < 6; k++) {
+                const float *restrict r = t + k * span;
+                float *restrict o0 = v + (k * 6) * stride + row_offset;
+                float *restrict o1 = o0 + stride, *restrict o2 = o1 + stride, *restrict o3 = o2 + stride;
+                float *restrict o4 = o3 + stride, *restrict o5 = o4 + stride;
+                for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
+                    const float *e = r + 4 * tx;
+                    const float e0 = e[0], e1 = e[1], e2 = e[2], e3 = e[3], e4 = e[4], e5 = e[5];
+                    o0[tx] = 4 * e0 - 5 * e2 + e4;
+                    o1[tx] = -4 * (e1 + e2) + e3 + e4;
+                    o2[tx] = 4 * (e1 - e2) - e3 + e4;
+                    o3[tx] = 2 * (e3 - e1) - e2 + e4;
+                    o4[tx] = 2 * (e1 - e3) - e2 + e4;
+                    o5[tx] = 4 * e1 - 5 * e3 + e5;
+                }
+            }
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) float CAT(epilogue_scalar_, SUFFIX)(float x, int epilogue) {
+    if (epilogue == SWIFTDARKNET_EPILOGUE_BIAS_LEAKY) return x > 0 ? x : 0.1f * x;
+    if (epilogue == SWIFTDARKNET_EPILOGUE_BIAS_RELU) return x > 0 ? x : 0;
+    return x;
+}
+
+/* Products at m[element * stride + filter * filter_stride + tile * tile_stride]. */
+static inline __attribute__((always_inline)) void CAT(winograd_output_, SUFFIX)(
+    const float *m, ptrdiff_t stride, ptrdiff_t filter_stride, ptrdiff_t tile_stride, ptrdiff_t height,
+    ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output,
+    float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    float *s = scratch; /* [4][6][tile_columns]: Aᵀ applied down each column of every tile */
+    float *row_values = scratch + 24 * tile_columns; /* one output row, 4 * tile_columns wide */
+    for (ptrdiff_t f = first; f < first + count; f++) {
+        float *plane = output + f * height * width;
+        const float bias = biases[f];
+        for (ptrdiff_t ty = 0; ty < tile_rows; ty++) {
+            const ptrdiff_t row_offset = f * filter_stride + ty * tile_columns * tile_stride;
+            for (int j = 0; j < 6; j++) {
+                const float *restrict m0 = m + j * stride + row_offset;
+                const float *restrict m1 = m0 + 6 * stride, *restrict m2 = m1 + 6 * stride;
+                const float *restrict m3 = m2 + 6 * stride, *restrict m4 = m3 + 6 * stride;
+                const float *restrict m5 = m4 + 6 * stride;
+                float *restrict s0 = s + j * tile_columns, *restrict s1 = s0 + 6 * tile_columns;
+                float *restrict s2 = s1 + 6 * tile_columns, *restrict s3 = s2 + 6 * tile_columns;
+                for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
+                    const ptrdiff_t at = tx * tile_stride;
+                    const float a1 = m1[at], a2 = m2[at], a3 = m3[at], a4 = m4[at];
+                    const float sum12 = a1 + a2, diff12 = a1 - a2, sum34 = a3 + a4, diff34 = a3 - a4;
+                    s0[tx] = m0[at] + sum12 + sum34;
+                    s1[tx] = diff12 + 2 * diff34;
+                    s2[tx] = sum12 + 4 * sum34;
+                    s3[tx] = diff12 + 8 * diff34 + m5[at];
+                }
+            }
+            const ptrdiff_t oy = ty * 4;
+            const ptrdiff_t rows = height - oy < 4 ? height - oy : 4;
+            for (ptrdiff_t i = 0; i < rows; i++) {
+                const float *restrict r = s + i * 6 * tile_columns;
+                float *restrict values = row_values;
+                for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
+                    const float a0 = r[tx], a1 = r[tile_columns + tx], a2 = r[2 * tile_columns + tx];
+                    const float a3 = r[3 * tile_columns + tx], a4 = r[4 * tile_columns + tx];
+                    const float a5 = r[5 * tile_columns + tx];
+                    const float sum12 = a1 + a2, diff12 = a1 - a2, sum34 = a3 + a4, diff34 = a3 - a4;
+                    values[4 * tx] = a0 + sum12 + sum34;
+                    values[4 * tx + 1] = diff12 + 2 * diff34;
+                    values[4 * tx + 2] = sum12 + 4 * sum34;
+                    values[4 * tx + 3] = diff12 + 8 * diff34 + a5;
+                }
+                float *restrict destination = plane + (oy + i) * width;
+                for (ptrdiff_t x = 0; x < width; x++)
+                    destination[x] = CAT(epilogue_scalar_, SUFFIX)(values[x] + bias, epilogue);
+            }
+        }
+    }
+}
+
+static void CAT(swiftdarknet_winograd_output_, SUFFIX)(const float *m, ptrdiff_t filters, ptrdiff_t height,
+                                                       ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                       const float *biases, int epilogue, float *output,
+                                                       float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    const ptrdiff_t tiles = tile_rows * tile_columns;
+    CAT(winograd_output_, SUFFIX)(m, filters * tiles, tiles, 1, height, width, tile_rows, tile_columns, biases,
+                                  epilogue, output, scratch, first, count);
+}
+
+static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t tile_rows,
+    ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, float *scratch, ptrdiff_t first,
+    ptrdiff_t count) {
+    const ptrdiff_t tiles = tile_rows * tile_columns;
+    CAT(winograd_output_, SUFFIX)(m, filters_padded * tiles, 1, filters_padded, height, width, tile_rows,
+                                  tile_columns, biases, epilogue, output, scratch, first, count);
+}
+
+/* One block of products: `tb` tiles x `nb` vectors of filters from filter f, summed over every
+ * channel. Weights are in blocks of 16 filters: u[(f / 16) * channels * 16 + c * 16 + f % 16]. */
+static inline __attribute__((always_inline)) void CAT(winograd_product_block_, SUFFIX)(
+    const float *u, ptrdiff_t f, const float *v, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    int tb, int nb, float *p) {
+    VEC acc[WINOGRAD_TILE_BLOCK][WINOGRAD_FILTER_VECTORS];
+    const float *w[WINOGRAD_FILTER_VECTORS];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < nb; j++) {
+        const ptrdiff_t filter = f + j * LANES;
+        w[j] = u + (filter / 16) * channels * 16 + filter % 16;
+    }
+#pragma clang loop unroll(full)
+    for (int t = 0; t < tb; t++) {
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) acc[t][j] = CAT(splat_, SUFFIX)(0.0f);
+    }
+    for (ptrdiff_t c = 0; c < channels; c++) {
+        VEC weights[WINOGRAD_FILTER_VECTORS];
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) weights[j] = CAT(load_, SUFFIX)(w[j] + c * 16);
+        const float *column = v + c * tiles;
+#pragma clang loop unroll(full)
+        for (int t = 0; t < tb; t++) {
+            const VEC x = CAT(splat_, SUFFIX)(column[t]);
+#pragma clang loop unroll(full)
+            for (int j = 0; j < nb; j++) acc[t][j] = acc[t][j] + x * weights[j];
+        }
+    }
+    float *out = p + f;
+#pragma clang loop unroll(full)
+    for (int t = 0; t < tb; t++) {
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) __builtin_memcpy(out + t * filters_padded + j * LANES, &acc[t][j], sizeof(VEC));
+    }
+}
+
+static void CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX)(
+    const float *u, const float *v, float *p, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    ptrdiff_t first, ptrdiff_t count) {
+    const ptrdiff_t wide = WINOGRAD_FILTER_VECTORS * LANES;
+    for (ptrdiff_t e = first; e < first + count; e++) {
+        const float *ue = u + e * channels * filters_padded;
+        const float *ve = v + e * channels * tiles;
+        float *pe = p + e * tiles * filters_padded;
+        ptrdiff_t f = 0;
+        for (; f + wide <= filters_padded; f += wide) {
+            ptrdiff_t t = 0;
+            for (; t + WINOGRAD_TILE_BLOCK <= tiles; t += WINOGRAD_TILE_BLOCK)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles,
+                                                     WINOGRAD_TILE_BLOCK, WINOGRAD_FILTER_VECTORS,
+                                                     pe + t * filters_padded);
+            for (; t < tiles; t++)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles, 1,
+                                                     WINOGRAD_FILTER_VECTORS, pe + t * filters_padded);
+        }
+        for (; f < filters_padded; f += LANES) {
+            ptrdiff_t t = 0;
+            for (; t + WINOGRAD_TILE_BLOCK <= tiles; t += WINOGRAD_TILE_BLOCK)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles,
+                                                     WINOGRAD_TILE_BLOCK, 1, pe + t * filters_padded);
+            for (; t < tiles; t++)
+                CAT(winograd_product_block_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles, 1, 1,
+                                                     pe + t * filters_padded);
+        }
+    }
+}

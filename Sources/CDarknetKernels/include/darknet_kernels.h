@@ -1,0 +1,121 @@
+#ifndef SWIFTDARKNET_KERNELS_H
+#define SWIFTDARKNET_KERNELS_H
+/*
+ * SIMD kernels the Swift compiler cannot produce on its own.
+ *
+ * Swift on Linux targets the x86-64 baseline (SSE2, no FMA) and offers no per-function target
+ * attribute, so these few hot loops are written in C with clang vector extensions and compiled
+ * three times: baseline (4 lanes), AVX2+FMA (8 lanes) and AVX-512 (16 lanes). The variant is
+ * chosen once from the CPU's feature bits; every variant computes the same sums in the same order
+ * per output element, so results do not depend on the CPU beyond FMA rounding.
+ */
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Instruction-set level the kernels run at: 0 baseline, 1 AVX2+FMA, 2 AVX-512F. */
+int swiftdarknet_simd_level(void);
+
+/* Runs the kernels at most at `maximum` (and at most what the CPU supports) from now on; returns
+ * the level in effect. For tests that check every variant on one machine. */
+int swiftdarknet_limit_simd_level(int maximum);
+
+/* What the direct convolution applies after adding the bias. */
+enum {
+    SWIFTDARKNET_EPILOGUE_BIAS = 0,       /* bias only (linear, or an activation applied later) */
+    SWIFTDARKNET_EPILOGUE_BIAS_LEAKY = 1, /* bias, then Darknet's leaky ReLU (slope 0.1) */
+    SWIFTDARKNET_EPILOGUE_BIAS_RELU = 2   /* bias, then ReLU */
+};
+
+/* Asks the kernel to back the whole 2 MiB pages inside [start, start + bytes) with huge pages
+ * before they are first written (Linux transparent huge pages in madvise mode; no-op elsewhere):
+ * one fault per 2 MiB instead of 512 when tens of megabytes of weights are laid out at load. */
+void swiftdarknet_advise_huge_pages(void *start, ptrdiff_t bytes);
+
+/* Columns of the padded input plane the direct convolution reads for an output `out_width` wide
+ * with a `size`-wide kernel: the window span plus slack for the last partial vector. */
+ptrdiff_t swiftdarknet_direct_padded_width(ptrdiff_t out_width, ptrdiff_t size);
+
+/* Copies channels [first, first + count) of a CHW tensor into zero-padded planes of
+ * `padded_height x padded_width`, the input placed at row `pad`, column `pad`. */
+void swiftdarknet_pad_planes(const float *input, ptrdiff_t first, ptrdiff_t count, ptrdiff_t height,
+                             ptrdiff_t width, ptrdiff_t pad, float *padded, ptrdiff_t padded_height,
+                             ptrdiff_t padded_width);
+
+/* Stride-1 convolution of zero-padded planes, output rows [row_begin, row_end), every filter.
+ * weights: filters x channels x size x size; output: filters x out_height x out_width.
+ * Each output is bias + the sum over channels, kernel rows and columns in that order. */
+void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
+                                  ptrdiff_t padded_width, const float *weights, const float *biases,
+                                  ptrdiff_t filters, ptrdiff_t size, float *output, ptrdiff_t out_height,
+                                  ptrdiff_t out_width, ptrdiff_t row_begin, ptrdiff_t row_end, int epilogue);
+
+/* Darknet's 2x2 max pooling with no offset, stride 1 or 2 (YOLOv3-tiny's pools); a window cell
+ * past the right or bottom edge repeats the inside one. */
+void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                             ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width);
+
+/* Winograd F(4x4, 3x3) input transform `Bᵀ d B` of channels [first, first + count): every 6x6 tile
+ * (zero padding of 1 around the input) to `transformed`, laid out [36][channels][tiles] with tiles
+ * row-major over the output. `scratch` holds swiftdarknet_winograd_scratch_count(width) floats. */
+void swiftdarknet_winograd_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                 ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
+                                 ptrdiff_t first, ptrdiff_t count);
+
+/* Winograd output transform `Aᵀ m A` of filters [first, first + count) from `products`
+ * ([36][filters][tiles]), clipped at the edges, plus the bias and the epilogue's activation. */
+void swiftdarknet_winograd_output(const float *products, ptrdiff_t filters, ptrdiff_t height, ptrdiff_t width,
+                                  ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue,
+                                  float *output, float *scratch, ptrdiff_t first, ptrdiff_t count);
+
+/* Activations the element-wise kernels compute (others stay in Swift). */
+enum {
+    SWIFTDARKNET_ACTIVATION_LINEAR = 0,
+    SWIFTDARKNET_ACTIVATION_LEAKY = 1,   /* x > 0 ? x : 0.1x */
+    SWIFTDARKNET_ACTIVATION_RELU = 2,    /* x > 0 ? x : 0 */
+    SWIFTDARKNET_ACTIVATION_LOGISTIC = 3 /* 1 / (1 + e^-x), e^x by polynomial (about 2 ulp) */
+};
+
+/* Applies activation `kind` to `count` values in place. */
+void swiftdarknet_activate(float *data, ptrdiff_t count, int kind);
+
+/* Adds biases[c] to every value of channel c of a `channels x plane` tensor, then activation `kind`. */
+void swiftdarknet_bias_activate(float *data, const float *biases, ptrdiff_t channels, ptrdiff_t plane, int kind);
+
+/* output = alpha * previous + beta * from (output may alias either input). */
+void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff_t count, float alpha, float beta,
+                               float *output);
+
+/* Filters rounded up to whole vectors of the widest variant, for the tile-major layout. */
+static inline ptrdiff_t swiftdarknet_winograd_padded_filters(ptrdiff_t filters) { return (filters + 15) / 16 * 16; }
+
+/* `G g Gᵀ` of every 3x3 kernel of `g` (filters x channels x 3 x 3) into `u`: filter-major
+ * [36][filters][channels] for the GEMM path, or channel-major in blocks of 16 filters
+ * [36][padded filters / 16][channels][16] (zero past the last filter) for the tile-major path. */
+void swiftdarknet_winograd_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, int channel_major,
+                                   float *u, ptrdiff_t first_block, ptrdiff_t block_count);
+
+/* Blocks of 16 kernels (filter-major) or 16 filters (channel-major) swiftdarknet_winograd_weights
+ * splits its work into; disjoint block ranges can run on different threads. */
+ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t channels, int channel_major);
+
+/* Products for outputs with few tiles, elements [first, first + count):
+ * products[e][tile][f] = sum_c v[e][c][tile] u[e][c][f], with u channel-major (see above) and v
+ * the input transform ([36][channels][tiles]). A block of tiles x filters stays in registers over
+ * all channels, so each transformed weight is read about once. */
+void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, float *products, ptrdiff_t channels,
+                                               ptrdiff_t filters_padded, ptrdiff_t tiles, ptrdiff_t first,
+                                               ptrdiff_t count);
+
+/* The output transform (as swiftdarknet_winograd_output) of tile-major products [36][tiles][padded filters]. */
+void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
+                                             ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                             const float *biases, int epilogue, float *output, float *scratch,
+                                             ptrdiff_t first, ptrdiff_t count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
