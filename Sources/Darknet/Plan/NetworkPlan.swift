@@ -205,7 +205,7 @@ public struct NetworkPlan: Sendable, Equatable {
             let output = TensorShape(channels: input.channels,
                                      height: (input.height + pool.padding - pool.size) / pool.strideY + 1,
                                      width: (input.width + pool.padding - pool.size) / pool.strideX + 1)
-            return try make(output, workspace: try maxpoolWorkspace(pool, input: input, output: output))
+            return try make(output, workspace: try maxpoolWorkspace(pool, input: input, output: output, layer: index))
 
         case .route(let route):
             let first = planned[route.layers[0]].outputShape
