@@ -56,6 +56,8 @@ struct ForwardPass {
                          activation: sc.activation, into: output)
             case .yolo(let yolo):
                 yoloActivate(input, yolo, outShape, into: output)
+            case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+                runDarknetLayer(layer, input: input, output: output)
             }
         }
     }

@@ -59,7 +59,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
         self.biases = biases
     }
 
-    private static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
+    static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
                              variances: [Float], kernelArea: Int) {
         weights.withUnsafeMutableBufferPointer { w in
             for f in 0..<biases.count {

@@ -208,6 +208,10 @@ public struct NetworkPlan: Sendable, Equatable {
             let expected = yolo.mask.count * (yolo.classes + 5)
             guard input.channels == expected else { throw fail(.yoloChannelMismatch(expected: expected, actual: input.channels)) }
             return try make(input)
+
+        case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+            let planned = try planDarknetLayer(layer.kind, input: input, fail: fail)
+            return try make(planned.output, parameters: planned.parameters)
         }
     }
 }

@@ -1,0 +1,38 @@
+/// `[region]`: the YOLOv2 detection head.
+///
+/// Its input holds, for each of the `num` anchors, `coords + 1 + classes` planes: box x, y,
+/// w, h, objectness, then the class scores (`anchor * (classes + 5) + entry`, as Darknet's
+/// `entry_index`). The forward pass applies the logistic to x, y and objectness and, with
+/// `softmax=1`, a softmax over each anchor's classes (the logistic otherwise).
+public struct RegionSpec: Sendable, Equatable {
+    /// Number of classes (`classes`, default 20).
+    public var classes: Int
+    /// Anchors per cell (`num`, default 1).
+    public var num: Int
+    /// Anchor (width, height) pairs in grid cells (`anchors`; Darknet's default 0.5, 0.5).
+    public var anchors: [(width: Float, height: Float)]
+    /// Softmax over the classes of each anchor (`softmax=1`) instead of the logistic.
+    public var softmax: Bool
+
+    /// Box entries per anchor before objectness (`coords`; only 4 is supported).
+    public var coords: Int { 4 }
+    /// Planes per anchor: `coords + 1 + classes`.
+    public var entries: Int { coords + 1 + classes }
+
+    public static func == (a: RegionSpec, b: RegionSpec) -> Bool {
+        a.classes == b.classes && a.num == b.num && a.softmax == b.softmax && a.anchors.count == b.anchors.count
+            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height }
+    }
+}
+
+/// `[reorg]`: YOLOv2's passthrough rearrangement, Darknet's own permutation.
+///
+/// The output is `W/stride x H/stride x C*stride²`, but its values are not a standard
+/// space-to-depth: Darknet's `forward_reorg_layer` calls `reorg_cpu` with the *input*
+/// dimensions and `forward=0`, so output value `(k, j, i)` of a `W x H x C` grid (the output
+/// buffer read with the input's shape) is input value `(k % (C/s²), j*s + (k/(C/s²)) / s,
+/// i*s + (k/(C/s²)) % s)` of a `sW x sH x C/s²` grid (the input buffer read with that shape).
+public struct ReorgSpec: Sendable, Equatable {
+    /// Block side (`stride`, default 1).
+    public var stride: Int
+}
