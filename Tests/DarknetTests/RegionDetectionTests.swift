@@ -20,6 +20,12 @@ final class RegionDetectionTests: XCTestCase {
         try compare(name: "yolov2-tiny-voc", cfg: "yolov2-tiny-voc-416", threshold: "0.3", names: "voc.names")
     }
 
+    private static func matches(_ mine: Detection, _ theirs: DetectionTests.Reference.Item) -> Bool {
+        mine.classIndex == theirs.class && mine.label == theirs.label && abs(mine.confidence - theirs.prob) <= 0.005
+            && abs(mine.rect.left - theirs.x) <= 1 && abs(mine.rect.top - theirs.y) <= 1
+            && abs(mine.rect.right - (theirs.x + theirs.w)) <= 1 && abs(mine.rect.bottom - (theirs.y + theirs.h)) <= 1
+    }
+
     private func compare(name: String, cfg: String, threshold: String, names: String,
                          images: Int = DetectionTests.sampleImages.count, file: StaticString = #filePath, line: UInt = #line) throws {
         let zoo = ZooFidelityTests.zoo
@@ -38,15 +44,24 @@ final class RegionDetectionTests: XCTestCase {
             XCTAssertEqual(detections.count, reference.detections.count,
                            "\(reference.image): \(detections.map { "\($0.label) \($0.confidence)" }) vs \(reference.detections.map { "\($0.label) \($0.prob)" })",
                            file: file, line: line)
-            for (mine, theirs) in zip(detections, reference.detections) {
-                let context = "\(name) \(reference.image): \(mine.label) \(mine.confidence) \(mine.rect) vs \(theirs.label) \(theirs.prob) \(theirs.x),\(theirs.y),\(theirs.w),\(theirs.h)"
-                XCTAssertEqual(mine.classIndex, theirs.class, context, file: file, line: line)
-                XCTAssertEqual(mine.label, theirs.label, context, file: file, line: line)
-                XCTAssertEqual(mine.confidence, theirs.prob, accuracy: 0.005, context, file: file, line: line)
-                XCTAssertLessThanOrEqual(abs(mine.rect.left - theirs.x), 1, context, file: file, line: line)
-                XCTAssertLessThanOrEqual(abs(mine.rect.top - theirs.y), 1, context, file: file, line: line)
-                XCTAssertLessThanOrEqual(abs(mine.rect.right - (theirs.x + theirs.w)), 1, context, file: file, line: line)
-                XCTAssertLessThanOrEqual(abs(mine.rect.bottom - (theirs.y + theirs.h)), 1, context, file: file, line: line)
+            // Random weights saturate many boxes to nearly the same probability; float rounding
+            // (1e-5 here) may swap two of them in the sorted output. So every Darknet detection
+            // must have its own match (class, probability within 0.005, edges within 1 px), and
+            // the order must be Darknet's except between probabilities less than 1e-4 apart.
+            var unused = Array(detections.indices)
+            for theirs in reference.detections {
+                let context = "\(name) \(reference.image): Darknet's \(theirs.label) \(theirs.prob) \(theirs.x),\(theirs.y),\(theirs.w),\(theirs.h)"
+                guard let k = unused.firstIndex(where: { Self.matches(detections[$0], theirs) }) else {
+                    XCTFail("\(context) has no match among \(detections.map { "\($0.label) \($0.confidence) \($0.rect)" })",
+                            file: file, line: line)
+                    continue
+                }
+                unused.remove(at: k)
+            }
+            for (mine, theirs) in zip(detections, reference.detections) where !Self.matches(mine, theirs) {
+                XCTAssertEqual(mine.confidence, theirs.prob, accuracy: 1e-4,
+                               "\(name) \(reference.image): order differs from Darknet's beyond a near-tie: \(mine.label) \(mine.rect) vs \(theirs.label)",
+                               file: file, line: line)
             }
             total += detections.count
         }
