@@ -38,6 +38,29 @@ final class ClassifierTests: XCTestCase {
         XCTAssertGreaterThan(predictions[0].probability, predictions[4].probability, "a real ranking", file: file, line: line)
     }
 
+    /// The README's classifier example, run on the random-weights `darknet.cfg`.
+    func testReadmeClassifierExample() throws {
+        let zoo = ZooFidelityTests.zoo
+        let cfgURL = try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
+        let weightsURL = try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights"))
+        let imagenetNamesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("imagenet.shortnames.list"))
+        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // README classifier example begins
+        let classifier = try Classifier(cfg: cfgURL, weights: weightsURL, names: imagenetNamesURL)
+        for c in try classifier.classify(image, top: 5) { print(c.label, c.probability) }
+        // README classifier example ends
+
+        XCTAssertEqual(printed.count, 5)
+        // The same answer again from the pooled session, and from several threads at once.
+        let first = try classifier.classify(image, top: 5)
+        let results = ClassificationBox(count: 4)
+        DispatchQueue.concurrentPerform(iterations: 4) { job in results.set(job, Result { try classifier.classify(image, top: 5) }) }
+        for job in 0..<4 { XCTAssertEqual(try results.get(job).get(), first) }
+    }
+
     func testTopKOrdersLikeDarknetTopK() {
         let values: [Float] = [0.1, 0.5, 0.3, 0.5, 0.05, 0.3]
         values.withUnsafeBufferPointer { buffer in
@@ -60,4 +83,13 @@ final class ClassifierTests: XCTestCase {
             XCTAssertEqual(error as? ClassifierError, .noOutputLayer)
         }
     }
+}
+
+/// Results written by concurrent jobs, each to its own slot.
+private final class ClassificationBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[Classification], any Error>?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<[Classification], any Error>) { lock.withLock { results[index] = result } }
+    func get(_ index: Int) -> Result<[Classification], any Error> { lock.withLock { results[index]! } }
 }

@@ -37,7 +37,8 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
 /// the last layer that is not `[cost]`, largest first (ties: lower index first, Darknet's
 /// `top_k`).
 ///
-/// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads.
+/// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
+/// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
 public final class Classifier: Sendable {
     /// The network, shared by every call.
     public let network: Network
@@ -47,6 +48,7 @@ public final class Classifier: Sendable {
     public let threads: Int
     /// The layer whose output holds the class probabilities.
     public let outputLayer: Int
+    private let sessions = SessionPool()
 
     /// Loads a classifier from Darknet files.
     /// - Parameter names: a names file, one label per line (`imagenet.shortnames.list`).
@@ -81,7 +83,8 @@ public final class Classifier: Sendable {
             throw ClassifierError.channelMismatch(expected: shape.channels, actual: image.channels)
         }
         let input = try image.letterboxed(width: shape.width, height: shape.height).image
-        let session = InferenceSession(network: network, retaining: .layers([outputLayer]), threads: threads)
+        let session = sessions.take() ?? InferenceSession(network: network, retaining: .layers([outputLayer]), threads: threads)
+        defer { sessions.give(session) }
         try session.forward(input.pixels)
         return try session.withOutput(ofLayer: outputLayer) { values, _ in
             Self.topK(values, count: top).map { index in

@@ -102,18 +102,3 @@ public final class Detector: Sendable {
         return lines
     }
 }
-
-/// Idle sessions waiting for the next `detect` call.
-private final class SessionPool: @unchecked Sendable {
-    // Invariant: a session is in `idle` or owned by exactly one caller between take and give.
-    private let lock = NSLock()
-    private var idle: [InferenceSession] = []
-
-    func take() -> InferenceSession? {
-        lock.withLock { idle.popLast() }
-    }
-
-    func give(_ session: InferenceSession) {
-        lock.withLock { idle.append(session) }
-    }
-}
