@@ -71,7 +71,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
         }
     }
 
-    private static func transposed(_ values: [Float], rows: Int, columns: Int) -> [Float] {
+    /// `values` is `rows x columns` row-major; the result is `columns x rows`.
+    static func transposed(_ values: [Float], rows: Int, columns: Int) -> [Float] {
         var result = [Float](repeating: 0, count: values.count)
         for r in 0..<rows {
             for c in 0..<columns { result[c * rows + r] = values[r * columns + c] }

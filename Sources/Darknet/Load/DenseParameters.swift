@@ -14,7 +14,7 @@ extension ConvolutionParameters {
         let outputs = spec.outputs
         var biases = try reader.readFloats(outputs, parameter: "biases")
         var weights = try reader.readFloats(outputs * inputs, parameter: "weights")
-        if transposed { weights = Self.transposedMatrix(weights, rows: inputs, columns: outputs) }
+        if transposed { weights = Self.transposed(weights, rows: inputs, columns: outputs) }
         if spec.batchNormalize {
             let scales = try reader.readFloats(outputs, parameter: "scales")
             let means = try reader.readFloats(outputs, parameter: "rolling_mean")
@@ -52,14 +52,5 @@ extension ConvolutionParameters {
         if let bad = variances.firstIndex(where: { $0 < 0 }) {
             throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: offset + bad * 4)
         }
-    }
-
-    /// `values` is `rows x columns` row-major; the result is `columns x rows`.
-    static func transposedMatrix(_ values: [Float], rows: Int, columns: Int) -> [Float] {
-        var result = [Float](repeating: 0, count: values.count)
-        for r in 0..<rows {
-            for c in 0..<columns { result[c * rows + r] = values[r * columns + c] }
-        }
-        return result
     }
 }
