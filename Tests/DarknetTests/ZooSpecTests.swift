@@ -127,6 +127,23 @@ final class ZooSpecTests: XCTestCase {
                                   reason: .cropLargerThanInput(width: 9, height: 2, input: TensorShape(channels: 3, height: 8, width: 8))))
     }
 
+    /// Darknet's `shortcut_cpu` between different shapes: the overlapping channels of a 2x
+    /// larger `from` grid are added with stride 2; the other channels keep the previous
+    /// layer's values (without `alpha`); then the activation.
+    func testShortcutBetweenDifferentShapes() throws {
+        let cfg = "[net]\nwidth=4\nheight=4\nchannels=1\n[maxpool]\nsize=1\nstride=1\n[maxpool]\nsize=2\nstride=2\n"
+            + "[route]\nlayers=-1,-1,-1\n[shortcut]\nfrom=0\nalpha=2\nbeta=10\nactivation=linear\n"
+        let spec = try NetworkSpec.parse(text: cfg, file: "s.cfg")
+        let network = try Network(spec: spec, weights: WeightsBuilder().header())
+        XCTAssertEqual(network.plan.layers[3].outputShape, TensorShape(channels: 3, height: 2, width: 2))
+        let input = (0..<16).map(Float.init)
+        let session = InferenceSession(network: network, retaining: .all)
+        try session.forward(input)
+        // maxpool 2x2/2 of 0..15: 5, 7, 13, 15 in each of the 3 routed channels; the first
+        // channel gets 2 * pooled + 10 * input(2j, 2i) = 2 * [5, 7, 13, 15] + 10 * [0, 2, 8, 10].
+        XCTAssertEqual(try session.output(ofLayer: 3).values, [10, 34, 106, 130, 5, 7, 13, 15, 5, 7, 13, 15])
+    }
+
     /// A [connected] layer's weights file: biases, weights, then batch norm, read to the last byte.
     func testConnectedWeightsAreCheckedToTheByte() throws {
         let s = try spec("[connected]\noutput=2\nbatch_normalize=1\n")

@@ -1,4 +1,5 @@
-/// The forward pass of the YOLOv2 and classifier layers.
+/// The forward pass of the YOLOv2 and classifier layers, and of ResNet's shortcuts between
+/// layers of different shapes.
 extension ForwardPass {
     /// Runs a `[region]`, `[reorg]`, `[avgpool]`, `[softmax]`, `[connected]`, `[dropout]`,
     /// `[batchnorm]`, `[cost]` or `[crop]` layer from `input` into `output`.
@@ -45,6 +46,21 @@ extension ForwardPass {
         case .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo:
             preconditionFailure("runDarknetLayer called for [\(layer.spec.kind.sectionName)]")
         }
+    }
+
+    /// A `[shortcut]` whose `from` layer has another shape than the previous layer, as
+    /// Darknet's `shortcut_cpu` (ResNet cfgs): a copy of the previous output with the
+    /// overlapping values combined, then the activation.
+    func shortcutResampled(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
+                           from: UnsafeMutablePointer<Float>, _ fromShape: TensorShape, _ spec: ShortcutSpec,
+                           into output: UnsafeMutablePointer<Float>) {
+        // The planner accepted these shapes only if the geometry exists.
+        let geometry = ShortcutGeometry(from: fromShape, to: inShape)!
+        output.update(from: input, count: inShape.count)
+        resampledShortcut(from, fromWidth: fromShape.width, fromHeight: fromShape.height, into: output,
+                          toWidth: inShape.width, toHeight: inShape.height, geometry: geometry,
+                          alpha: spec.alpha, beta: spec.beta)
+        activate(output, count: inShape.count, activation: spec.activation)
     }
 
     /// Darknet's `[region]` forward: a copy of the input with the logistic applied to x, y and

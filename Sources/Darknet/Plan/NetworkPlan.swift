@@ -199,7 +199,7 @@ public struct NetworkPlan: Sendable, Equatable {
 
         case .shortcut(let shortcut):
             let from = planned[shortcut.from].outputShape
-            guard from == input else {
+            guard from == input || ShortcutGeometry(from: from, to: input) != nil else {
                 throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: shortcut.from))
             }
             return try make(input, sources: [previousSource, shortcut.from])
