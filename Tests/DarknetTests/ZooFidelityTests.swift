@@ -48,6 +48,11 @@ final class ZooFidelityTests: XCTestCase {
         try compare("darknet19", cfg: "darknet19", input: "dog-256x256", expectAtLeast: 26)
     }
 
+    /// ResNet-18 at 128: [shortcut]s from a 2x larger grid with half the channels.
+    func testResNet18EveryLayer() throws {
+        try compare("resnet18-128", cfg: "resnet18-128", input: "dog-128x128", expectAtLeast: 29)
+    }
+
     /// [crop], [batchnorm], [dropout], [connected] with and without batch norm, grouped
     /// [softmax] with a temperature.
     func testClassifierLayers() throws {
