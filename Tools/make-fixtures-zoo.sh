@@ -107,6 +107,7 @@ cfg "$CFG_SRC/darknet.cfg" "$Z/cfg/darknet.cfg"
 cfg "$CFG_SRC/tiny.cfg" "$Z/cfg/tiny.cfg"
 cfg "$CFG_SRC/darknet19.cfg" "$Z/cfg/darknet19.cfg"
 cfg "$CFG_SRC/resnet18.cfg" "$Z/cfg/resnet18-128.cfg" 128
+cfg "$CFG_SRC/resnext50.cfg" "$Z/cfg/resnext50-128.cfg" 128
 cp Fixtures/cfg/classifier-layers.cfg Fixtures/cfg/global-average.cfg "$Z/cfg/"
 step_done "cfgs"
 
@@ -122,6 +123,9 @@ net tiny "$Z/cfg/tiny.cfg" 26 224 224 all
 net darknet19 "$Z/cfg/darknet19.cfg" 27 256 256 all
 # ResNet: [shortcut]s between layers of different shapes (strided grid, fewer channels)
 net resnet18-128 "$Z/cfg/resnet18-128.cfg" 30 128 128 all
+# ResNeXt: grouped convolutions (groups=32)
+net resnext50-128 "$Z/cfg/resnext50-128.cfg" 31 128 128 \
+    "$(layers_of "$Z/cfg/resnext50-128.cfg" shortcut,avgpool,softmax 0,2,3,7,43,60,63)"
 # [cost] keeps no output at inference in Darknet (it only computes a training loss): not dumped.
 net classifier-layers "$Z/cfg/classifier-layers.cfg" 28 40 36 0,1,2,3,4,5,6,7,8,9
 net global-average "$Z/cfg/global-average.cfg" 29 28 28 all
@@ -214,7 +218,7 @@ def load(path):
     with open(path, "rb") as f:
         a.frombytes(f.read())
     return a
-for d in ("yolov2-416", "yolov2-tiny", "yolov2-tiny-voc", "yolov3-spp-320", "darknet", "tiny", "darknet19", "resnet18-128",
+for d in ("yolov2-416", "yolov2-tiny", "yolov2-tiny-voc", "yolov3-spp-320", "darknet", "tiny", "darknet19", "resnet18-128", "resnext50-128",
           "classifier-layers", "global-average"):
     with open(os.path.join(z, d, "layers.json")) as f:
         layers = json.load(f)["layers"]

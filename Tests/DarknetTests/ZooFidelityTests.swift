@@ -53,6 +53,11 @@ final class ZooFidelityTests: XCTestCase {
         try compare("resnet18-128", cfg: "resnet18-128", input: "dog-128x128", expectAtLeast: 29)
     }
 
+    /// ResNeXt-50 at 128: grouped convolutions (32 groups), every shortcut, the head.
+    func testResNeXt50() throws {
+        try compare("resnext50-128", cfg: "resnext50-128", input: "dog-128x128", expectAtLeast: 25)
+    }
+
     /// [crop], [batchnorm], [dropout], [connected] with and without batch norm, grouped
     /// [softmax] with a temperature.
     func testClassifierLayers() throws {
