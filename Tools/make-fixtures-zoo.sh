@@ -108,7 +108,8 @@ cfg "$CFG_SRC/tiny.cfg" "$Z/cfg/tiny.cfg"
 cfg "$CFG_SRC/darknet19.cfg" "$Z/cfg/darknet19.cfg"
 cfg "$CFG_SRC/resnet18.cfg" "$Z/cfg/resnet18-128.cfg" 128
 cfg "$CFG_SRC/resnext50.cfg" "$Z/cfg/resnext50-128.cfg" 128
-cp Fixtures/cfg/classifier-layers.cfg Fixtures/cfg/global-average.cfg "$Z/cfg/"
+cfg "$CFG_SRC/go.cfg" "$Z/cfg/go.cfg"
+cp Fixtures/cfg/classifier-layers.cfg Fixtures/cfg/global-average.cfg Fixtures/cfg/reorg-variants.cfg "$Z/cfg/"
 step_done "cfgs"
 
 # 2. networks with random weights
@@ -129,6 +130,17 @@ net resnext50-128 "$Z/cfg/resnext50-128.cfg" 31 128 128 \
 # [cost] keeps no output at inference in Darknet (it only computes a training loss): not dumped.
 net classifier-layers "$Z/cfg/classifier-layers.cfg" 28 40 36 0,1,2,3,4,5,6,7,8,9
 net global-average "$Z/cfg/global-average.cfg" 29 28 28 all
+net reorg-variants "$Z/cfg/reorg-variants.cfg" 32 8 8 all
+# go.cfg reads a 19x19 board (one plane of -1, 0, 1): a fixed random position.
+python3 - "$Z/input/go-board.bin" <<'PY'
+import array, random, sys
+rng = random.Random(5)
+with open(sys.argv[1], "wb") as f:
+    f.write(array.array("f", (float(rng.choice((-1, 0, 0, 1))) for _ in range(19 * 19))).tobytes())
+PY
+run go "$TOOL" randweights "$Z/cfg/go.cfg" "$Z/weights/go.weights" 33 "$Z/input/go-board.bin"
+run go "$TOOL" forward "$Z/cfg/go.cfg" "$Z/weights/go.weights" "$Z/input/go-board.bin" "$Z/go" 0,6,12,13,14,15
+step_done "go"
 
 # 3. the classifier-layers weights again with the header's minor version above 1000: Darknet
 #    then reads each [connected] weight matrix transposed (inputs x outputs).
@@ -218,7 +230,7 @@ def load(path):
     with open(path, "rb") as f:
         a.frombytes(f.read())
     return a
-for d in ("yolov2-416", "yolov2-tiny", "yolov2-tiny-voc", "yolov3-spp-320", "darknet", "tiny", "darknet19", "resnet18-128", "resnext50-128",
+for d in ("yolov2-416", "yolov2-tiny", "yolov2-tiny-voc", "yolov3-spp-320", "darknet", "tiny", "darknet19", "resnet18-128", "resnext50-128", "reorg-variants", "go",
           "classifier-layers", "global-average"):
     with open(os.path.join(z, d, "layers.json")) as f:
         layers = json.load(f)["layers"]

@@ -27,7 +27,8 @@ enum LayerTable {
             case .region:
                 lines.append(index + "detection")
             case .reorg(let reorg):
-                lines.append(index + String(format: "reorg             /%2d  ", reorg.stride) + shapes)
+                lines.append(index + (reorg.extra > 0 ? String(format: "reorg              %4d   ->  %4d", layer.inputShape.count, layer.outputShape.count)
+                                                       : String(format: "reorg             /%2d  ", reorg.stride) + shapes))
             case .avgpool:
                 lines.append(index + "avg                     " + shapes)
             case .softmax:

@@ -58,6 +58,17 @@ final class ZooFidelityTests: XCTestCase {
         try compare("resnext50-128", cfg: "resnext50-128", input: "dog-128x128", expectAtLeast: 25)
     }
 
+    /// Every [reorg] variant: default, reverse, flatten (and back, under another shape), extra.
+    func testReorgVariants() throws {
+        try compare("reorg-variants", cfg: "reorg-variants", input: "dog-8x8", expectAtLeast: 7)
+    }
+
+    /// Darknet's Go network (`go.cfg`): a [reorg] with `extra=1` turns the 19x19 board into 362
+    /// move probabilities (the last one, "pass", always from a zero logit).
+    func testGoNetwork() throws {
+        try compare("go", cfg: "go", input: "go-board", expectAtLeast: 6)
+    }
+
     /// [crop], [batchnorm], [dropout], [connected] with and without batch norm, grouped
     /// [softmax] with a temperature.
     func testClassifierLayers() throws {

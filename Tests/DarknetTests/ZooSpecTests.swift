@@ -57,8 +57,11 @@ final class ZooSpecTests: XCTestCase {
     func testReorg() throws {
         let plan = try NetworkPlan(spec: try spec("[convolutional]\nfilters=8\n[reorg]\nstride=2\n"))
         XCTAssertEqual(plan.layers[1].outputShape, TensorShape(channels: 32, height: 4, width: 4))
-        assertCfgError("[reorg]\nstride=2\nextra=1\n", line: 7, key: "extra") { if case .unsupported = $0 { true } else { false } }
-        assertCfgError("[reorg]\nreverse=1\n", line: 6, key: "reverse") { if case .unsupported = $0 { true } else { false } }
+        let reversed = try NetworkPlan(spec: try spec("[convolutional]\nfilters=8\n[reorg]\nstride=2\nreverse=1\n"))
+        XCTAssertEqual(reversed.layers[1].outputShape, TensorShape(channels: 2, height: 16, width: 16))
+        let extra = try NetworkPlan(spec: try spec("[reorg]\nextra=5\n"))
+        XCTAssertEqual(extra.layers[0].outputShape, TensorShape(channels: 197, height: 1, width: 1))
+        assertCfgError("[reorg]\nflatten=1\nextra=1\n", line: 7, key: "extra") { if case .unsupported = $0 { true } else { false } }
         assertPlanError("[reorg]\nstride=3\n",
                         PlanError(layer: 0, section: "reorg",
                                   reason: .reorgNotDivisible(input: TensorShape(channels: 3, height: 8, width: 8), stride: 3)))

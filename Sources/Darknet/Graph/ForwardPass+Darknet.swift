@@ -9,8 +9,16 @@ extension ForwardPass {
         case .region(let region):
             regionActivate(input, region, outShape, into: output)
         case .reorg(let spec):
-            reorg(input, width: inShape.width, height: inShape.height, channels: inShape.channels,
-                  stride: spec.stride, into: output)
+            if spec.extra > 0 {
+                output.update(from: input, count: inShape.count)
+                (output + inShape.count).update(repeating: 0, count: spec.extra)
+            } else if spec.flatten {
+                interleaveChannels(input, planeSize: inShape.planeSize, channels: inShape.channels,
+                                   reverse: spec.reverse, into: output)
+            } else {
+                reorg(input, width: inShape.width, height: inShape.height, channels: inShape.channels,
+                      stride: spec.stride, reverse: spec.reverse, into: output)
+            }
         case .avgpool:
             averagePool(input, channels: inShape.channels, planeSize: inShape.planeSize, into: output)
         case .softmax(let spec):

@@ -13,8 +13,16 @@ extension NetworkPlan {
 
         case .reorg(let reorg):
             let s = reorg.stride
+            if reorg.extra > 0 {
+                let (count, overflow) = input.count.addingReportingOverflow(reorg.extra)
+                guard !overflow else { throw fail(.sizeOverflow) }
+                return (TensorShape(channels: count, height: 1, width: 1), 0)
+            }
             guard input.width % s == 0, input.height % s == 0, input.channels % (s * s) == 0 else {
                 throw fail(.reorgNotDivisible(input: input, stride: s))
+            }
+            if reorg.reverse {
+                return (TensorShape(channels: input.channels / (s * s), height: input.height * s, width: input.width * s), 0)
             }
             return (TensorShape(channels: input.channels * s * s, height: input.height / s, width: input.width / s), 0)
 

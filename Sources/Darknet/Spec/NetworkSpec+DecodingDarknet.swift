@@ -47,11 +47,15 @@ extension NetworkSpec {
     }
 
     private static func decodeReorg(_ r: inout SectionReader) throws(CfgError) -> ReorgSpec {
-        let stride = try r.int("stride", default: 1, minimum: 1)
-        try r.requireNeutral("reverse", 0, feature: "reverse reorg")
-        try r.requireNeutral("flatten", 0, feature: "reorg flatten")
-        try r.requireNeutral("extra", 0, feature: "reorg extra (a flat output with extra values)")
-        return ReorgSpec(stride: stride)
+        let spec = ReorgSpec(stride: try r.int("stride", default: 1, minimum: 1),
+                             reverse: try r.bool("reverse", default: false),
+                             flatten: try r.bool("flatten", default: false),
+                             extra: try r.int("extra", default: 0, minimum: 0))
+        // Darknet's flatten branch copies `outputs` (input + extra) values from the input.
+        if spec.flatten && spec.extra > 0 {
+            throw r.error("extra", .unsupported("extra together with flatten (Darknet reads past its input)"))
+        }
+        return spec
     }
 
     private static func decodeSoftmax(_ r: inout SectionReader) throws(CfgError) -> SoftmaxSpec {

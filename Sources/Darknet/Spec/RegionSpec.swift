@@ -32,7 +32,18 @@ public struct RegionSpec: Sendable, Equatable {
 /// dimensions and `forward=0`, so output value `(k, j, i)` of a `W x H x C` grid (the output
 /// buffer read with the input's shape) is input value `(k % (C/s²), j*s + (k/(C/s²)) / s,
 /// i*s + (k/(C/s²)) % s)` of a `sW x sH x C/s²` grid (the input buffer read with that shape).
+///
+/// `reverse=1` applies the inverse permutation (`W*s x H*s x C/s²`); `flatten=1` instead
+/// reorders the values from planar `C x (H*W)` to interleaved `(H*W) x C` (back with
+/// `reverse`) under the shape the stride gives; `extra=N` instead outputs the input as a flat
+/// vector followed by `N` zeros (`go.cfg`).
 public struct ReorgSpec: Sendable, Equatable {
     /// Block side (`stride`, default 1).
     public var stride: Int
+    /// The inverse rearrangement (`reverse`, default 0).
+    public var reverse: Bool = false
+    /// Interleave channels instead of moving blocks (`flatten`, default 0).
+    public var flatten: Bool = false
+    /// Zeros appended to a flat copy of the input (`extra`, default 0).
+    public var extra: Int = 0
 }
