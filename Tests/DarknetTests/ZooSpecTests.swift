@@ -42,7 +42,10 @@ final class ZooSpecTests: XCTestCase {
         XCTAssertEqual(d.classes, 20)
         XCTAssertEqual(d.num, 1)
         XCTAssertFalse(d.softmax)
-        XCTAssertEqual(d.anchors.map(\.width), [0.5], "Darknet's default anchor")
+        XCTAssertTrue(d.anchors.isEmpty)
+        XCTAssertTrue(d.anchor(0) == (0.5, 0.5), "Darknet's default anchor")
+        // A huge num without anchors allocates nothing before the plan refuses it.
+        XCTAssertThrowsError(try NetworkPlan(spec: try spec("[region]\nnum=2000000000\n")))
     }
 
     func testRegionRefusals() {

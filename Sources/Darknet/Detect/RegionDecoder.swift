@@ -15,7 +15,7 @@ enum RegionDecoder {
         let lw = Float(shape.width), lh = Float(shape.height)
         candidates.reserveCapacity(candidates.count + spec.num * plane)
         for n in 0..<spec.num {
-            let anchor = spec.anchors[n]
+            let anchor = spec.anchor(n)
             for cell in 0..<plane {
                 let row = cell / shape.width, column = cell % shape.width
                 let base = n * spec.entries * plane + cell

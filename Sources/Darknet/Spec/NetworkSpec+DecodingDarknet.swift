@@ -31,7 +31,8 @@ extension NetworkSpec {
         }
         let classes = try r.int("classes", default: 20, minimum: 1)
         let num = try r.int("num", default: 1, minimum: 1)
-        var anchors = Array(repeating: (width: Float(0.5), height: Float(0.5)), count: num)
+        // Not materialised when absent: `num` is not validated against the input until planning.
+        var anchors: [(width: Float, height: Float)] = []
         if let values = try r.floatList("anchors") {
             guard values.count == 2 * num else {
                 throw r.error("anchors", .invalidValue(value: r.entry("anchors")!.value,

@@ -9,10 +9,16 @@ public struct RegionSpec: Sendable, Equatable {
     public var classes: Int
     /// Anchors per cell (`num`, default 1).
     public var num: Int
-    /// Anchor (width, height) pairs in grid cells (`anchors`; Darknet's default 0.5, 0.5).
+    /// Anchor (width, height) pairs in grid cells (`anchors`), `num` of them; empty when the
+    /// cfg gives none (Darknet's default 0.5, 0.5 for each, see `anchor(_:)`).
     public var anchors: [(width: Float, height: Float)]
     /// Softmax over the classes of each anchor (`softmax=1`) instead of the logistic.
     public var softmax: Bool
+
+    /// Anchor `n`'s size in grid cells.
+    public func anchor(_ n: Int) -> (width: Float, height: Float) {
+        anchors.isEmpty ? (0.5, 0.5) : anchors[n]
+    }
 
     /// Box entries per anchor before objectness (`coords`; only 4 is supported).
     public var coords: Int { 4 }
