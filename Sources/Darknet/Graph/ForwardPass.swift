@@ -60,10 +60,17 @@ struct ForwardPass {
                 upsample(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
                          stride: up.stride, scale: up.scale, into: output)
             case .shortcut(let sc):
-                shortcut(input, buffer(of: sc.from), count: outShape.count, alpha: sc.alpha, beta: sc.beta,
-                         activation: sc.activation, into: output)
+                let fromShape = network.plan.layers[sc.from].outputShape
+                if fromShape == inShape {
+                    shortcut(input, buffer(of: sc.from), count: outShape.count, alpha: sc.alpha, beta: sc.beta,
+                             activation: sc.activation, into: output)
+                } else {
+                    shortcutResampled(input, inShape, from: buffer(of: sc.from), fromShape, sc, into: output)
+                }
             case .yolo(let yolo):
                 yoloActivate(input, yolo, outShape, into: output)
+            case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+                runDarknetLayer(layer, input: input, output: output)
             }
         }
     }

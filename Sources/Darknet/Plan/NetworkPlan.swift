@@ -227,7 +227,7 @@ public struct NetworkPlan: Sendable, Equatable {
 
         case .shortcut(let shortcut):
             let from = planned[shortcut.from].outputShape
-            guard from == input else {
+            guard from == input || ShortcutGeometry(from: from, to: input) != nil else {
                 throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: shortcut.from))
             }
             return try make(input, sources: [previousSource, shortcut.from])
@@ -236,6 +236,10 @@ public struct NetworkPlan: Sendable, Equatable {
             let expected = yolo.mask.count * (yolo.classes + 5)
             guard input.channels == expected else { throw fail(.yoloChannelMismatch(expected: expected, actual: input.channels)) }
             return try make(input)
+
+        case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+            let planned = try planDarknetLayer(layer.kind, input: input, fail: fail)
+            return try make(planned.output, parameters: planned.parameters)
         }
     }
 }

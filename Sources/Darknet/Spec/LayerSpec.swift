@@ -87,6 +87,15 @@ public enum LayerKind: Sendable, Equatable {
     case upsample(UpsampleSpec)
     case shortcut(ShortcutSpec)
     case yolo(YoloSpec)
+    case region(RegionSpec)
+    case reorg(ReorgSpec)
+    case avgpool(AvgpoolSpec)
+    case softmax(SoftmaxSpec)
+    case connected(ConnectedSpec)
+    case dropout(DropoutSpec)
+    case batchnorm(BatchnormSpec)
+    case cost(CostSpec)
+    case crop(CropSpec)
 
     /// The canonical cfg section name (`convolutional`, `maxpool`, ...).
     public var sectionName: String {
@@ -97,6 +106,15 @@ public enum LayerKind: Sendable, Equatable {
         case .upsample: "upsample"
         case .shortcut: "shortcut"
         case .yolo: "yolo"
+        case .region: "region"
+        case .reorg: "reorg"
+        case .avgpool: "avgpool"
+        case .softmax: "softmax"
+        case .connected: "connected"
+        case .dropout: "dropout"
+        case .batchnorm: "batchnorm"
+        case .cost: "cost"
+        case .crop: "crop"
         }
     }
 }

@@ -42,6 +42,8 @@ extension NetworkSpec {
             case .upsample: layer = .upsample(try Self.decodeUpsample(&reader))
             case .shortcut: layer = .shortcut(try Self.decodeShortcut(&reader, index: index))
             case .yolo: layer = .yolo(try Self.decodeYolo(&reader))
+            case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+                layer = try Self.decodeDarknetLayer(kind, &reader)
             }
             diagnostics += reader.diagnostics()
             layers.append(LayerSpec(index: index, line: section.line, kind: layer))

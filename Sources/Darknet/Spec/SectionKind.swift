@@ -1,6 +1,7 @@
 /// The cfg section names this library recognises, aliases folded.
 enum SectionKind: Equatable {
     case net, convolutional, maxpool, route, upsample, shortcut, yolo
+    case region, reorg, avgpool, softmax, connected, dropout, batchnorm, cost, crop
 
     init?(name: String) {
         switch name {
@@ -11,6 +12,15 @@ enum SectionKind: Equatable {
         case "upsample": self = .upsample
         case "shortcut": self = .shortcut
         case "yolo": self = .yolo
+        case "region": self = .region
+        case "reorg": self = .reorg
+        case "avgpool", "avg": self = .avgpool
+        case "softmax", "soft": self = .softmax
+        case "connected", "conn": self = .connected
+        case "dropout": self = .dropout
+        case "batchnorm": self = .batchnorm
+        case "cost": self = .cost
+        case "crop": self = .crop
         default: return nil
         }
     }
@@ -18,8 +28,7 @@ enum SectionKind: Equatable {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "region", "reorg", "reorg3d", "avgpool", "avg", "softmax", "soft", "connected", "conn", "dropout",
-        "batchnorm", "crop", "cost", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
+        "reorg3d", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "scale_channels", "sam", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
         "local_avgpool",
