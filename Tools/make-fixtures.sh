@@ -20,6 +20,8 @@
 #   images/NAME.bin + NAME.txt ("W H C"), images/NAME-416.bin   load_image_color / letterbox
 #   detect/thresh-0.5.jsonl, thresh-0.25.jsonl   `darknet detect` results, real tiny weights
 #   stats.txt                             activation statistics of the random nets
+#   zoo/                                  YOLOv2, YOLOv3-SPP, classifiers, BFLOPs of every
+#                                         Debian cfg (see Tools/make-fixtures-zoo.sh)
 #   logs/                                 Darknet's stderr per step
 #   .complete                             written last: the darknet package version
 # Every layer directory has layers.json and layerNNN.bin (l.output, float32 LE, CHW).
@@ -272,6 +274,10 @@ if problems:
 print("\nsanity checks passed")
 PY
 step_done "sanity checks"
+
+# 9. YOLOv2, YOLOv3-SPP, the classifiers and every Debian cfg's BFLOPs: OUT/zoo/
+bash "$REPO/Tools/make-fixtures-zoo.sh" "$OUT"
+step_done "zoo (Tools/make-fixtures-zoo.sh)"
 
 du -sh "$OUT" | awk '{print "make-fixtures: total size " $1}' >&2
 printf '%s\n' "$DARKNET_VERSION" > "$OUT/.complete"

@@ -28,6 +28,26 @@ enum LayerTable {
                 lines.append(index + "scale_channels \(scale.from)" + String(repeating: " ", count: 8) + shapes)
             case .sam(let sam):
                 lines.append(index + "sam  \(sam.from)" + String(repeating: " ", count: 18) + shapes)
+            case .region:
+                lines.append(index + "detection")
+            case .reorg(let reorg):
+                lines.append(index + (reorg.extra > 0 ? String(format: "reorg              %4d   ->  %4d", layer.inputShape.count, layer.outputShape.count)
+                                                       : String(format: "reorg             /%2d  ", reorg.stride) + shapes))
+            case .avgpool:
+                lines.append(index + "avg                     " + shapes)
+            case .softmax:
+                lines.append(index + String(format: "softmax                                        %5d", layer.outputShape.count))
+            case .connected:
+                lines.append(index + String(format: "connected                            %4d  ->  %4d", layer.inputShape.count, layer.outputShape.count))
+            case .dropout(let dropout):
+                lines.append(index + String(format: "dropout       p = %.2f               %4d  ->  %4d", dropout.probability,
+                                            layer.inputShape.count, layer.outputShape.count))
+            case .batchnorm:
+                lines.append(index + "batchnorm               " + shapes)
+            case .cost:
+                lines.append(index + "cost                                           \(layer.inputShape.count)")
+            case .crop:
+                lines.append(index + "crop                    " + shapes)
             }
         }
         lines.append(String(format: "Total BFLOPs %.3f", Double(plan.flops) / 1e9))

@@ -52,8 +52,8 @@ final class MalformedInputTests: XCTestCase {
         Row("blank section name", .cfg("[ \t]\n"), .cfg(line: 1, reason: .malformedSectionHeader("[ \t]"))),
         Row("nested brackets", .cfg("[[net]]\n"), .cfg(line: 1, reason: .malformedSectionHeader("[[net]]"))),
         Row("unknown section", .cfg(net + "[convolution]\nfilters=4\n"), .cfg(line: 5, reason: .unknownSection("convolution"))),
-        Row("Darknet section this library does not run", .cfg(net + "[region]\n"),
-            .cfg(line: 5, reason: .unsupported("the [region] layer is not implemented by this library"))),
+        Row("Darknet section this library does not run", .cfg(net + "[local]\n"),
+            .cfg(line: 5, reason: .unsupported("the [local] layer is not implemented by this library"))),
         Row("first section is not [net]", .cfg("# header\n[convolutional]\nfilters=1\n"), .cfg(line: 2, reason: .missingNetSection)),
         Row("[net] without layers", .cfg(net), .cfg(line: 1, reason: .noLayers)),
         Row("second [net]", .cfg(net + "[maxpool]\n[network]\n"), .cfg(line: 6, reason: .unsupported("a second [net] section"))),
@@ -207,9 +207,10 @@ final class MalformedInputTests: XCTestCase {
         Row("route inputs with different HxW", .cfg(net + "[convolutional]\nfilters=2\n[maxpool]\nsize=2\nstride=2\n[route]\nlayers=-1,0\n"),
             .plan(layer: 2, section: "route", reason: .routeSizeMismatch(
                 first: TensorShape(channels: 2, height: 4, width: 4), other: TensorShape(channels: 2, height: 8, width: 8), otherLayer: 0))),
-        Row("shortcut shape mismatch", .cfg(net + "[convolutional]\nfilters=4\n[convolutional]\nfilters=8\n[shortcut]\nfrom=-2\n"),
+        Row("shortcut between grids Darknet cannot line up (width ratio 3, height ratio 2)",
+            .cfg("[net]\nwidth=9\nheight=4\nchannels=3\n[convolutional]\nfilters=4\n[convolutional]\nfilters=4\nstride=3\n[shortcut]\nfrom=-2\n"),
             .plan(layer: 2, section: "shortcut", reason: .shortcutShapeMismatch(
-                previous: TensorShape(channels: 8, height: 8, width: 8), from: TensorShape(channels: 4, height: 8, width: 8), fromLayer: 0))),
+                previous: TensorShape(channels: 4, height: 2, width: 3), from: TensorShape(channels: 4, height: 4, width: 9), fromLayer: 0))),
         Row("route groups not dividing a source's channels", .cfg(net + "[maxpool]\n[route]\nlayers=-1\ngroups=2\n"),
             .plan(layer: 1, section: "route", reason: .channelsNotDivisibleByGroups(channels: 3, groups: 2))),
         Row("shortcut with a second source of another shape", .cfg(net + "[convolutional]\nfilters=4\n[convolutional]\nfilters=8\n[convolutional]\nfilters=8\n[shortcut]\nfrom=-2,-3\n"),

@@ -6,6 +6,7 @@
  *   darknet_ref load        IMAGE OUT.bin                           (prints "W H C")
  *   darknet_ref letterbox   IMAGE W H OUT.bin
  *   darknet_ref detect      CFG WEIGHTS IMAGE THRESH HIER NMS [NAMES] [--names NAMES]
+ *   darknet_ref flops       CFG                                     (JSON: per-conv and total BFLOPs)
  *
  * Tensors are raw float32 little-endian, CHW. Every error: message on stderr, exit 1.
  *
@@ -179,6 +180,16 @@ static network *parse_cfg_batch1(const char *cfg)
     network *net = parse_network_cfg((char *)cfg);
     if (!net) die("Darknet could not parse '%s'", cfg);
     set_batch_network(net, 1);
+    /* A stand-alone [batchnorm] layer's forward copies into l.x, which make_batchnorm_layer
+     * never allocates in this CPU build (Darknet itself segfaults): give it one. */
+    for (int i = 0; i < net->n; ++i) {
+        layer *l = &net->layers[i];
+        if (l->type == BATCHNORM && !l->x) {
+            l->x = calloc((size_t)l->outputs * l->batch, sizeof(float));
+            l->x_norm = calloc((size_t)l->outputs * l->batch, sizeof(float));
+            if (!l->x || !l->x_norm) die("out of memory");
+        }
+    }
     return net;
 }
 
@@ -344,12 +355,16 @@ static void global_stats(const float *x, size_t n, double *mean, double *var)
  * amplifying tiny input differences (float rounding) by orders of magnitude, while the
  * output still changes completely from one image to another. */
 static void calibrate_weighted_layer(layer *lp, network st, int filters, int spatial,
-                                     int weights_per_filter, float weight_bound, int residual_branch)
+                                     int weights_per_filter, float weight_bound, int residual_branch,
+                                     int feeds_global_pool)
 {
     layer l = *lp;
     for (int k = 0; k < l.nweights; ++k) l.weights[k] = rng_uniform(-1, 1) * weight_bound;
     for (int f = 0; f < filters; ++f) {
-        if (l.batch_normalize && !residual_branch) l.biases[f] = rng_uniform(0.3f, 0.7f);
+        /* Before a global [avgpool] each channel's spatial mean is all that survives: spread
+         * the biases so a classifier's softmax is far from uniform. */
+        if (feeds_global_pool) l.biases[f] = rng_uniform(-2.0f, 2.0f);
+        else if (l.batch_normalize && !residual_branch) l.biases[f] = rng_uniform(0.3f, 0.7f);
         else l.biases[f] = rng_uniform(-0.1f, 0.1f);
     }
 
@@ -422,17 +437,30 @@ static void cmd_randweights(int argc, char **argv)
     for (int i = 0; i < net->n; ++i) {
         layer *lp = &net->layers[i];
         int residual_branch = i + 1 < net->n && net->layers[i + 1].type == SHORTCUT;
+        int feeds_global_pool = i + 1 < net->n && net->layers[i + 1].type == AVGPOOL;
         st.index = i;
         if (lp->type == CONVOLUTIONAL) {
             int groups = lp->groups > 0 ? lp->groups : 1;
             int fan_in = lp->c / groups * lp->size * lp->size;
             calibrate_weighted_layer(lp, st, lp->n, lp->out_h * lp->out_w,
-                                     lp->nweights / lp->n, (float)sqrt(3.0 / fan_in), residual_branch);
+                                     lp->nweights / lp->n, (float)sqrt(3.0 / fan_in), residual_branch,
+                                     feeds_global_pool);
         } else if (lp->type == CONNECTED) {
             calibrate_weighted_layer(lp, st, lp->outputs, 1, lp->inputs,
-                                     (float)sqrt(3.0 / lp->inputs), residual_branch);
+                                     (float)sqrt(3.0 / lp->inputs), residual_branch, feeds_global_pool);
+        } else if (lp->type == BATCHNORM) {
+            /* rolling statistics of this very input, so the output has std = scale per channel */
+            int spatial = lp->out_h * lp->out_w;
+            for (int f = 0; f < lp->out_c; ++f) {
+                double m, v;
+                channel_stats(st.input, spatial, f, &m, &v);
+                lp->scales[f] = rng_uniform(0.5f, 1.5f);
+                lp->rolling_mean[f] = (float)m;
+                lp->rolling_variance[f] = (float)(v + BN_VARIANCE_FLOOR);
+            }
+            lp->forward(*lp, st);
         } else {
-            if (lp->type == DECONVOLUTIONAL || lp->type == LOCAL || lp->type == BATCHNORM ||
+            if (lp->type == DECONVOLUTIONAL || lp->type == LOCAL ||
                 lp->type == RNN || lp->type == GRU || lp->type == LSTM || lp->type == CRNN)
                 fprintf(stderr, "darknet_ref: warning: layer %d (%s) keeps Darknet's own initialisation\n",
                         i, layer_type_name(lp->type));
@@ -647,6 +675,31 @@ static void cmd_detect(int argc, char **argv)
     if (names) { for (int k = 0; k < nnames; ++k) free(names[k]); free(names); }
 }
 
+/* ------------------------------------------------------------------ flops */
+
+/* The BFLOPs Darknet's parser prints for each convolutional layer (the only layers it
+ * counts), from the layers it built: 2 * n * size * size * c / groups * out_h * out_w / 1e9,
+ * evaluated in Darknet's order; and their sum. */
+static void cmd_flops(int argc, char **argv)
+{
+    if (argc != 3) die("usage: flops CFG");
+    network *net = parse_cfg_batch1(argv[2]);
+    double total = 0;
+    printf("{\"layers\": %d, \"conv\": [", net->n);
+    int first = 1;
+    for (int i = 0; i < net->n; ++i) {
+        layer l = net->layers[i];
+        if (l.type != CONVOLUTIONAL) continue;
+        double bflops = (2.0 * l.n * l.size * l.size * l.c / l.groups * l.out_h * l.out_w) / 1000000000.;
+        total += bflops;
+        printf("%s[%d, %.9f]", first ? "" : ", ", i, bflops);
+        first = 0;
+    }
+    printf("], \"total\": %.9f}\n", total);
+    if (fflush(stdout) != 0) die("write to stdout failed");
+    free_network(net);
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void usage(void)
@@ -656,7 +709,8 @@ static void usage(void)
           "  darknet_ref forward CFG WEIGHTS INPUT.bin OUTDIR LAYERS   (all | yolo | i,j,k)\n"
           "  darknet_ref load IMAGE OUT.bin\n"
           "  darknet_ref letterbox IMAGE W H OUT.bin\n"
-          "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n",
+          "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n"
+          "  darknet_ref flops CFG\n",
           stderr);
     exit(1);
 }
@@ -671,6 +725,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "load") == 0) cmd_load(argc, argv);
     else if (strcmp(cmd, "letterbox") == 0) cmd_letterbox(argc, argv);
     else if (strcmp(cmd, "detect") == 0) cmd_detect(argc, argv);
+    else if (strcmp(cmd, "flops") == 0) cmd_flops(argc, argv);
     else { fprintf(stderr, "darknet_ref: error: unknown command '%s'\n", cmd); usage(); }
     return 0;
 }

@@ -7,13 +7,22 @@ public enum DetectionDecoder {
         let plan = session.network.plan
         var candidates: [BoxCandidate] = []
         for layer in plan.layers {
-            guard case .yolo(let yolo) = layer.spec.kind else { continue }
-            try session.withOutput(ofLayer: layer.index) { output, shape in
-                YoloDecoder.decode(output, shape: shape, spec: yolo,
-                                   networkWidth: plan.inputShape.width, networkHeight: plan.inputShape.height,
-                                   threshold: threshold, into: &candidates)
+            switch layer.spec.kind {
+            case .yolo(let yolo):
+                try session.withOutput(ofLayer: layer.index) { output, shape in
+                    YoloDecoder.decode(output, shape: shape, spec: yolo,
+                                       networkWidth: plan.inputShape.width, networkHeight: plan.inputShape.height,
+                                       threshold: threshold, into: &candidates)
+                }
+            case .region(let region):
+                try session.withOutput(ofLayer: layer.index) { output, shape in
+                    RegionDecoder.decode(output, shape: shape, spec: region, threshold: threshold, into: &candidates)
+                }
+            default:
+                continue
             }
         }
+        // correct_region_boxes and correct_yolo_boxes do the same arithmetic.
         YoloDecoder.correct(&candidates, geometry: geometry)
         return candidates
     }
@@ -21,7 +30,7 @@ public enum DetectionDecoder {
     /// Number of classes the network's detection heads predict (Darknet reads the last head).
     public static func classCount(of plan: NetworkPlan) -> Int {
         for layer in plan.layers.reversed() {
-            if case .yolo(let yolo) = layer.spec.kind { return yolo.classes }
+            if let classes = layer.spec.kind.detectionClasses { return classes }
         }
         return 0
     }
@@ -32,7 +41,7 @@ public enum DetectionDecoder {
     static func checkedClassCount(of plan: NetworkPlan) throws(DetectorError) -> Int {
         var heads: [(layer: Int, classes: Int)] = []
         for layer in plan.layers {
-            if case .yolo(let yolo) = layer.spec.kind { heads.append((layer.index, yolo.classes)) }
+            if let classes = layer.spec.kind.detectionClasses { heads.append((layer.index, classes)) }
         }
         guard let last = heads.last else { throw .noDetectionHead }
         if let odd = heads.first(where: { $0.classes != last.classes }) {
@@ -67,5 +76,16 @@ public enum DetectionDecoder {
         }
         return detections(from: candidates, labels: labels, threshold: options.threshold,
                           imageWidth: geometry.imageWidth, imageHeight: geometry.imageHeight)
+    }
+}
+
+extension LayerKind {
+    /// The number of classes of a detection head (`[yolo]`, `[region]`), `nil` for other layers.
+    var detectionClasses: Int? {
+        switch self {
+        case .yolo(let yolo): yolo.classes
+        case .region(let region): region.classes
+        default: nil
+        }
     }
 }

@@ -6,7 +6,7 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooFewLabels(file: String, labels: Int, classes: Int)
     /// The image's channel count differs from the network input's.
     case channelMismatch(expected: Int, actual: Int)
-    /// The network has no detection head (`[yolo]`).
+    /// The network has no detection head (`[yolo]` or `[region]`).
     case noDetectionHead
     /// Detection heads disagree on the number of classes (`layer` has `classes`, the last
     /// head `expected`); their boxes cannot be suppressed and reported together.
@@ -19,9 +19,9 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
         case .channelMismatch(let expected, let actual):
             "the image has \(actual) channels, the network expects \(expected)"
         case .noDetectionHead:
-            "the network has no [yolo] layer to decode detections from"
+            "the network has no [yolo] or [region] layer to decode detections from"
         case .classCountMismatch(let layer, let classes, let expected):
-            "[yolo] layer \(layer) has \(classes) classes, the last [yolo] layer \(expected)"
+            "detection layer \(layer) has \(classes) classes, the last detection layer \(expected)"
         }
     }
 }
@@ -100,20 +100,5 @@ public final class Detector: Sendable {
             .map { $0.trimmingWhitespace() }.map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
-    }
-}
-
-/// Idle sessions waiting for the next `detect` call.
-private final class SessionPool: @unchecked Sendable {
-    // Invariant: a session is in `idle` or owned by exactly one caller between take and give.
-    private let lock = NSLock()
-    private var idle: [InferenceSession] = []
-
-    func take() -> InferenceSession? {
-        lock.withLock { idle.popLast() }
-    }
-
-    func give(_ session: InferenceSession) {
-        lock.withLock { idle.append(session) }
     }
 }

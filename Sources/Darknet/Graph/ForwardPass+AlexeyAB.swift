@@ -13,13 +13,19 @@ extension ForwardPass {
         }
     }
 
-    /// `[shortcut]`: the previous output plus every `from` output (one source keeps the
-    /// two-operand kernel).
-    func shortcutLayers(_ previous: UnsafeMutablePointer<Float>, _ spec: ShortcutSpec, count: Int,
+    /// `[shortcut]`: the previous output plus every `from` output. One source keeps the
+    /// two-operand kernel, or Darknet's resampling when its shape differs (ResNet cfgs).
+    func shortcutLayers(_ previous: UnsafeMutablePointer<Float>, _ previousShape: TensorShape, _ spec: ShortcutSpec,
                         into output: UnsafeMutablePointer<Float>) {
+        let count = previousShape.count
         if spec.from.count == 1 {
-            shortcut(previous, buffer(of: spec.from[0]), count: count, alpha: spec.alpha, beta: spec.beta,
-                     activation: spec.activation, into: output)
+            let fromShape = network.plan.layers[spec.from[0]].outputShape
+            if fromShape == previousShape {
+                shortcut(previous, buffer(of: spec.from[0]), count: count, alpha: spec.alpha, beta: spec.beta,
+                         activation: spec.activation, into: output)
+            } else {
+                shortcutResampled(previous, previousShape, from: buffer(of: spec.from[0]), fromShape, spec, into: output)
+            }
         } else {
             scaledCopy(previous, count: count, alpha: spec.alpha, into: output)
             for source in spec.from { accumulate(buffer(of: source), count: count, beta: spec.beta, into: output) }

@@ -57,13 +57,15 @@ struct ForwardPass {
                 upsample(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
                          stride: up.stride, scale: up.scale, into: output)
             case .shortcut(let sc):
-                shortcutLayers(input, sc, count: outShape.count, into: output)
+                shortcutLayers(input, inShape, sc, into: output)
             case .yolo(let yolo):
                 yoloActivate(input, yolo, outShape, into: output)
             case .scaleChannels(let scale):
                 scaleChannels(input, scale, outShape, into: output)
             case .sam(let sam):
                 multiply(input, buffer(of: sam.from), count: outShape.count, activation: sam.activation, into: output)
+            case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+                runDarknetLayer(layer, input: input, output: output)
             }
         }
     }

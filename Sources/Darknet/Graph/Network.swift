@@ -66,7 +66,7 @@ public final class Network: Sendable {
                 convolutions.append(parameters.prepared(for: layer.algorithm ?? .im2col, filters: conv.filters,
                                                         inputChannels: layer.inputShape.channels))
             } else {
-                convolutions.append(nil)
+                convolutions.append(try readDenseParameters(&reader, layer: layer, transposed: header.transposed))
             }
         }
         try reader.finish()
@@ -79,7 +79,9 @@ public final class Network: Sendable {
         let plan = try NetworkPlan(spec: spec, options: options)
         var generator = SplitMix64(seed: seed)
         convolutions = plan.layers.map { layer in
-            guard case .convolutional(let conv) = layer.spec.kind else { return nil }
+            guard case .convolutional(let conv) = layer.spec.kind else {
+                return Self.randomDenseParameters(layer: layer, generator: &generator)
+            }
             let kernelArea = layer.inputShape.channels / conv.groups * conv.size * conv.size
             let bound = (3 / Float(kernelArea)).squareRoot()
             let weights = (0..<(conv.filters * kernelArea)).map { _ in generator.nextFloat(in: -bound...bound) }

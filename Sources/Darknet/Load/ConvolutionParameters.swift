@@ -68,8 +68,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
         self.biases = biases
     }
 
-    private static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
-                             variances: [Float], kernelArea: Int, dialect: DarknetDialect) {
+    static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
+                     variances: [Float], kernelArea: Int, dialect: DarknetDialect = .original) {
         weights.withUnsafeMutableBufferPointer { w in
             for f in 0..<biases.count {
                 let deviation = dialect == .alexeyAB ? sqrtf(variances[f] + Self.alexeyABBatchNormEpsilon)
@@ -82,7 +82,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
         }
     }
 
-    private static func transposed(_ values: [Float], rows: Int, columns: Int) -> [Float] {
+    /// `values` is `rows x columns` row-major; the result is `columns x rows`.
+    static func transposed(_ values: [Float], rows: Int, columns: Int) -> [Float] {
         var result = [Float](repeating: 0, count: values.count)
         for r in 0..<rows {
             for c in 0..<columns { result[c * rows + r] = values[r * columns + c] }

@@ -1,6 +1,6 @@
 /// Which layer outputs survive a forward pass so they can be read afterwards.
 public enum LayerSelection: Sendable, Equatable {
-    /// Only the detection heads (`[yolo]`), which are always kept.
+    /// Only the detection heads (`[yolo]`, `[region]`), which are always kept.
     case detection
     /// Every layer's output.
     case all
@@ -90,7 +90,9 @@ struct FirstFitAllocator {
 extension LayerKind {
     /// Whether this layer's output is what detections are decoded from.
     public var isDetectionHead: Bool {
-        if case .yolo = self { return true }
-        return false
+        switch self {
+        case .yolo, .region: return true
+        default: return false
+        }
     }
 }

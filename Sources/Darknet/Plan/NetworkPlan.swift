@@ -230,8 +230,17 @@ public struct NetworkPlan: Sendable, Equatable {
             return try make(TensorShape(channels: input.channels, height: height.partialValue, width: width.partialValue))
 
         case .shortcut(let shortcut):
-            for source in shortcut.from where planned[source].outputShape != input {
-                throw fail(.shortcutShapeMismatch(previous: input, from: planned[source].outputShape, fromLayer: source))
+            if shortcut.from.count == 1 {
+                // Darknet's shortcut_cpu lines up one source of another shape (ResNet cfgs).
+                let source = shortcut.from[0], from = planned[source].outputShape
+                guard from == input || ShortcutGeometry(from: from, to: input) != nil else {
+                    throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: source))
+                }
+            } else {
+                // AlexeyAB's several sources: each the previous layer's shape.
+                for source in shortcut.from where planned[source].outputShape != input {
+                    throw fail(.shortcutShapeMismatch(previous: input, from: planned[source].outputShape, fromLayer: source))
+                }
             }
             return try make(input, sources: [previousSource] + shortcut.from)
 
@@ -252,6 +261,10 @@ public struct NetworkPlan: Sendable, Equatable {
             let expected = yolo.mask.count * (yolo.classes + 5)
             guard input.channels == expected else { throw fail(.yoloChannelMismatch(expected: expected, actual: input.channels)) }
             return try make(input)
+
+        case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+            let planned = try planDarknetLayer(layer.kind, input: input, fail: fail)
+            return try make(planned.output, parameters: planned.parameters)
         }
     }
 }

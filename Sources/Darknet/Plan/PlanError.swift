@@ -15,6 +15,14 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case scaleShapeMismatch(previous: TensorShape, from: TensorShape, fromLayer: Int)
         /// A `[yolo]` layer's input does not have `len(mask) * (classes + 5)` channels.
         case yoloChannelMismatch(expected: Int, actual: Int)
+        /// A `[region]` layer's input does not have `num * (classes + 5)` channels.
+        case regionChannelMismatch(expected: Int, actual: Int)
+        /// A `[reorg]` input whose width, height or channels the stride does not divide.
+        case reorgNotDivisible(input: TensorShape, stride: Int)
+        /// A `[crop]` window larger than its input.
+        case cropLargerThanInput(width: Int, height: Int, input: TensorShape)
+        /// A `[softmax]` whose groups do not divide its input.
+        case softmaxGroupsNotDividing(inputs: Int, groups: Int)
         /// A size computation overflowed.
         case sizeOverflow
         /// The planned memory exceeds the configured limit; nothing was allocated.
@@ -49,6 +57,14 @@ extension PlanError.Reason {
             "cannot multiply the previous layer's \(previous) with layer \(fromLayer)'s \(from)"
         case .yoloChannelMismatch(let expected, let actual):
             "input has \(actual) channels, expected len(mask) * (classes + 5) = \(expected)"
+        case .regionChannelMismatch(let expected, let actual):
+            "input has \(actual) channels, expected num * (classes + 5) = \(expected)"
+        case .reorgNotDivisible(let input, let stride):
+            "input \(input) cannot be reorganised with stride \(stride): width and height must be multiples of it and channels of its square"
+        case .cropLargerThanInput(let width, let height, let input):
+            "crop \(width)x\(height) is larger than the input \(input)"
+        case .softmaxGroupsNotDividing(let inputs, let groups):
+            "groups \(groups) do not divide the \(inputs) input values"
         case .sizeOverflow:
             "tensor sizes overflow"
         case .memoryLimitExceeded(let bytes, let limit):

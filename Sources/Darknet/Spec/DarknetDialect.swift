@@ -34,7 +34,9 @@ extension LayerKind {
             return yolo.scaleXY != 1 || yolo.newCoords || yolo.nms != .default
         case .scaleChannels, .sam:
             return true
-        case .upsample:
+        case .connected(let connected):
+            return connected.activation.isAlexeyABOnly
+        case .upsample, .region, .reorg, .avgpool, .softmax, .dropout, .batchnorm, .cost, .crop:
             return false
         }
     }

@@ -131,6 +131,15 @@ public enum LayerKind: Sendable, Equatable {
     case yolo(YoloSpec)
     case scaleChannels(ScaleChannelsSpec)
     case sam(SamSpec)
+    case region(RegionSpec)
+    case reorg(ReorgSpec)
+    case avgpool(AvgpoolSpec)
+    case softmax(SoftmaxSpec)
+    case connected(ConnectedSpec)
+    case dropout(DropoutSpec)
+    case batchnorm(BatchnormSpec)
+    case cost(CostSpec)
+    case crop(CropSpec)
 
     /// The canonical cfg section name (`convolutional`, `maxpool`, ...).
     public var sectionName: String {
@@ -143,6 +152,15 @@ public enum LayerKind: Sendable, Equatable {
         case .yolo: "yolo"
         case .scaleChannels: "scale_channels"
         case .sam: "sam"
+        case .region: "region"
+        case .reorg: "reorg"
+        case .avgpool: "avgpool"
+        case .softmax: "softmax"
+        case .connected: "connected"
+        case .dropout: "dropout"
+        case .batchnorm: "batchnorm"
+        case .cost: "cost"
+        case .crop: "crop"
         }
     }
 }

@@ -44,6 +44,8 @@ extension NetworkSpec {
             case .yolo: layer = .yolo(try Self.decodeYolo(&reader))
             case .scaleChannels: layer = .scaleChannels(try Self.decodeScaleChannels(&reader, index: index))
             case .sam: layer = .sam(try Self.decodeSam(&reader, index: index))
+            case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
+                layer = try Self.decodeDarknetLayer(kind, &reader)
             }
             diagnostics += reader.diagnostics()
             layers.append(LayerSpec(index: index, line: section.line, kind: layer))

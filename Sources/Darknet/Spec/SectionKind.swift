@@ -2,6 +2,7 @@
 enum SectionKind: Equatable {
     case net, convolutional, maxpool, route, upsample, shortcut, yolo
     case scaleChannels, sam
+    case region, reorg, avgpool, softmax, connected, dropout, batchnorm, cost, crop
 
     init?(name: String) {
         switch name {
@@ -14,6 +15,15 @@ enum SectionKind: Equatable {
         case "yolo": self = .yolo
         case "scale_channels": self = .scaleChannels
         case "sam": self = .sam
+        case "region": self = .region
+        case "reorg": self = .reorg
+        case "avgpool", "avg": self = .avgpool
+        case "softmax", "soft": self = .softmax
+        case "connected", "conn": self = .connected
+        case "dropout": self = .dropout
+        case "batchnorm": self = .batchnorm
+        case "cost": self = .cost
+        case "crop": self = .crop
         default: return nil
         }
     }
@@ -21,8 +31,7 @@ enum SectionKind: Equatable {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "region", "reorg", "reorg3d", "avgpool", "avg", "softmax", "soft", "connected", "conn", "dropout",
-        "batchnorm", "crop", "cost", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
+        "reorg3d", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
         "local_avgpool",

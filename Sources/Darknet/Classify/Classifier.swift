@@ -1,0 +1,112 @@
+import Foundation
+
+/// One class and its probability, as `darknet classifier predict` lists them.
+public struct Classification: Sendable, Equatable {
+    /// Index into the network's outputs (and the names file).
+    public let classIndex: Int
+    /// The class name (from the names file), or the index as text without one.
+    public let label: String
+    /// The network's output for this class (a softmax probability for Darknet's classifiers).
+    public let probability: Float
+}
+
+/// Why a classifier could not be built.
+public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The names file lists fewer labels than the network has outputs.
+    case tooFewLabels(file: String, labels: Int, outputs: Int)
+    /// The image's channel count differs from the network input's.
+    case channelMismatch(expected: Int, actual: Int)
+    /// Every layer is a `[cost]` layer: there is no output to read.
+    case noOutputLayer
+
+    public var description: String {
+        switch self {
+        case .tooFewLabels(let file, let labels, let outputs):
+            "\(file): \(labels) labels for a network with \(outputs) outputs"
+        case .channelMismatch(let expected, let actual):
+            "the image has \(actual) channels, the network expects \(expected)"
+        case .noOutputLayer:
+            "the network has no layer other than [cost] to read predictions from"
+        }
+    }
+}
+
+/// Classifies images with a Darknet classifier (`darknet.cfg`, `darknet19.cfg`,
+/// `extraction.cfg`, `tiny.cfg`, ...), giving what `darknet classifier predict` prints:
+/// the image letterboxed to the network size, one forward pass, the `top` largest outputs of
+/// the last layer that is not `[cost]`, largest first (ties: lower index first, Darknet's
+/// `top_k`).
+///
+/// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
+/// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
+public final class Classifier: Sendable {
+    /// The network, shared by every call.
+    public let network: Network
+    /// Class names, index for index (may be empty).
+    public let labels: [String]
+    /// Threads each `classify` call may use.
+    public let threads: Int
+    /// The layer whose output holds the class probabilities.
+    public let outputLayer: Int
+    private let sessions = SessionPool()
+
+    /// Loads a classifier from Darknet files.
+    /// - Parameter names: a names file, one label per line (`imagenet.shortnames.list`).
+    /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `ClassifierError`.
+    public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
+                            options: PlanOptions = PlanOptions()) throws {
+        let network = try Network(cfg: cfg, weights: weights, options: options)
+        let labels = try names.map { url throws in try Detector.readLabels(url) } ?? []
+        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+    }
+
+    /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output.
+    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1) throws {
+        guard let output = network.plan.layers.last(where: { layer in
+            if case .cost = layer.spec.kind { return false }
+            return true
+        }) else { throw ClassifierError.noOutputLayer }
+        let outputs = output.outputShape.count
+        guard labels.isEmpty || labels.count >= outputs else {
+            throw ClassifierError.tooFewLabels(file: labelsFile, labels: labels.count, outputs: outputs)
+        }
+        self.network = network
+        self.labels = labels
+        self.threads = max(1, threads)
+        self.outputLayer = output.index
+    }
+
+    /// The `top` most probable classes for `image`, most probable first.
+    public func classify(_ image: Image, top: Int = 5) throws -> [Classification] {
+        let shape = network.inputShape
+        guard image.channels == shape.channels else {
+            throw ClassifierError.channelMismatch(expected: shape.channels, actual: image.channels)
+        }
+        let input = try image.letterboxed(width: shape.width, height: shape.height).image
+        let session = sessions.take() ?? InferenceSession(network: network, retaining: .layers([outputLayer]), threads: threads)
+        defer { sessions.give(session) }
+        try session.forward(input.pixels)
+        return try session.withOutput(ofLayer: outputLayer) { values, _ in
+            Self.topK(values, count: top).map { index in
+                Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),
+                               probability: values[index])
+            }
+        }
+    }
+
+    /// Indices of the `count` largest values, largest first; among equal values the lower
+    /// index comes first (Darknet's `top_k`, which replaces only on strictly greater).
+    public static func topK(_ values: UnsafeBufferPointer<Float>, count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        var best: [Int] = []
+        best.reserveCapacity(count + 1)
+        for i in values.indices {
+            guard best.count < count || values[i] > values[best[best.count - 1]] else { continue }
+            var position = best.count
+            while position > 0 && values[i] > values[best[position - 1]] { position -= 1 }
+            best.insert(i, at: position)
+            if best.count > count { best.removeLast() }
+        }
+        return best
+    }
+}

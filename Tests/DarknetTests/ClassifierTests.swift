@@ -1,0 +1,95 @@
+@testable import Darknet
+import DarknetImage
+import Foundation
+import XCTest
+
+/// `Classifier` against Debian's own `darknet classifier predict` (the binary, not the library),
+/// random weights, recorded by `Tools/make-fixtures-zoo.sh`.
+final class ClassifierTests: XCTestCase {
+    func testDarknetClassifierMatchesDarknetClassifierPredict() throws {
+        for image in ["dog", "eagle"] { try compare(network: "darknet", image: image) }
+    }
+
+    func testTinyClassifierMatchesDarknetClassifierPredict() throws {
+        for image in ["dog", "eagle"] { try compare(network: "tiny", image: image) }
+    }
+
+    private func compare(network name: String, image: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let zoo = ZooFidelityTests.zoo
+        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/\(name).cfg")),
+                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/\(name).weights")),
+                                        names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("imagenet.shortnames.list")))
+        let printed = try String(contentsOf: try TestPaths.require(zoo.appendingPathComponent("classify/\(name)-\(image).txt")),
+                                 encoding: .utf8)
+        // "%5.2f%%: %s" per line, as predict_classifier prints.
+        let expected = printed.split(separator: "\n").map { line -> (percent: Float, label: String) in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return (Float(parts[0].trimmingCharacters(in: .whitespaces).dropLast())!, String(parts[1].dropFirst()))
+        }
+        XCTAssertEqual(expected.count, 5, "darknet printed the top 5", file: file, line: line)
+        let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(image).jpg")))
+        let predictions = try classifier.classify(photo, top: 5)
+        XCTAssertEqual(predictions.map(\.label), expected.map(\.label), "\(name) \(image)", file: file, line: line)
+        for (mine, theirs) in zip(predictions, expected) {
+            // Darknet prints two decimals of a percentage: within half a unit of the last digit.
+            XCTAssertEqual(mine.probability * 100, theirs.percent, accuracy: 0.005 + 1e-4, "\(name) \(image) \(mine.label)",
+                           file: file, line: line)
+        }
+        XCTAssertGreaterThan(predictions[0].probability, predictions[4].probability, "a real ranking", file: file, line: line)
+    }
+
+    /// The README's classifier example, run on the random-weights `darknet.cfg`.
+    func testReadmeClassifierExample() throws {
+        let zoo = ZooFidelityTests.zoo
+        let cfgURL = try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
+        let weightsURL = try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights"))
+        let imagenetNamesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("imagenet.shortnames.list"))
+        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // README classifier example begins
+        let classifier = try Classifier(cfg: cfgURL, weights: weightsURL, names: imagenetNamesURL)
+        for c in try classifier.classify(image, top: 5) { print(c.label, c.probability) }
+        // README classifier example ends
+
+        XCTAssertEqual(printed.count, 5)
+        // The same answer again from the pooled session, and from several threads at once.
+        let first = try classifier.classify(image, top: 5)
+        let results = ClassificationBox(count: 4)
+        DispatchQueue.concurrentPerform(iterations: 4) { job in results.set(job, Result { try classifier.classify(image, top: 5) }) }
+        for job in 0..<4 { XCTAssertEqual(try results.get(job).get(), first) }
+    }
+
+    func testTopKOrdersLikeDarknetTopK() {
+        let values: [Float] = [0.1, 0.5, 0.3, 0.5, 0.05, 0.3]
+        values.withUnsafeBufferPointer { buffer in
+            XCTAssertEqual(Classifier.topK(buffer, count: 4), [1, 3, 2, 5])   // ties: lower index first
+            XCTAssertEqual(Classifier.topK(buffer, count: 10), [1, 3, 2, 5, 0, 4])
+            XCTAssertEqual(Classifier.topK(buffer, count: 0), [])
+        }
+    }
+
+    func testTooFewLabelsAndCostOnlyNetworksAreRefused() throws {
+        let spec = try NetworkSpec.parse(text: "[net]\nwidth=2\nheight=2\nchannels=3\n[avgpool]\n[softmax]\n[cost]\n", file: "c.cfg")
+        let network = try Network(spec: spec, randomSeed: 1)
+        XCTAssertThrowsError(try Classifier(network: network, labels: ["a", "b"], labelsFile: "two.names")) { error in
+            XCTAssertEqual(error as? ClassifierError, .tooFewLabels(file: "two.names", labels: 2, outputs: 3))
+        }
+        let classifier = try Classifier(network: network)
+        XCTAssertEqual(classifier.outputLayer, 1, "the last layer that is not [cost]")
+        let costOnly = try NetworkSpec.parse(text: "[net]\nwidth=2\nheight=2\nchannels=3\n[cost]\n", file: "c.cfg")
+        XCTAssertThrowsError(try Classifier(network: try Network(spec: costOnly, randomSeed: 1))) { error in
+            XCTAssertEqual(error as? ClassifierError, .noOutputLayer)
+        }
+    }
+}
+
+/// Results written by concurrent jobs, each to its own slot.
+private final class ClassificationBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[Classification], any Error>?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<[Classification], any Error>) { lock.withLock { results[index] = result } }
+    func get(_ index: Int) -> Result<[Classification], any Error> { lock.withLock { results[index]! } }
+}
