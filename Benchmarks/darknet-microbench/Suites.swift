@@ -17,7 +17,8 @@ struct Suites {
         var result: [MicroBenchmark] = []
         var seen: [String: Int] = [:]
         for layer in plan.layers {
-            guard case .convolutional(let conv) = layer.spec.kind else { continue }
+            // Per-axis strides and dilation take the general im2col path only: not benchmarked here.
+            guard case .convolutional(let conv) = layer.spec.kind, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
             let m = conv.filters / conv.groups
             let n = layer.outputShape.planeSize
             let k = layer.inputShape.channels / conv.groups * conv.size * conv.size
@@ -51,9 +52,10 @@ struct Suites {
         var result: [MicroBenchmark] = []
         var seen: [String: Int] = [:]
         for layer in plan.layers {
-            guard case .convolutional(let conv) = layer.spec.kind else { continue }
+            // Per-axis strides and dilation take the general im2col path only: not benchmarked here.
+            guard case .convolutional(let conv) = layer.spec.kind, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
             let input = layer.inputShape, output = layer.outputShape
-            let shape = "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.stride) -> \(output.channels) \(conv.activation.rawValue)"
+            let shape = "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(output.channels) \(conv.activation.rawValue)"
             if let existing = seen[shape] {
                 for offset in 0..<(result.count - existing) where result[existing + offset].shape == shape {
                     result[existing + offset].count += 1
@@ -64,7 +66,7 @@ struct Suites {
             var im2colPath = im2colConvolution(layer, conv, shape: shape)
             im2colPath.planned = layer.algorithm == .im2col || layer.algorithm == .direct
             result.append(im2colPath)
-            if conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1 {
+            if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
                 var winograd = winogradConvolution(layer, conv, shape: shape)
                 winograd.planned = layer.algorithm == .winograd
                 result.append(winograd)
@@ -88,7 +90,7 @@ struct Suites {
             setUp: {
                 let groupIn = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
                 let kernelArea = groupIn * conv.size * conv.size
-                let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
+                let direct = conv.size == 1 && conv.strideX == 1 && conv.padding == 0
                 let x = randomBuffer(input.count, seed: 3)
                 let weights = randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1)
                 let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
@@ -99,7 +101,7 @@ struct Suites {
                         let groupInput = x + g * groupIn * input.planeSize
                         if !direct {
                             im2col(groupInput, channels: groupIn, height: input.height, width: input.width,
-                                   size: conv.size, stride: conv.stride, padding: conv.padding,
+                                   size: conv.size, stride: conv.strideX, padding: conv.padding,
                                    outHeight: output.height, outWidth: output.width, into: workspace)
                         }
                         BLAS.sgemm(m: groupFilters, n: output.planeSize, k: kernelArea,
@@ -225,11 +227,11 @@ struct Suites {
         var result: [MicroBenchmark] = []
         var seen: [String: Int] = [:]
         for layer in plan.layers {
-            guard case .convolutional(let conv) = layer.spec.kind, conv.size > 1 else { continue }
+            guard case .convolutional(let conv) = layer.spec.kind, conv.size > 1, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
             let input = layer.inputShape, output = layer.outputShape
             let channels = input.channels / conv.groups
             let columns = channels * conv.size * conv.size * output.planeSize
-            let shape = "\(channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.stride) -> \(channels * conv.size * conv.size)x\(output.planeSize)"
+            let shape = "\(channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(channels * conv.size * conv.size)x\(output.planeSize)"
             if let existing = seen[shape] { result[existing].count += 1; continue }
             seen[shape] = result.count
             result.append(MicroBenchmark(
@@ -240,7 +242,7 @@ struct Suites {
                     let y = alignedBuffer(columns)
                     return Fixture(body: {
                         im2col(x, channels: channels, height: input.height, width: input.width,
-                               size: conv.size, stride: conv.stride, padding: conv.padding,
+                               size: conv.size, stride: conv.strideX, padding: conv.padding,
                                outHeight: output.height, outWidth: output.width, into: y)
                     }, tearDown: { blackHole(y[0]); release(x, y) })
                 }))
@@ -288,8 +290,8 @@ struct Suites {
     func pooling() -> [MicroBenchmark] {
         var cases: [(index: Int?, input: TensorShape, size: Int, stride: Int, padding: Int)] = []
         for layer in plan.layers {
-            guard case .maxpool(let pool) = layer.spec.kind else { continue }
-            cases.append((layer.index, layer.inputShape, pool.size, pool.stride, pool.padding))
+            guard case .maxpool(let pool) = layer.spec.kind, pool.strideX == pool.strideY else { continue }
+            cases.append((layer.index, layer.inputShape, pool.size, pool.strideX, pool.padding))
         }
         if cases.isEmpty {
             cases = [(nil, TensorShape(channels: 64, height: inputSize / 2, width: inputSize / 2), 2, 2, 1),
@@ -310,11 +312,13 @@ struct Suites {
                 bytes: Double(c.input.count + outCount) * 4,
                 setUp: {
                     let x = randomBuffer(c.input.count, seed: 9), y = alignedBuffer(outCount)
+                    // The separable path of wide windows (SPP) needs the planner's scratch.
+                    let scratch = alignedBuffer(max(c.input.channels * c.input.height * outWidth, 1))
                     return Fixture(body: {
                         maxpool(x, channels: c.input.channels, height: c.input.height, width: c.input.width,
-                                size: c.size, stride: c.stride, padding: c.padding,
-                                outHeight: outHeight, outWidth: outWidth, into: y)
-                    }, tearDown: { blackHole(y[0]); release(x, y) })
+                                size: c.size, strideX: c.stride, strideY: c.stride, padding: c.padding,
+                                outHeight: outHeight, outWidth: outWidth, into: y, scratch: scratch)
+                    }, tearDown: { blackHole(y[0]); release(x, y, scratch) })
                 }))
         }
         return result

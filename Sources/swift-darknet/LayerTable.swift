@@ -12,18 +12,22 @@ enum LayerTable {
             let shapes = "\(shape(layer.inputShape))   ->  \(shape(layer.outputShape))"
             switch layer.spec.kind {
             case .convolutional(let conv):
-                lines.append(index + String(format: "conv  %5d %2d x%2d /%2d  ", conv.filters, conv.size, conv.size, conv.stride)
+                lines.append(index + String(format: "conv  %5d %2d x%2d /%2d  ", conv.filters, conv.size, conv.size, conv.strideX)
                              + shapes + String(format: "  %5.3f BFLOPs", Double(layer.flops) / 1e9))
             case .maxpool(let pool):
-                lines.append(index + String(format: "max         %2d x%2d /%2d  ", pool.size, pool.size, pool.stride) + shapes)
+                lines.append(index + String(format: "max         %2d x%2d /%2d  ", pool.size, pool.size, pool.strideX) + shapes)
             case .route(let route):
                 lines.append(index + "route  " + route.layers.map(String.init).joined(separator: " "))
             case .upsample(let up):
                 lines.append(index + String(format: "upsample          %2dx  ", up.stride) + shapes)
             case .shortcut(let sc):
-                lines.append(index + "res  \(sc.from)" + String(repeating: " ", count: 18) + shapes)
+                lines.append(index + "res  " + sc.from.map(String.init).joined(separator: ",") + String(repeating: " ", count: 18) + shapes)
             case .yolo:
                 lines.append(index + "yolo")
+            case .scaleChannels(let scale):
+                lines.append(index + "scale_channels \(scale.from)" + String(repeating: " ", count: 8) + shapes)
+            case .sam(let sam):
+                lines.append(index + "sam  \(sam.from)" + String(repeating: " ", count: 18) + shapes)
             case .region:
                 lines.append(index + "detection")
             case .reorg(let reorg):

@@ -25,7 +25,7 @@ final class CfgParserTests: XCTestCase {
             filters: 1, size: 1, stride: 1, padding: 0, groups: 1, batchNormalize: false, flipped: false, activation: .logistic)))
         XCTAssertEqual(spec.layers[1].kind, .maxpool(MaxpoolSpec(size: 1, stride: 1, padding: 0)))
         XCTAssertEqual(spec.layers[2].kind, .upsample(UpsampleSpec(stride: 2, scale: 1)))
-        XCTAssertEqual(spec.layers[3].kind, .shortcut(ShortcutSpec(from: 2, activation: .linear, alpha: 1, beta: 1)))
+        XCTAssertEqual(spec.layers[3].kind, .shortcut(ShortcutSpec(from: [2], activation: .linear, alpha: 1, beta: 1)))
         XCTAssertEqual(spec.layers[4].kind, .yolo(YoloSpec(mask: [0], anchors: [(1, 2)], classes: 20)))
     }
 
@@ -43,7 +43,7 @@ final class CfgParserTests: XCTestCase {
         let text = "[net]\nwidth=8\nheight=8\nchannels=3\n[maxpool]\n[maxpool]\n[route]\nlayers=-1, 0\n[shortcut]\nfrom=-3\n"
         let spec = try NetworkSpec.parse(text: text, file: "routes.cfg")
         XCTAssertEqual(spec.layers[2].kind, .route(RouteSpec(layers: [1, 0])))
-        XCTAssertEqual(spec.layers[3].kind, .shortcut(ShortcutSpec(from: 0, activation: .linear, alpha: 1, beta: 1)))
+        XCTAssertEqual(spec.layers[3].kind, .shortcut(ShortcutSpec(from: [0], activation: .linear, alpha: 1, beta: 1)))
     }
 
     func testEveryDarknetYoloV3CfgParsesCleanly() throws {

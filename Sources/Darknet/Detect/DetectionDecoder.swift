@@ -72,7 +72,7 @@ public enum DetectionDecoder {
         var candidates = try candidates(from: session, geometry: geometry, threshold: options.threshold)
         if options.nmsThreshold > 0 {
             NonMaximumSuppression.apply(&candidates, classes: classes,
-                                        threshold: options.nmsThreshold)
+                                        threshold: options.nmsThreshold, kind: nmsKind(of: session.network.plan))
         }
         return detections(from: candidates, labels: labels, threshold: options.threshold,
                           imageWidth: geometry.imageWidth, imageHeight: geometry.imageHeight)

@@ -9,7 +9,10 @@ public enum NonMaximumSuppression {
     /// descending order, ties in their previous order) and leaves the zeros in their previous
     /// order: only the non-zero entries of a class are sorted and compared. Cost per class is
     /// `O(n + m log m + m²)` for `m` non-zero entries.
-    public static func apply(_ candidates: inout [BoxCandidate], classes: Int, threshold: Float) {
+    ///
+    /// `kind` selects the overlap measure: IoU (`do_nms_sort`) or AlexeyAB's distance-IoU
+    /// variants (`diounms_sort`, which has the same structure).
+    public static func apply(_ candidates: inout [BoxCandidate], classes: Int, threshold: Float, kind: NMSKind = .default) {
         var last = candidates.count - 1
         var i = 0
         while i <= last {
@@ -42,7 +45,7 @@ public enum NonMaximumSuppression {
             // The non-zero entries are now the first nonZero.count positions.
             for a in 0..<nonZero.count where candidates[order[a]].probabilities[k] != 0 {
                 let box = candidates[order[a]].box
-                for b in (a + 1)..<nonZero.count where box.intersectionOverUnion(candidates[order[b]].box) > threshold {
+                for b in (a + 1)..<nonZero.count where kind.suppresses(box, candidates[order[b]].box, threshold: threshold) {
                     candidates[order[b]].probabilities[k] = 0
                 }
             }

@@ -16,11 +16,14 @@ enum YoloDecoder {
                 let objectness = output[base + 4 * plane]
                 guard objectness > threshold else { continue }
                 let anchor = spec.anchors[anchorIndex]
+                let tw = output[base + 2 * plane], th = output[base + 3 * plane]
                 let box = RelativeBox(
                     x: (Float(column) + output[base]) / Float(shape.width),
                     y: (Float(row) + output[base + plane]) / Float(shape.height),
-                    width: Float(exp(Double(output[base + 2 * plane])) * Double(anchor.width) / Double(networkWidth)),
-                    height: Float(exp(Double(output[base + 3 * plane])) * Double(anchor.height) / Double(networkHeight)))
+                    width: spec.newCoords ? Self.squaredSize(tw, anchor: anchor.width, network: networkWidth)
+                        : Float(exp(Double(tw)) * Double(anchor.width) / Double(networkWidth)),
+                    height: spec.newCoords ? Self.squaredSize(th, anchor: anchor.height, network: networkHeight)
+                        : Float(exp(Double(th)) * Double(anchor.height) / Double(networkHeight)))
                 var probabilities = [Float](repeating: 0, count: spec.classes)
                 for j in 0..<spec.classes {
                     let probability = objectness * output[base + (5 + j) * plane]

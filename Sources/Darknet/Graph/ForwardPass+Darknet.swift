@@ -51,7 +51,7 @@ extension ForwardPass {
             centreCrop(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
                        outHeight: outShape.height, outWidth: outShape.width,
                        scale: spec.noAdjust ? 1 : 2, shift: spec.noAdjust ? 0 : -1, into: output)
-        case .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo:
+        case .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo, .scaleChannels, .sam:
             preconditionFailure("runDarknetLayer called for [\(layer.spec.kind.sectionName)]")
         }
     }

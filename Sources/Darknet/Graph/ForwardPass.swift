@@ -42,33 +42,28 @@ struct ForwardPass {
                     }
                 }
             case .maxpool(let pool):
+                let scratchPlane = inShape.height * outShape.width
                 parallel(inShape.channels, minimumPerThread: 4) { channels, _ in
                     maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                             height: inShape.height, width: inShape.width,
-                            size: pool.size, stride: pool.stride, padding: pool.padding,
+                            size: pool.size, strideX: pool.strideX, strideY: pool.strideY, padding: pool.padding,
                             outHeight: outShape.height, outWidth: outShape.width,
-                            into: output + channels.lowerBound * outShape.planeSize)
+                            into: output + channels.lowerBound * outShape.planeSize,
+                            scratch: layer.workspaceCount > 0 ? workspace + channels.lowerBound * scratchPlane : nil)
                 }
             case .route(let route):
-                var destination = output
-                for source in route.layers {
-                    let count = network.plan.layers[source].outputShape.count
-                    destination.update(from: buffer(of: source), count: count)
-                    destination += count
-                }
+                routeSlices(route, into: output)
             case .upsample(let up):
                 upsample(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
                          stride: up.stride, scale: up.scale, into: output)
             case .shortcut(let sc):
-                let fromShape = network.plan.layers[sc.from].outputShape
-                if fromShape == inShape {
-                    shortcut(input, buffer(of: sc.from), count: outShape.count, alpha: sc.alpha, beta: sc.beta,
-                             activation: sc.activation, into: output)
-                } else {
-                    shortcutResampled(input, inShape, from: buffer(of: sc.from), fromShape, sc, into: output)
-                }
+                shortcutLayers(input, inShape, sc, into: output)
             case .yolo(let yolo):
                 yoloActivate(input, yolo, outShape, into: output)
+            case .scaleChannels(let scale):
+                scaleChannels(input, scale, outShape, into: output)
+            case .sam(let sam):
+                multiply(input, buffer(of: sam.from), count: outShape.count, activation: sam.activation, into: output)
             case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
                 runDarknetLayer(layer, input: input, output: output)
             }
@@ -76,7 +71,7 @@ struct ForwardPass {
     }
 
     /// The output buffer of layer `index` (`-1` is the network input).
-    private func buffer(of index: Int) -> UnsafeMutablePointer<Float> {
+    func buffer(of index: Int) -> UnsafeMutablePointer<Float> {
         arena + (index < 0 ? layout.inputOffset : layout.outputOffsets[index])
     }
 
@@ -90,7 +85,7 @@ struct ForwardPass {
         let kernelRows = conv.size * conv.size
         let kernelArea = groupInChannels * kernelRows
         let outPlane = outShape.planeSize
-        let direct = conv.size == 1 && conv.stride == 1 && conv.padding == 0
+        let direct = conv.size == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == 0
         parameters.weights.withUnsafeBufferPointer { weights in
             for g in 0..<conv.groups {
                 let groupInput = input + g * groupInChannels * inShape.planeSize
@@ -101,7 +96,8 @@ struct ForwardPass {
                     parallel(groupInChannels) { channels, _ in
                         im2col(groupInput + channels.lowerBound * inShape.planeSize, channels: channels.count,
                                height: inShape.height, width: inShape.width,
-                               size: conv.size, stride: conv.stride, padding: conv.padding,
+                               size: conv.size, strideX: conv.strideX, strideY: conv.strideY,
+                               dilation: conv.dilation, padding: conv.padding,
                                outHeight: outShape.height, outWidth: outShape.width,
                                into: workspace + channels.lowerBound * kernelRows * outPlane)
                     }
@@ -243,7 +239,7 @@ struct ForwardPass {
 
     /// Runs `body` over `0..<count` split into one contiguous chunk per thread (inline when
     /// one thread is enough). `body` gets its chunk and its worker index.
-    private func parallel(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
+    func parallel(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
         let workers = min(threads, count / max(minimumPerThread, 1))
         if workers <= 1 {
             body(0..<count, 0)
@@ -255,20 +251,6 @@ struct ForwardPass {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 work.value((count * worker / workers)..<(count * (worker + 1) / workers), worker)
             }
-        }
-    }
-
-    /// Darknet's `[yolo]` forward: a copy of the input with the logistic applied to x, y,
-    /// objectness and the class scores of every anchor (w and h stay raw).
-    private func yoloActivate(_ input: UnsafeMutablePointer<Float>, _ yolo: YoloSpec, _ shape: TensorShape,
-                              into output: UnsafeMutablePointer<Float>) {
-        output.update(from: input, count: shape.count)
-        let plane = shape.planeSize
-        let entries = yolo.classes + 5
-        for anchor in 0..<yolo.mask.count {
-            let base = output + anchor * entries * plane
-            activate(base, count: 2 * plane, activation: .logistic)
-            activate(base + 4 * plane, count: (1 + yolo.classes) * plane, activation: .logistic)
         }
     }
 }

@@ -44,7 +44,7 @@ public final class Network: Sendable {
     private init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
         try BLAS.ensureLoaded()
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
-            try Self.readParameters(bytes, file: weightsFile, plan: plan)
+            try Self.readParameters(bytes, file: weightsFile, plan: plan, dialect: spec.dialect)
         }
         self.spec = spec
         self.plan = plan
@@ -53,15 +53,16 @@ public final class Network: Sendable {
     }
 
     /// Reads the header and every layer's parameters, in cfg order, to the last byte.
-    private static func readParameters(_ bytes: UnsafeRawBufferPointer, file: String,
-                                       plan: NetworkPlan) throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
+    private static func readParameters(_ bytes: UnsafeRawBufferPointer, file: String, plan: NetworkPlan,
+                                       dialect: DarknetDialect) throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
         var reader = WeightsReader(file: file, bytes: bytes)
         let header = try reader.readHeader()
         var convolutions: [ConvolutionParameters?] = []
         for layer in plan.layers {
             reader.layer = layer.index
             if case .convolutional(let conv) = layer.spec.kind {
-                let parameters = try ConvolutionParameters(reading: &reader, spec: conv, inputChannels: layer.inputShape.channels)
+                let parameters = try ConvolutionParameters(reading: &reader, spec: conv, inputChannels: layer.inputShape.channels,
+                                                           dialect: dialect)
                 convolutions.append(parameters.prepared(for: layer.algorithm ?? .im2col, filters: conv.filters,
                                                         inputChannels: layer.inputShape.channels))
             } else {

@@ -25,7 +25,13 @@ package func addBiasAndActivate(_ data: UnsafeMutablePointer<Float>, biases: Uns
     for c in 0..<channels {
         let plane = data + c * planeSize
         let bias = biases[c]
-        for i in 0..<planeSize { plane[i] = activation.apply(plane[i] + bias) }
+        switch activation {
+        case .mish, .swish:
+            for i in 0..<planeSize { plane[i] += bias }
+            activate(plane, count: planeSize, activation: activation)
+        default:
+            for i in 0..<planeSize { plane[i] = activation.apply(plane[i] + bias) }
+        }
     }
 }
 
@@ -37,5 +43,18 @@ package func activate(_ data: UnsafeMutablePointer<Float>, count: Int, activatio
         swiftdarknet_activate(data, count, code)
         return
     }
-    for i in 0..<count { data[i] = activation.apply(data[i]) }
+    switch activation {
+    case .mish:
+        // YOLOv4's activation: a specialised loop, same arithmetic as `Activation.apply`.
+        let threshold = Activation.mishThreshold
+        for i in 0..<count {
+            let x = data[i]
+            let softplus: Float = x > threshold ? x : (x < -threshold ? expf(x) : logf(expf(x) + 1))
+            data[i] = x * (2 / (1 + expf(-2 * softplus)) - 1)
+        }
+    case .swish:
+        for i in 0..<count { let x = data[i]; data[i] = x * (1 / (1 + expf(-x))) }
+    default:
+        for i in 0..<count { data[i] = activation.apply(data[i]) }
+    }
 }

@@ -6,11 +6,11 @@ import CDarknetKernels
 /// The input is first copied into zero-padded planes (the workspace); the C kernel then keeps a
 /// block of filters x output columns in SIMD registers while it walks the window.
 package enum SlidingWindowConvolution {
-    /// Whether the planner should take this path: stride 1, one group, and at most 16 input
-    /// channels (measured on YOLOv3-tiny: 3 and 16 channels run 2-4x faster than im2col + sgemm;
-    /// from 32 channels on, Winograd or the GEMM win).
+    /// Whether the planner should take this path: stride 1 on both axes, no dilation, one group,
+    /// and at most 16 input channels (measured on YOLOv3-tiny: 3 and 16 channels run 2-4x faster
+    /// than im2col + sgemm; from 32 channels on, Winograd or the GEMM win).
     package static func suits(_ conv: ConvolutionalSpec, inputChannels: Int) -> Bool {
-        conv.stride == 1 && conv.groups == 1 && inputChannels <= 16 && conv.size <= 7
+        conv.strideX == 1 && conv.strideY == 1 && conv.dilation == 1 && conv.groups == 1 && inputChannels <= 16 && conv.size <= 7
     }
 
     /// Floats per padded row for an output `outputWidth` wide.

@@ -25,11 +25,14 @@ public struct ConvolutionParameters: Sendable, Equatable {
 
     /// Epsilon Darknet adds to the standard deviation (not the variance) at inference.
     static let batchNormEpsilon: Float = 0.000001
+    /// Epsilon AlexeyAB's fork adds to the variance.
+    static let alexeyABBatchNormEpsilon: Float = 0.00001
 
     /// Reads one convolutional layer in Darknet's order: biases, [scales, mean, variance],
     /// weights; then folds batch norm: `w' = w * s`, `b' = bias - mean * s` with
-    /// `s = scale / (sqrt(variance) + 1e-6)`.
-    init(reading reader: inout WeightsReader, spec: ConvolutionalSpec, inputChannels: Int) throws(WeightsError) {
+    /// `s = scale / (sqrt(variance) + 1e-6)` (`scale / sqrt(variance + 1e-5)` for AlexeyAB).
+    init(reading reader: inout WeightsReader, spec: ConvolutionalSpec, inputChannels: Int,
+         dialect: DarknetDialect = .original) throws(WeightsError) {
         let filters = spec.filters
         let kernelArea = inputChannels / spec.groups * spec.size * spec.size
         var biases = try reader.readFloats(filters, parameter: "biases")
@@ -50,7 +53,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
                 throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: varianceOffset + bad * 4)
             }
             Self.fold(weights: &weights, biases: &biases, scales: scales, means: means, variances: variances,
-                      kernelArea: kernelArea)
+                      kernelArea: kernelArea, dialect: dialect)
             // Folding can still overflow (e.g. variance 0 with a huge scale).
             if let bad = firstNonFinite(weights) ?? firstNonFinite(biases) {
                 throw reader.error(.nonFinite(parameter: "folded batch-norm weights", element: bad), at: varianceOffset)
@@ -66,10 +69,12 @@ public struct ConvolutionParameters: Sendable, Equatable {
     }
 
     static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
-                             variances: [Float], kernelArea: Int) {
+                     variances: [Float], kernelArea: Int, dialect: DarknetDialect = .original) {
         weights.withUnsafeMutableBufferPointer { w in
             for f in 0..<biases.count {
-                let factor = scales[f] / (sqrtf(variances[f]) + Self.batchNormEpsilon)
+                let deviation = dialect == .alexeyAB ? sqrtf(variances[f] + Self.alexeyABBatchNormEpsilon)
+                                                     : sqrtf(variances[f]) + Self.batchNormEpsilon
+                let factor = scales[f] / deviation
                 biases[f] -= means[f] * factor
                 let row = w.baseAddress! + f * kernelArea
                 for i in 0..<kernelArea { row[i] *= factor }

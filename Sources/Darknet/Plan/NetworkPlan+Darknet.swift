@@ -53,7 +53,7 @@ extension NetworkPlan {
             }
             return (TensorShape(channels: input.channels, height: crop.cropHeight, width: crop.cropWidth), 0)
 
-        case .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo:
+        case .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo, .scaleChannels, .sam:
             preconditionFailure("planDarknetLayer called for [\(kind.sectionName)]")
         }
     }

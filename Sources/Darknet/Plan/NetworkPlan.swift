@@ -164,8 +164,8 @@ public struct NetworkPlan: Sendable, Equatable {
             }
             let output = try checked(TensorShape(
                 channels: conv.filters,
-                height: (input.height + 2 * conv.padding - conv.size) / conv.stride + 1,
-                width: (input.width + 2 * conv.padding - conv.size) / conv.stride + 1))
+                height: (input.height + 2 * conv.padding - conv.size) / conv.strideY + 1,
+                width: (input.width + 2 * conv.padding - conv.size) / conv.strideX + 1))
             let kernelArea = try product(input.channels / conv.groups, conv.size, conv.size)
             // BLAS takes the kernel area (GEMM's k and lda) as a 32-bit int.
             guard kernelArea < Int(Int32.max) else { throw fail(.sizeOverflow) }
@@ -202,10 +202,10 @@ public struct NetworkPlan: Sendable, Equatable {
             guard pool.size <= input.width + pool.padding, pool.size <= input.height + pool.padding else {
                 throw fail(.windowLargerThanInput(window: pool.size, input: input, padding: pool.padding))
             }
-            return try make(TensorShape(
-                channels: input.channels,
-                height: (input.height + pool.padding - pool.size) / pool.stride + 1,
-                width: (input.width + pool.padding - pool.size) / pool.stride + 1))
+            let output = TensorShape(channels: input.channels,
+                                     height: (input.height + pool.padding - pool.size) / pool.strideY + 1,
+                                     width: (input.width + pool.padding - pool.size) / pool.strideX + 1)
+            return try make(output, workspace: try maxpoolWorkspace(pool, input: input, output: output, layer: index))
 
         case .route(let route):
             let first = planned[route.layers[0]].outputShape
@@ -215,7 +215,11 @@ public struct NetworkPlan: Sendable, Equatable {
                 guard shape.height == first.height, shape.width == first.width else {
                     throw fail(.routeSizeMismatch(first: first, other: shape, otherLayer: source))
                 }
-                channels += shape.channels
+                // AlexeyAB slices each source's values in `groups` equal runs: whole channels only.
+                guard shape.channels % route.groups == 0 else {
+                    throw fail(.channelsNotDivisibleByGroups(channels: shape.channels, groups: route.groups))
+                }
+                channels += shape.channels / route.groups
             }
             return try make(TensorShape(channels: channels, height: first.height, width: first.width), sources: route.layers)
 
@@ -226,11 +230,32 @@ public struct NetworkPlan: Sendable, Equatable {
             return try make(TensorShape(channels: input.channels, height: height.partialValue, width: width.partialValue))
 
         case .shortcut(let shortcut):
-            let from = planned[shortcut.from].outputShape
-            guard from == input || ShortcutGeometry(from: from, to: input) != nil else {
-                throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: shortcut.from))
+            if shortcut.from.count == 1 {
+                // Darknet's shortcut_cpu lines up one source of another shape (ResNet cfgs).
+                let source = shortcut.from[0], from = planned[source].outputShape
+                guard from == input || ShortcutGeometry(from: from, to: input) != nil else {
+                    throw fail(.shortcutShapeMismatch(previous: input, from: from, fromLayer: source))
+                }
+            } else {
+                // AlexeyAB's several sources: each the previous layer's shape.
+                for source in shortcut.from where planned[source].outputShape != input {
+                    throw fail(.shortcutShapeMismatch(previous: input, from: planned[source].outputShape, fromLayer: source))
+                }
             }
-            return try make(input, sources: [previousSource, shortcut.from])
+            return try make(input, sources: [previousSource] + shortcut.from)
+
+        case .scaleChannels(let scale):
+            let from = planned[scale.from].outputShape
+            let fits = scale.scaleWH
+                ? input.channels == 1 && input.height == from.height && input.width == from.width
+                : input.height == 1 && input.width == 1 && input.channels == from.channels
+            guard fits else { throw fail(.scaleShapeMismatch(previous: input, from: from, fromLayer: scale.from)) }
+            return try make(from, sources: [previousSource, scale.from])
+
+        case .sam(let sam):
+            let from = planned[sam.from].outputShape
+            guard from == input else { throw fail(.scaleShapeMismatch(previous: input, from: from, fromLayer: sam.from)) }
+            return try make(input, sources: [previousSource, sam.from])
 
         case .yolo(let yolo):
             let expected = yolo.mask.count * (yolo.classes + 5)
@@ -259,10 +284,12 @@ extension ConvolutionAlgorithm {
     /// - everything else: `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy) -> ConvolutionAlgorithm {
-        if conv.size == 1 && conv.stride == 1 && conv.padding == 0 { return .direct }
+        let unitStride = conv.strideX == 1 && conv.strideY == 1
+        if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
         guard strategy == .fastest else { return .im2col }
         if SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) { return .slidingWindow }
-        guard conv.size == 3, conv.stride == 1, conv.padding == 1, conv.groups == 1, inputChannels >= 32 else {
+        // Winograd computes undilated unit-stride windows only.
+        guard conv.size == 3, unitStride, conv.dilation == 1, conv.padding == 1, conv.groups == 1, inputChannels >= 32 else {
             return .im2col
         }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)

@@ -10,6 +10,9 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case routeSizeMismatch(first: TensorShape, other: TensorShape, otherLayer: Int)
         /// A shortcut's two inputs have different shapes.
         case shortcutShapeMismatch(previous: TensorShape, from: TensorShape, fromLayer: Int)
+        /// A `[sam]` or `[scale_channels]` layer cannot multiply its two inputs: `[sam]` needs
+        /// equal shapes, `[scale_channels]` a `1 x 1 x C` scale (or `W x H x 1` with `scale_wh`).
+        case scaleShapeMismatch(previous: TensorShape, from: TensorShape, fromLayer: Int)
         /// A `[yolo]` layer's input does not have `len(mask) * (classes + 5)` channels.
         case yoloChannelMismatch(expected: Int, actual: Int)
         /// A `[region]` layer's input does not have `num * (classes + 5)` channels.
@@ -50,6 +53,8 @@ extension PlanError.Reason {
             "route inputs differ in size: \(first) and \(other) (layer \(otherLayer))"
         case .shortcutShapeMismatch(let previous, let from, let fromLayer):
             "shortcut shapes differ: previous layer \(previous), layer \(fromLayer) \(from)"
+        case .scaleShapeMismatch(let previous, let from, let fromLayer):
+            "cannot multiply the previous layer's \(previous) with layer \(fromLayer)'s \(from)"
         case .yoloChannelMismatch(let expected, let actual):
             "input has \(actual) channels, expected len(mask) * (classes + 5) = \(expected)"
         case .regionChannelMismatch(let expected, let actual):

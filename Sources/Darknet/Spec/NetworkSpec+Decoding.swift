@@ -42,6 +42,8 @@ extension NetworkSpec {
             case .upsample: layer = .upsample(try Self.decodeUpsample(&reader))
             case .shortcut: layer = .shortcut(try Self.decodeShortcut(&reader, index: index))
             case .yolo: layer = .yolo(try Self.decodeYolo(&reader))
+            case .scaleChannels: layer = .scaleChannels(try Self.decodeScaleChannels(&reader, index: index))
+            case .sam: layer = .sam(try Self.decodeSam(&reader, index: index))
             case .region, .reorg, .avgpool, .softmax, .connected, .dropout, .batchnorm, .cost, .crop:
                 layer = try Self.decodeDarknetLayer(kind, &reader)
             }
@@ -73,7 +75,7 @@ extension NetworkSpec {
         r.ignore(TrainingKeys.convolutional)
         let filters = try r.int("filters", default: 1, minimum: 1)
         let size = try r.int("size", default: 1, minimum: 1)
-        let stride = try r.int("stride", default: 1, minimum: 1)
+        let (strideX, strideY) = try Self.decodeStrides(&r)
         let pad = try r.bool("pad", default: false)
         var padding = try r.int("padding", default: 0, minimum: 0)
         if pad { padding = size / 2 }
@@ -81,19 +83,17 @@ extension NetworkSpec {
         guard filters % groups == 0 else {
             throw r.error("groups", .invalidValue(value: String(groups), expected: "a divisor of filters (\(filters))"))
         }
-        for key in ["stride_x", "stride_y"] {
-            if let value = try r.optionalInt(key), value != stride {
-                throw r.error(key, .unsupported("\(key) different from stride"))
-            }
-        }
-        try r.requireNeutral("dilation", 1, feature: "dilated convolution")
+        var dilation = try r.int("dilation", default: 1, minimum: 1)
+        if size == 1 { dilation = 1 }  // AlexeyAB: a 1x1 kernel has nothing to spread
+        let crossBatchNorm = try Self.decodeConvolutionExtensions(&r)
+        try Self.checkDilation(r, size: size, padding: padding, dilation: dilation)
         try r.requireNeutral("binary", 0, feature: "binary (XNOR) weights")
         try r.requireNeutral("xnor", 0, feature: "XNOR convolution")
         try r.requireNeutral("antialiasing", 0, feature: "antialiasing")
         try r.requireNeutral("dot", 0, feature: "dot-product regularisation")
         return ConvolutionalSpec(
-            filters: filters, size: size, stride: stride, padding: padding, groups: groups,
-            batchNormalize: try r.bool("batch_normalize", default: false),
+            filters: filters, size: size, strideX: strideX, strideY: strideY, dilation: dilation, padding: padding, groups: groups,
+            batchNormalize: try r.bool("batch_normalize", default: false) || crossBatchNorm,
             flipped: try r.bool("flipped", default: false),
             activation: try r.activation("activation", default: .logistic))
     }
@@ -101,16 +101,15 @@ extension NetworkSpec {
     private static func decodeMaxpool(_ r: inout SectionReader) throws(CfgError) -> MaxpoolSpec {
         r.ignore(TrainingKeys.maxpool)
         let stride = try r.int("stride", default: 1, minimum: 1)
+        let strideX = try r.int("stride_x", default: stride, minimum: 1)
+        let strideY = try r.int("stride_y", default: stride, minimum: 1)
         let size = try r.int("size", default: stride, minimum: 1)
         let padding = try r.int("padding", default: size - 1, minimum: 0)
-        for key in ["stride_x", "stride_y"] {
-            if let value = try r.optionalInt(key), value != stride {
-                throw r.error(key, .unsupported("\(key) different from stride"))
-            }
-        }
         try r.requireNeutral("maxpool_depth", 0, feature: "maxpool over channels")
         try r.requireNeutral("antialiasing", 0, feature: "antialiasing")
-        return MaxpoolSpec(size: size, stride: stride, padding: padding)
+        try r.requireNeutral("maxpool_zero_nonmax", 0, feature: "maxpool_zero_nonmax")
+        r.ignore(["out_channels"])  // read by AlexeyAB only together with maxpool_depth
+        return MaxpoolSpec(size: size, stride: stride, strideX: strideX, strideY: strideY, padding: padding)
     }
 
     private static func decodeRoute(_ r: inout SectionReader, index: Int) throws(CfgError) -> RouteSpec {
@@ -119,9 +118,13 @@ extension NetworkSpec {
         let layers = try written.map { (value: Int) throws(CfgError) -> Int in
             try resolveSource(value, at: index, key: "layers", reader: r)
         }
-        try r.requireNeutral("groups", 1, feature: "route groups (channel slices)")
-        try r.requireNeutral("group_id", 0, feature: "route group_id (channel slices)")
-        return RouteSpec(layers: layers)
+        let groups = try r.int("groups", default: 1, minimum: 1)
+        let groupID = try r.int("group_id", default: 0, minimum: 0)
+        guard groupID < groups else {
+            throw r.error("group_id", .invalidValue(value: String(groupID), expected: "a slice index in 0..<groups (\(groups))"))
+        }
+        r.ignore(["stream", "wait_stream"])  // GPU scheduling
+        return RouteSpec(layers: layers, groups: groups, groupID: groupID)
     }
 
     private static func decodeUpsample(_ r: inout SectionReader) throws(CfgError) -> UpsampleSpec {
@@ -133,12 +136,10 @@ extension NetworkSpec {
     private static func decodeShortcut(_ r: inout SectionReader, index: Int) throws(CfgError) -> ShortcutSpec {
         r.ignore(TrainingKeys.shortcut)
         guard let written = try r.intList("from") else { throw r.error("from", .missingKey) }
-        guard written.count == 1 else { throw r.error("from", .unsupported("a shortcut from several layers")) }
-        let from = try resolveSource(written[0], at: index, key: "from", reader: r)
-        if let entry = r.entry("weights_type"), entry.value != "none" {
-            throw r.error("weights_type", .unsupported("weighted shortcut (weights_type=\(entry.value))"))
+        let from = try written.map { (value: Int) throws(CfgError) -> Int in
+            try resolveSource(value, at: index, key: "from", reader: r)
         }
-        r.ignore(["weights_type"])
+        try Self.checkShortcutWeights(&r)
         return ShortcutSpec(
             from: from,
             activation: try r.activation("activation", default: .linear),
@@ -162,16 +163,13 @@ extension NetworkSpec {
         if let bad = mask.first(where: { $0 < 0 || $0 >= num }) {
             throw r.error("mask", .invalidValue(value: String(bad), expected: "anchor indices in 0..<\(num)"))
         }
-        try r.requireNeutral("scale_x_y", 1, feature: "scale_x_y")
-        try r.requireNeutral("new_coords", 0, feature: "new_coords")
-        if r.has("nms_kind") || r.has("beta_nms") {
-            throw r.error(r.has("nms_kind") ? "nms_kind" : "beta_nms", .unsupported("nms_kind / beta_nms (only Darknet's default NMS)"))
-        }
-        return YoloSpec(mask: mask, anchors: anchors, classes: classes)
+        var spec = YoloSpec(mask: mask, anchors: anchors, classes: classes)
+        try Self.decodeYoloExtensions(&r, into: &spec)
+        return spec
     }
 
     /// Darknet's rule: a negative index counts back from the current layer.
-    private static func resolveSource(_ value: Int, at index: Int, key: String, reader: SectionReader) throws(CfgError) -> Int {
+    static func resolveSource(_ value: Int, at index: Int, key: String, reader: SectionReader) throws(CfgError) -> Int {
         let absolute = value < 0 ? index + value : value
         guard absolute >= 0, absolute < index else {
             throw reader.error(key, .invalidValue(value: String(value),

@@ -18,7 +18,7 @@ extension NetworkSpec {
             r.ignore(TrainingKeys.cost)
             return .cost(CostSpec())
         case .crop: return .crop(try decodeCrop(&r))
-        case .net, .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo:
+        case .net, .convolutional, .maxpool, .route, .upsample, .shortcut, .yolo, .scaleChannels, .sam:
             preconditionFailure("decodeDarknetLayer called for [\(kind)]")
         }
     }

@@ -1,6 +1,7 @@
 /// The cfg section names this library recognises, aliases folded.
 enum SectionKind: Equatable {
     case net, convolutional, maxpool, route, upsample, shortcut, yolo
+    case scaleChannels, sam
     case region, reorg, avgpool, softmax, connected, dropout, batchnorm, cost, crop
 
     init?(name: String) {
@@ -12,6 +13,8 @@ enum SectionKind: Equatable {
         case "upsample": self = .upsample
         case "shortcut": self = .shortcut
         case "yolo": self = .yolo
+        case "scale_channels": self = .scaleChannels
+        case "sam": self = .sam
         case "region": self = .region
         case "reorg": self = .reorg
         case "avgpool", "avg": self = .avgpool
@@ -30,7 +33,7 @@ enum SectionKind: Equatable {
     static let knownToDarknet: Set<String> = [
         "reorg3d", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
-        "xnor", "scale_channels", "sam", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
+        "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
         "local_avgpool",
     ]
 }

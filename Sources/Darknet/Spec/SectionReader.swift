@@ -97,6 +97,10 @@ struct SectionReader {
     mutating func activation(_ key: String, default value: Activation) throws(CfgError) -> Activation {
         consumed.insert(key)
         guard let entry = entry(key) else { return value }
+        if Activation.crossChannelNames.contains(entry.value) {
+            throw CfgError(file: file, line: entry.line, key: key,
+                           reason: .unsupported("activation=\(entry.value) (normalises across channels, not element-wise)"))
+        }
         guard let activation = Activation(rawValue: entry.value) else {
             let names = Activation.allCases.map(\.rawValue).joined(separator: ", ")
             throw CfgError(file: file, line: entry.line, key: key, reason: .invalidValue(value: entry.value, expected: "one of \(names)"))

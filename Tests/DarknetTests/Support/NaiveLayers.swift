@@ -5,11 +5,13 @@ import Foundation
 /// kernels are tested against.
 enum NaiveLayers {
     /// Direct convolution with explicit batch norm (Darknet's formula) and activation.
-    static func convolution(input: [Float], shape: TensorShape, spec: ConvolutionalSpec, parameters: [[Float]]) -> [Float] {
+    static func convolution(input: [Float], shape: TensorShape, spec: ConvolutionalSpec, parameters: [[Float]],
+                            dialect: DarknetDialect = .original) -> [Float] {
         let biases = parameters[0]
         let weights = parameters.last!
-        let outH = (shape.height + 2 * spec.padding - spec.size) / spec.stride + 1
-        let outW = (shape.width + 2 * spec.padding - spec.size) / spec.stride + 1
+        let outH = (shape.height + 2 * spec.padding - spec.size) / spec.strideY + 1
+        let outW = (shape.width + 2 * spec.padding - spec.size) / spec.strideX + 1
+        let d = spec.dilation, pad = spec.padding * spec.dilation
         let inPerGroup = shape.channels / spec.groups, outPerGroup = spec.filters / spec.groups
         var output = [Float](repeating: 0, count: spec.filters * outH * outW)
         for f in 0..<spec.filters {
@@ -21,7 +23,7 @@ enum NaiveLayers {
                         let c = g * inPerGroup + ci
                         for ky in 0..<spec.size {
                             for kx in 0..<spec.size {
-                                let iy = oy * spec.stride + ky - spec.padding, ix = ox * spec.stride + kx - spec.padding
+                                let iy = oy * spec.strideY + ky * d - pad, ix = ox * spec.strideX + kx * d - pad
                                 guard iy >= 0, iy < shape.height, ix >= 0, ix < shape.width else { continue }
                                 let w = weights[((f * inPerGroup + ci) * spec.size + ky) * spec.size + kx]
                                 sum += Double(w) * Double(input[(c * shape.height + iy) * shape.width + ix])
@@ -31,7 +33,8 @@ enum NaiveLayers {
                     var x = Float(sum)
                     if spec.batchNormalize {
                         let (scale, mean, variance) = (parameters[1][f], parameters[2][f], parameters[3][f])
-                        x = (x - mean) / (sqrtf(variance) + 0.000001) * scale
+                        let deviation = dialect == .alexeyAB ? sqrtf(variance + 0.00001) : sqrtf(variance) + 0.000001
+                        x = (x - mean) / deviation * scale
                     }
                     output[(f * outH + oy) * outW + ox] = spec.activation.apply(x + biases[f])
                 }
@@ -41,8 +44,8 @@ enum NaiveLayers {
     }
 
     static func maxpool(input: [Float], shape: TensorShape, spec: MaxpoolSpec) -> [Float] {
-        let outH = (shape.height + spec.padding - spec.size) / spec.stride + 1
-        let outW = (shape.width + spec.padding - spec.size) / spec.stride + 1
+        let outH = (shape.height + spec.padding - spec.size) / spec.strideY + 1
+        let outW = (shape.width + spec.padding - spec.size) / spec.strideX + 1
         var output = [Float](repeating: 0, count: shape.channels * outH * outW)
         for c in 0..<shape.channels {
             for oy in 0..<outH {
@@ -50,7 +53,7 @@ enum NaiveLayers {
                     var best = -Float.greatestFiniteMagnitude
                     for ky in 0..<spec.size {
                         for kx in 0..<spec.size {
-                            let iy = oy * spec.stride + ky - spec.padding / 2, ix = ox * spec.stride + kx - spec.padding / 2
+                            let iy = oy * spec.strideY + ky - spec.padding / 2, ix = ox * spec.strideX + kx - spec.padding / 2
                             guard iy >= 0, iy < shape.height, ix >= 0, ix < shape.width else { continue }
                             best = max(best, input[(c * shape.height + iy) * shape.width + ix])
                         }

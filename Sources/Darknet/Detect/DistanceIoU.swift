@@ -1,0 +1,47 @@
+import Foundation
+
+extension RelativeBox {
+    /// AlexeyAB's `box_iou`: like Darknet's, but 0 when the intersection or the union is 0.
+    func alexeyABIntersectionOverUnion(_ other: RelativeBox) -> Float {
+        func overlap(_ x1: Float, _ w1: Float, _ x2: Float, _ w2: Float) -> Float {
+            let left = max(x1 - w1 / 2, x2 - w2 / 2)
+            let right = min(x1 + w1 / 2, x2 + w2 / 2)
+            return right - left
+        }
+        let w = overlap(x, width, other.x, other.width)
+        let h = overlap(y, height, other.y, other.height)
+        let intersection: Float = (w < 0 || h < 0) ? 0 : w * h
+        let union = width * height + other.width * other.height - intersection
+        if intersection == 0 || union == 0 { return 0 }
+        return intersection / union
+    }
+
+    /// AlexeyAB's `box_diounms` (and, with `beta` 0.6, `box_diou`): IoU minus
+    /// `(d² / c²)^beta`, where `d` is the distance between the centres and `c` the diagonal of
+    /// the smallest box enclosing both; plain IoU when that box is empty. Float arithmetic as
+    /// in C, the power in double.
+    public func distanceIntersectionOverUnion(_ other: RelativeBox, beta: Float) -> Float {
+        let top = min(y - height / 2, other.y - other.height / 2)
+        let bottom = max(y + height / 2, other.y + other.height / 2)
+        let left = min(x - width / 2, other.x - other.width / 2)
+        let right = max(x + width / 2, other.x + other.width / 2)
+        let w = right - left, h = bottom - top
+        let c = w * w + h * h
+        let iou = alexeyABIntersectionOverUnion(other)
+        if c == 0 { return iou }
+        let d = (x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)
+        let term = Float(pow(Double(d / c), Double(beta)))
+        return iou - term
+    }
+}
+
+extension NMSKind {
+    /// Whether a box `b` later in the order is suppressed by the kept box `a` at `threshold`.
+    func suppresses(_ a: RelativeBox, _ b: RelativeBox, threshold: Float) -> Bool {
+        switch self {
+        case .default: a.intersectionOverUnion(b) > threshold
+        case .greedy: a.distanceIntersectionOverUnion(b, beta: 0.6) > threshold
+        case .diou(let beta): a.distanceIntersectionOverUnion(b, beta: beta) > threshold
+        }
+    }
+}

@@ -1,0 +1,302 @@
+"""A float64 NumPy reimplementation of the forward pass of AlexeyAB's Darknet, for the layers
+and keys SwiftDarknet supports. Developer tooling: it produces reference outputs for the
+tests (Tools/make-alexeyab-fixtures.sh); the library never runs it.
+
+Written from the semantics of AlexeyAB's parser.c and layer sources (convolutional with
+stride_x/stride_y, dilation and groups; maxpool with stride_x/stride_y; route groups;
+multi-source shortcut; scale_channels; sam; upsample; yolo with scale_x_y and new_coords),
+in float64 so that it is an independent check of a float32 implementation.
+"""
+import math
+import struct
+
+import numpy as np
+
+
+# ---------------------------------------------------------------- cfg
+
+def parse_cfg(path):
+    """[(section, {key: value}, line)] like Darknet's read_cfg: whitespace removed, '#'/';'
+    comment lines skipped; the first occurrence of a key wins."""
+    sections = []
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = "".join(raw.split())
+            if not line or line[0] in "#;":
+                continue
+            if line[0] == "[":
+                sections.append((line[1:-1], {}, number))
+            else:
+                key, value = line.split("=", 1)
+                sections[-1][1].setdefault(key, value)
+    return sections
+
+
+def ints(value):
+    return [int(v) for v in value.split(",") if v.strip()]
+
+
+def floats(value):
+    return [float(v) for v in value.split(",") if v.strip()]
+
+
+# ---------------------------------------------------------------- activations (activations.c)
+
+def activate(x, name):
+    if name == "linear":
+        return x
+    if name in ("leaky", "revleaky"):
+        return np.where(x > 0, x, 0.1 * x)
+    if name == "logistic":
+        return 1 / (1 + np.exp(-x))
+    if name == "relu":
+        return np.where(x > 0, x, 0.0)
+    if name == "relu6":
+        return np.clip(x, 0, 6)
+    if name == "relie":
+        return np.where(x > 0, x, 0.01 * x)
+    if name == "ramp":
+        return np.where(x > 0, x, 0.0) + 0.1 * x
+    if name == "tanh":
+        return np.tanh(x)
+    if name == "elu":
+        return np.where(x >= 0, x, np.exp(x) - 1)
+    if name == "selu":
+        return np.where(x >= 0, 1.0507 * x, 1.0507 * 1.6732 * (np.exp(x) - 1))
+    if name == "gelu":
+        return 0.5 * x * (1 + np.tanh(0.797885 * x + 0.035677 * x ** 3))
+    if name == "loggy":
+        return 2 / (1 + np.exp(-x)) - 1
+    if name == "swish":
+        return x / (1 + np.exp(-x))
+    if name == "mish":
+        threshold = 20.0
+        softplus = np.where(x > threshold, x, np.where(x < -threshold, np.exp(x), np.log1p(np.exp(np.minimum(x, threshold)))))
+        return x * np.tanh(softplus)
+    if name == "hard_mish":
+        return np.where(x > 0, x, np.where(x > -2, x * x / 2 + x, 0.0))
+    if name == "hardtan":
+        return np.clip(x, -1, 1)
+    if name == "lhtan":
+        return np.where(x < 0, 0.001 * x, np.where(x > 1, 0.001 * (x - 1) + 1, x))
+    if name == "plse":
+        return np.where(x < -4, 0.01 * (x + 4), np.where(x > 4, 0.01 * (x - 4) + 1, 0.125 * x + 0.5))
+    raise ValueError("activation not in the reference: " + name)
+
+
+# ---------------------------------------------------------------- layers
+
+class Conv:
+    def __init__(self, o, c):
+        self.filters = int(o.get("filters", 1))
+        self.size = int(o.get("size", 1))
+        stride = int(o.get("stride", 1))
+        self.sx = int(o.get("stride_x", stride))
+        self.sy = int(o.get("stride_y", stride))
+        self.dilation = int(o.get("dilation", 1)) if self.size > 1 else 1
+        self.padding = self.size // 2 if int(o.get("pad", 0)) else int(o.get("padding", 0))
+        self.groups = int(o.get("groups", 1))
+        self.bn = int(o.get("batch_normalize", 0)) == 1 or int(o.get("cbn", 0)) == 1
+        self.activation = o.get("activation", "logistic")
+        self.c = c
+        self.weight_count = self.filters * (c // self.groups) * self.size * self.size
+
+    def shape(self, h, w):
+        return (self.filters, (h + 2 * self.padding - self.size) // self.sy + 1,
+                (w + 2 * self.padding - self.size) // self.sx + 1)
+
+    def forward(self, x, params):
+        return self.finish(self.linear(x, params["weights"]), params)
+
+    def linear(self, x, flat_weights):
+        """The convolution alone (no bias, batch norm or activation)."""
+        c, h, w = x.shape
+        f, oh, ow = self.shape(h, w)
+        k, d = self.size, self.dilation
+        pad = self.padding * d
+        xp = np.zeros((c, h + 2 * pad + k * d, w + 2 * pad + k * d))
+        xp[:, pad:pad + h, pad:pad + w] = x
+        cg, fg = c // self.groups, f // self.groups
+        weights = flat_weights.reshape(f, cg, k, k)
+        out = np.zeros((f, oh, ow))
+        for g in range(self.groups):
+            cols = np.empty((cg, k, k, oh, ow))
+            for ky in range(k):
+                for kx in range(k):
+                    y0, x0 = ky * d, kx * d
+                    cols[:, ky, kx] = xp[g * cg:(g + 1) * cg, y0:y0 + (oh - 1) * self.sy + 1:self.sy,
+                                         x0:x0 + (ow - 1) * self.sx + 1:self.sx]
+            wg = weights[g * fg:(g + 1) * fg].reshape(fg, -1)
+            out[g * fg:(g + 1) * fg] = (wg @ cols.reshape(cg * k * k, -1)).reshape(fg, oh, ow)
+        return out
+
+    def finish(self, out, params):
+        """Batch norm (AlexeyAB's epsilon), bias and activation after the convolution."""
+        if self.bn:
+            scale = params["scales"] / np.sqrt(params["variance"] + 0.00001)   # AlexeyAB's epsilon
+            out = (out - params["mean"][:, None, None]) * scale[:, None, None]
+        out = out + params["biases"][:, None, None]
+        return activate(out, self.activation)
+
+
+def maxpool(x, o):
+    stride = int(o.get("stride", 1))
+    sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
+    size = int(o.get("size", stride))
+    padding = int(o.get("padding", size - 1))
+    c, h, w = x.shape
+    oh, ow = (h + padding - size) // sy + 1, (w + padding - size) // sx + 1
+    off = -(padding // 2)
+    big = np.full((c, h + size + padding, w + size + padding), -np.inf)
+    big[:, -off:-off + h, -off:-off + w] = x
+    out = np.full((c, oh, ow), -np.inf)
+    for ky in range(size):
+        for kx in range(size):
+            out = np.maximum(out, big[:, ky:ky + (oh - 1) * sy + 1:sy, kx:kx + (ow - 1) * sx + 1:sx])
+    return out
+
+
+def yolo(x, o):
+    classes = int(o.get("classes", 20))
+    mask = ints(o["mask"]) if "mask" in o else list(range(int(o.get("num", 1))))
+    scale = float(o.get("scale_x_y", 1))
+    new_coords = int(o.get("new_coords", 0))
+    c, h, w = x.shape
+    y = x.copy().reshape(len(mask), classes + 5, h, w)
+    if not new_coords:
+        y[:, 0:2] = 1 / (1 + np.exp(-y[:, 0:2]))
+        y[:, 4:] = 1 / (1 + np.exp(-y[:, 4:]))
+    y[:, 0:2] = y[:, 0:2] * scale - 0.5 * (scale - 1)
+    return y.reshape(c, h, w)
+
+
+def resolve(value, index):
+    return value + index if value < 0 else value
+
+
+def forward(sections, params, x, calibrate=False):
+    """Runs every layer; returns the list of outputs (float64, CHW). With `calibrate`, each
+    convolution's weights are first rescaled (in place, then rounded to float32) so that its
+    output before bias and batch norm has a standard deviation of `params[i]["target"]`:
+    activations stay O(1) through any depth and the output still depends on the input."""
+    outputs = []
+    for index, (kind, o, _) in enumerate(sections[1:]):
+        prev = x if index == 0 else outputs[-1]
+        if kind in ("convolutional", "conv"):
+            p, conv = params[index], params[index]["layer"]
+            raw = conv.linear(prev, p["weights"])
+            if calibrate:
+                p["weights"] = (p["weights"] * (p["target"] / max(raw.std(), 1e-6))).astype(np.float32).astype(np.float64)
+                raw = conv.linear(prev, p["weights"])
+            y = conv.finish(raw, p)
+        elif kind in ("maxpool", "max"):
+            y = maxpool(prev, o)
+        elif kind == "route":
+            groups, gid = int(o.get("groups", 1)), int(o.get("group_id", 0))
+            parts = []
+            for s in ints(o["layers"]):
+                src = outputs[resolve(s, index)]
+                n = src.shape[0] // groups
+                parts.append(src[gid * n:(gid + 1) * n])
+            y = np.concatenate(parts, axis=0)
+        elif kind == "shortcut":
+            y = prev.copy()
+            for s in ints(o["from"]):
+                y = y + outputs[resolve(s, index)]
+            y = activate(y, o.get("activation", "linear"))
+        elif kind == "upsample":
+            s = int(o.get("stride", 2))
+            y = np.repeat(np.repeat(prev, s, axis=1), s, axis=2) * float(o.get("scale", 1))
+        elif kind == "scale_channels":
+            src = outputs[resolve(ints(o["from"])[0], index)]
+            y = src * (prev if int(o.get("scale_wh", 0)) else prev.reshape(-1, 1, 1))
+            y = activate(y, o.get("activation", "linear"))
+        elif kind == "sam":
+            src = outputs[resolve(ints(o["from"])[0], index)]
+            y = activate(prev * src, o.get("activation", "linear"))
+        elif kind == "yolo":
+            y = yolo(prev, o)
+        else:
+            raise ValueError("section not in the reference: " + kind)
+        outputs.append(y)
+    return outputs
+
+
+# ---------------------------------------------------------------- shapes and random weights
+
+def conv_layers(sections):
+    """{index: Conv} with input channels tracked through every supported layer."""
+    c = int(sections[0][1]["channels"])
+    h, w = int(sections[0][1]["height"]), int(sections[0][1]["width"])
+    shapes, convs = [], {}
+    for index, (kind, o, _) in enumerate(sections[1:]):
+        pc, ph, pw = (c, h, w) if index == 0 else shapes[-1]
+        if kind in ("convolutional", "conv"):
+            conv = Conv(o, pc)
+            convs[index] = conv
+            shape = conv.shape(ph, pw)
+        elif kind in ("maxpool", "max"):
+            stride = int(o.get("stride", 1))
+            sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
+            size = int(o.get("size", stride))
+            padding = int(o.get("padding", size - 1))
+            shape = (pc, (ph + padding - size) // sy + 1, (pw + padding - size) // sx + 1)
+        elif kind == "route":
+            srcs = [shapes[resolve(s, index)] for s in ints(o["layers"])]
+            shape = (sum(s[0] for s in srcs) // int(o.get("groups", 1)), srcs[0][1], srcs[0][2])
+        elif kind == "upsample":
+            s = int(o.get("stride", 2))
+            shape = (pc, ph * s, pw * s)
+        elif kind == "scale_channels":
+            shape = shapes[resolve(ints(o["from"])[0], index)]
+        else:
+            shape = (pc, ph, pw)
+        shapes.append(shape)
+    return convs, shapes
+
+
+def write_weights(params, path, variance_shift=0.0):
+    """Writes the parameters as a .weights file. OpenCV's importer divides by
+    sqrt(variance + 1e-6); with variance_shift = 1e-5 - 1e-6 it computes AlexeyAB's
+    sqrt(variance + 1e-5) exactly."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<iiiQ", 0, 2, 0, 0))
+        for index in sorted(params):
+            p = params[index]
+            blobs = [p["biases"]]
+            if p["layer"].bn:
+                blobs += [p["scales"], p["mean"], p["variance"] + variance_shift]
+            blobs.append(p["weights"])
+            for b in blobs:
+                f.write(np.asarray(b).astype("<f4").tobytes())
+
+
+OPENCV_VARIANCE_SHIFT = 0.00001 - 0.000001
+
+
+def random_weights(sections, seed, path, x):
+    """Writes a .weights file (header 0.2.0, 64-bit seen) with seeded random parameters,
+    calibrated on the input `x` so activations stay O(1) through deep networks; returns the
+    per-layer parameters and every layer's output for `x`."""
+    rng = np.random.default_rng(seed)
+    convs, _ = conv_layers(sections)
+    kinds = [s[0] for s in sections[1:]]
+    params = {}
+    for index, conv in sorted(convs.items()):
+        fan_in = conv.weight_count // conv.filters
+        following = kinds[index + 1] if index + 1 < len(kinds) else ""
+        p = {"layer": conv, "target": 0.5 if following == "shortcut" else 1.0,
+             "biases": rng.normal(0, 0.05, conv.filters),
+             "weights": rng.normal(0, math.sqrt(2.0 / fan_in), conv.weight_count)}
+        if conv.bn:
+            p["scales"] = rng.uniform(0.8, 1.2, conv.filters)
+            p["mean"] = rng.normal(0, 0.05, conv.filters)
+            p["variance"] = rng.uniform(0.6, 1.4, conv.filters)
+        # What the file holds is float32: the reference uses exactly those values.
+        for key in ("biases", "scales", "mean", "variance", "weights"):
+            if key in p:
+                p[key] = p[key].astype(np.float32).astype(np.float64)
+        params[index] = p
+    outputs = forward(sections, params, x, calibrate=True)
+    write_weights(params, path)
+    return params, outputs
