@@ -21,8 +21,11 @@ extension ForwardPass {
         if spec.from.count == 1 {
             let fromShape = network.plan.layers[spec.from[0]].outputShape
             if fromShape == previousShape {
-                shortcut(previous, buffer(of: spec.from[0]), count: count, alpha: spec.alpha, beta: spec.beta,
-                         activation: spec.activation, into: output)
+                let from = buffer(of: spec.from[0])
+                parallel(count, minimumPerThread: 1 << 16) { span, _ in
+                    shortcut(previous + span.lowerBound, from + span.lowerBound, count: span.count, alpha: spec.alpha,
+                             beta: spec.beta, activation: spec.activation, into: output + span.lowerBound)
+                }
             } else {
                 shortcutResampled(previous, previousShape, from: buffer(of: spec.from[0]), fromShape, spec, into: output)
             }
