@@ -25,12 +25,9 @@ struct ForwardPass {
                     convolveSlidingWindow(input, inShape, conv, parameters, output, outShape)
                     break
                 }
-                if layer.algorithm == .winograd {
-                    convolveWinograd(input, inShape, conv, parameters, output, outShape)
-                    break
-                }
-                if layer.algorithm == .winogradFewTiles {
-                    convolveWinogradFewTiles(input, inShape, conv, parameters, output, outShape)
+                if layer.algorithm == .winograd || layer.algorithm == .winogradFewTiles {
+                    convolveWinograd(input, inShape, conv, parameters, output, outShape,
+                                     tileMajor: layer.algorithm == .winogradFewTiles)
                     break
                 }
                 convolve(input, inShape, conv, parameters, output, outShape)
@@ -156,11 +153,13 @@ struct ForwardPass {
         }
     }
 
-    /// Winograd F(4x4, 3x3): input transform, 36 GEMMs, output transform (with bias and leaky /
-    /// ReLU fused); with several threads the transforms split by channel / filter and the GEMMs by element.
+    /// Winograd F(4x4, 3x3): input transform (threads split channels), the 36 element-wise
+    /// products (split by element) — 36 GEMMs, or with `tileMajor` the register-blocked kernel
+    /// that reads each transformed weight once — then the output transform with bias and leaky /
+    /// ReLU fused (split by filter).
     private func convolveWinograd(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
                                   _ parameters: ConvolutionParameters,
-                                  _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+                                  _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape, tileMajor: Bool) {
         let (rows, columns) = WinogradF43.tileCounts(height: outShape.height, width: outShape.width)
         let tiles = rows * columns
         let channels = inShape.channels, filters = conv.filters
@@ -175,6 +174,12 @@ struct ForwardPass {
         }
         parameters.weights.withUnsafeBufferPointer { weights in
             parallel(WinogradF43.elements) { elements, _ in
+                if tileMajor {
+                    WinogradF43.multiplyTileMajor(weights: weights.baseAddress!, input: transformed, into: products,
+                                                  channels: channels, filters: filters, tiles: tiles,
+                                                  elementRange: elements)
+                    return
+                }
                 for e in elements {
                     BLAS.sgemm(m: filters, n: tiles, k: channels,
                                a: weights.baseAddress! + e * filters * channels, lda: channels,
@@ -186,49 +191,17 @@ struct ForwardPass {
         let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
         parameters.biases.withUnsafeBufferPointer { biases in
             parallel(filters) { range, worker in
-                WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
-                                            tileRows: rows, tileColumns: columns, biases: biases.baseAddress!,
-                                            epilogue: fused ?? 0, into: output,
-                                            scratch: scratchBase + worker * scratchCount, filterRange: range)
-                if fused == nil {
-                    activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
-                             activation: conv.activation)
+                let scratch = scratchBase + worker * scratchCount
+                if tileMajor {
+                    WinogradF43.transformTileMajorOutput(products, filters: filters, height: outShape.height,
+                                                         width: outShape.width, tileRows: rows, tileColumns: columns,
+                                                         biases: biases.baseAddress!, epilogue: fused ?? 0, into: output,
+                                                         scratch: scratch, filterRange: range)
+                } else {
+                    WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
+                                                tileRows: rows, tileColumns: columns, biases: biases.baseAddress!,
+                                                epilogue: fused ?? 0, into: output, scratch: scratch, filterRange: range)
                 }
-            }
-        }
-    }
-
-    /// Winograd F(4x4, 3x3) with tile-major products: input transform (threads split channels),
-    /// the 36 element-wise products by the register-blocked kernel (split by element), output
-    /// transform with bias and leaky / ReLU fused (split by filter).
-    private func convolveWinogradFewTiles(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
-                                          _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
-                                          _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
-        let (rows, columns) = WinogradF43.tileCounts(height: outShape.height, width: outShape.width)
-        let tiles = rows * columns
-        let channels = inShape.channels, filters = conv.filters
-        let transformed = workspace
-        let products = workspace + WinogradF43.elements * channels * tiles
-        let scratchBase = workspace + network.plan.workspaceCount
-        let scratchCount = network.plan.threadScratchCount
-        parallel(channels) { range, worker in
-            WinogradF43.transformInput(input, channels: channels, height: inShape.height, width: inShape.width,
-                                       tileRows: rows, tileColumns: columns, into: transformed,
-                                       scratch: scratchBase + worker * scratchCount, channelRange: range)
-        }
-        parameters.weights.withUnsafeBufferPointer { weights in
-            parallel(WinogradF43.elements) { elements, _ in
-                WinogradF43.multiplyTileMajor(weights: weights.baseAddress!, input: transformed, into: products,
-                                              channels: channels, filters: filters, tiles: tiles, elementRange: elements)
-            }
-        }
-        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
-        parameters.biases.withUnsafeBufferPointer { biases in
-            parallel(filters) { range, worker in
-                WinogradF43.transformTileMajorOutput(products, filters: filters, height: outShape.height,
-                                                     width: outShape.width, tileRows: rows, tileColumns: columns,
-                                                     biases: biases.baseAddress!, epilogue: fused ?? 0, into: output,
-                                                     scratch: scratchBase + worker * scratchCount, filterRange: range)
                 if fused == nil {
                     activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
                              activation: conv.activation)
