@@ -25,8 +25,9 @@ Z=$OUT/zoo
 
 export QT_QPA_PLATFORM=offscreen
 export OMP_NUM_THREADS=1
-die() { echo "make-fixtures-zoo: error: $*" >&2; exit 1; }
-log() { echo "make-fixtures-zoo: $*" >&2; }
+FIXTURE_SCRIPT=make-fixtures-zoo
+# shellcheck source=Tools/fixture-steps.sh
+. "$REPO/Tools/fixture-steps.sh"
 [ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
 command -v darknet >/dev/null 2>&1 || die "the darknet binary is missing: apt-get install darknet"
 cd "$REPO"
@@ -35,18 +36,6 @@ rm -rf "$Z"
 mkdir -p "$Z"/{cfg,input,weights,detect,classify,flops,logs}
 LOGS=$Z/logs
 T_STEP=$(date +%s.%N)
-step_done() {
-    local now; now=$(date +%s.%N)
-    awk -v a="$now" -v b="$T_STEP" -v s="$1" 'BEGIN { printf "make-fixtures-zoo: %-40s %6.1f s\n", s, a - b }' >&2
-    T_STEP=$now
-}
-run() {
-    local logf=$LOGS/$1.log; shift
-    if ! "$@" 2>>"$logf"; then
-        tail -n 20 "$logf" >&2
-        die "command failed: $* (log: $logf)"
-    fi
-}
 
 # cfg SRC DEST [SIZE]: batch=1, subdivisions=1 and, with SIZE, width=height=SIZE in [net].
 cfg() {

@@ -41,8 +41,9 @@ IMAGES=(dog eagle giraffe horses kite person scream)
 export QT_QPA_PLATFORM=offscreen
 export OMP_NUM_THREADS=1
 
-die() { echo "make-fixtures: error: $*" >&2; exit 1; }
-log() { echo "make-fixtures: $*" >&2; }
+FIXTURE_SCRIPT=make-fixtures
+# shellcheck source=Tools/fixture-steps.sh
+. "$REPO/Tools/fixture-steps.sh"
 
 if [ ! -f "$DARKNET_DIR/libdarknet.so" ] || [ ! -f "$DARKNET_DIR/include/darknet.h" ]; then
     die "$DARKNET_DIR/libdarknet.so or darknet.h not found: install Darknet with 'apt-get install darknet'"
@@ -71,20 +72,6 @@ TOOL=$OUT/bin/darknet_ref
 LOGS=$OUT/logs
 T_ALL=$(date +%s.%N)
 T_STEP=$T_ALL
-step_done() {
-    local now; now=$(date +%s.%N)
-    awk -v a="$now" -v b="$T_STEP" -v s="$1" 'BEGIN { printf "make-fixtures: %-44s %6.1f s\n", s, a - b }' >&2
-    T_STEP=$now
-}
-
-# run LOGNAME CMD...: Darknet's stderr goes to logs/LOGNAME.log, shown on failure.
-run() {
-    local logf=$LOGS/$1.log; shift
-    if ! "$@" 2>>"$logf"; then
-        tail -n 20 "$logf" >&2
-        die "command failed: $* (log: $logf)"
-    fi
-}
 
 # 1. the tool
 run build cc -O2 -Wall -I"$DARKNET_DIR/include" "$REPO/Tools/darknet-reference/darknet_ref.c" \

@@ -14,6 +14,13 @@ public struct RelativeBox: Sendable, Equatable {
 
     /// Darknet's `box_iou`, in float32 like Darknet.
     public func intersectionOverUnion(_ other: RelativeBox) -> Float {
+        let (intersection, union) = intersectionAndUnion(other)
+        return intersection / union
+    }
+
+    /// The areas of the intersection and the union with `other`, as Darknet's
+    /// `box_intersection` and `box_union` compute them (float32).
+    func intersectionAndUnion(_ other: RelativeBox) -> (intersection: Float, union: Float) {
         func overlap(_ x1: Float, _ w1: Float, _ x2: Float, _ w2: Float) -> Float {
             let left = max(x1 - w1 / 2, x2 - w2 / 2)
             let right = min(x1 + w1 / 2, x2 + w2 / 2)
@@ -22,8 +29,7 @@ public struct RelativeBox: Sendable, Equatable {
         let w = overlap(x, width, other.x, other.width)
         let h = overlap(y, height, other.y, other.height)
         let intersection: Float = (w < 0 || h < 0) ? 0 : w * h
-        let union = width * height + other.width * other.height - intersection
-        return intersection / union
+        return (intersection, width * height + other.width * other.height - intersection)
     }
 
     /// The pixel rectangle Darknet's `draw_detections` draws for this box in an image of

@@ -3,15 +3,7 @@ import Foundation
 extension RelativeBox {
     /// AlexeyAB's `box_iou`: like Darknet's, but 0 when the intersection or the union is 0.
     func alexeyABIntersectionOverUnion(_ other: RelativeBox) -> Float {
-        func overlap(_ x1: Float, _ w1: Float, _ x2: Float, _ w2: Float) -> Float {
-            let left = max(x1 - w1 / 2, x2 - w2 / 2)
-            let right = min(x1 + w1 / 2, x2 + w2 / 2)
-            return right - left
-        }
-        let w = overlap(x, width, other.x, other.width)
-        let h = overlap(y, height, other.y, other.height)
-        let intersection: Float = (w < 0 || h < 0) ? 0 : w * h
-        let union = width * height + other.width * other.height - intersection
+        let (intersection, union) = intersectionAndUnion(other)
         if intersection == 0 || union == 0 { return 0 }
         return intersection / union
     }
