@@ -17,3 +17,15 @@ void swiftdarknet_advise_huge_pages(void *start, ptrdiff_t bytes) {
     (void)bytes;
 #endif
 }
+
+void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_READ)
+    const uintptr_t page = 4096;
+    const uintptr_t first = (uintptr_t)start & ~(page - 1);
+    const uintptr_t end = (uintptr_t)start + (uintptr_t)bytes;
+    if (bytes > 0) (void)madvise((void *)first, end - first, MADV_POPULATE_READ);
+#else
+    (void)start;
+    (void)bytes;
+#endif
+}

@@ -34,6 +34,11 @@ enum {
  * one fault per 2 MiB instead of 512 when tens of megabytes of weights are laid out at load. */
 void swiftdarknet_advise_huge_pages(void *start, ptrdiff_t bytes);
 
+/* Maps every page of [start, start + bytes) readable in one call (Linux 5.14+
+ * MADV_POPULATE_READ; a no-op where unsupported): a memory-mapped weights file is then read
+ * without a page fault per 4 KiB. */
+void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes);
+
 /* Columns of the padded input plane the direct convolution reads for an output `out_width` wide
  * with a `size`-wide kernel: the window span plus slack for the last partial vector. */
 ptrdiff_t swiftdarknet_direct_padded_width(ptrdiff_t out_width, ptrdiff_t size);

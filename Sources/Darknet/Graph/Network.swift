@@ -1,3 +1,4 @@
+import CDarknetKernels
 import Foundation
 
 /// A Darknet network ready to run: its typed description, its plan and its learned
@@ -44,7 +45,9 @@ public final class Network: Sendable {
     private init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
         try BLAS.ensureLoaded()
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
-            try Self.readParameters(bytes, file: weightsFile, plan: plan, dialect: spec.dialect)
+            // A mapped file is read front to back once: map it all now rather than fault per page.
+            if let start = bytes.baseAddress { swiftdarknet_prefault_read(start, bytes.count) }
+            return try Self.readParameters(bytes, file: weightsFile, plan: plan, dialect: spec.dialect)
         }
         self.spec = spec
         self.plan = plan
