@@ -1,3 +1,4 @@
+import CommandLineKit
 import Darknet
 import Foundation
 
@@ -54,26 +55,26 @@ struct Report {
 
     func jsonLine(_ m: Measurement) -> String {
         var fields: [(String, String)] = [
-            ("benchmark", Self.quoted(m.benchmark.name)), ("shape", Self.quoted(m.benchmark.shape)),
-            ("count", "\(m.benchmark.count)"), ("planned", m.benchmark.name.hasPrefix("conv ") ? "\(m.benchmark.planned)" : "null"), ("cfg", Self.quoted(options.cfg.path)), ("size", "\(options.size)"),
+            ("benchmark", jsonStringLiteral(m.benchmark.name)), ("shape", jsonStringLiteral(m.benchmark.shape)),
+            ("count", "\(m.benchmark.count)"), ("planned", m.benchmark.name.hasPrefix("conv ") ? "\(m.benchmark.planned)" : "null"), ("cfg", jsonStringLiteral(options.cfg.path)), ("size", "\(options.size)"),
             ("threads", "\(options.threads)"), ("runs", "\(m.runs)"), ("inner", "\(m.inner)"),
             ("min_ms", Self.number(m.wall.min)), ("median_ms", Self.number(m.wall.median)),
             ("max_ms", Self.number(m.wall.max)), ("cpu_median_ms", Self.number(m.cpu.median)),
         ]
         if let gflops = m.gflops { fields.append(("gflops", String(format: "%.2f", gflops))) }
         if let rate = m.gigabytesPerSecond { fields.append(("gb_per_s", String(format: "%.2f", rate))) }
-        fields.append(("blas", Self.quoted(BLAS.kernelName)))
-        fields.append(("loadavg", Self.quoted(loadAverage)))
+        fields.append(("blas", jsonStringLiteral(BLAS.kernelName)))
+        fields.append(("loadavg", jsonStringLiteral(loadAverage)))
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
 
     func totalJSONLine(_ name: String, _ group: [Measurement]) -> String? {
         guard !group.isEmpty else { return nil }
         let (ms, flops) = Self.total(group)
-        return "{\"benchmark\": \(Self.quoted(name)), \"count\": \(group.reduce(0) { $0 + $1.benchmark.count }), "
-            + "\"cfg\": \(Self.quoted(options.cfg.path)), \"size\": \(options.size), \"threads\": \(options.threads), "
+        return "{\"benchmark\": \(jsonStringLiteral(name)), \"count\": \(group.reduce(0) { $0 + $1.benchmark.count }), "
+            + "\"cfg\": \(jsonStringLiteral(options.cfg.path)), \"size\": \(options.size), \"threads\": \(options.threads), "
             + "\"median_ms\": \(Self.number(ms)), \"gflops\": \(String(format: "%.2f", flops / (ms / 1000) / 1e9)), "
-            + "\"blas\": \(Self.quoted(BLAS.kernelName)), \"loadavg\": \(Self.quoted(loadAverage))}"
+            + "\"blas\": \(jsonStringLiteral(BLAS.kernelName)), \"loadavg\": \(jsonStringLiteral(loadAverage))}"
     }
 
     private static func total(_ group: [Measurement]) -> (milliseconds: Double, flops: Double) {
@@ -91,20 +92,6 @@ struct Report {
     }
 
     private static func number(_ value: Double) -> String { String(format: "%.5f", value) }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
 }
 
 /// `/proc/loadavg`'s first three fields (empty where it does not exist).

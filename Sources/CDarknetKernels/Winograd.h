@@ -3,6 +3,18 @@
  * Plain loops over contiguous rows that the compiler vectorises at the variant's width; layouts
  * as documented on swiftdarknet_winograd_input.
  */
+/* Bᵀ applied to six values (one column or row of a 6x6 tile), the six results to out[i * step]. */
+static inline __attribute__((always_inline)) void CAT(winograd_bt_, SUFFIX)(float a0, float a1, float a2, float a3,
+                                                                           float a4, float a5, float *out,
+                                                                           ptrdiff_t step) {
+    out[0] = 4 * a0 - 5 * a2 + a4;
+    out[step] = -4 * (a1 + a2) + a3 + a4;
+    out[2 * step] = 4 * (a1 - a2) - a3 + a4;
+    out[3 * step] = 2 * (a3 - a1) - a2 + a4;
+    out[4 * step] = 2 * (a1 - a3) - a2 + a4;
+    out[5 * step] = 4 * a1 - 5 * a3 + a5;
+}
+
 static void CAT(swiftdarknet_winograd_input_, SUFFIX)(const float *input, ptrdiff_t channels, ptrdiff_t height,
                                                       ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
                                                       float *v, float *scratch, ptrdiff_t first, ptrdiff_t count) {
@@ -26,34 +38,18 @@ static void CAT(swiftdarknet_winograd_input_, SUFFIX)(const float *input, ptrdif
             }
             const float *restrict d0 = d[0], *restrict d1 = d[1], *restrict d2 = d[2];
             const float *restrict d3 = d[3], *restrict d4 = d[4], *restrict d5 = d[5];
-            float *restrict t0 = t + 1, *restrict t1 = t0 + span, *restrict t2 = t1 + span;
-            float *restrict t3 = t2 + span, *restrict t4 = t3 + span, *restrict t5 = t4 + span;
+            float *restrict t0 = t + 1;
             /* Bᵀ d down each column. */
-            for (ptrdiff_t x = 0; x < width; x++) {
-                const float a0 = d0[x], a1 = d1[x], a2 = d2[x], a3 = d3[x], a4 = d4[x], a5 = d5[x];
-                t0[x] = 4 * a0 - 5 * a2 + a4;
-                t1[x] = -4 * (a1 + a2) + a3 + a4;
-                t2[x] = 4 * (a1 - a2) - a3 + a4;
-                t3[x] = 2 * (a3 - a1) - a2 + a4;
-                t4[x] = 2 * (a1 - a3) - a2 + a4;
-                t5[x] = 4 * a1 - 5 * a3 + a5;
-            }
+            for (ptrdiff_t x = 0; x < width; x++)
+                CAT(winograd_bt_, SUFFIX)(d0[x], d1[x], d2[x], d3[x], d4[x], d5[x], t0 + x, span);
             /* (Bᵀ d) B along each row of tiles, each of the 36 elements to its own matrix. */
             const ptrdiff_t row_offset = c * tiles + ty * tile_columns;
             for (int k = 0; k < 6; k++) {
                 const float *restrict r = t + k * span;
                 float *restrict o0 = v + (k * 6) * stride + row_offset;
-                float *restrict o1 = o0 + stride, *restrict o2 = o1 + stride, *restrict o3 = o2 + stride;
-                float *restrict o4 = o3 + stride, *restrict o5 = o4 + stride;
                 for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
                     const float *e = r + 4 * tx;
-                    const float e0 = e[0], e1 = e[1], e2 = e[2], e3 = e[3], e4 = e[4], e5 = e[5];
-                    o0[tx] = 4 * e0 - 5 * e2 + e4;
-                    o1[tx] = -4 * (e1 + e2) + e3 + e4;
-                    o2[tx] = 4 * (e1 - e2) - e3 + e4;
-                    o3[tx] = 2 * (e3 - e1) - e2 + e4;
-                    o4[tx] = 2 * (e1 - e3) - e2 + e4;
-                    o5[tx] = 4 * e1 - 5 * e3 + e5;
+                    CAT(winograd_bt_, SUFFIX)(e[0], e[1], e[2], e[3], e[4], e[5], o0 + tx, stride);
                 }
             }
         }
