@@ -67,12 +67,11 @@ struct Suites {
             im2colPath.planned = layer.algorithm == .im2col || layer.algorithm == .direct
             result.append(im2colPath)
             if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
-                var winograd = winogradConvolution(layer, conv, shape: shape, tileMajor: false)
-                winograd.planned = layer.algorithm == .winograd
-                result.append(winograd)
-                var fewTiles = winogradConvolution(layer, conv, shape: shape, tileMajor: true)
-                fewTiles.planned = layer.algorithm == .winogradFewTiles
-                result.append(fewTiles)
+                for algorithm in [ConvolutionAlgorithm.winograd, .winogradFewTiles, .winogradF23] {
+                    var winograd = winogradConvolution(layer, conv, shape: shape, algorithm: algorithm)
+                    winograd.planned = layer.algorithm == algorithm
+                    result.append(winograd)
+                }
             }
             if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
                 var sliding = slidingWindowConvolution(layer, conv, shape: shape)
@@ -115,62 +114,42 @@ struct Suites {
             })
     }
 
-    /// Winograd, with 36 sgemm or (`tileMajor`, the planner's path under 36 tiles) the tile-major
-    /// product kernel. GFLOPS are Darknet's (direct convolution) FLOPs over the time, so the paths
-    /// compare directly.
+    /// One Winograd path as the forward pass runs it (`WinogradConvolution`, one thread):
+    /// `winograd` (F(4x4, 3x3), 36 sgemm), `few tiles` (F(4x4, 3x3), the tile-major product
+    /// kernel) or `F(2x2,3x3)`. GFLOPS are Darknet's (direct convolution) FLOPs over the time, so
+    /// the paths compare directly.
     private func winogradConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String,
-                                     tileMajor: Bool) -> MicroBenchmark {
+                                     algorithm: ConvolutionAlgorithm) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
+        let suffix = switch algorithm {
+        case .winogradFewTiles: " few tiles"
+        case .winogradF23: " F(2x2,3x3)"
+        default: ""
+        }
         return MicroBenchmark(
-            name: "conv L\(layer.index) winograd" + (tileMajor ? " few tiles" : ""), shape: shape,
-            flops: Double(layer.flops), bytes: 0,
+            name: "conv L\(layer.index) winograd" + suffix, shape: shape, flops: Double(layer.flops), bytes: 0,
             setUp: {
                 let channels = input.channels, filters = conv.filters
-                let (rows, columns) = WinogradF43.tileCounts(height: output.height, width: output.width)
-                let tiles = rows * columns
+                let convolution = WinogradConvolution(algorithm: algorithm, inputShape: input, outputShape: output,
+                                                      activation: conv.activation)
                 let x = randomBuffer(input.count, seed: 3)
-                let raw = randomBuffer(filters * channels * 9, seed: 4, low: -0.1, high: 0.1)
-                let transformedWeights = WinogradF43.transformWeights(
-                    Array(UnsafeBufferPointer(start: raw, count: filters * channels * 9)), filters: filters,
-                    channels: channels, channelMajor: tileMajor)
+                let raw = Array(UnsafeBufferPointer(start: randomBuffer(filters * channels * 9, seed: 4, low: -0.1, high: 0.1),
+                                                    count: filters * channels * 9))
+                let transformedWeights = algorithm == .winogradF23
+                    ? WinogradF23.transformWeights(raw, filters: filters, channels: channels)
+                    : WinogradF43.transformWeights(raw, filters: filters, channels: channels,
+                                                   channelMajor: algorithm == .winogradFewTiles)
                 let weights = alignedBuffer(transformedWeights.count)
                 weights.update(from: transformedWeights, count: transformedWeights.count)
                 let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
-                let workspaceCount = tileMajor
-                    ? WinogradF43.tileMajorWorkspaceCount(channels: channels, filters: filters, height: output.height,
-                                                          width: output.width)
-                    : WinogradF43.workspaceCount(channels: channels, filters: filters, height: output.height,
-                                                 width: output.width)
-                let workspace = alignedBuffer(workspaceCount + WinogradF43.scratchCount(width: input.width))
-                let transformed = workspace
-                let products = workspace + WinogradF43.elements * channels * tiles
-                let scratch = workspace + workspaceCount
+                let workspace = alignedBuffer(convolution.workspaceCount + convolution.scratchCount)
+                let scratch = workspace + convolution.workspaceCount
                 let y = alignedBuffer(output.count)
-                let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
                 return Fixture(body: {
-                    WinogradF43.transformInput(x, channels: channels, height: input.height, width: input.width,
-                                               tileRows: rows, tileColumns: columns, into: transformed, scratch: scratch)
-                    if tileMajor {
-                        WinogradF43.multiplyTileMajor(weights: weights, input: transformed, into: products,
-                                                      channels: channels, filters: filters, tiles: tiles,
-                                                      elementRange: 0..<WinogradF43.elements)
-                        WinogradF43.transformTileMajorOutput(products, filters: filters, height: output.height,
-                                                             width: output.width, tileRows: rows, tileColumns: columns,
-                                                             biases: biases, epilogue: fused ?? 0, into: y,
-                                                             scratch: scratch, filterRange: 0..<filters)
-                    } else {
-                        for e in 0..<WinogradF43.elements {
-                            BLAS.sgemm(m: filters, n: tiles, k: channels,
-                                       a: weights + e * filters * channels, lda: channels,
-                                       b: transformed + e * channels * tiles, ldb: tiles,
-                                       c: products + e * filters * tiles, ldc: tiles)
-                        }
-                        WinogradF43.transformOutput(products, filters: filters, height: output.height, width: output.width,
-                                                    tileRows: rows, tileColumns: columns, biases: biases,
-                                                    epilogue: fused ?? 0, into: y, scratch: scratch)
-                    }
-                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
-                }, tearDown: { blackHole(y[0]); release(x, raw, weights, biases, workspace, y) })
+                    convolution.run(input: x, weights: weights, biases: biases, output: y, workspace: workspace,
+                                    scratch: scratch, scratchStride: 0,
+                                    parallel: { count, body in body(0..<count, 0) })
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }
 

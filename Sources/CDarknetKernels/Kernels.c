@@ -127,10 +127,10 @@ void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff
 
 void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
                                              ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                             const float *biases, int epilogue, float *output, float *scratch,
-                                             ptrdiff_t first, ptrdiff_t count) {
+                                             const float *biases, int epilogue, float *output, ptrdiff_t first,
+                                             ptrdiff_t count) {
     DISPATCH(swiftdarknet_winograd_output_tile_major, products, filters_padded, height, width, tile_rows,
-             tile_columns, biases, epilogue, output, scratch, first, count)
+             tile_columns, biases, epilogue, output, first, count)
 }
 
 void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, float *products, ptrdiff_t channels,
@@ -139,8 +139,23 @@ void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, f
     DISPATCH(swiftdarknet_winograd_products_tile_major, u, v, products, channels, filters_padded, tiles, first, count)
 }
 
+void swiftdarknet_winograd_f23_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                     ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
+                                     ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_f23_input, input, channels, height, width, tile_rows, tile_columns, transformed,
+             scratch, first, count)
+}
+
+void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
+                                                 ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                 const float *biases, int epilogue, float *output, ptrdiff_t first,
+                                                 ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_f23_output_tile_major, products, filters_padded, height, width, tile_rows,
+             tile_columns, biases, epilogue, output, first, count)
+}
+
 /* `G g Gᵀ` of one 3x3 kernel into the 36 elements, element i at u[i * plane]. */
-static inline void winograd_kernel(const float *k, float *u, ptrdiff_t plane) {
+static void winograd_kernel(const float *k, float *u, ptrdiff_t plane) {
     /* G g (6x3), then (G g) Gᵀ (6x6), G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6;
      * 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1]. */
     float gg[6][3];
@@ -162,17 +177,41 @@ static inline void winograd_kernel(const float *k, float *u, ptrdiff_t plane) {
     }
 }
 
+/* Blocks [first_block, first_block + block_count) of 16 filters, channel-major: every kernel's
+ * `elements` values (by `kernel`) to u[element][block][channel][lane], zero past the last filter.
+ * Each 16-filter slice goes through a local [elements][16] block, then one 64-byte row per element:
+ * the element matrices lie a power of two apart, and a row per kernel would thrash. */
+static inline __attribute__((always_inline)) void transform_channel_major(
+    const float *g, ptrdiff_t filters, ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count,
+    int elements, void (*kernel)(const float *, float *, ptrdiff_t)) {
+    float local[36 * 16];
+    const ptrdiff_t plane = channels * swiftdarknet_winograd_padded_filters(filters);
+    for (ptrdiff_t block = first_block; block < first_block + block_count; block++) {
+        for (ptrdiff_t c = 0; c < channels; c++) {
+            for (ptrdiff_t lane = 0; lane < 16; lane++) {
+                const ptrdiff_t f = block * 16 + lane;
+                if (f < filters) {
+                    kernel(g + (f * channels + c) * 9, local + lane, 16);
+                } else {
+                    for (int i = 0; i < elements; i++) local[i * 16 + lane] = 0;
+                }
+            }
+            float *out = u + block * channels * 16 + c * 16;
+            for (int i = 0; i < elements; i++) memcpy(out + i * plane, local + i * 16, sizeof(float) * 16);
+        }
+    }
+}
+
 ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t channels, int channel_major) {
     return channel_major ? swiftdarknet_winograd_padded_filters(filters) / 16 : (filters * channels + 15) / 16;
 }
 
 void swiftdarknet_winograd_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, int channel_major,
                                    float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
-    /* Sixteen kernels at a time into a local [36][16] block, then one 64-byte row per element:
-     * the 36 element matrices lie a power of two apart, and a row per kernel would thrash. */
-    float local[36 * 16];
     if (!channel_major) {
-        /* Consecutive kernels land next to each other in every element's matrix. */
+        /* As transform_channel_major, sixteen kernels at a time through a local block; here
+         * consecutive kernels land next to each other in every element's matrix. */
+        float local[36 * 16];
         const ptrdiff_t plane = filters * channels;
         for (ptrdiff_t block = first_block; block < first_block + block_count; block++) {
             const ptrdiff_t first = block * 16;
@@ -182,19 +221,28 @@ void swiftdarknet_winograd_weights(const float *g, ptrdiff_t filters, ptrdiff_t 
         }
         return;
     }
-    const ptrdiff_t plane = channels * swiftdarknet_winograd_padded_filters(filters);
-    for (ptrdiff_t block = first_block; block < first_block + block_count; block++) {
-        for (ptrdiff_t c = 0; c < channels; c++) {
-            for (ptrdiff_t lane = 0; lane < 16; lane++) {
-                const ptrdiff_t f = block * 16 + lane;
-                if (f < filters) {
-                    winograd_kernel(g + (f * channels + c) * 9, local + lane, 16);
-                } else {
-                    for (int i = 0; i < 36; i++) local[i * 16 + lane] = 0;
-                }
-            }
-            float *out = u + block * channels * 16 + c * 16;
-            for (int i = 0; i < 36; i++) memcpy(out + i * plane, local + i * 16, sizeof(float) * 16);
-        }
+    transform_channel_major(g, filters, channels, u, first_block, block_count, 36, winograd_kernel);
+}
+
+/* `G g Gᵀ` of one 3x3 kernel into the 16 elements of F(2x2, 3x3), element i at u[i * plane];
+ * G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]. */
+static void winograd_f23_kernel(const float *k, float *u, ptrdiff_t plane) {
+    float gg[4][3];
+    for (int j = 0; j < 3; j++) {
+        const float g0 = k[j], g1 = k[3 + j], g2 = k[6 + j];
+        gg[0][j] = g0;
+        gg[1][j] = (g0 + g1 + g2) * 0.5f;
+        gg[2][j] = (g0 - g1 + g2) * 0.5f;
+        gg[3][j] = g2;
     }
+    for (int i = 0; i < 4; i++) {
+        const float g0 = gg[i][0], g1 = gg[i][1], g2 = gg[i][2];
+        const float row[4] = {g0, (g0 + g1 + g2) * 0.5f, (g0 - g1 + g2) * 0.5f, g2};
+        for (int j = 0; j < 4; j++) u[(i * 4 + j) * plane] = row[j];
+    }
+}
+
+void swiftdarknet_winograd_f23_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, float *u,
+                                       ptrdiff_t first_block, ptrdiff_t block_count) {
+    transform_channel_major(g, filters, channels, u, first_block, block_count, 16, winograd_f23_kernel);
 }

@@ -7,6 +7,7 @@
 #include "ConvolveDirect.h"
 #include "Maxpool.h"
 #include "Winograd.h"
+#include "WinogradF23.h"
 #include "Elementwise.h"
 
 #undef VEC

@@ -29,12 +29,16 @@ final class KernelTests: XCTestCase {
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .loggy),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relie),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .stair),
-        // Winograd-eligible shapes (3x3, stride 1, padding 1, >= 32 channels, >= 36 tiles), incl. partial tiles.
+        // Winograd shapes with 36 GEMMs (3x3, stride 1, padding 1, >= 32 channels, > 169 tiles), incl. partial tiles.
+        .init(channels: 32, height: 56, width: 56, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 32, height: 55, width: 57, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 33, height: 6, width: 700, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 32, height: 60, width: 60, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .relu),
+        // Tile-major Winograd shapes (up to 169 tiles), with filters not a multiple of 16 and partial tiles.
         .init(channels: 32, height: 24, width: 24, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
         .init(channels: 32, height: 23, width: 25, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
         .init(channels: 33, height: 6, width: 97, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 32, height: 26, width: 26, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
-        // Few-tile Winograd shapes (under 36 tiles), with filters not a multiple of 16 and partial tiles.
         .init(channels: 32, height: 13, width: 13, filters: 20, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
         .init(channels: 40, height: 5, width: 7, filters: 17, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 64, height: 9, width: 9, filters: 48, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
@@ -49,10 +53,16 @@ final class KernelTests: XCTestCase {
     ]
 
     func testConvolutionMatchesDirectConvolution() throws {
-        for strategy in [ConvolutionStrategy.fastest, .im2colOnly] {
-            try checkConvolutions(strategy: strategy)
-        }
+        for options in Self.convolutionOptions { try checkConvolutions(options: options) }
     }
+
+    /// Every path: the fastest (F(4x4, 3x3) for the tile-major cases), F(2x2, 3x3) for them (its
+    /// weight limit lowered to 0), and the im2col reference.
+    private static let convolutionOptions: [PlanOptions] = {
+        var f23 = PlanOptions()
+        f23.fewTileWeightLimit = 0
+        return [PlanOptions(), f23, PlanOptions(convolutionStrategy: .im2colOnly)]
+    }()
 
     /// The C kernels exist once per instruction set; each one this CPU runs must agree.
     func testEverySIMDVariantMatchesTheNaiveLayers() throws {
@@ -60,24 +70,28 @@ final class KernelTests: XCTestCase {
         defer { SIMDLevel.limit(to: widest) }
         for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
             XCTAssertEqual(SIMDLevel.limit(to: level), level)
-            try checkConvolutions(strategy: .fastest)
+            for options in Self.convolutionOptions.dropLast() { try checkConvolutions(options: options) }
             try testMaxpoolMatchesNaivePooling()
         }
     }
 
     func testWinogradIsChosenForEligibleLayers() throws {
         let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
-        XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winograd, .im2col, .direct])
+        XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winogradFewTiles, .im2col, .direct])
+        let large = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", file: "large.cfg")
+        XCTAssertEqual(try NetworkPlan(spec: large).layers.map(\.algorithm), [.winograd], "196 tiles: the 36 GEMMs")
         XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(convolutionStrategy: .im2colOnly)).layers.map(\.algorithm),
                        [.im2col, .im2col, .direct])
     }
 
-    private func checkConvolutions(strategy: ConvolutionStrategy) throws {
+    private func checkConvolutions(options: PlanOptions) throws {
+        let strategy = options.convolutionStrategy
         var algorithms: [ConvolutionAlgorithm] = []
         defer {
             if strategy == .fastest {
+                let fewTiles: ConvolutionAlgorithm = options.fewTileWeightLimit == 0 ? .winogradF23 : .winogradFewTiles
                 XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path")
-                XCTAssertEqual(algorithms.filter { $0 == .winogradFewTiles }.count, 4, "few-tile Winograd cases must take that path")
+                XCTAssertEqual(algorithms.filter { $0 == fewTiles }.count, 8, "tile-major Winograd cases must take \(fewTiles)")
                 XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindow }.count, 5, "sliding-window cases must take that path")
             }
         }
@@ -99,7 +113,7 @@ final class KernelTests: XCTestCase {
             let spec = try NetworkSpec.parse(text: cfg, file: "case\(n).cfg")
             let builder = WeightsBuilder()
             let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)),
-                                      options: PlanOptions(convolutionStrategy: strategy))
+                                      options: options)
             let shape = network.inputShape
             algorithms.append(network.plan.layers[0].algorithm!)
             var generator = SplitMix64(seed: 99 + UInt64(n))

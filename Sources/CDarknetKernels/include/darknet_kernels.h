@@ -64,7 +64,8 @@ void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t h
 
 /* Winograd F(4x4, 3x3) input transform `Bᵀ d B` of channels [first, first + count): every 6x6 tile
  * (zero padding of 1 around the input) to `transformed`, laid out [36][channels][tiles] with tiles
- * row-major over the output. `scratch` holds swiftdarknet_winograd_scratch_count(width) floats. */
+ * row-major over the output. `scratch` holds width + 6 * (4 * tile_columns + 2) floats, and
+ * 28 * tile_columns for the output transform. */
 void swiftdarknet_winograd_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                  ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
                                  ptrdiff_t first, ptrdiff_t count);
@@ -108,7 +109,7 @@ ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t chann
 
 /* Products for outputs with few tiles, elements [first, first + count):
  * products[e][tile][f] = sum_c v[e][c][tile] u[e][c][f], with u channel-major (see above) and v
- * the input transform ([36][channels][tiles]). A block of tiles x filters stays in registers over
+ * the input transform ([elements][channels][tiles]; 36 elements for F(4x4, 3x3), 16 for F(2x2, 3x3)). A block of tiles x filters stays in registers over
  * all channels, so each transformed weight is read about once. */
 void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, float *products, ptrdiff_t channels,
                                                ptrdiff_t filters_padded, ptrdiff_t tiles, ptrdiff_t first,
@@ -117,8 +118,29 @@ void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, f
 /* The output transform (as swiftdarknet_winograd_output) of tile-major products [36][tiles][padded filters]. */
 void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
                                              ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                             const float *biases, int epilogue, float *output, float *scratch,
-                                             ptrdiff_t first, ptrdiff_t count);
+                                             const float *biases, int epilogue, float *output, ptrdiff_t first,
+                                             ptrdiff_t count);
+
+/* Winograd F(2x2, 3x3), tile-major only: for small outputs whose F(4x4, 3x3) weights would be too
+ * large to stream each pass (9 -> 16 values per kernel instead of 36). Input transform of channels
+ * [first, first + count): every 4x4 tile (zero padding of 1) to `transformed`, [16][channels][tiles],
+ * tiles row-major over the output (2x2 each). `scratch` holds width + 8 * (tile_columns + 1) floats. */
+void swiftdarknet_winograd_f23_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                     ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
+                                     ptrdiff_t first, ptrdiff_t count);
+
+/* Output transform `Aᵀ m A` of filters [first, first + count) from tile-major products
+ * [16][tiles][padded filters], clipped at the edges, plus the bias and the epilogue's activation. */
+void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
+                                                 ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                 const float *biases, int epilogue, float *output, ptrdiff_t first,
+                                                 ptrdiff_t count);
+
+/* `G g Gᵀ` of every 3x3 kernel into F(2x2, 3x3)'s 16 elements, channel-major in blocks of 16 filters
+ * [16][padded filters / 16][channels][16] (zero past the last filter); blocks as
+ * swiftdarknet_winograd_weight_blocks(filters, channels, 1). */
+void swiftdarknet_winograd_f23_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, float *u,
+                                       ptrdiff_t first_block, ptrdiff_t block_count);
 
 #ifdef __cplusplus
 }

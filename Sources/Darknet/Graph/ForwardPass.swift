@@ -25,9 +25,8 @@ struct ForwardPass {
                     convolveSlidingWindow(input, inShape, conv, parameters, output, outShape)
                     break
                 }
-                if layer.algorithm == .winograd || layer.algorithm == .winogradFewTiles {
-                    convolveWinograd(input, inShape, conv, parameters, output, outShape,
-                                     tileMajor: layer.algorithm == .winogradFewTiles)
+                if let algorithm = layer.algorithm, algorithm.isWinograd {
+                    convolveWinograd(input, inShape, conv, parameters, output, outShape, algorithm: algorithm)
                     break
                 }
                 convolve(input, inShape, conv, parameters, output, outShape)
@@ -153,59 +152,18 @@ struct ForwardPass {
         }
     }
 
-    /// Winograd F(4x4, 3x3): input transform (threads split channels), the 36 element-wise
-    /// products (split by element) — 36 GEMMs, or with `tileMajor` the register-blocked kernel
-    /// that reads each transformed weight once — then the output transform with bias and leaky /
-    /// ReLU fused (split by filter).
+    /// One of the Winograd paths (see `WinogradConvolution`), split over the session's threads.
     private func convolveWinograd(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
-                                  _ parameters: ConvolutionParameters,
-                                  _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape, tileMajor: Bool) {
-        let (rows, columns) = WinogradF43.tileCounts(height: outShape.height, width: outShape.width)
-        let tiles = rows * columns
-        let channels = inShape.channels, filters = conv.filters
-        let transformed = workspace
-        let products = workspace + WinogradF43.elements * channels * tiles
-        let scratchBase = workspace + network.plan.workspaceCount
-        let scratchCount = network.plan.threadScratchCount
-        parallel(channels) { range, worker in
-            WinogradF43.transformInput(input, channels: channels, height: inShape.height, width: inShape.width,
-                                       tileRows: rows, tileColumns: columns, into: transformed,
-                                       scratch: scratchBase + worker * scratchCount, channelRange: range)
-        }
+                                  _ parameters: ConvolutionParameters, _ output: UnsafeMutablePointer<Float>,
+                                  _ outShape: TensorShape, algorithm: ConvolutionAlgorithm) {
+        let convolution = WinogradConvolution(algorithm: algorithm, inputShape: inShape, outputShape: outShape,
+                                              activation: conv.activation)
         parameters.weights.withUnsafeBufferPointer { weights in
-            parallel(WinogradF43.elements) { elements, _ in
-                if tileMajor {
-                    WinogradF43.multiplyTileMajor(weights: weights.baseAddress!, input: transformed, into: products,
-                                                  channels: channels, filters: filters, tiles: tiles,
-                                                  elementRange: elements)
-                    return
-                }
-                for e in elements {
-                    BLAS.sgemm(m: filters, n: tiles, k: channels,
-                               a: weights.baseAddress! + e * filters * channels, lda: channels,
-                               b: transformed + e * channels * tiles, ldb: tiles,
-                               c: products + e * filters * tiles, ldc: tiles)
-                }
-            }
-        }
-        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
-        parameters.biases.withUnsafeBufferPointer { biases in
-            parallel(filters) { range, worker in
-                let scratch = scratchBase + worker * scratchCount
-                if tileMajor {
-                    WinogradF43.transformTileMajorOutput(products, filters: filters, height: outShape.height,
-                                                         width: outShape.width, tileRows: rows, tileColumns: columns,
-                                                         biases: biases.baseAddress!, epilogue: fused ?? 0, into: output,
-                                                         scratch: scratch, filterRange: range)
-                } else {
-                    WinogradF43.transformOutput(products, filters: filters, height: outShape.height, width: outShape.width,
-                                                tileRows: rows, tileColumns: columns, biases: biases.baseAddress!,
-                                                epilogue: fused ?? 0, into: output, scratch: scratch, filterRange: range)
-                }
-                if fused == nil {
-                    activate(output + range.lowerBound * outShape.planeSize, count: range.count * outShape.planeSize,
-                             activation: conv.activation)
-                }
+            parameters.biases.withUnsafeBufferPointer { biases in
+                convolution.run(input: input, weights: weights.baseAddress!, biases: biases.baseAddress!, output: output,
+                                workspace: workspace, scratch: workspace + network.plan.workspaceCount,
+                                scratchStride: network.plan.threadScratchCount,
+                                parallel: { count, body in parallel(count, body) })
             }
         }
     }

@@ -38,21 +38,10 @@ package enum WinogradF43 {
     package static func transformWeights(_ weights: [Float], filters: Int, channels: Int,
                                          channelMajor: Bool = false) -> [Float] {
         let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
-        return [Float](unsafeUninitializedCapacity: count) { u, initialized in
-            swiftdarknet_advise_huge_pages(u.baseAddress!, count * MemoryLayout<Float>.size)
-            let major: Int32 = channelMajor ? 1 : 0
-            let blocks = swiftdarknet_winograd_weight_blocks(filters, channels, major)
-            // Large layers (tens of MB) are laid out by every core: loading is bound by this.
-            let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks / 64))
-            let output = UncheckedSendablePointer(pointer: u.baseAddress!)
-            weights.withUnsafeBufferPointer { g in
-                let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: g.baseAddress!))
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
-                    swiftdarknet_winograd_weights(input.pointer, filters, channels, major, output.pointer, first, end - first)
-                }
-            }
-            initialized = count
+        let major: Int32 = channelMajor ? 1 : 0
+        return transformWeightsInBlocks(weights, count: count,
+                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, major)) { g, u, first, blocks in
+            swiftdarknet_winograd_weights(g, filters, channels, major, u, first, blocks)
         }
     }
 
@@ -80,10 +69,9 @@ package enum WinogradF43 {
     package static func transformTileMajorOutput(_ p: UnsafePointer<Float>, filters: Int, height: Int, width: Int,
                                                  tileRows: Int, tileColumns: Int, biases: UnsafePointer<Float>,
                                                  epilogue: Int32, into output: UnsafeMutablePointer<Float>,
-                                                 scratch: UnsafeMutablePointer<Float>, filterRange: Range<Int>) {
+                                                 filterRange: Range<Int>) {
         swiftdarknet_winograd_output_tile_major(p, paddedFilters(filters), height, width, tileRows, tileColumns,
-                                                biases, epilogue, output, scratch, filterRange.lowerBound,
-                                                filterRange.count)
+                                                biases, epilogue, output, filterRange.lowerBound, filterRange.count)
     }
 
     /// `Bᵀ d B` for every 6x6 tile of every channel in `channelRange` (zero padding of 1 around
@@ -107,6 +95,27 @@ package enum WinogradF43 {
         let range = filterRange ?? 0..<filters
         swiftdarknet_winograd_output(m, filters, height, width, tileRows, tileColumns, biases, epilogue,
                                      output, scratch, range.lowerBound, range.count)
+    }
+}
+
+/// `count` floats of transformed weights, laid out by `transform` (the C kernel, called with the
+/// input, the output and a range of `blocks`) into huge-page-advised memory. Large layers (tens of
+/// MB) are laid out by every core: loading is bound by this.
+func transformWeightsInBlocks(_ weights: [Float], count: Int, blocks: Int,
+                              _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int, Int) -> Void)
+    -> [Float] {
+    [Float](unsafeUninitializedCapacity: count) { u, initialized in
+        swiftdarknet_advise_huge_pages(u.baseAddress!, count * MemoryLayout<Float>.size)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks / 64))
+        let output = UncheckedSendablePointer(pointer: u.baseAddress!)
+        weights.withUnsafeBufferPointer { g in
+            let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: g.baseAddress!))
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
+                transform(input.pointer, output.pointer, first, end - first)
+            }
+        }
+        initialized = count
     }
 }
 

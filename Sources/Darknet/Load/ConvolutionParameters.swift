@@ -6,8 +6,9 @@ import Foundation
 /// `biases` has one value per filter.
 public struct ConvolutionParameters: Sendable, Equatable {
     /// Folded weights in the layout of the layer's algorithm: `filters x kernelArea` for the
-    /// GEMM and sliding-window paths, `[36][filters][channels]` for Winograd and
-    /// `[36][channels][padded filters]` for few-tile Winograd.
+    /// GEMM and sliding-window paths, `[36][filters][channels]` for Winograd,
+    /// `[36][channels][padded filters]` for few-tile Winograd and `[16][channels][padded filters]`
+    /// for F(2x2, 3x3).
     public let weights: [Float]
     public let biases: [Float]
 
@@ -17,6 +18,9 @@ public struct ConvolutionParameters: Sendable, Equatable {
         case .winograd, .winogradFewTiles:
             let transformed = WinogradF43.transformWeights(weights, filters: filters, channels: inputChannels,
                                                            channelMajor: algorithm == .winogradFewTiles)
+            return ConvolutionParameters(weights: transformed, biases: biases)
+        case .winogradF23:
+            let transformed = WinogradF23.transformWeights(weights, filters: filters, channels: inputChannels)
             return ConvolutionParameters(weights: transformed, biases: biases)
         case .direct, .im2col, .slidingWindow:
             return self

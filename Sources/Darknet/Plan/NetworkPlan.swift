@@ -6,10 +6,13 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     case im2col
     /// Winograd F(4x4, 3x3): 36 GEMMs on transformed tiles (3x3, stride 1, padding 1, 1 group).
     case winograd
-    /// Winograd F(4x4, 3x3) for small outputs (under 36 tiles, e.g. 13x13): the element-wise
-    /// products by a register-blocked kernel that reads each transformed weight once, where 36
-    /// thin GEMMs would re-pack every weight. Its weights take 4x the memory of the others.
+    /// Winograd F(4x4, 3x3) for small outputs (up to 169 tiles: 52x52): the element-wise
+    /// products by a register-blocked, tile-major kernel that reads each transformed weight once,
+    /// where 36 thin GEMMs would re-pack every weight. Its weights take 4x the memory of im2col's.
     case winogradFewTiles
+    /// Winograd F(2x2, 3x3) with the few-tile product kernel, for small outputs whose F(4x4, 3x3)
+    /// weights would be too large to stream every pass: 16 floats per kernel instead of 36.
+    case winogradF23
     /// Each output summed over its window in SIMD registers from a zero-padded copy of the
     /// input (stride 1, 1 group, few input channels): no im2col copy, no thin GEMM.
     case slidingWindow
@@ -56,6 +59,10 @@ public struct PlanOptions: Sendable, Equatable {
     /// Which convolution paths may be used.
     public var convolutionStrategy: ConvolutionStrategy
 
+    /// Largest F(4x4, 3x3) weights (bytes) a small-output layer takes `.winogradFewTiles` for;
+    /// above, `.winogradF23`. Tests lower it to reach the F(2x2, 3x3) path on small layers.
+    package var fewTileWeightLimit = ConvolutionAlgorithm.fewTileWeightLimit
+
     /// Default: 4 GiB, fastest paths.
     public init(memoryLimit: Int = 4 << 30, convolutionStrategy: ConvolutionStrategy = .fastest) {
         self.memoryLimit = memoryLimit
@@ -92,7 +99,7 @@ public struct NetworkPlan: Sendable, Equatable {
         var parameters = 0
         for layer in spec.layers {
             let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
-            let planned = try Self.plan(layer, input: previous, planned: layers, strategy: options.convolutionStrategy)
+            let planned = try Self.plan(layer, input: previous, planned: layers, options: options)
             workspace = max(workspace, planned.workspaceCount)
             parameters &+= planned.parameterCount
             layers.append(planned)
@@ -101,8 +108,11 @@ public struct NetworkPlan: Sendable, Equatable {
         self.layers = layers
         self.workspaceCount = workspace
         self.parameterCount = parameters
-        self.threadScratchCount = layers.filter { $0.algorithm == .winograd || $0.algorithm == .winogradFewTiles }
-            .map { WinogradF43.scratchCount(width: $0.outputShape.width) }.max() ?? 0
+        self.threadScratchCount = layers.compactMap { layer -> Int? in
+            guard let algorithm = layer.algorithm, algorithm.isWinograd else { return nil }
+            return WinogradConvolution(algorithm: algorithm, inputShape: layer.inputShape, outputShape: layer.outputShape,
+                                       activation: .linear).scratchCount
+        }.max() ?? 0
 
         // Summed again with checks: a total that wrapped around could slip under the limit.
         var floats = workspace
@@ -127,7 +137,7 @@ public struct NetworkPlan: Sendable, Equatable {
     }
 
     private static func plan(_ layer: LayerSpec, input: TensorShape, planned: [LayerPlan],
-                             strategy: ConvolutionStrategy) throws(PlanError) -> LayerPlan {
+                             options: PlanOptions) throws(PlanError) -> LayerPlan {
         let index = layer.index
         let previousSource = index - 1
         func fail(_ reason: PlanError.Reason) -> PlanError {
@@ -171,7 +181,8 @@ public struct NetworkPlan: Sendable, Equatable {
             guard kernelArea < Int(Int32.max) else { throw fail(.sizeOverflow) }
             let flops = try product(2, conv.filters, kernelArea, output.planeSize)
             let algorithm = ConvolutionAlgorithm.choose(for: conv, inputChannels: input.channels, outputHeight: output.height,
-                                                        outputWidth: output.width, strategy: strategy)
+                                                        outputWidth: output.width, strategy: options.convolutionStrategy,
+                                                        fewTileWeightLimit: options.fewTileWeightLimit)
             let workspace: Int
             switch algorithm {
             case .direct: workspace = 0
@@ -179,18 +190,20 @@ public struct NetworkPlan: Sendable, Equatable {
                 workspace = try product(input.channels, input.height + 2 * conv.padding,
                                         SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size))
             case .im2col: workspace = try product(kernelArea, output.planeSize)
-            case .winograd:
-                workspace = WinogradF43.workspaceCount(channels: input.channels, filters: conv.filters,
-                                                       height: output.height, width: output.width)
-            case .winogradFewTiles:
-                workspace = WinogradF43.tileMajorWorkspaceCount(channels: input.channels, filters: conv.filters,
-                                                                height: output.height, width: output.width)
+            case .winograd, .winogradFewTiles, .winogradF23:
+                workspace = WinogradConvolution(algorithm: algorithm, inputShape: input, outputShape: output,
+                                                activation: conv.activation).workspaceCount
             }
             let parameters = try product(conv.filters, kernelArea + 1)
             var resident = parameters
-            if algorithm == .winograd || algorithm == .winogradFewTiles {
-                let filters = algorithm == .winograd ? conv.filters : WinogradF43.paddedFilters(conv.filters)
-                let (sum, overflow) = try product(WinogradF43.elements, filters, input.channels)
+            let transformed: (elements: Int, filters: Int)? = switch algorithm {
+            case .winograd: (WinogradF43.elements, conv.filters)
+            case .winogradFewTiles: (WinogradF43.elements, WinogradF43.paddedFilters(conv.filters))
+            case .winogradF23: (WinogradF23.elements, WinogradF43.paddedFilters(conv.filters))
+            case .direct, .im2col, .slidingWindow: nil
+            }
+            if let transformed {
+                let (sum, overflow) = try product(transformed.elements, transformed.filters, input.channels)
                     .addingReportingOverflow(conv.filters)
                 guard !overflow else { throw fail(.sizeOverflow) }
                 resident = sum
@@ -270,20 +283,36 @@ public struct NetworkPlan: Sendable, Equatable {
 }
 
 extension ConvolutionAlgorithm {
-    /// Largest transformed weights (bytes) the few-tile Winograd path takes on: its products
-    /// stream them once per pass, so beyond this a layer is bound by memory bandwidth and
-    /// im2col + GEMM is as fast with a quarter of the memory.
-    static let fewTileWeightLimit = 32 << 20
+    /// One of the Winograd paths (one driver, one per-thread transform scratch).
+    var isWinograd: Bool {
+        switch self {
+        case .winograd, .winogradFewTiles, .winogradF23: true
+        case .direct, .im2col, .slidingWindow: false
+        }
+    }
 
-    /// The planner's choice, by measurement on YOLOv3-tiny and YOLOv3 at 416 (darknet-microbench):
+    /// Largest F(4x4, 3x3) weights (bytes) the few-tile path takes on: its products stream them
+    /// once per pass, so beyond this a layer is bound by memory bandwidth and F(2x2, 3x3), with
+    /// 16/36 of the weights, is faster.
+    static let fewTileWeightLimit = 32 << 20
+    /// Most F(4x4, 3x3) tiles the tile-major paths take on (a 52x52 output): beyond, the
+    /// transformed input and products outgrow L2 and the 36 GEMMs are faster.
+    static let tileMajorTileLimit = 169
+
+    /// The planner's choice, by measurement on YOLOv3-tiny and YOLOv3 at 416 (darknet-microbench,
+    /// one thread):
     /// - 1x1 stride-1 unpadded: `.direct` (the input is already the GEMM's B matrix);
     /// - few input channels: `.slidingWindow` (2-4x im2col at 3 and 16 channels);
-    /// - 3x3 stride-1 "same" with at least 32 channels: `.winograd` from 36 output tiles (26x26
-    ///   and up: 1.5-2x im2col); below, `.winogradFewTiles` while the transformed weights stay
-    ///   under `fewTileWeightLimit` (13x13, 256 -> 512: 1.3x im2col; 512 -> 1024 at 75 MB: no faster);
+    /// - 3x3 stride-1 "same" with at least 32 channels, up to `tileMajorTileLimit` tiles:
+    ///   `.winogradFewTiles` while its weights stay under `fewTileWeightLimit` (13x13 256 -> 512:
+    ///   1.7x the 36 GEMMs; 26x26 256 -> 512: 1.5x; 52x52 128 -> 256: 1.1x), else `.winogradF23`
+    ///   (13x13 512 -> 1024: 1.9x the 36 GEMMs and as fast as F(4x4, 3x3) tile-major with 16/36 of
+    ///   its 75 MB of weights); more tiles: `.winograd` (104x104 64 -> 128: 1.4x tile-major;
+    ///   1.5-2x im2col);
     /// - everything else: `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
-                       strategy: ConvolutionStrategy) -> ConvolutionAlgorithm {
+                       strategy: ConvolutionStrategy, fewTileWeightLimit: Int = fewTileWeightLimit)
+        -> ConvolutionAlgorithm {
         let unitStride = conv.strideX == 1 && conv.strideY == 1
         if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
         guard strategy == .fastest else { return .im2col }
@@ -293,9 +322,9 @@ extension ConvolutionAlgorithm {
             return .im2col
         }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
-        if rows * columns >= 36 { return .winograd }
+        if rows * columns > tileMajorTileLimit { return .winograd }
         let (count, overflow) = WinogradF43.elements.multipliedReportingOverflow(
             by: WinogradF43.paddedFilters(conv.filters) * inputChannels)
-        return !overflow && count <= fewTileWeightLimit / MemoryLayout<Float>.size ? .winogradFewTiles : .im2col
+        return !overflow && count <= fewTileWeightLimit / MemoryLayout<Float>.size ? .winogradFewTiles : .winogradF23
     }
 }

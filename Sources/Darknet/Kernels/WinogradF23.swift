@@ -1,0 +1,71 @@
+import CDarknetKernels
+
+/// Winograd F(2x2, 3x3) for 3x3, stride-1 layers with small outputs, tile-major only.
+///
+/// Each 2x2 block of output comes from a 4x4 input tile: 16 element-wise products per tile where
+/// F(4x4, 3x3) needs 36 per 4x4 block. It does more arithmetic than F(4x4, 3x3) but its weights
+/// take 16 floats per kernel instead of 36, and covers a 13x13 output with 7x7 tiles instead of a
+/// wasteful 4x4: on layers whose F(4x4, 3x3) weights are too large to stream every pass (13x13,
+/// 512 -> 1024 at 75 MB) it is the faster path.
+///
+/// Layouts: transformed weights channel-major in blocks of 16 filters,
+/// `[16][paddedFilters / 16][channels][16]`; transformed input `[16][channels][tiles]`; products
+/// `[16][tiles][paddedFilters]`; tiles row-major over the output.
+package enum WinogradF23 {
+    /// Elements per transformed tile (4x4).
+    package static let elements = 16
+
+    /// Tiles needed to cover an output of `height x width`.
+    @inline(__always)
+    package static func tileCounts(height: Int, width: Int) -> (rows: Int, columns: Int) {
+        ((height + 1) / 2, (width + 1) / 2)
+    }
+
+    /// Floats of scratch the input transform needs for an output `width` wide.
+    package static func scratchCount(width: Int) -> Int { width + 8 * ((width + 1) / 2 + 1) }
+
+    /// Workspace floats one layer needs: transformed input and products.
+    package static func workspaceCount(channels: Int, filters: Int, height: Int, width: Int) -> Int {
+        let (rows, columns) = tileCounts(height: height, width: width)
+        return elements * rows * columns * (channels + WinogradF43.paddedFilters(filters))
+    }
+
+    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3` weights.
+    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int) -> [Float] {
+        let count = elements * channels * WinogradF43.paddedFilters(filters)
+        return transformWeightsInBlocks(weights, count: count,
+                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, 1)) { g, u, first, blocks in
+            swiftdarknet_winograd_f23_weights(g, filters, channels, u, first, blocks)
+        }
+    }
+
+    /// `Bᵀ d B` for every 4x4 tile of every channel in `channelRange` (zero padding of 1 around
+    /// the input). `scratch` holds `scratchCount(width:)` floats.
+    @inline(__always)
+    package static func transformInput(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+                                       tileRows: Int, tileColumns: Int, into v: UnsafeMutablePointer<Float>,
+                                       scratch: UnsafeMutablePointer<Float>, channelRange: Range<Int>) {
+        swiftdarknet_winograd_f23_input(input, channels, height, width, tileRows, tileColumns, v, scratch,
+                                        channelRange.lowerBound, channelRange.count)
+    }
+
+    /// Tile-major products of elements `elementRange` (the kernel F(4x4, 3x3)'s few-tile path uses).
+    @inline(__always)
+    package static func multiply(weights u: UnsafePointer<Float>, input v: UnsafePointer<Float>,
+                                 into p: UnsafeMutablePointer<Float>, channels: Int, filters: Int, tiles: Int,
+                                 elementRange: Range<Int>) {
+        swiftdarknet_winograd_products_tile_major(u, v, p, channels, WinogradF43.paddedFilters(filters), tiles,
+                                                  elementRange.lowerBound, elementRange.count)
+    }
+
+    /// `Aᵀ m A` for every tile of every filter in `filterRange`, writing the 2x2 blocks (clipped at
+    /// the edges) plus each filter's bias, then `epilogue` (a `SlidingWindowConvolution` epilogue code).
+    @inline(__always)
+    package static func transformOutput(_ p: UnsafePointer<Float>, filters: Int, height: Int, width: Int,
+                                        tileRows: Int, tileColumns: Int, biases: UnsafePointer<Float>,
+                                        epilogue: Int32, into output: UnsafeMutablePointer<Float>, filterRange: Range<Int>) {
+        swiftdarknet_winograd_f23_output_tile_major(p, WinogradF43.paddedFilters(filters), height, width, tileRows,
+                                                    tileColumns, biases, epilogue, output,
+                                                    filterRange.lowerBound, filterRange.count)
+    }
+}
