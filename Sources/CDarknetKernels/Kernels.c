@@ -154,95 +154,17 @@ void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_
              tile_columns, biases, epilogue, output, first, count)
 }
 
-/* `G g Gᵀ` of one 3x3 kernel into the 36 elements, element i at u[i * plane]. */
-static void winograd_kernel(const float *k, float *u, ptrdiff_t plane) {
-    /* G g (6x3), then (G g) Gᵀ (6x6), G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6;
-     * 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1]. */
-    float gg[6][3];
-    for (int j = 0; j < 3; j++) {
-        const float g0 = k[j], g1 = k[3 + j], g2 = k[6 + j];
-        gg[0][j] = g0 * 0.25f;
-        gg[1][j] = (g0 + g1 + g2) * (-1.0f / 6);
-        gg[2][j] = (g0 - g1 + g2) * (-1.0f / 6);
-        gg[3][j] = g0 * (1.0f / 24) + g1 * (1.0f / 12) + g2 * (1.0f / 6);
-        gg[4][j] = g0 * (1.0f / 24) - g1 * (1.0f / 12) + g2 * (1.0f / 6);
-        gg[5][j] = g2;
-    }
-    for (int i = 0; i < 6; i++) {
-        const float g0 = gg[i][0], g1 = gg[i][1], g2 = gg[i][2];
-        const float row[6] = {g0 * 0.25f, (g0 + g1 + g2) * (-1.0f / 6), (g0 - g1 + g2) * (-1.0f / 6),
-                              g0 * (1.0f / 24) + g1 * (1.0f / 12) + g2 * (1.0f / 6),
-                              g0 * (1.0f / 24) - g1 * (1.0f / 12) + g2 * (1.0f / 6), g2};
-        for (int j = 0; j < 6; j++) u[(i * 6 + j) * plane] = row[j];
-    }
-}
-
-/* Blocks [first_block, first_block + block_count) of 16 filters, channel-major: every kernel's
- * `elements` values (by `kernel`) to u[element][block][channel][lane], zero past the last filter.
- * Each 16-filter slice goes through a local [elements][16] block, then one 64-byte row per element:
- * the element matrices lie a power of two apart, and a row per kernel would thrash. */
-static inline __attribute__((always_inline)) void transform_channel_major(
-    const float *g, ptrdiff_t filters, ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count,
-    int elements, void (*kernel)(const float *, float *, ptrdiff_t)) {
-    float local[36 * 16];
-    const ptrdiff_t plane = channels * swiftdarknet_winograd_padded_filters(filters);
-    for (ptrdiff_t block = first_block; block < first_block + block_count; block++) {
-        for (ptrdiff_t c = 0; c < channels; c++) {
-            for (ptrdiff_t lane = 0; lane < 16; lane++) {
-                const ptrdiff_t f = block * 16 + lane;
-                if (f < filters) {
-                    kernel(g + (f * channels + c) * 9, local + lane, 16);
-                } else {
-                    for (int i = 0; i < elements; i++) local[i * 16 + lane] = 0;
-                }
-            }
-            float *out = u + block * channels * 16 + c * 16;
-            for (int i = 0; i < elements; i++) memcpy(out + i * plane, local + i * 16, sizeof(float) * 16);
-        }
-    }
-}
-
 ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t channels, int channel_major) {
     return channel_major ? swiftdarknet_winograd_padded_filters(filters) / 16 : (filters * channels + 15) / 16;
 }
 
-void swiftdarknet_winograd_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, int channel_major,
-                                   float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
-    if (!channel_major) {
-        /* As transform_channel_major, sixteen kernels at a time through a local block; here
-         * consecutive kernels land next to each other in every element's matrix. */
-        float local[36 * 16];
-        const ptrdiff_t plane = filters * channels;
-        for (ptrdiff_t block = first_block; block < first_block + block_count; block++) {
-            const ptrdiff_t first = block * 16;
-            const ptrdiff_t count = plane - first < 16 ? plane - first : 16;
-            for (ptrdiff_t lane = 0; lane < count; lane++) winograd_kernel(g + (first + lane) * 9, local + lane, 16);
-            for (int i = 0; i < 36; i++) memcpy(u + i * plane + first, local + i * 16, sizeof(float) * count);
-        }
-        return;
-    }
-    transform_channel_major(g, filters, channels, u, first_block, block_count, 36, winograd_kernel);
+void swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters, ptrdiff_t channels,
+                                   int channel_major, float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
+    DISPATCH(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 6, channel_major, u, first_block,
+             block_count)
 }
 
-/* `G g Gᵀ` of one 3x3 kernel into the 16 elements of F(2x2, 3x3), element i at u[i * plane];
- * G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]. */
-static void winograd_f23_kernel(const float *k, float *u, ptrdiff_t plane) {
-    float gg[4][3];
-    for (int j = 0; j < 3; j++) {
-        const float g0 = k[j], g1 = k[3 + j], g2 = k[6 + j];
-        gg[0][j] = g0;
-        gg[1][j] = (g0 + g1 + g2) * 0.5f;
-        gg[2][j] = (g0 - g1 + g2) * 0.5f;
-        gg[3][j] = g2;
-    }
-    for (int i = 0; i < 4; i++) {
-        const float g0 = gg[i][0], g1 = gg[i][1], g2 = gg[i][2];
-        const float row[4] = {g0, (g0 + g1 + g2) * 0.5f, (g0 - g1 + g2) * 0.5f, g2};
-        for (int j = 0; j < 4; j++) u[(i * 4 + j) * plane] = row[j];
-    }
-}
-
-void swiftdarknet_winograd_f23_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, float *u,
-                                       ptrdiff_t first_block, ptrdiff_t block_count) {
-    transform_channel_major(g, filters, channels, u, first_block, block_count, 16, winograd_f23_kernel);
+void swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
+                                       ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
+    DISPATCH(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 4, 1, u, first_block, block_count)
 }

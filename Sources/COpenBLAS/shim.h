@@ -10,6 +10,12 @@
  * so instead the library is opened here on first use, after naming the kernel family that
  * matches the CPU's own feature bits in OPENBLAS_CORETYPE. A value the user already set
  * is respected.
+ *
+ * The forward pass splits work over its own threads and calls the BLAS single-threaded, so
+ * OpenBLAS starts with one thread (OPENBLAS_NUM_THREADS=1, unless the user set it or
+ * OMP_NUM_THREADS): otherwise its idle worker threads spin in sched_yield for a while after
+ * start-up, on the cores that are loading the weights. openblas_set_num_threads can still
+ * raise the count later (darknet-microbench --threads does).
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -48,6 +54,8 @@ static inline int swiftdarknet_blas_load(swiftdarknet_blas *blas) {
         const char *coretype = swiftdarknet_preferred_coretype();
         if (coretype != NULL) setenv("OPENBLAS_CORETYPE", coretype, 0);
     }
+    if (getenv("OPENBLAS_NUM_THREADS") == NULL && getenv("OMP_NUM_THREADS") == NULL)
+        setenv("OPENBLAS_NUM_THREADS", "1", 0);
     void *handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) handle = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) return -1;

@@ -21,6 +21,49 @@ final class MalformedInputTests: XCTestCase {
         }
     }
 
+    /// Winograd layers read their weights in place and fold batch norm during the transform;
+    /// bad values must still be named exactly as on the general path, on every Winograd layout.
+    func testWinogradLayersReportBadWeightsLikeTheGeneralPath() throws {
+        var f23 = PlanOptions()
+        f23.fewTileWeightLimit = 0
+        let layouts: [(size: Int, options: PlanOptions, algorithm: ConvolutionAlgorithm)] = [
+            (8, PlanOptions(), .winogradFewTiles), (8, f23, .winogradF23), (56, PlanOptions(), .winograd),
+        ]
+        for layout in layouts {
+            let spec = try NetworkSpec.parse(text: "[net]\nwidth=\(layout.size)\nheight=\(layout.size)\nchannels=32\n"
+                + "[convolutional]\nbatch_normalize=1\nfilters=4\nsize=3\npad=1\nactivation=leaky\n", file: Self.file)
+            let good = try WeightsBuilder().bytes(spec: spec, seed: 3)
+            // Header 20 bytes; then 4 biases, scales, means, variances; then 4 x 32 x 3 x 3 weights.
+            let variances = 20 + 3 * 16, weights = 20 + 4 * 16
+            func error(_ bytes: [UInt8]) -> WeightsError? {
+                do {
+                    let network = try Network(spec: spec, weights: Data(bytes), weightsFile: Self.weightsFile, options: layout.options)
+                    XCTAssertEqual(network.plan.layers[0].algorithm, layout.algorithm)
+                    return nil
+                } catch let error as WeightsError {
+                    return error
+                } catch {
+                    XCTFail("\(error)")
+                    return nil
+                }
+            }
+            XCTAssertNil(error(good), "\(layout.algorithm)")
+            XCTAssertEqual(error(Self.replacing(good, at: weights + 4 * 7, with: .infinity)),
+                           WeightsError(file: Self.weightsFile, layer: 0, offset: weights + 4 * 7,
+                                        reason: .nonFinite(parameter: "weights", element: 7)), "\(layout.algorithm)")
+            let zeroVariance = Self.replacing(Self.replacing(good, at: 20 + 16 + 4, with: 3e38), at: variances + 4, with: 0)
+            XCTAssertEqual(error(zeroVariance),
+                           WeightsError(file: Self.weightsFile, layer: 0, offset: variances,
+                                        reason: .nonFinite(parameter: "folded batch-norm weights", element: 288)),
+                           "filter 1's factor overflows: its first weight is element 288 (\(layout.algorithm))")
+            let hugeWeight = Self.replacing(Self.replacing(good, at: 20 + 16 + 8, with: 1e6), at: weights + 4 * (2 * 288 + 5), with: 3e37)
+            XCTAssertEqual(error(hugeWeight),
+                           WeightsError(file: Self.weightsFile, layer: 0, offset: variances,
+                                        reason: .nonFinite(parameter: "folded batch-norm weights", element: 2 * 288 + 5)),
+                           "a finite weight times a finite factor overflows (\(layout.algorithm))")
+        }
+    }
+
     // MARK: - The table
 
     static let file = "case.cfg"

@@ -97,11 +97,13 @@ void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff
 /* Filters rounded up to whole vectors of the widest variant, for the tile-major layout. */
 static inline ptrdiff_t swiftdarknet_winograd_padded_filters(ptrdiff_t filters) { return (filters + 15) / 16 * 16; }
 
-/* `G g Gᵀ` of every 3x3 kernel of `g` (filters x channels x 3 x 3) into `u`: filter-major
- * [36][filters][channels] for the GEMM path, or channel-major in blocks of 16 filters
- * [36][padded filters / 16][channels][16] (zero past the last filter) for the tile-major path. */
-void swiftdarknet_winograd_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, int channel_major,
-                                   float *u, ptrdiff_t first_block, ptrdiff_t block_count);
+/* `G g Gᵀ` of every 3x3 kernel of `g` (filters x channels x 3 x 3), each filter's kernels times
+ * filter_scales[filter] when `filter_scales` is not NULL (batch norm folded in on the way, the
+ * transform being linear), into `u`: filter-major [36][filters][channels] for the GEMM path, or
+ * channel-major in blocks of 16 filters [36][padded filters / 16][channels][16] (zero past the
+ * last filter) for the tile-major path. */
+void swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters, ptrdiff_t channels,
+                                   int channel_major, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
 /* Blocks of 16 kernels (filter-major) or 16 filters (channel-major) swiftdarknet_winograd_weights
  * splits its work into; disjoint block ranges can run on different threads. */
@@ -136,11 +138,11 @@ void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_
                                                  const float *biases, int epilogue, float *output, ptrdiff_t first,
                                                  ptrdiff_t count);
 
-/* `G g Gᵀ` of every 3x3 kernel into F(2x2, 3x3)'s 16 elements, channel-major in blocks of 16 filters
+/* `G g Gᵀ` of every 3x3 kernel (times filter_scales as above) into F(2x2, 3x3)'s 16 elements, channel-major in blocks of 16 filters
  * [16][padded filters / 16][channels][16] (zero past the last filter); blocks as
  * swiftdarknet_winograd_weight_blocks(filters, channels, 1). */
-void swiftdarknet_winograd_f23_weights(const float *g, ptrdiff_t filters, ptrdiff_t channels, float *u,
-                                       ptrdiff_t first_block, ptrdiff_t block_count);
+void swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
+                                       ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
 #ifdef __cplusplus
 }

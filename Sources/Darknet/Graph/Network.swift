@@ -64,10 +64,9 @@ public final class Network: Sendable {
         for layer in plan.layers {
             reader.layer = layer.index
             if case .convolutional(let conv) = layer.spec.kind {
-                let parameters = try ConvolutionParameters(reading: &reader, spec: conv, inputChannels: layer.inputShape.channels,
-                                                           dialect: dialect)
-                convolutions.append(parameters.prepared(for: layer.algorithm ?? .im2col, filters: conv.filters,
-                                                        inputChannels: layer.inputShape.channels))
+                convolutions.append(try ConvolutionParameters(reading: &reader, spec: conv,
+                                                              inputChannels: layer.inputShape.channels, dialect: dialect,
+                                                              algorithm: layer.algorithm ?? .im2col))
             } else {
                 convolutions.append(try readDenseParameters(&reader, layer: layer, transposed: header.transposed))
             }

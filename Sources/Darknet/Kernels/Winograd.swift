@@ -35,13 +35,23 @@ package enum WinogradF43 {
     /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3`
     /// weights: filter-major `[36][filters][channels]` for the GEMM path, or channel-major
     /// `[36][channels][paddedFilters]` (zero past the last filter) for the tile-major path.
-    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int,
-                                         channelMajor: Bool = false) -> [Float] {
+    /// With `filterScales`, each filter's kernels are multiplied by its scale first (batch norm
+    /// folded on the way: the weights can be read straight from a mapped file).
+    package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
+                                         channels: Int, channelMajor: Bool = false) -> [Float] {
         let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
         let major: Int32 = channelMajor ? 1 : 0
-        return transformWeightsInBlocks(weights, count: count,
-                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, major)) { g, u, first, blocks in
-            swiftdarknet_winograd_weights(g, filters, channels, major, u, first, blocks)
+        return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
+                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, major)) { g, scales, u, first, blocks in
+            swiftdarknet_winograd_weights(g, scales, filters, channels, major, u, first, blocks)
+        }
+    }
+
+    /// `transformWeights` of an array.
+    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int,
+                                         channelMajor: Bool = false) -> [Float] {
+        weights.withUnsafeBufferPointer {
+            transformWeights($0.baseAddress!, filters: filters, channels: channels, channelMajor: channelMajor)
         }
     }
 
@@ -99,21 +109,28 @@ package enum WinogradF43 {
 }
 
 /// `count` floats of transformed weights, laid out by `transform` (the C kernel, called with the
-/// input, the output and a range of `blocks`) into huge-page-advised memory. Large layers (tens of
-/// MB) are laid out by every core: loading is bound by this.
-func transformWeightsInBlocks(_ weights: [Float], count: Int, blocks: Int,
-                              _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int, Int) -> Void)
-    -> [Float] {
+/// input, the filter scales or nil, the output and a range of `blocks`) into huge-page-advised
+/// memory. Large layers (tens of MB) are laid out by every core: loading is bound by this.
+func transformWeightsInBlocks(
+    _ weights: UnsafePointer<Float>, filterScales: [Float]?, count: Int, blocks: Int,
+    _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Void
+) -> [Float] {
     [Float](unsafeUninitializedCapacity: count) { u, initialized in
         swiftdarknet_advise_huge_pages(u.baseAddress!, count * MemoryLayout<Float>.size)
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks / 64))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
-        weights.withUnsafeBufferPointer { g in
-            let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: g.baseAddress!))
+        let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: weights))
+        func run(_ scales: UnsafePointer<Float>?) {
+            let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
-                transform(input.pointer, output.pointer, first, end - first)
+                transform(input.pointer, scalesPointer?.pointer, output.pointer, first, end - first)
             }
+        }
+        if let filterScales {
+            filterScales.withUnsafeBufferPointer { run($0.baseAddress!) }
+        } else {
+            run(nil)
         }
         initialized = count
     }

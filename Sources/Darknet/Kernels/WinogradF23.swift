@@ -30,13 +30,21 @@ package enum WinogradF23 {
         return elements * rows * columns * (channels + WinogradF43.paddedFilters(filters))
     }
 
-    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3` weights.
-    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int) -> [Float] {
+    /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3`
+    /// weights, each filter's kernels times its entry of `filterScales` if given (as
+    /// `WinogradF43.transformWeights`).
+    package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
+                                         channels: Int) -> [Float] {
         let count = elements * channels * WinogradF43.paddedFilters(filters)
-        return transformWeightsInBlocks(weights, count: count,
-                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, 1)) { g, u, first, blocks in
-            swiftdarknet_winograd_f23_weights(g, filters, channels, u, first, blocks)
+        return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
+                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, 1)) { g, scales, u, first, blocks in
+            swiftdarknet_winograd_f23_weights(g, scales, filters, channels, u, first, blocks)
         }
+    }
+
+    /// `transformWeights` of an array.
+    package static func transformWeights(_ weights: [Float], filters: Int, channels: Int) -> [Float] {
+        weights.withUnsafeBufferPointer { transformWeights($0.baseAddress!, filters: filters, channels: channels) }
     }
 
     /// `Bᵀ d B` for every 4x4 tile of every channel in `channelRange` (zero padding of 1 around

@@ -14,17 +14,11 @@ public struct ConvolutionParameters: Sendable, Equatable {
 
     /// The same parameters with the weights rearranged for `algorithm`.
     func prepared(for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> ConvolutionParameters {
-        switch algorithm {
-        case .winograd, .winogradFewTiles:
-            let transformed = WinogradF43.transformWeights(weights, filters: filters, channels: inputChannels,
-                                                           channelMajor: algorithm == .winogradFewTiles)
-            return ConvolutionParameters(weights: transformed, biases: biases)
-        case .winogradF23:
-            let transformed = WinogradF23.transformWeights(weights, filters: filters, channels: inputChannels)
-            return ConvolutionParameters(weights: transformed, biases: biases)
-        case .direct, .im2col, .slidingWindow:
-            return self
+        guard algorithm.isWinograd else { return self }
+        let transformed = weights.withUnsafeBufferPointer {
+            Self.transformed($0.baseAddress!, filterScales: nil, for: algorithm, filters: filters, inputChannels: inputChannels)
         }
+        return ConvolutionParameters(weights: transformed, biases: biases)
     }
 
     /// Epsilon Darknet adds to the standard deviation (not the variance) at inference.
@@ -33,10 +27,12 @@ public struct ConvolutionParameters: Sendable, Equatable {
     static let alexeyABBatchNormEpsilon: Float = 0.00001
 
     /// Reads one convolutional layer in Darknet's order: biases, [scales, mean, variance],
-    /// weights; then folds batch norm: `w' = w * s`, `b' = bias - mean * s` with
-    /// `s = scale / (sqrt(variance) + 1e-6)` (`scale / sqrt(variance + 1e-5)` for AlexeyAB).
+    /// weights; folds batch norm: `w' = w * s`, `b' = bias - mean * s` with
+    /// `s = scale / (sqrt(variance) + 1e-6)` (`scale / sqrt(variance + 1e-5)` for AlexeyAB); and
+    /// lays the weights out for `algorithm`. Winograd layers are transformed straight from the
+    /// file's bytes with `s` applied on the way, with no intermediate copy.
     init(reading reader: inout WeightsReader, spec: ConvolutionalSpec, inputChannels: Int,
-         dialect: DarknetDialect = .original) throws(WeightsError) {
+         dialect: DarknetDialect = .original, algorithm: ConvolutionAlgorithm = .im2col) throws(WeightsError) {
         let filters = spec.filters
         let kernelArea = inputChannels / spec.groups * spec.size * spec.size
         var biases = try reader.readFloats(filters, parameter: "biases")
@@ -47,15 +43,35 @@ public struct ConvolutionParameters: Sendable, Equatable {
             means = try reader.readFloats(filters, parameter: "rolling_mean")
             varianceOffset = reader.offset
             variances = try reader.readFloats(filters, parameter: "rolling_variance")
+            if let bad = variances.firstIndex(where: { $0 < 0 }) {
+                throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: varianceOffset + bad * 4)
+            }
         } else {
             varianceOffset = reader.offset
+        }
+        let weightsOffset = reader.offset
+        if algorithm.isWinograd, !spec.flipped,
+           let mapped = try reader.floatsInPlace(filters * kernelArea, parameter: "weights") {
+            var foldedBiases = biases
+            let factors = spec.batchNormalize
+                ? Self.foldFactors(biases: &foldedBiases, scales: scales, means: means, variances: variances, dialect: dialect)
+                : nil
+            // The transforms grow a value at most 2.25-fold (F(2x2, 3x3)'s G has row sums of |g|
+            // up to 1.5), so below this bound nothing can overflow; otherwise (or with a
+            // non-finite factor) read again the general way, which names the value.
+            let largestFactor = factors.map { $0.reduce(0) { max($0, abs($1)) } } ?? 1
+            let bound = Double(largestMagnitude(mapped)) * Double(largestFactor) * 2.25
+            if largestFactor.isFinite, bound < Double(Float.greatestFiniteMagnitude), firstNonFinite(foldedBiases) == nil {
+                self.init(weights: Self.transformed(mapped.baseAddress!, filterScales: factors, for: algorithm,
+                                                    filters: filters, inputChannels: inputChannels),
+                          biases: foldedBiases)
+                return
+            }
+            reader.rewind(to: weightsOffset)
         }
         var weights = try reader.readFloats(filters * kernelArea, parameter: "weights")
         if spec.flipped { weights = Self.transposed(weights, rows: kernelArea, columns: filters) }
         if spec.batchNormalize {
-            if let bad = variances.firstIndex(where: { $0 < 0 }) {
-                throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: varianceOffset + bad * 4)
-            }
             Self.fold(weights: &weights, biases: &biases, scales: scales, means: means, variances: variances,
                       kernelArea: kernelArea, dialect: dialect)
             // Folding can still overflow (e.g. variance 0 with a huge scale).
@@ -63,8 +79,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
                 throw reader.error(.nonFinite(parameter: "folded batch-norm weights", element: bad), at: varianceOffset)
             }
         }
-        self.weights = weights
-        self.biases = biases
+        self = ConvolutionParameters(weights: weights, biases: biases)
+            .prepared(for: algorithm, filters: filters, inputChannels: inputChannels)
     }
 
     init(weights: [Float], biases: [Float]) {
@@ -74,16 +90,34 @@ public struct ConvolutionParameters: Sendable, Equatable {
 
     static func fold(weights: inout [Float], biases: inout [Float], scales: [Float], means: [Float],
                      variances: [Float], kernelArea: Int, dialect: DarknetDialect = .original) {
+        let factors = foldFactors(biases: &biases, scales: scales, means: means, variances: variances, dialect: dialect)
         weights.withUnsafeMutableBufferPointer { w in
-            for f in 0..<biases.count {
-                let deviation = dialect == .alexeyAB ? sqrtf(variances[f] + Self.alexeyABBatchNormEpsilon)
-                                                     : sqrtf(variances[f]) + Self.batchNormEpsilon
-                let factor = scales[f] / deviation
-                biases[f] -= means[f] * factor
+            for (f, factor) in factors.enumerated() {
                 let row = w.baseAddress! + f * kernelArea
                 for i in 0..<kernelArea { row[i] *= factor }
             }
         }
+    }
+
+    /// Each filter's batch-norm factor `s` (see `init(reading:)`), with `biases` shifted to `bias - mean * s`.
+    static func foldFactors(biases: inout [Float], scales: [Float], means: [Float], variances: [Float],
+                            dialect: DarknetDialect) -> [Float] {
+        (0..<biases.count).map { f in
+            let deviation = dialect == .alexeyAB ? sqrtf(variances[f] + Self.alexeyABBatchNormEpsilon)
+                                                 : sqrtf(variances[f]) + Self.batchNormEpsilon
+            let factor = scales[f] / deviation
+            biases[f] -= means[f] * factor
+            return factor
+        }
+    }
+
+    /// Weights laid out for a Winograd `algorithm`, from row-major `filters x channels x 3 x 3`.
+    private static func transformed(_ weights: UnsafePointer<Float>, filterScales: [Float]?,
+                                    for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> [Float] {
+        algorithm == .winogradF23
+            ? WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
+            : WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,
+                                           channelMajor: algorithm == .winogradFewTiles)
     }
 
     /// `values` is `rows x columns` row-major; the result is `columns x rows`.

@@ -67,6 +67,33 @@ struct WeightsReader {
         return values
     }
 
+    /// The next `count` float32 values named `parameter` where they lie, without a copy, when
+    /// the file's bytes are this machine's floats (little-endian, 4-byte aligned); nil (nothing
+    /// read) otherwise. Rejects NaN and infinity like `readFloats`.
+    mutating func floatsInPlace(_ count: Int, parameter: String) throws(WeightsError) -> UnsafeBufferPointer<Float>? {
+        #if _endian(big)
+        return nil
+        #else
+        let needed = count * 4
+        guard remaining >= needed else {
+            throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
+        }
+        guard count > 0, let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
+        let values = UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: Float.self), count: count)
+        if let bad = firstNonFinite(values) {
+            throw error(.nonFinite(parameter: parameter, element: bad), at: offset + bad * 4)
+        }
+        offset += needed
+        return values
+        #endif
+    }
+
+    /// Moves back to `offset` (an offset this reader has been at), to read again.
+    mutating func rewind(to offset: Int) {
+        precondition(offset >= 0 && offset <= self.offset)
+        self.offset = offset
+    }
+
     /// Fails unless every byte has been read.
     func finish() throws(WeightsError) {
         guard remaining == 0 else { throw WeightsError(file: file, layer: nil, offset: offset, reason: .trailingBytes(count: remaining)) }
@@ -74,13 +101,27 @@ struct WeightsReader {
 }
 
 /// Index of the first NaN or infinity (checked through the exponent bits, branch-free per value).
+func firstNonFinite(_ values: UnsafeBufferPointer<Float>) -> Int? {
+    guard let base = values.baseAddress else { return nil }
+    let bits = UnsafeRawPointer(base).assumingMemoryBound(to: UInt32.self)
+    var all: UInt32 = 0
+    // Fast pass: a value is non-finite iff its exponent is all ones.
+    for i in 0..<values.count { all |= ((bits[i] & 0x7F80_0000) &+ 0x0080_0000) & 0x8000_0000 }
+    guard all != 0 else { return nil }
+    return values.firstIndex { !$0.isFinite }
+}
+
+/// The largest magnitude among finite `values` (0 if empty), by comparing the bits of the
+/// absolute values as integers (their order for finite floats), which vectorises.
+func largestMagnitude(_ values: UnsafeBufferPointer<Float>) -> Float {
+    guard let base = values.baseAddress else { return 0 }
+    let bits = UnsafeRawPointer(base).assumingMemoryBound(to: UInt32.self)
+    var largest: UInt32 = 0
+    for i in 0..<values.count { largest = max(largest, bits[i] & 0x7FFF_FFFF) }
+    return Float(bitPattern: largest)
+}
+
+/// `firstNonFinite` of an array.
 func firstNonFinite(_ values: [Float]) -> Int? {
-    values.withUnsafeBufferPointer { buffer -> Int? in
-        let bits = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
-        var all: UInt32 = 0
-        // Fast pass: a value is non-finite iff its exponent is all ones.
-        for i in 0..<buffer.count { all |= ((bits[i] & 0x7F80_0000) &+ 0x0080_0000) & 0x8000_0000 }
-        guard all != 0 else { return nil }
-        return buffer.firstIndex { !$0.isFinite }
-    }
+    values.withUnsafeBufferPointer { firstNonFinite($0) }
 }
