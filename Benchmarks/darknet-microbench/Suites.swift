@@ -66,6 +66,11 @@ struct Suites {
             var im2colPath = im2colConvolution(layer, conv, shape: shape)
             im2colPath.planned = layer.algorithm == .im2col || layer.algorithm == .direct
             result.append(im2colPath)
+            if conv.groups == 1, !(conv.size == 1 && conv.strideX == 1 && conv.padding == 0) {
+                var bands = im2colBandsConvolution(layer, conv, shape: shape)
+                bands.planned = layer.algorithm == .im2colBands
+                result.append(bands)
+            }
             if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
                 for algorithm in [ConvolutionAlgorithm.winograd, .winogradFewTiles, .winogradF23] {
                     var winograd = winogradConvolution(layer, conv, shape: shape, algorithm: algorithm)
@@ -111,6 +116,29 @@ struct Suites {
                     addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
                                        activation: conv.activation)
                 }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
+            })
+    }
+
+    /// im2col + sgemm a band of output rows at a time (`Im2colBands`, one thread), bias and
+    /// activation included.
+    private func im2colBandsConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) im2col bands", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let bands = Im2colBands(conv, inputShape: input, outputShape: output)
+                let x = randomBuffer(input.count, seed: 3)
+                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4,
+                                           low: -0.1, high: 0.1)
+                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let scratch = alignedBuffer(bands.scratchCount)
+                let y = alignedBuffer(output.count)
+                return Fixture(body: {
+                    bands.run(input: x, weights: weights, output: y, scratch: scratch, scratchStride: 0,
+                              parallel: { count, body in body(0..<count, 0) })
+                    addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
+                                       activation: conv.activation)
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
             })
     }
 

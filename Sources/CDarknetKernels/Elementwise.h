@@ -85,3 +85,14 @@ static void CAT(swiftdarknet_weighted_sum_, SUFFIX)(const float *previous, const
         for (ptrdiff_t i = 0; i < count; i++) output[i] = alpha * previous[i] + beta * from[i];
     }
 }
+
+/* destination[i] = source[2 * i] for i < count; never reads past source[2 * (count - 1)]. */
+static void CAT(swiftdarknet_copy_even_, SUFFIX)(const float *source, float *destination, ptrdiff_t count) {
+    ptrdiff_t i = 0;
+    for (; i + LANES < count; i += LANES) {
+        const VEC a = CAT(load_, SUFFIX)(source + 2 * i), b = CAT(load_, SUFFIX)(source + 2 * i + LANES);
+        const VEC even = __builtin_shufflevector(a, b, EVEN_INDICES);
+        __builtin_memcpy(destination + i, &even, sizeof even);
+    }
+    for (; i < count; i++) destination[i] = source[2 * i];
+}

@@ -125,6 +125,10 @@ void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff
     DISPATCH(swiftdarknet_weighted_sum, previous, from, count, alpha, beta, output)
 }
 
+void swiftdarknet_copy_even(const float *source, float *destination, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_copy_even, source, destination, count)
+}
+
 void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
                                              ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
                                              const float *biases, int epilogue, float *output, ptrdiff_t first,

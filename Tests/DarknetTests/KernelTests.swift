@@ -43,6 +43,8 @@ final class KernelTests: XCTestCase {
         .init(channels: 40, height: 5, width: 7, filters: 17, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 64, height: 9, width: 9, filters: 48, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
         .init(channels: 33, height: 2, width: 3, filters: 70, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relu),
+        // Banded im2col (small weights, a column matrix over 4 MB): 300 output rows in bands of 24.
+        .init(channels: 4, height: 600, width: 600, filters: 5, size: 3, stride: 2, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
         // Sliding-window shapes (stride 1, 1 group, <= 16 channels), wide enough for every SIMD
         // block size, with column and filter tails, and each fused / separate activation.
         .init(channels: 3, height: 9, width: 101, filters: 19, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
@@ -93,6 +95,7 @@ final class KernelTests: XCTestCase {
                 XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path")
                 XCTAssertEqual(algorithms.filter { $0 == fewTiles }.count, 8, "tile-major Winograd cases must take \(fewTiles)")
                 XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindow }.count, 5, "sliding-window cases must take that path")
+                XCTAssertEqual(algorithms.filter { $0 == .im2colBands }.count, 1, "the banded case must take that path")
             }
         }
         for (n, c) in Self.convCases.enumerated() {

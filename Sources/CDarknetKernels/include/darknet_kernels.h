@@ -94,6 +94,10 @@ void swiftdarknet_bias_activate(float *data, const float *biases, ptrdiff_t chan
 void swiftdarknet_weighted_sum(const float *previous, const float *from, ptrdiff_t count, float alpha, float beta,
                                float *output);
 
+/* destination[i] = source[2 * i] for i < count (a stride-2 im2col row); reads no further than
+ * source[2 * (count - 1)]. */
+void swiftdarknet_copy_even(const float *source, float *destination, ptrdiff_t count);
+
 /* Filters rounded up to whole vectors of the widest variant, for the tile-major layout. */
 static inline ptrdiff_t swiftdarknet_winograd_padded_filters(ptrdiff_t filters) { return (filters + 15) / 16 * 16; }
 

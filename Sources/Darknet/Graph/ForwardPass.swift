@@ -29,7 +29,17 @@ struct ForwardPass {
                     convolveWinograd(input, inShape, conv, parameters, output, outShape, algorithm: algorithm)
                     break
                 }
-                convolve(input, inShape, conv, parameters, output, outShape)
+                if layer.algorithm == .im2colBands {
+                    parameters.weights.withUnsafeBufferPointer { weights in
+                        Im2colBands(conv, inputShape: inShape, outputShape: outShape)
+                            .run(input: input, weights: weights.baseAddress!, output: output,
+                                 scratch: workspace + network.plan.workspaceCount,
+                                 scratchStride: network.plan.threadScratchCount,
+                                 parallel: { count, body in parallel(count, body) })
+                    }
+                } else {
+                    convolve(input, inShape, conv, parameters, output, outShape)
+                }
                 parameters.biases.withUnsafeBufferPointer { biases in
                     parallel(conv.filters, minimumPerThread: 4) { filters, _ in
                         addBiasAndActivate(output + filters.lowerBound * outShape.planeSize,

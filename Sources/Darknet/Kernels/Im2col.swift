@@ -1,3 +1,5 @@
+import CDarknetKernels
+
 /// Unfolds a CHW image into the `(channels * size * size) x (outHeight * outWidth)` matrix
 /// whose product with the filter matrix is the convolution (Darknet's row order:
 /// channel, then kernel row, then kernel column). Padded cells are zero.
@@ -12,13 +14,15 @@ package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, w
 }
 
 /// The general form (AlexeyAB's `im2col_cpu_ext`): separate horizontal and vertical steps,
-/// and kernel taps `dilation` cells apart with the padding multiplied by `dilation`.
+/// and kernel taps `dilation` cells apart with the padding multiplied by `dilation`. With
+/// `rows`, only those output rows: a `(channels * size * size) x (rows.count * outWidth)` band.
 @inline(__always)
 package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
             size: Int, strideX: Int, strideY: Int, dilation: Int, padding: Int,
-            outHeight: Int, outWidth: Int,
+            outHeight: Int, outWidth: Int, rows: Range<Int>? = nil,
             into columns: UnsafeMutablePointer<Float>) {
-    let outPlane = outHeight * outWidth
+    let rows = rows ?? 0..<outHeight
+    let outPlane = rows.count * outWidth
     let pad = padding * dilation
     var row = 0
     for c in 0..<channels {
@@ -27,9 +31,9 @@ package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, w
             for kx in 0..<size {
                 let destination = columns + row * outPlane
                 row += 1
-                for oy in 0..<outHeight {
+                for oy in rows {
                     let iy = oy * strideY + ky * dilation - pad
-                    let outRow = destination + oy * outWidth
+                    let outRow = destination + (oy - rows.lowerBound) * outWidth
                     if iy < 0 || iy >= height {
                         outRow.update(repeating: 0, count: outWidth)
                         continue
@@ -48,10 +52,14 @@ package func im2col(_ input: UnsafePointer<Float>, channels: Int, height: Int, w
                         let first = min(outWidth, shift >= 0 ? 0 : (-shift + strideX - 1) / strideX)
                         let last = max(first, min(outWidth, width - shift > 0 ? (width - shift - 1) / strideX + 1 : 0))
                         if first > 0 { outRow.update(repeating: 0, count: first) }
-                        var source = inRow + first * strideX + shift
-                        for ox in first..<last {
-                            outRow[ox] = source.pointee
-                            source += strideX
+                        if strideX == 2 {
+                            swiftdarknet_copy_even(inRow + first * 2 + shift, outRow + first, last - first)
+                        } else {
+                            var source = inRow + first * strideX + shift
+                            for ox in first..<last {
+                                outRow[ox] = source.pointee
+                                source += strideX
+                            }
                         }
                         if last < outWidth { (outRow + last).update(repeating: 0, count: outWidth - last) }
                     }

@@ -4,6 +4,10 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     case direct
     /// im2col into the workspace, then one GEMM per group (the general path, and the reference).
     case im2col
+    /// im2col one band of output rows at a time into a per-thread buffer that stays in cache,
+    /// each band's GEMM right after: large outputs with small weights (YOLOv3's first stride-2
+    /// layers), whose whole column matrix (50 MB at 416) would stream through memory twice.
+    case im2colBands
     /// Winograd F(4x4, 3x3): 36 GEMMs on transformed tiles (3x3, stride 1, padding 1, 1 group).
     case winograd
     /// Winograd F(4x4, 3x3) for small outputs (up to 169 tiles: 52x52): the element-wise
@@ -109,7 +113,11 @@ public struct NetworkPlan: Sendable, Equatable {
         self.workspaceCount = workspace
         self.parameterCount = parameters
         self.threadScratchCount = layers.compactMap { layer -> Int? in
-            guard let algorithm = layer.algorithm, algorithm.isWinograd else { return nil }
+            guard let algorithm = layer.algorithm else { return nil }
+            if algorithm == .im2colBands, case .convolutional(let conv) = layer.spec.kind {
+                return Im2colBands(conv, inputShape: layer.inputShape, outputShape: layer.outputShape).scratchCount
+            }
+            guard algorithm.isWinograd else { return nil }
             return WinogradConvolution(algorithm: algorithm, inputShape: layer.inputShape, outputShape: layer.outputShape,
                                        activation: .linear).scratchCount
         }.max() ?? 0
@@ -190,6 +198,7 @@ public struct NetworkPlan: Sendable, Equatable {
                 workspace = try product(input.channels, input.height + 2 * conv.padding,
                                         SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size))
             case .im2col: workspace = try product(kernelArea, output.planeSize)
+            case .im2colBands: workspace = 0  // per-thread bands, in the thread scratch
             case .winograd, .winogradFewTiles, .winogradF23:
                 workspace = WinogradConvolution(algorithm: algorithm, inputShape: input, outputShape: output,
                                                 activation: conv.activation).workspaceCount
@@ -200,7 +209,7 @@ public struct NetworkPlan: Sendable, Equatable {
             case .winograd: (WinogradF43.elements, conv.filters)
             case .winogradFewTiles: (WinogradF43.elements, WinogradF43.paddedFilters(conv.filters))
             case .winogradF23: (WinogradF23.elements, WinogradF43.paddedFilters(conv.filters))
-            case .direct, .im2col, .slidingWindow: nil
+            case .direct, .im2col, .im2colBands, .slidingWindow: nil
             }
             if let transformed {
                 let (sum, overflow) = try product(transformed.elements, transformed.filters, input.channels)
@@ -287,7 +296,7 @@ extension ConvolutionAlgorithm {
     var isWinograd: Bool {
         switch self {
         case .winograd, .winogradFewTiles, .winogradF23: true
-        case .direct, .im2col, .slidingWindow: false
+        case .direct, .im2col, .im2colBands, .slidingWindow: false
         }
     }
 
@@ -309,7 +318,8 @@ extension ConvolutionAlgorithm {
     ///   (13x13 512 -> 1024: 1.9x the 36 GEMMs and as fast as F(4x4, 3x3) tile-major with 16/36 of
     ///   its 75 MB of weights); more tiles: `.winograd` (104x104 64 -> 128: 1.4x tile-major;
     ///   1.5-2x im2col);
-    /// - everything else: `.im2col`.
+    /// - everything else: `.im2colBands` for large outputs with small weights (YOLOv3's 3x3/2
+    ///   32 -> 64 at 416: see `Im2colBands`), else `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy, fewTileWeightLimit: Int = fewTileWeightLimit)
         -> ConvolutionAlgorithm {
@@ -319,7 +329,8 @@ extension ConvolutionAlgorithm {
         if SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) { return .slidingWindow }
         // Winograd computes undilated unit-stride windows only.
         guard conv.size == 3, unitStride, conv.dilation == 1, conv.padding == 1, conv.groups == 1, inputChannels >= 32 else {
-            return .im2col
+            return Im2colBands.suits(conv, inputChannels: inputChannels, outputHeight: outputHeight,
+                                     outputWidth: outputWidth) ? .im2colBands : .im2col
         }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
         if rows * columns > tileMajorTileLimit { return .winograd }
