@@ -110,14 +110,15 @@ package enum WinogradF43 {
 
 /// `count` floats of transformed weights, laid out by `transform` (the C kernel, called with the
 /// input, the filter scales or nil, the output and a range of `blocks`) into huge-page-advised
-/// memory. Large layers (tens of MB) are laid out by every core: loading is bound by this.
+/// memory. Layers of a few MB and up are laid out by every core: loading is bound by this.
 func transformWeightsInBlocks(
     _ weights: UnsafePointer<Float>, filterScales: [Float]?, count: Int, blocks: Int,
     _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Void
 ) -> [Float] {
     [Float](unsafeUninitializedCapacity: count) { u, initialized in
         swiftdarknet_advise_huge_pages(u.baseAddress!, count * MemoryLayout<Float>.size)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks / 64))
+        // A worker per 2 MB of output: the page faults of fresh memory are most of the cost.
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
         let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: weights))
         func run(_ scales: UnsafePointer<Float>?) {
