@@ -8,6 +8,7 @@
 #include "Maxpool.h"
 #include "Winograd.h"
 #include "WinogradF23.h"
+#include "WinogradTileMajor.h"
 #include "WinogradWeights.h"
 #include "Elementwise.h"
 

@@ -7,15 +7,20 @@ typedef float CAT(v16_, SUFFIX) __attribute__((vector_size(64), aligned(4)));
 #define V16 CAT(v16_, SUFFIX)
 
 /* Kernel `lane` (lanes below `count`) at g + lane * lane_stride, times scales[lane] (1 without
- * `scales`), into k[0...8]; lanes from `count` on are zero. */
+ * `scales`), into k[0...8]; lanes from `count` on are zero, and neither their kernels nor their
+ * scales are read (past the last filter there are none). */
 static inline __attribute__((always_inline)) void CAT(winograd_gather16_, SUFFIX)(const float *g,
                                                                                ptrdiff_t lane_stride, int count,
                                                                                const float *scales, V16 *k) {
     float values[9][16];
     for (int lane = 0; lane < 16; lane++) {
+        if (lane >= count) {
+            for (int i = 0; i < 9; i++) values[i][lane] = 0.0f;
+            continue;
+        }
         const float *kernel = g + lane * lane_stride;
         const float scale = scales ? scales[lane] : 1.0f;
-        for (int i = 0; i < 9; i++) values[i][lane] = lane < count ? kernel[i] * scale : 0.0f;
+        for (int i = 0; i < 9; i++) values[i][lane] = kernel[i] * scale;
     }
     for (int i = 0; i < 9; i++) __builtin_memcpy(&k[i], values[i], sizeof(V16));
 }
