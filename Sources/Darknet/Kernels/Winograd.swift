@@ -65,7 +65,7 @@ package enum WinogradF43 {
     }
 
     /// Tile-major products of elements `elementRange`: `p[e][tile][f] = Σ_c v[e][c][tile] u[e][c][f]`
-    /// with channel-major weights `u`.
+    /// with channel-major weights `u`; element-count agnostic, so F(2x2, 3x3)'s 16 too.
     @inline(__always)
     package static func multiplyTileMajor(weights u: UnsafePointer<Float>, input v: UnsafePointer<Float>,
                                           into p: UnsafeMutablePointer<Float>, channels: Int, filters: Int,

@@ -66,10 +66,7 @@ package struct WinogradConvolution {
         }
         parallel(elements) { elements, _ in
             switch algorithm {
-            case .winogradF23:
-                WinogradF23.multiply(weights: weights, input: transformed, into: products, channels: channels,
-                                     filters: filters, tiles: tiles, elementRange: elements)
-            case .winogradFewTiles:
+            case .winogradF23, .winogradFewTiles:
                 WinogradF43.multiplyTileMajor(weights: weights, input: transformed, into: products, channels: channels,
                                               filters: filters, tiles: tiles, elementRange: elements)
             default:

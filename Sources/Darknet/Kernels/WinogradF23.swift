@@ -10,7 +10,8 @@ import CDarknetKernels
 ///
 /// Layouts: transformed weights channel-major in blocks of 16 filters,
 /// `[16][paddedFilters / 16][channels][16]`; transformed input `[16][channels][tiles]`; products
-/// `[16][tiles][paddedFilters]`; tiles row-major over the output.
+/// `[16][tiles][paddedFilters]` (by `WinogradF43.multiplyTileMajor`, which takes any element
+/// count); tiles row-major over the output.
 package enum WinogradF23 {
     /// Elements per transformed tile (4x4).
     package static let elements = 16
@@ -55,15 +56,6 @@ package enum WinogradF23 {
                                        scratch: UnsafeMutablePointer<Float>, channelRange: Range<Int>) {
         swiftdarknet_winograd_f23_input(input, channels, height, width, tileRows, tileColumns, v, scratch,
                                         channelRange.lowerBound, channelRange.count)
-    }
-
-    /// Tile-major products of elements `elementRange` (the kernel F(4x4, 3x3)'s few-tile path uses).
-    @inline(__always)
-    package static func multiply(weights u: UnsafePointer<Float>, input v: UnsafePointer<Float>,
-                                 into p: UnsafeMutablePointer<Float>, channels: Int, filters: Int, tiles: Int,
-                                 elementRange: Range<Int>) {
-        swiftdarknet_winograd_products_tile_major(u, v, p, channels, WinogradF43.paddedFilters(filters), tiles,
-                                                  elementRange.lowerBound, elementRange.count)
     }
 
     /// `Aᵀ m A` for every tile of every filter in `filterRange`, writing the 2x2 blocks (clipped at

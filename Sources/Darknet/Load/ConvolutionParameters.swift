@@ -51,7 +51,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
         }
         let weightsOffset = reader.offset
         if algorithm.isWinograd, !spec.flipped,
-           let mapped = try reader.floatsInPlace(filters * kernelArea, parameter: "weights") {
+           let (mapped, largestWeight) = try reader.floatsInPlace(filters * kernelArea, parameter: "weights") {
             var foldedBiases = biases
             let factors = spec.batchNormalize
                 ? Self.foldFactors(biases: &foldedBiases, scales: scales, means: means, variances: variances, dialect: dialect)
@@ -60,7 +60,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
             // up to 1.5), so below this bound nothing can overflow; otherwise (or with a
             // non-finite factor) read again the general way, which names the value.
             let largestFactor = factors.map { $0.reduce(0) { max($0, abs($1)) } } ?? 1
-            let bound = Double(largestMagnitude(mapped)) * Double(largestFactor) * 2.25
+            let bound = Double(largestWeight) * Double(largestFactor) * 2.25
             if largestFactor.isFinite, bound < Double(Float.greatestFiniteMagnitude), firstNonFinite(foldedBiases) == nil {
                 self.init(weights: Self.transformed(mapped.baseAddress!, filterScales: factors, for: algorithm,
                                                     filters: filters, inputChannels: inputChannels),

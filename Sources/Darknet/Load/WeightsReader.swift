@@ -67,10 +67,11 @@ struct WeightsReader {
         return values
     }
 
-    /// The next `count` float32 values named `parameter` where they lie, without a copy, when
-    /// the file's bytes are this machine's floats (little-endian, 4-byte aligned); nil (nothing
-    /// read) otherwise. Rejects NaN and infinity like `readFloats`.
-    mutating func floatsInPlace(_ count: Int, parameter: String) throws(WeightsError) -> UnsafeBufferPointer<Float>? {
+    /// The next `count` float32 values named `parameter` where they lie, without a copy, with
+    /// their largest magnitude, when the file's bytes are this machine's floats (little-endian,
+    /// 4-byte aligned); nil (nothing read) otherwise. Rejects NaN and infinity like `readFloats`.
+    mutating func floatsInPlace(_ count: Int, parameter: String)
+        throws(WeightsError) -> (values: UnsafeBufferPointer<Float>, largestMagnitude: Float)? {
         #if _endian(big)
         return nil
         #else
@@ -80,11 +81,13 @@ struct WeightsReader {
         }
         guard count > 0, let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
         let values = UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: Float.self), count: count)
-        if let bad = firstNonFinite(values) {
+        let largest = largestMagnitude(values)
+        // NaN and infinity have the largest magnitudes of all (by their bits, as compared there).
+        if !largest.isFinite, let bad = values.firstIndex(where: { !$0.isFinite }) {
             throw error(.nonFinite(parameter: parameter, element: bad), at: offset + bad * 4)
         }
         offset += needed
-        return values
+        return (values, largest)
         #endif
     }
 
@@ -111,8 +114,9 @@ func firstNonFinite(_ values: UnsafeBufferPointer<Float>) -> Int? {
     return values.firstIndex { !$0.isFinite }
 }
 
-/// The largest magnitude among finite `values` (0 if empty), by comparing the bits of the
-/// absolute values as integers (their order for finite floats), which vectorises.
+/// The largest magnitude among `values` (0 if empty), by comparing the bits of the absolute
+/// values as integers (their order for floats; infinity and NaN above every finite value), which
+/// vectorises. Not finite iff some value is not.
 func largestMagnitude(_ values: UnsafeBufferPointer<Float>) -> Float {
     guard let base = values.baseAddress else { return 0 }
     let bits = UnsafeRawPointer(base).assumingMemoryBound(to: UInt32.self)
