@@ -178,25 +178,8 @@ struct ForwardPass {
         }
     }
 
-    /// Runs `body` over `0..<count` split into one contiguous chunk per thread (inline when
-    /// one thread is enough). `body` gets its chunk and its worker index.
+    /// Runs `body` over `0..<count` split into one contiguous chunk per thread (see `ThreadSplit`).
     func parallel(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
-        let workers = min(threads, count / max(minimumPerThread, 1))
-        if workers <= 1 {
-            body(0..<count, 0)
-            return
-        }
-        withoutActuallyEscaping(body) { body in
-            // Each worker touches a disjoint chunk; the closure only lives for this call.
-            let work = UncheckedSendable(value: body)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                work.value((count * worker / workers)..<(count * (worker + 1) / workers), worker)
-            }
-        }
+        ThreadSplit(threads: threads)(count, minimumPerThread: minimumPerThread, body)
     }
-}
-
-/// Hands a value to `concurrentPerform` workers that each use a disjoint part of what it reaches.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
 }
