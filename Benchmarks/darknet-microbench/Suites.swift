@@ -5,6 +5,9 @@ import Foundation
 struct Suites {
     let plan: NetworkPlan
     let inputSize: Int
+    /// How the fast convolution paths spread over threads: as the forward pass does, with the
+    /// BLAS single-threaded inside each chunk (sgemm and im2col+sgemm thread inside the BLAS).
+    let split: ThreadSplit
 
     func all() -> [MicroBenchmark] {
         sgemm() + convolutionPath() + im2colBenchmarks() + activations() + pooling() + upsampling()
@@ -72,7 +75,7 @@ struct Suites {
                 result.append(bands)
             }
             if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
-                for algorithm in [ConvolutionAlgorithm.winograd, .winogradFewTiles, .winogradF23] {
+                for algorithm in [ConvolutionAlgorithm.winograd, .winogradFewTiles, .winogradF23, .winogradBands] {
                     var winograd = winogradConvolution(layer, conv, shape: shape, algorithm: algorithm)
                     winograd.planned = layer.algorithm == algorithm
                     result.append(winograd)
@@ -119,8 +122,8 @@ struct Suites {
             })
     }
 
-    /// im2col + sgemm a band of output rows at a time (`Im2colBands`, one thread), bias and
-    /// activation included.
+    /// im2col + sgemm a band of output rows at a time (`Im2colBands`, bands split over the
+    /// threads), bias and activation included.
     private func im2colBandsConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
         return MicroBenchmark(
@@ -131,18 +134,19 @@ struct Suites {
                 let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4,
                                            low: -0.1, high: 0.1)
                 let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                let scratch = alignedBuffer(bands.scratchCount)
+                let scratch = alignedBuffer(bands.scratchCount * split.threads)
                 let y = alignedBuffer(output.count)
+                let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
-                    bands.run(input: x, weights: weights, output: y, scratch: scratch, scratchStride: 0,
-                              parallel: { count, body in body(0..<count, 0) })
+                    bands.run(input: x, weights: weights, output: y, scratch: scratch, scratchStride: bands.scratchCount,
+                              parallel: { count, body in split(count, body) })
                     addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
                                        activation: conv.activation)
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
+                }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, scratch, y) })
             })
     }
 
-    /// One Winograd path as the forward pass runs it (`WinogradConvolution`, one thread):
+    /// One Winograd path as the forward pass runs it (`WinogradConvolution`, split over the threads):
     /// `winograd` (F(4x4, 3x3), 36 sgemm), `few tiles` (F(4x4, 3x3), the tile-major product
     /// kernel) or `F(2x2,3x3)`. GFLOPS are Darknet's (direct convolution) FLOPs over the time, so
     /// the paths compare directly.
@@ -152,6 +156,7 @@ struct Suites {
         let suffix = switch algorithm {
         case .winogradFewTiles: " few tiles"
         case .winogradF23: " F(2x2,3x3)"
+        case .winogradBands: " bands"
         default: ""
         }
         return MicroBenchmark(
@@ -166,22 +171,24 @@ struct Suites {
                 let transformedWeights = algorithm == .winogradF23
                     ? WinogradF23.transformWeights(raw, filters: filters, channels: channels)
                     : WinogradF43.transformWeights(raw, filters: filters, channels: channels,
-                                                   channelMajor: algorithm == .winogradFewTiles)
+                                                   channelMajor: algorithm.hasTileMajorF43Weights)
                 let weights = alignedBuffer(transformedWeights.count)
                 weights.update(from: transformedWeights, count: transformedWeights.count)
                 let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
-                let workspace = alignedBuffer(convolution.workspaceCount + convolution.scratchCount)
+                let workspace = alignedBuffer(convolution.workspaceCount + convolution.scratchCount * split.threads)
                 let scratch = workspace + convolution.workspaceCount
                 let y = alignedBuffer(output.count)
+                let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
                     convolution.run(input: x, weights: weights, biases: biases, output: y, workspace: workspace,
-                                    scratch: scratch, scratchStride: 0,
-                                    parallel: { count, body in body(0..<count, 0) })
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
+                                    scratch: scratch, scratchStride: convolution.scratchCount,
+                                    parallel: { count, body in split(count, body) })
+                }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }
 
-    /// The same convolution computed directly from zero-padded planes (bias and activation fused).
+    /// The same convolution computed directly from zero-padded planes (bias and activation fused),
+    /// padding split by channels and the convolution by output rows.
     private func slidingWindowConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
         return MicroBenchmark(
@@ -196,15 +203,28 @@ struct Suites {
                 let y = alignedBuffer(output.count)
                 let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
                 return Fixture(body: {
-                    SlidingWindowConvolution.pad(x, channels: 0..<input.channels, height: input.height, width: input.width,
-                                                 padding: conv.padding, into: padded, outputWidth: output.width, size: conv.size)
-                    SlidingWindowConvolution.convolve(
-                        padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
-                        weights: weights, biases: biases, filters: conv.filters, into: y,
-                        outputHeight: output.height, outputWidth: output.width, rows: 0..<output.height, epilogue: fused ?? 0)
+                    split(input.channels) { channels, _ in
+                        SlidingWindowConvolution.pad(x, channels: channels, height: input.height, width: input.width,
+                                                     padding: conv.padding, into: padded, outputWidth: output.width,
+                                                     size: conv.size)
+                    }
+                    split(output.height) { rows, _ in
+                        SlidingWindowConvolution.convolve(
+                            padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
+                            weights: weights, biases: biases, filters: conv.filters, into: y,
+                            outputHeight: output.height, outputWidth: output.width, rows: rows, epilogue: fused ?? 0)
+                    }
                     if fused == nil { activate(y, count: output.count, activation: conv.activation) }
                 }, tearDown: { blackHole(y[0]); release(x, weights, biases, padded, y) })
             })
+    }
+
+    /// Sets the BLAS to one thread while a benchmark splits the work itself (BLAS calls inside
+    /// a chunk must not spawn threads of their own); returns what restores `split.threads`.
+    private func useOwnThreads() -> () -> Void {
+        guard split.threads > 1 else { return {} }
+        BLAS.setThreads(1)
+        return { [threads = split.threads] in BLAS.setThreads(threads) }
     }
 
     /// im2col for every convolution with a kernel larger than 1x1. GB/s counts the input read

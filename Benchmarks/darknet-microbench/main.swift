@@ -10,7 +10,8 @@ let usage = """
                               [--filter SUBSTRING] [--json]
       --cfg        network whose layer shapes are measured (default: Weights/darknet/cfg/yolov3-tiny.cfg)
       --size       network input width and height (default 416)
-      --threads    BLAS threads for sgemm and the convolution path (other kernels are single-threaded)
+      --threads    threads for sgemm and the convolution paths: the BLAS threads sgemm and im2col+sgemm,
+                   the other paths split as the forward pass does (other kernels are single-threaded)
       --runs       timed samples per benchmark; min/median/max are per call
       --warmup     untimed calls before them (at least 1)
       --filter     only benchmarks whose name contains SUBSTRING (case-insensitive), e.g. sgemm, im2col, L4
@@ -40,11 +41,11 @@ do {
     try BLAS.ensureLoaded()
     BLAS.setThreads(options.threads)
 
-    let benchmarks = Suites(plan: plan, inputSize: options.size).all().filter { options.selects($0.name) }
+    let benchmarks = Suites(plan: plan, inputSize: options.size, split: ThreadSplit(threads: options.threads)).all().filter { options.selects($0.name) }
     guard !benchmarks.isEmpty else { throw CLIError("no benchmark matches --filter '\(options.filter ?? "")'") }
     let report = Report(options: options, loadAverage: readLoadAverage(), benchmarks: benchmarks)
     if !options.json {
-        print("\(options.cfg.path) at \(options.size)x\(options.size), \(options.threads) BLAS thread(s), "
+        print("\(options.cfg.path) at \(options.size)x\(options.size), \(options.threads) thread(s), "
               + "\(options.runs) runs after \(options.warmup) warm-up, BLAS kernels: \(BLAS.kernelName), "
               + "load average \(report.loadAverage)")
         print("times are per call; cpu/wall = process CPU time / wall time (about 1 per busy thread); "

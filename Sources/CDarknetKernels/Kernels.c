@@ -99,10 +99,10 @@ void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t h
 }
 
 void swiftdarknet_winograd_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                 ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
-                                 ptrdiff_t first, ptrdiff_t count) {
-    DISPATCH(swiftdarknet_winograd_input, input, channels, height, width, tile_rows, tile_columns, transformed,
-             scratch, first, count)
+                                 ptrdiff_t first_row, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                 float *transformed, float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_input, input, channels, height, width, first_row, tile_rows, tile_columns,
+             transformed, scratch, first, count)
 }
 
 void swiftdarknet_winograd_output(const float *products, ptrdiff_t filters, ptrdiff_t height, ptrdiff_t width,
@@ -130,10 +130,10 @@ void swiftdarknet_copy_even(const float *source, float *destination, ptrdiff_t c
 }
 
 void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
-                                             ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                             const float *biases, int epilogue, float *output, ptrdiff_t first,
-                                             ptrdiff_t count) {
-    DISPATCH(swiftdarknet_winograd_output_tile_major, products, filters_padded, height, width, tile_rows,
+                                             ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
+                                             ptrdiff_t tile_columns, const float *biases, int epilogue, float *output,
+                                             ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_output_tile_major, products, filters_padded, height, width, first_row, tile_rows,
              tile_columns, biases, epilogue, output, first, count)
 }
 
@@ -144,17 +144,17 @@ void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, f
 }
 
 void swiftdarknet_winograd_f23_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                     ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
-                                     ptrdiff_t first, ptrdiff_t count) {
-    DISPATCH(swiftdarknet_winograd_f23_input, input, channels, height, width, tile_rows, tile_columns, transformed,
-             scratch, first, count)
+                                     ptrdiff_t first_row, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                     float *transformed, float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_f23_input, input, channels, height, width, first_row, tile_rows, tile_columns,
+             transformed, scratch, first, count)
 }
 
 void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
-                                                 ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                                 const float *biases, int epilogue, float *output, ptrdiff_t first,
-                                                 ptrdiff_t count) {
-    DISPATCH(swiftdarknet_winograd_f23_output_tile_major, products, filters_padded, height, width, tile_rows,
+                                                 ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
+                                                 ptrdiff_t tile_columns, const float *biases, int epilogue, float *output,
+                                                 ptrdiff_t first, ptrdiff_t count) {
+    DISPATCH(swiftdarknet_winograd_f23_output_tile_major, products, filters_padded, height, width, first_row, tile_rows,
              tile_columns, biases, epilogue, output, first, count)
 }
 

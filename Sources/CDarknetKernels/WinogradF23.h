@@ -14,7 +14,7 @@ static inline __attribute__((always_inline)) void CAT(winograd_f23_bt_, SUFFIX)(
 }
 
 static void CAT(swiftdarknet_winograd_f23_input_, SUFFIX)(const float *input, ptrdiff_t channels, ptrdiff_t height,
-                                                          ptrdiff_t width, ptrdiff_t tile_rows,
+                                                          ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
                                                           ptrdiff_t tile_columns, float *v, float *scratch,
                                                           ptrdiff_t first, ptrdiff_t count) {
     const ptrdiff_t tiles = tile_rows * tile_columns;
@@ -32,7 +32,7 @@ static void CAT(swiftdarknet_winograd_f23_input_, SUFFIX)(const float *input, pt
         for (ptrdiff_t ty = 0; ty < tile_rows; ty++) {
             const float *d[4];
             for (int i = 0; i < 4; i++) {
-                const ptrdiff_t y = ty * 2 - 1 + i;
+                const ptrdiff_t y = (first_row + ty) * 2 - 1 + i;
                 d[i] = (y >= 0 && y < height) ? plane + y * width : zero_row;
             }
             const float *restrict d0 = d[0], *restrict d1 = d[1], *restrict d2 = d[2], *restrict d3 = d[3];

@@ -135,11 +135,12 @@ static inline __attribute__((always_inline)) void CAT(winograd_f23_at_, SUFFIX)(
 
 /* `Aᵀ m A` of tile-major products m[element][tile][filter] (element stride tiles * filters_padded)
  * for n x n output tiles (4: F(4x4, 3x3), 36 elements; 2: F(2x2, 3x3), 16 elements), a vector
- * of filters at a time: each tile's products are contiguous per filter vector. */
+ * of filters at a time: each tile's products are contiguous per filter vector. The tiles are
+ * tile rows [first_row, first_row + tile_rows) of the output. */
 static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major_n_, SUFFIX)(
-    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t tile_rows,
-    ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first, ptrdiff_t count,
-    int n) {
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count, int n) {
     const int t = n + 2; /* input tile size */
     const ptrdiff_t tiles = tile_rows * tile_columns, stride = tiles * filters_padded, plane = height * width;
     for (ptrdiff_t f0 = first / LANES * LANES; f0 < first + count; f0 += LANES) {
@@ -167,7 +168,7 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
                 const VEC x = CAT(finish_, SUFFIX)(y[k] + bias, epilogue);
                 __builtin_memcpy(values + k * LANES, &x, sizeof x);
             }
-            const ptrdiff_t oy = tile / tile_columns * n, ox = tile % tile_columns * n;
+            const ptrdiff_t oy = (first_row + tile / tile_columns) * n, ox = tile % tile_columns * n;
             CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
                                                 oy, ox, height - oy < n ? height - oy : n,
                                                 width - ox < n ? width - ox : n);
@@ -176,15 +177,17 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
 }
 
 static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
-    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t tile_rows,
-    ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first, ptrdiff_t count) {
-    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, tile_rows, tile_columns, biases,
-                                               epilogue, output, first, count, 4);
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count) {
+    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows, tile_columns,
+                                               biases, epilogue, output, first, count, 4);
 }
 
 static void CAT(swiftdarknet_winograd_f23_output_tile_major_, SUFFIX)(
-    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t tile_rows,
-    ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first, ptrdiff_t count) {
-    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, tile_rows, tile_columns, biases,
-                                               epilogue, output, first, count, 2);
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count) {
+    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows, tile_columns,
+                                               biases, epilogue, output, first, count, 2);
 }

@@ -29,11 +29,13 @@ final class KernelTests: XCTestCase {
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .loggy),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relie),
         .init(channels: 3, height: 6, width: 6, filters: 3, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .stair),
-        // Winograd shapes with 36 GEMMs (3x3, stride 1, padding 1, >= 32 channels, > 169 tiles), incl. partial tiles.
+        // Winograd shapes with more than 169 tiles (3x3, stride 1, padding 1, >= 32 channels), incl. partial tiles:
+        // in bands (the last one partial: 9 bands of 2 tile rows, 2 of 1) or by the 36 GEMMs.
         .init(channels: 32, height: 56, width: 56, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
         .init(channels: 32, height: 55, width: 57, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
         .init(channels: 33, height: 6, width: 700, filters: 5, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 32, height: 60, width: 60, filters: 16, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .relu),
+        .init(channels: 32, height: 70, width: 90, filters: 20, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
         // Tile-major Winograd shapes (up to 169 tiles), with filters not a multiple of 16 and partial tiles.
         .init(channels: 32, height: 24, width: 24, filters: 4, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
         .init(channels: 32, height: 23, width: 25, filters: 7, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
@@ -58,11 +60,12 @@ final class KernelTests: XCTestCase {
         for options in Self.convolutionOptions { try checkConvolutions(options: options) }
     }
 
-    /// Every path: the fastest (F(4x4, 3x3) for the tile-major cases), F(2x2, 3x3) for them (its
-    /// weight limit lowered to 0), and the im2col reference.
+    /// Every path: the fastest (F(4x4, 3x3), tile-major or in bands), F(2x2, 3x3) and the 36
+    /// GEMMs instead (their weight limits lowered to 0), and the im2col reference.
     private static let convolutionOptions: [PlanOptions] = {
         var f23 = PlanOptions()
         f23.fewTileWeightLimit = 0
+        f23.bandWeightLimit = 0
         return [PlanOptions(), f23, PlanOptions(convolutionStrategy: .im2colOnly)]
     }()
 
@@ -81,7 +84,9 @@ final class KernelTests: XCTestCase {
         let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
         XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winogradFewTiles, .im2col, .direct])
         let large = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", file: "large.cfg")
-        XCTAssertEqual(try NetworkPlan(spec: large).layers.map(\.algorithm), [.winograd], "196 tiles: the 36 GEMMs")
+        XCTAssertEqual(try NetworkPlan(spec: large).layers.map(\.algorithm), [.winogradBands], "196 tiles, small weights: bands")
+        let heavy = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=128\n[convolutional]\nfilters=128\nsize=3\npad=1\n", file: "heavy.cfg")
+        XCTAssertEqual(try NetworkPlan(spec: heavy).layers.map(\.algorithm), [.winograd], "2.4 MB of weights: the 36 GEMMs")
         XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(convolutionStrategy: .im2colOnly)).layers.map(\.algorithm),
                        [.im2col, .im2col, .direct])
     }
@@ -92,7 +97,8 @@ final class KernelTests: XCTestCase {
         defer {
             if strategy == .fastest {
                 let fewTiles: ConvolutionAlgorithm = options.fewTileWeightLimit == 0 ? .winogradF23 : .winogradFewTiles
-                XCTAssertEqual(algorithms.filter { $0 == .winograd }.count, 4, "Winograd cases must take the Winograd path")
+                let manyTiles: ConvolutionAlgorithm = options.bandWeightLimit == 0 ? .winograd : .winogradBands
+                XCTAssertEqual(algorithms.filter { $0 == manyTiles }.count, 5, "Winograd cases over 169 tiles must take \(manyTiles)")
                 XCTAssertEqual(algorithms.filter { $0 == fewTiles }.count, 8, "tile-major Winograd cases must take \(fewTiles)")
                 XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindow }.count, 5, "sliding-window cases must take that path")
                 XCTAssertEqual(algorithms.filter { $0 == .im2colBands }.count, 1, "the banded case must take that path")

@@ -26,8 +26,11 @@ final class MalformedInputTests: XCTestCase {
     func testWinogradLayersReportBadWeightsLikeTheGeneralPath() throws {
         var f23 = PlanOptions()
         f23.fewTileWeightLimit = 0
+        var gemms = PlanOptions()
+        gemms.bandWeightLimit = 0
         let layouts: [(size: Int, options: PlanOptions, algorithm: ConvolutionAlgorithm)] = [
-            (8, PlanOptions(), .winogradFewTiles), (8, f23, .winogradF23), (56, PlanOptions(), .winograd),
+            (8, PlanOptions(), .winogradFewTiles), (8, f23, .winogradF23), (56, PlanOptions(), .winogradBands),
+            (56, gemms, .winograd),
         ]
         for layout in layouts {
             let spec = try NetworkSpec.parse(text: "[net]\nwidth=\(layout.size)\nheight=\(layout.size)\nchannels=32\n"

@@ -29,7 +29,7 @@ final class PlanTests: XCTestCase {
                        "the largest im2col matrix is layer 2's")
         XCTAssertEqual(plan.layers[0].algorithm, .slidingWindow)
         XCTAssertEqual(plan.layers[2].algorithm, .slidingWindow)
-        XCTAssertEqual(plan.layers[4].algorithm, .winograd, "104x104: 676 tiles, the 36 GEMMs")
+        XCTAssertEqual(plan.layers[4].algorithm, .winogradBands, "104x104: 676 tiles, 295 KB of weights: in bands")
         XCTAssertEqual(plan.layers[8].algorithm, .winogradFewTiles, "26x26: 49 tiles, tile-major")
         XCTAssertEqual(plan.layers[10].algorithm, .winogradFewTiles, "13x13 256 -> 512: 19 MB of F(4x4, 3x3) weights")
         XCTAssertEqual(plan.layers[12].algorithm, .winogradF23, "13x13 512 -> 1024: 75 MB of F(4x4, 3x3) weights")

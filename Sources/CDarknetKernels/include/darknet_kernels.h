@@ -63,12 +63,13 @@ void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t h
                              ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width);
 
 /* Winograd F(4x4, 3x3) input transform `Bᵀ d B` of channels [first, first + count): every 6x6 tile
- * (zero padding of 1 around the input) to `transformed`, laid out [36][channels][tiles] with tiles
- * row-major over the output. `scratch` holds width + 6 * (4 * tile_columns + 2) floats, and
- * 28 * tile_columns for the output transform. */
+ * (zero padding of 1 around the input) of tile rows [first_row, first_row + tile_rows) to
+ * `transformed`, laid out [36][channels][tiles] with those tiles row-major over the output.
+ * `scratch` holds width + 6 * (4 * tile_columns + 2) floats, and 28 * tile_columns for the
+ * output transform. */
 void swiftdarknet_winograd_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                 ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
-                                 ptrdiff_t first, ptrdiff_t count);
+                                 ptrdiff_t first_row, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                 float *transformed, float *scratch, ptrdiff_t first, ptrdiff_t count);
 
 /* Winograd output transform `Aᵀ m A` of filters [first, first + count) from `products`
  * ([36][filters][tiles]), clipped at the edges, plus the bias and the epilogue's activation. */
@@ -121,24 +122,29 @@ void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, f
                                                ptrdiff_t filters_padded, ptrdiff_t tiles, ptrdiff_t first,
                                                ptrdiff_t count);
 
-/* The output transform (as swiftdarknet_winograd_output) of tile-major products [36][tiles][padded filters]. */
+/* The output transform (as swiftdarknet_winograd_output) of tile-major products [36][tiles][padded filters]
+ * of tile rows [first_row, first_row + tile_rows). */
 void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
-                                             ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                             ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
+                                             ptrdiff_t tile_columns,
                                              const float *biases, int epilogue, float *output, ptrdiff_t first,
                                              ptrdiff_t count);
 
 /* Winograd F(2x2, 3x3), tile-major only: for small outputs whose F(4x4, 3x3) weights would be too
  * large to stream each pass (9 -> 16 values per kernel instead of 36). Input transform of channels
- * [first, first + count): every 4x4 tile (zero padding of 1) to `transformed`, [16][channels][tiles],
- * tiles row-major over the output (2x2 each). `scratch` holds width + 8 * (tile_columns + 1) floats. */
+ * [first, first + count): every 4x4 tile (zero padding of 1) of tile rows [first_row, first_row +
+ * tile_rows) to `transformed`, [16][channels][tiles], those tiles row-major over the output (2x2
+ * each). `scratch` holds width + 8 * (tile_columns + 1) floats. */
 void swiftdarknet_winograd_f23_input(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                     ptrdiff_t tile_rows, ptrdiff_t tile_columns, float *transformed, float *scratch,
-                                     ptrdiff_t first, ptrdiff_t count);
+                                     ptrdiff_t first_row, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                     float *transformed, float *scratch, ptrdiff_t first, ptrdiff_t count);
 
 /* Output transform `Aᵀ m A` of filters [first, first + count) from tile-major products
- * [16][tiles][padded filters], clipped at the edges, plus the bias and the epilogue's activation. */
+ * [16][tiles][padded filters] of tile rows [first_row, first_row + tile_rows), clipped at the edges,
+ * plus the bias and the epilogue's activation. */
 void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_t filters_padded, ptrdiff_t height,
-                                                 ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                 ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
+                                                 ptrdiff_t tile_columns,
                                                  const float *biases, int epilogue, float *output, ptrdiff_t first,
                                                  ptrdiff_t count);
 

@@ -74,24 +74,27 @@ package enum WinogradF43 {
                                                   elementRange.lowerBound, elementRange.count)
     }
 
-    /// `transformOutput` for tile-major products.
+    /// `transformOutput` for tile-major products of the `tileRows` rows of tiles from `firstTileRow`.
     @inline(__always)
     package static func transformTileMajorOutput(_ p: UnsafePointer<Float>, filters: Int, height: Int, width: Int,
-                                                 tileRows: Int, tileColumns: Int, biases: UnsafePointer<Float>,
-                                                 epilogue: Int32, into output: UnsafeMutablePointer<Float>,
-                                                 filterRange: Range<Int>) {
-        swiftdarknet_winograd_output_tile_major(p, paddedFilters(filters), height, width, tileRows, tileColumns,
-                                                biases, epilogue, output, filterRange.lowerBound, filterRange.count)
+                                                 firstTileRow: Int = 0, tileRows: Int, tileColumns: Int,
+                                                 biases: UnsafePointer<Float>, epilogue: Int32,
+                                                 into output: UnsafeMutablePointer<Float>, filterRange: Range<Int>) {
+        swiftdarknet_winograd_output_tile_major(p, paddedFilters(filters), height, width, firstTileRow, tileRows,
+                                                tileColumns, biases, epilogue, output, filterRange.lowerBound,
+                                                filterRange.count)
     }
 
-    /// `Bᵀ d B` for every 6x6 tile of every channel in `channelRange` (zero padding of 1 around
-    /// the input), written to the 36 matrices of `v`. `scratch` holds `scratchCount(width:)` floats.
+    /// `Bᵀ d B` for every 6x6 tile in the `tileRows` rows of tiles from `firstTileRow`, of every
+    /// channel in `channelRange` (zero padding of 1 around the input), written to the 36 matrices
+    /// of `v` (`[36][channels][tileRows * tileColumns]`). `scratch` holds `scratchCount(width:)` floats.
     @inline(__always)
     package static func transformInput(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
-                                       tileRows: Int, tileColumns: Int, into v: UnsafeMutablePointer<Float>,
-                                       scratch: UnsafeMutablePointer<Float>, channelRange: Range<Int>? = nil) {
+                                       firstTileRow: Int = 0, tileRows: Int, tileColumns: Int,
+                                       into v: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                                       channelRange: Range<Int>? = nil) {
         let range = channelRange ?? 0..<channels
-        swiftdarknet_winograd_input(input, channels, height, width, tileRows, tileColumns, v, scratch,
+        swiftdarknet_winograd_input(input, channels, height, width, firstTileRow, tileRows, tileColumns, v, scratch,
                                     range.lowerBound, range.count)
     }
 

@@ -54,7 +54,7 @@ package enum WinogradF23 {
     package static func transformInput(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
                                        tileRows: Int, tileColumns: Int, into v: UnsafeMutablePointer<Float>,
                                        scratch: UnsafeMutablePointer<Float>, channelRange: Range<Int>) {
-        swiftdarknet_winograd_f23_input(input, channels, height, width, tileRows, tileColumns, v, scratch,
+        swiftdarknet_winograd_f23_input(input, channels, height, width, 0, tileRows, tileColumns, v, scratch,
                                         channelRange.lowerBound, channelRange.count)
     }
 
@@ -64,7 +64,7 @@ package enum WinogradF23 {
     package static func transformOutput(_ p: UnsafePointer<Float>, filters: Int, height: Int, width: Int,
                                         tileRows: Int, tileColumns: Int, biases: UnsafePointer<Float>,
                                         epilogue: Int32, into output: UnsafeMutablePointer<Float>, filterRange: Range<Int>) {
-        swiftdarknet_winograd_f23_output_tile_major(p, WinogradF43.paddedFilters(filters), height, width, tileRows,
+        swiftdarknet_winograd_f23_output_tile_major(p, WinogradF43.paddedFilters(filters), height, width, 0, tileRows,
                                                     tileColumns, biases, epilogue, output,
                                                     filterRange.lowerBound, filterRange.count)
     }

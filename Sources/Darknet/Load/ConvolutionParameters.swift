@@ -117,7 +117,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
         algorithm == .winogradF23
             ? WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
             : WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,
-                                           channelMajor: algorithm == .winogradFewTiles)
+                                           channelMajor: algorithm.hasTileMajorF43Weights)
     }
 
     /// `values` is `rows x columns` row-major; the result is `columns x rows`.

@@ -17,6 +17,10 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// Winograd F(2x2, 3x3) with the few-tile product kernel, for small outputs whose F(4x4, 3x3)
     /// weights would be too large to stream every pass: 16 floats per kernel instead of 36.
     case winogradF23
+    /// Winograd F(4x4, 3x3) for large outputs, with the tile-major product kernel on a band of
+    /// tile rows at a time: each band's transformed input and products stay in the thread's
+    /// cache, where the 36 GEMMs' would stream through memory (104x104 and up).
+    case winogradBands
     /// Each output summed over its window in SIMD registers from a zero-padded copy of the
     /// input (stride 1, 1 group, few input channels): no im2col copy, no thin GEMM.
     case slidingWindow
@@ -66,6 +70,9 @@ public struct PlanOptions: Sendable, Equatable {
     /// Largest F(4x4, 3x3) weights (bytes) a small-output layer takes `.winogradFewTiles` for;
     /// above, `.winogradF23`. Tests lower it to reach the F(2x2, 3x3) path on small layers.
     package var fewTileWeightLimit = ConvolutionAlgorithm.fewTileWeightLimit
+    /// Largest F(4x4, 3x3) weights (bytes) a large-output layer takes `.winogradBands` for;
+    /// above, `.winograd`. Tests lower it to reach the 36 GEMMs on small layers.
+    package var bandWeightLimit = ConvolutionAlgorithm.bandWeightLimit
 
     /// Default: 4 GiB, fastest paths.
     public init(memoryLimit: Int = 4 << 30, convolutionStrategy: ConvolutionStrategy = .fastest) {
@@ -190,7 +197,8 @@ public struct NetworkPlan: Sendable, Equatable {
             let flops = try product(2, conv.filters, kernelArea, output.planeSize)
             let algorithm = ConvolutionAlgorithm.choose(for: conv, inputChannels: input.channels, outputHeight: output.height,
                                                         outputWidth: output.width, strategy: options.convolutionStrategy,
-                                                        fewTileWeightLimit: options.fewTileWeightLimit)
+                                                        fewTileWeightLimit: options.fewTileWeightLimit,
+                                                        bandWeightLimit: options.bandWeightLimit)
             let workspace: Int
             switch algorithm {
             case .direct: workspace = 0
@@ -199,7 +207,7 @@ public struct NetworkPlan: Sendable, Equatable {
                                         SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size))
             case .im2col: workspace = try product(kernelArea, output.planeSize)
             case .im2colBands: workspace = 0  // per-thread bands, in the thread scratch
-            case .winograd, .winogradFewTiles, .winogradF23:
+            case .winograd, .winogradFewTiles, .winogradF23, .winogradBands:
                 workspace = WinogradConvolution(algorithm: algorithm, inputShape: input, outputShape: output,
                                                 activation: conv.activation).workspaceCount
             }
@@ -207,7 +215,7 @@ public struct NetworkPlan: Sendable, Equatable {
             var resident = parameters
             let transformed: (elements: Int, filters: Int)? = switch algorithm {
             case .winograd: (WinogradF43.elements, conv.filters)
-            case .winogradFewTiles: (WinogradF43.elements, WinogradF43.paddedFilters(conv.filters))
+            case .winogradFewTiles, .winogradBands: (WinogradF43.elements, WinogradF43.paddedFilters(conv.filters))
             case .winogradF23: (WinogradF23.elements, WinogradF43.paddedFilters(conv.filters))
             case .direct, .im2col, .im2colBands, .slidingWindow: nil
             }
@@ -295,18 +303,24 @@ extension ConvolutionAlgorithm {
     /// One of the Winograd paths (one driver, one per-thread transform scratch).
     var isWinograd: Bool {
         switch self {
-        case .winograd, .winogradFewTiles, .winogradF23: true
+        case .winograd, .winogradFewTiles, .winogradF23, .winogradBands: true
         case .direct, .im2col, .im2colBands, .slidingWindow: false
         }
     }
+
+    /// Winograd F(4x4, 3x3) with channel-major weights, for the tile-major product kernel.
+    package var hasTileMajorF43Weights: Bool { self == .winogradFewTiles || self == .winogradBands }
 
     /// Largest F(4x4, 3x3) weights (bytes) the few-tile path takes on: its products stream them
     /// once per pass, so beyond this a layer is bound by memory bandwidth and F(2x2, 3x3), with
     /// 16/36 of the weights, is faster.
     static let fewTileWeightLimit = 32 << 20
-    /// Most F(4x4, 3x3) tiles the tile-major paths take on (a 52x52 output): beyond, the
-    /// transformed input and products outgrow L2 and the 36 GEMMs are faster.
+    /// Most F(4x4, 3x3) tiles the whole-layer tile-major paths take on (a 52x52 output): beyond,
+    /// the transformed input and products outgrow L2, and run a band at a time.
     static let tileMajorTileLimit = 169
+    /// Largest F(4x4, 3x3) weights (bytes) `.winogradBands` takes on: every band reads all of
+    /// them, so they have to stay in L2 beside the band (104x104 64 -> 128: 1.2 MB).
+    static let bandWeightLimit = 2 << 20
 
     /// The planner's choice, by measurement on YOLOv3-tiny and YOLOv3 at 416 (darknet-microbench,
     /// one thread):
@@ -316,12 +330,14 @@ extension ConvolutionAlgorithm {
     ///   `.winogradFewTiles` while its weights stay under `fewTileWeightLimit` (13x13 256 -> 512:
     ///   1.7x the 36 GEMMs; 26x26 256 -> 512: 1.5x; 52x52 128 -> 256: 1.1x), else `.winogradF23`
     ///   (13x13 512 -> 1024: 1.9x the 36 GEMMs and as fast as F(4x4, 3x3) tile-major with 16/36 of
-    ///   its 75 MB of weights); more tiles: `.winograd` (104x104 64 -> 128: 1.4x tile-major;
-    ///   1.5-2x im2col);
+    ///   its 75 MB of weights); more tiles: `.winogradBands` while its weights stay under
+    ///   `bandWeightLimit` (208x208 32 -> 64: 1.3x the 36 GEMMs; 104x104 64 -> 128: 1.2x), else
+    ///   `.winograd` (1.5-2x im2col);
     /// - everything else: `.im2colBands` for large outputs with small weights (YOLOv3's 3x3/2
     ///   32 -> 64 at 416: see `Im2colBands`), else `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
-                       strategy: ConvolutionStrategy, fewTileWeightLimit: Int = fewTileWeightLimit)
+                       strategy: ConvolutionStrategy, fewTileWeightLimit: Int = fewTileWeightLimit,
+                       bandWeightLimit: Int = bandWeightLimit)
         -> ConvolutionAlgorithm {
         let unitStride = conv.strideX == 1 && conv.strideY == 1
         if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
@@ -333,9 +349,11 @@ extension ConvolutionAlgorithm {
                                      outputWidth: outputWidth) ? .im2colBands : .im2col
         }
         let (rows, columns) = WinogradF43.tileCounts(height: outputHeight, width: outputWidth)
-        if rows * columns > tileMajorTileLimit { return .winograd }
         let (count, overflow) = WinogradF43.elements.multipliedReportingOverflow(
             by: WinogradF43.paddedFilters(conv.filters) * inputChannels)
-        return !overflow && count <= fewTileWeightLimit / MemoryLayout<Float>.size ? .winogradFewTiles : .winogradF23
+        let (bytes, bytesOverflow) = count.multipliedReportingOverflow(by: MemoryLayout<Float>.size)
+        let weightBytes = overflow || bytesOverflow ? Int.max : bytes
+        if rows * columns > tileMajorTileLimit { return weightBytes <= bandWeightLimit ? .winogradBands : .winograd }
+        return weightBytes <= fewTileWeightLimit ? .winogradFewTiles : .winogradF23
     }
 }
