@@ -5,8 +5,8 @@ import Foundation
 struct Suites {
     let plan: NetworkPlan
     let inputSize: Int
-    /// How the fast convolution paths spread over threads: as the forward pass does, with the
-    /// BLAS single-threaded inside each chunk (sgemm and im2col+sgemm thread inside the BLAS).
+    /// How the convolution paths spread over threads: as the forward pass does, with the BLAS
+    /// single-threaded inside each chunk (only the bare sgemm benchmarks thread inside the BLAS).
     let split: ThreadSplit
 
     func all() -> [MicroBenchmark] {
@@ -90,35 +90,29 @@ struct Suites {
         return result
     }
 
+    /// The general path as the forward pass runs it (`Im2colConvolution`, split over the threads
+    /// with the BLAS single-threaded inside), bias and activation included.
     private func im2colConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
         return MicroBenchmark(
             name: "conv L\(layer.index) im2col+sgemm", shape: shape, flops: Double(layer.flops), bytes: 0,
             setUp: {
-                let groupIn = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
-                let kernelArea = groupIn * conv.size * conv.size
-                let direct = conv.size == 1 && conv.strideX == 1 && conv.padding == 0
+                let convolution = Im2colConvolution(conv, inputShape: input, outputShape: output)
+                let kernelArea = input.channels / conv.groups * conv.size * conv.size
                 let x = randomBuffer(input.count, seed: 3)
                 let weights = randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1)
                 let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                let workspace = alignedBuffer(direct ? 1 : kernelArea * output.planeSize)
+                let workspace = alignedBuffer(kernelArea * output.planeSize)
                 let y = alignedBuffer(output.count)
+                let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
-                    for g in 0..<conv.groups {
-                        let groupInput = x + g * groupIn * input.planeSize
-                        if !direct {
-                            im2col(groupInput, channels: groupIn, height: input.height, width: input.width,
-                                   size: conv.size, stride: conv.strideX, padding: conv.padding,
-                                   outHeight: output.height, outWidth: output.width, into: workspace)
-                        }
-                        BLAS.sgemm(m: groupFilters, n: output.planeSize, k: kernelArea,
-                                   a: weights + g * groupFilters * kernelArea, lda: kernelArea,
-                                   b: direct ? groupInput : workspace, ldb: output.planeSize,
-                                   c: y + g * groupFilters * output.planeSize, ldc: output.planeSize)
+                    convolution.run(input: x, weights: weights, output: y, workspace: workspace, split: split)
+                    split(conv.filters, minimumPerThread: 4) { filters, _ in
+                        addBiasAndActivate(y + filters.lowerBound * output.planeSize, biases: biases + filters.lowerBound,
+                                           channels: filters.count, planeSize: output.planeSize,
+                                           activation: conv.activation)
                     }
-                    addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
-                                       activation: conv.activation)
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
+                }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }
 

@@ -10,8 +10,8 @@ let usage = """
                               [--filter SUBSTRING] [--json]
       --cfg        network whose layer shapes are measured (default: Weights/darknet/cfg/yolov3-tiny.cfg)
       --size       network input width and height (default 416)
-      --threads    threads for sgemm and the convolution paths: the BLAS threads sgemm and im2col+sgemm,
-                   the other paths split as the forward pass does (other kernels are single-threaded)
+      --threads    threads for sgemm (inside the BLAS) and the convolution paths (split as the forward
+                   pass splits them, the BLAS single-threaded); other kernels are single-threaded
       --runs       timed samples per benchmark; min/median/max are per call
       --warmup     untimed calls before them (at least 1)
       --filter     only benchmarks whose name contains SUBSTRING (case-insensitive), e.g. sgemm, im2col, L4

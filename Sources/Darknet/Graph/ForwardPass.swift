@@ -81,54 +81,14 @@ struct ForwardPass {
         arena + (index < 0 ? layout.inputOffset : layout.outputOffsets[index])
     }
 
-    /// im2col + GEMM per group (1x1 stride-1 unpadded: the input is already the column matrix).
-    /// With several threads, im2col is split by channels and each GEMM by output columns.
+    /// im2col + GEMM per group (see `Im2colConvolution`), split over the session's threads.
     private func convolve(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape, _ conv: ConvolutionalSpec,
                           _ parameters: ConvolutionParameters,
                           _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
-        let groupInChannels = inShape.channels / conv.groups
-        let groupFilters = conv.filters / conv.groups
-        let kernelRows = conv.size * conv.size
-        let kernelArea = groupInChannels * kernelRows
-        let outPlane = outShape.planeSize
-        let direct = conv.size == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == 0
         parameters.weights.withUnsafeBufferPointer { weights in
-            for g in 0..<conv.groups {
-                let groupInput = input + g * groupInChannels * inShape.planeSize
-                let columns: UnsafePointer<Float>
-                if direct {
-                    columns = UnsafePointer(groupInput)
-                } else {
-                    parallel(groupInChannels) { channels, _ in
-                        im2col(groupInput + channels.lowerBound * inShape.planeSize, channels: channels.count,
-                               height: inShape.height, width: inShape.width,
-                               size: conv.size, strideX: conv.strideX, strideY: conv.strideY,
-                               dilation: conv.dilation, padding: conv.padding,
-                               outHeight: outShape.height, outWidth: outShape.width,
-                               into: workspace + channels.lowerBound * kernelRows * outPlane)
-                    }
-                    columns = UnsafePointer(workspace)
-                }
-                let a = weights.baseAddress! + g * groupFilters * kernelArea
-                let c = output + g * groupFilters * outPlane
-                // Each thread reads all of the matrix it does not split: split the filters when the
-                // weights are the larger operand (deep, small layers), else the output columns.
-                if groupFilters > outPlane {
-                    parallel(groupFilters, minimumPerThread: 16) { rows, _ in
-                        BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
-                                   a: a + rows.lowerBound * kernelArea, lda: kernelArea,
-                                   b: columns, ldb: outPlane,
-                                   c: c + rows.lowerBound * outPlane, ldc: outPlane)
-                    }
-                } else {
-                    parallel(outPlane, minimumPerThread: 64) { span, _ in
-                        BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
-                                   a: a, lda: kernelArea,
-                                   b: columns + span.lowerBound, ldb: outPlane,
-                                   c: c + span.lowerBound, ldc: outPlane)
-                    }
-                }
-            }
+            Im2colConvolution(conv, inputShape: inShape, outputShape: outShape)
+                .run(input: input, weights: weights.baseAddress!, output: output, workspace: workspace,
+                     split: ThreadSplit(threads: threads))
         }
     }
 

@@ -1,0 +1,65 @@
+/// The general convolution path, as the forward pass runs it (and the micro-benchmarks time it):
+/// per group, im2col into the workspace (skipped for 1x1 stride-1 unpadded layers, whose input
+/// already is the column matrix), then one GEMM, without bias or activation. With several
+/// threads im2col is split by channels and each GEMM by filters or by output columns.
+package struct Im2colConvolution {
+    let conv: ConvolutionalSpec
+    let inputShape: TensorShape
+    let outputShape: TensorShape
+
+    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
+        self.conv = conv
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+    }
+
+    /// Whether the input is used as the column matrix as it is (1x1, stride 1, no padding).
+    var isDirect: Bool { conv.size == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == 0 }
+
+    /// Computes `output = weights * columns` per group; `workspace` holds one group's column
+    /// matrix (`channels / groups * size * size * outputPlane` floats) unless `isDirect`.
+    package func run(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
+                     workspace: UnsafeMutablePointer<Float>, split: ThreadSplit) {
+        let groupInChannels = inputShape.channels / conv.groups
+        let groupFilters = conv.filters / conv.groups
+        let kernelRows = conv.size * conv.size
+        let kernelArea = groupInChannels * kernelRows
+        let outPlane = outputShape.planeSize
+        for g in 0..<conv.groups {
+            let groupInput = input + g * groupInChannels * inputShape.planeSize
+            let columns: UnsafePointer<Float>
+            if isDirect {
+                columns = groupInput
+            } else {
+                split(groupInChannels) { channels, _ in
+                    im2col(groupInput + channels.lowerBound * inputShape.planeSize, channels: channels.count,
+                           height: inputShape.height, width: inputShape.width,
+                           size: conv.size, strideX: conv.strideX, strideY: conv.strideY,
+                           dilation: conv.dilation, padding: conv.padding,
+                           outHeight: outputShape.height, outWidth: outputShape.width,
+                           into: workspace + channels.lowerBound * kernelRows * outPlane)
+                }
+                columns = UnsafePointer(workspace)
+            }
+            let a = weights + g * groupFilters * kernelArea
+            let c = output + g * groupFilters * outPlane
+            // Each thread reads all of the matrix it does not split: split the filters when the
+            // weights are the larger operand (deep, small layers), else the output columns.
+            if groupFilters > outPlane {
+                split(groupFilters, minimumPerThread: 16) { rows, _ in
+                    BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
+                               a: a + rows.lowerBound * kernelArea, lda: kernelArea,
+                               b: columns, ldb: outPlane,
+                               c: c + rows.lowerBound * outPlane, ldc: outPlane)
+                }
+            } else {
+                split(outPlane, minimumPerThread: 64) { span, _ in
+                    BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
+                               a: a, lda: kernelArea,
+                               b: columns + span.lowerBound, ldb: outPlane,
+                               c: c + span.lowerBound, ldc: outPlane)
+                }
+            }
+        }
+    }
+}
