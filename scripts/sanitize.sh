@@ -5,7 +5,8 @@
 #                     planner, loader, the malformed-input table, kernels, every layer of
 #                     YOLOv3-tiny against Darknet, detection, image decoders and resize
 #   ThreadSanitizer   DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes
-#                     (one Detector shared by concurrent detect calls)
+#                     (one Detector shared by concurrent detect calls), WorkerPoolTests and
+#                     ThreadingTests (the spinning helper threads of multi-threaded sessions)
 # Fails on any test failure or sanitizer report. Prints the time each part took.
 #
 # Leaks: XCTest on Linux leaks its own test objects at exit, and any LeakSanitizer
@@ -78,7 +79,7 @@ run() {
 
 case "$which" in
     all|address) run address --skip "$asan_skip" ;;&
-    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes" ;;
+    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac

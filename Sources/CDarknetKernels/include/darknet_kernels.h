@@ -154,6 +154,24 @@ void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_
 void swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
                                        ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
+/* Helper threads for the forward pass's splits (WorkerPool.c). Between jobs each helper spins
+ * for about a millisecond before it blocks, so the steps of a forward pass hand work over without
+ * waking a sleeping thread (on a virtual machine, an idle virtual CPU can take long to wake).
+ * One thread at a time may run jobs on a pool. */
+typedef struct swiftdarknet_pool swiftdarknet_pool;
+typedef void (*swiftdarknet_task)(void *context, ptrdiff_t worker);
+
+/* A pool with `helpers` threads besides the caller's (fewer if threads cannot be created); NULL
+ * if out of memory. */
+swiftdarknet_pool *swiftdarknet_pool_create(ptrdiff_t helpers);
+/* Helper threads the pool has. */
+ptrdiff_t swiftdarknet_pool_helpers(const swiftdarknet_pool *pool);
+/* Runs task(context, w) for w in [0, count) and returns when all are done: w = 0 on the calling
+ * thread, w = 1 ... helpers on the helpers, any further ones on the calling thread. */
+void swiftdarknet_pool_run(swiftdarknet_pool *pool, ptrdiff_t count, swiftdarknet_task task, void *context);
+/* Stops and joins the helpers, then frees the pool (NULL is ignored). */
+void swiftdarknet_pool_destroy(swiftdarknet_pool *pool);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,8 @@ struct ForwardPass {
     let layout: ArenaLayout
     let arena: UnsafeMutablePointer<Float>
     let workspace: UnsafeMutablePointer<Float>
-    let threads: Int
+    /// How every kernel is spread over the session's threads.
+    let split: ThreadSplit
 
     func run(layerNanoseconds: UnsafeMutablePointer<UInt64>? = nil) {
         for layer in network.plan.layers {
@@ -88,7 +89,7 @@ struct ForwardPass {
         parameters.weights.withUnsafeBufferPointer { weights in
             Im2colConvolution(conv, inputShape: inShape, outputShape: outShape)
                 .run(input: input, weights: weights.baseAddress!, output: output, workspace: workspace,
-                     split: ThreadSplit(threads: threads))
+                     split: split)
         }
     }
 
@@ -140,6 +141,6 @@ struct ForwardPass {
 
     /// Runs `body` over `0..<count` split into one contiguous chunk per thread (see `ThreadSplit`).
     func parallel(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
-        ThreadSplit(threads: threads)(count, minimumPerThread: minimumPerThread, body)
+        split(count, minimumPerThread: minimumPerThread, body)
     }
 }

@@ -43,14 +43,18 @@ public final class InferenceSession {
     private var hasRun = false
     /// Threads one forward pass may use.
     public let threads: Int
+    /// The helper threads (`threads - 1`), which spin briefly between the steps of a pass.
+    private let split: ThreadSplit
 
     /// Allocates the arena and workspace for `network`, keeping `retaining` readable after
     /// each pass (detection heads are always kept).
     /// - Parameter threads: threads a forward pass may use (at least 1). Results do not
-    ///   depend on it.
+    ///   depend on it. With more than one, the session keeps `threads - 1` helper threads,
+    ///   which spin for about a millisecond after each step of a pass before they block.
     public init(network: Network, retaining selection: LayerSelection = .detection, threads: Int = 1) {
         self.network = network
         self.threads = max(1, threads)
+        split = ThreadSplit(threads: self.threads)
         self.layout = ArenaLayout(plan: network.plan, retaining: selection)
         // Float is trivial: every buffer is written by its layer before anything reads it,
         // so the memory is not zero-filled up front.
@@ -97,7 +101,7 @@ public final class InferenceSession {
         (arena.baseAddress! + layout.inputOffset).update(from: source, count: expected)
         BLAS.setThreads(1)  // the forward pass splits work across its own threads
         ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
-                    threads: threads).run(layerNanoseconds: layerNanoseconds)
+                    split: split).run(layerNanoseconds: layerNanoseconds)
         hasRun = true
     }
 

@@ -1,0 +1,146 @@
+/*
+ * A pool of helper threads that spin between jobs: see swiftdarknet_pool_create.
+ */
+#include "darknet_kernels.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define SPIN_PAUSE() _mm_pause()
+#elif defined(__aarch64__)
+#define SPIN_PAUSE() __asm__ __volatile__("yield")
+#else
+#define SPIN_PAUSE() ((void)0)
+#endif
+
+struct swiftdarknet_pool;
+
+typedef struct {
+    struct swiftdarknet_pool *pool;
+    ptrdiff_t index; /* 1 ... helpers: the caller is worker 0 */
+    pthread_t thread;
+} swiftdarknet_helper;
+
+struct swiftdarknet_pool {
+    ptrdiff_t helpers;
+    swiftdarknet_helper *threads;
+    /* The job: written by the caller before it bumps `generation`, read by helpers after they
+     * see the new generation, not written again before every helper has counted `pending` down. */
+    swiftdarknet_task task;
+    void *context;
+    ptrdiff_t count;
+    uint64_t generation; /* atomic */
+    ptrdiff_t pending;   /* atomic: helpers not yet done with the current job */
+    int sleepers;        /* atomic: helpers blocked on `wake` */
+    int stop;            /* atomic */
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+};
+
+/* How long a helper spins for the next job before it blocks: long enough to cover the gaps
+ * between the parallel steps of a forward pass, short enough not to burn a core when idle. */
+static const int64_t spin_nanoseconds = 1000000;
+
+static int64_t now_nanoseconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Waits for a generation other than `seen` (or stop) and returns it. */
+static uint64_t wait_for_job(struct swiftdarknet_pool *pool, uint64_t seen) {
+    const int64_t deadline = now_nanoseconds() + spin_nanoseconds;
+    for (unsigned spins = 1;; spins++) {
+        const uint64_t generation = __atomic_load_n(&pool->generation, __ATOMIC_ACQUIRE);
+        if (generation != seen || __atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE)) return generation;
+        if ((spins & 255) == 0 && now_nanoseconds() > deadline) break;
+        SPIN_PAUSE();
+    }
+    pthread_mutex_lock(&pool->mutex);
+    /* Sequentially consistent with the caller's bump-then-check, so either this sees the new
+     * generation or the caller sees a sleeper and signals under the mutex. */
+    __atomic_fetch_add(&pool->sleepers, 1, __ATOMIC_SEQ_CST);
+    uint64_t generation;
+    while ((generation = __atomic_load_n(&pool->generation, __ATOMIC_SEQ_CST)) == seen &&
+           !__atomic_load_n(&pool->stop, __ATOMIC_SEQ_CST))
+        pthread_cond_wait(&pool->wake, &pool->mutex);
+    __atomic_fetch_sub(&pool->sleepers, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&pool->mutex);
+    return generation;
+}
+
+static void *helper_main(void *argument) {
+    swiftdarknet_helper *helper = argument;
+    struct swiftdarknet_pool *pool = helper->pool;
+    uint64_t seen = 0;
+    for (;;) {
+        seen = wait_for_job(pool, seen);
+        if (__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE)) return NULL;
+        if (helper->index < pool->count) pool->task(pool->context, helper->index);
+        __atomic_fetch_sub(&pool->pending, 1, __ATOMIC_RELEASE);
+    }
+}
+
+swiftdarknet_pool *swiftdarknet_pool_create(ptrdiff_t helpers) {
+    struct swiftdarknet_pool *pool = calloc(1, sizeof *pool);
+    if (pool == NULL) return NULL;
+    pool->threads = calloc(helpers > 0 ? (size_t)helpers : 1, sizeof *pool->threads);
+    if (pool->threads == NULL) {
+        free(pool);
+        return NULL;
+    }
+    pthread_mutex_init(&pool->mutex, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    for (ptrdiff_t h = 0; h < helpers; h++) {
+        pool->threads[h].pool = pool;
+        pool->threads[h].index = h + 1;
+        if (pthread_create(&pool->threads[h].thread, NULL, helper_main, &pool->threads[h]) != 0) break;
+        pool->helpers = h + 1;
+    }
+    return pool;
+}
+
+ptrdiff_t swiftdarknet_pool_helpers(const swiftdarknet_pool *pool) { return pool->helpers; }
+
+void swiftdarknet_pool_run(swiftdarknet_pool *pool, ptrdiff_t count, swiftdarknet_task task, void *context) {
+    if (count <= 1 || pool->helpers == 0) {
+        for (ptrdiff_t worker = 0; worker < count; worker++) task(context, worker);
+        return;
+    }
+    pool->task = task;
+    pool->context = context;
+    pool->count = count;
+    __atomic_store_n(&pool->pending, pool->helpers, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pool->generation, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&pool->sleepers, __ATOMIC_SEQ_CST) > 0) {
+        pthread_mutex_lock(&pool->mutex);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->mutex);
+    }
+    /* Workers the pool lacks (count > helpers + 1) run here, after the caller's own. */
+    for (ptrdiff_t worker = 0; worker < count; worker = worker == 0 ? pool->helpers + 1 : worker + 1)
+        task(context, worker);
+    for (unsigned spins = 1; __atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) > 0; spins++) {
+        if ((spins & 1023) == 0) sched_yield(); /* a helper may have lost its core */
+        else SPIN_PAUSE();
+    }
+}
+
+void swiftdarknet_pool_destroy(swiftdarknet_pool *pool) {
+    if (pool == NULL) return;
+    __atomic_store_n(&pool->stop, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&pool->generation, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&pool->mutex);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+    for (ptrdiff_t h = 0; h < pool->helpers; h++) pthread_join(pool->threads[h].thread, NULL);
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->mutex);
+    free(pool->threads);
+    free(pool);
+}
