@@ -133,7 +133,7 @@ struct Suites {
                 let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
                     bands.run(input: x, weights: weights, output: y, scratch: scratch, scratchStride: bands.scratchCount,
-                              parallel: { count, body in split(count, body) })
+                              split: split)
                     addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
                                        activation: conv.activation)
                 }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, scratch, y) })
@@ -176,7 +176,7 @@ struct Suites {
                 return Fixture(body: {
                     convolution.run(input: x, weights: weights, biases: biases, output: y, workspace: workspace,
                                     scratch: scratch, scratchStride: convolution.scratchCount,
-                                    parallel: { count, body in split(count, body) })
+                                    split: split)
                 }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }

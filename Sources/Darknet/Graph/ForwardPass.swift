@@ -36,13 +36,13 @@ struct ForwardPass {
                             .run(input: input, weights: weights.baseAddress!, output: output,
                                  scratch: workspace + network.plan.workspaceCount,
                                  scratchStride: network.plan.threadScratchCount,
-                                 parallel: { count, body in parallel(count, body) })
+                                 split: split)
                     }
                 } else {
                     convolve(input, inShape, conv, parameters, output, outShape)
                 }
                 parameters.biases.withUnsafeBufferPointer { biases in
-                    parallel(conv.filters, minimumPerThread: 4) { filters, _ in
+                    split(conv.filters, minimumPerThread: 4) { filters, _ in
                         addBiasAndActivate(output + filters.lowerBound * outShape.planeSize,
                                            biases: biases.baseAddress! + filters.lowerBound, channels: filters.count,
                                            planeSize: outShape.planeSize, activation: conv.activation)
@@ -50,7 +50,7 @@ struct ForwardPass {
                 }
             case .maxpool(let pool):
                 let scratchPlane = inShape.height * outShape.width
-                parallel(inShape.channels, minimumPerThread: 4) { channels, _ in
+                split(inShape.channels, minimumPerThread: 4) { channels, _ in
                     maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                             height: inShape.height, width: inShape.width,
                             size: pool.size, strideX: pool.strideX, strideY: pool.strideY, padding: pool.padding,
@@ -98,7 +98,7 @@ struct ForwardPass {
     private func convolveSlidingWindow(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
                                        _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
                                        _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
-        parallel(inShape.channels) { channels, _ in
+        split(inShape.channels) { channels, _ in
             SlidingWindowConvolution.pad(input, channels: channels, height: inShape.height, width: inShape.width,
                                          padding: conv.padding, into: workspace, outputWidth: outShape.width,
                                          size: conv.size)
@@ -106,7 +106,7 @@ struct ForwardPass {
         let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
         parameters.weights.withUnsafeBufferPointer { weights in
             parameters.biases.withUnsafeBufferPointer { biases in
-                parallel(outShape.height) { rows, _ in
+                split(outShape.height) { rows, _ in
                     SlidingWindowConvolution.convolve(
                         padded: workspace, channels: inShape.channels, paddedHeight: inShape.height + 2 * conv.padding,
                         size: conv.size, weights: weights.baseAddress!, biases: biases.baseAddress!,
@@ -116,7 +116,7 @@ struct ForwardPass {
             }
         }
         if fused == nil {
-            parallel(conv.filters, minimumPerThread: 4) { filters, _ in
+            split(conv.filters, minimumPerThread: 4) { filters, _ in
                 activate(output + filters.lowerBound * outShape.planeSize,
                          count: filters.count * outShape.planeSize, activation: conv.activation)
             }
@@ -134,13 +134,8 @@ struct ForwardPass {
                 convolution.run(input: input, weights: weights.baseAddress!, biases: biases.baseAddress!, output: output,
                                 workspace: workspace, scratch: workspace + network.plan.workspaceCount,
                                 scratchStride: network.plan.threadScratchCount,
-                                parallel: { count, body in parallel(count, body) })
+                                split: split)
             }
         }
-    }
-
-    /// Runs `body` over `0..<count` split into one contiguous chunk per thread (see `ThreadSplit`).
-    func parallel(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
-        split(count, minimumPerThread: minimumPerThread, body)
     }
 }

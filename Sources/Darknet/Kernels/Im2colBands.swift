@@ -45,14 +45,14 @@ package struct Im2colBands {
     }
 
     /// The convolution without bias or activation into `output`. Worker `w` uses the
-    /// `scratchCount` floats at `scratch + w * scratchStride`; `parallel(count, body)` runs
-    /// `body(range, worker)` over chunks of `0..<count` (here: bands).
+    /// `scratchCount` floats at `scratch + w * scratchStride`; `split` spreads the bands over
+    /// the workers.
     package func run(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                      scratch: UnsafeMutablePointer<Float>, scratchStride: Int,
-                     parallel: (Int, (Range<Int>, Int) -> Void) -> Void) {
+                     split: ThreadSplit) {
         let rowsPerBand = bandRows, width = outputShape.width, height = outputShape.height
         let bands = (height + rowsPerBand - 1) / rowsPerBand
-        parallel(bands) { range, worker in
+        split(bands) { range, worker in
             let columns = scratch + worker * scratchStride
             for band in range {
                 let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)

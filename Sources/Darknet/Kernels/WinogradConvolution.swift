@@ -63,14 +63,14 @@ package struct WinogradConvolution {
 
     /// Computes the convolution of `input` with `weights` transformed for `algorithm` into
     /// `output`. Worker `w` uses the `scratchCount` floats at `scratch + w * scratchStride`;
-    /// `parallel(count, body)` runs `body(range, worker)` over chunks of `0..<count`.
+    /// `split` spreads each step over the workers.
     package func run(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, biases: UnsafePointer<Float>,
                      output: UnsafeMutablePointer<Float>, workspace: UnsafeMutablePointer<Float>,
                      scratch: UnsafeMutablePointer<Float>, scratchStride: Int,
-                     parallel: (Int, (Range<Int>, Int) -> Void) -> Void) {
+                     split: ThreadSplit) {
         if algorithm == .winogradBands {
             runBands(input: input, weights: weights, biases: biases, output: output, scratch: scratch,
-                     scratchStride: scratchStride, parallel: parallel)
+                     scratchStride: scratchStride, split: split)
             return
         }
         let f23 = algorithm == .winogradF23
@@ -82,7 +82,7 @@ package struct WinogradConvolution {
         let channels = inputShape.channels, filters = outputShape.channels
         let transformed = workspace
         let products = workspace + elements * channels * tiles
-        parallel(channels) { range, worker in
+        split(channels) { range, worker in
             if f23 {
                 WinogradF23.transformInput(input, channels: channels, height: inputShape.height, width: inputShape.width,
                                            tileRows: rows, tileColumns: columns, into: transformed,
@@ -93,7 +93,7 @@ package struct WinogradConvolution {
                                            scratch: scratch + worker * scratchStride, channelRange: range)
             }
         }
-        parallel(elements) { elements, _ in
+        split(elements) { elements, _ in
             switch algorithm {
             case .winogradF23, .winogradFewTiles:
                 WinogradF43.multiplyTileMajor(weights: weights, input: transformed, into: products, channels: channels,
@@ -107,7 +107,7 @@ package struct WinogradConvolution {
             }
         }
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        parallel(filters) { range, worker in
+        split(filters) { range, worker in
             switch algorithm {
             case .winogradF23:
                 WinogradF23.transformOutput(products, filters: filters, height: height, width: width, tileRows: rows,
@@ -134,7 +134,7 @@ package struct WinogradConvolution {
     /// scratch (after the transform scratch), so they never leave its cache.
     private func runBands(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, biases: UnsafePointer<Float>,
                           output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
-                          scratchStride: Int, parallel: (Int, (Range<Int>, Int) -> Void) -> Void) {
+                          scratchStride: Int, split: ThreadSplit) {
         let height = outputShape.height, width = outputShape.width
         let (rows, columns) = WinogradF43.tileCounts(height: height, width: width)
         let channels = inputShape.channels, filters = outputShape.channels
@@ -142,7 +142,7 @@ package struct WinogradConvolution {
         let bands = (rows + rowsPerBand - 1) / rowsPerBand
         let transformScratch = WinogradF43.scratchCount(width: width)
         let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        parallel(bands) { range, worker in
+        split(bands) { range, worker in
             let workerScratch = scratch + worker * scratchStride
             let transformed = workerScratch + transformScratch
             let products = transformed + WinogradF43.elements * rowsPerBand * columns * channels
