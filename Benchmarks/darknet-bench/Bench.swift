@@ -8,7 +8,19 @@ import Foundation
 struct Bench {
     let options: BenchOptions
 
-    func run() throws -> BenchReport {
+    /// A network loaded and planned, a session over it and the prepared input.
+    struct Loaded {
+        let network: Network
+        let session: InferenceSession
+        let input: [Float]
+        let geometry: LetterboxGeometry
+        let loadMilliseconds: Double
+        /// Where the load time went (name, milliseconds), in order.
+        let loadPhases: [(String, Double)]
+    }
+
+    /// Loads the network (timed, phase by phase), opens a session and prepares the input.
+    func load() throws -> Loaded {
         let loadStart = Clock.now
         var spec = try NetworkSpec.parse(bytes: try readBytes(options.cfg), file: options.cfg.path)
         if let size = options.size { spec = spec.resized(width: size, height: size) }
@@ -30,8 +42,14 @@ struct Bench {
         let loadMilliseconds = Clock.milliseconds(since: loadStart)
         let loadPhases = [("parse", parseMilliseconds), ("open BLAS", blasMilliseconds),
                           ("plan + weights", networkMilliseconds), ("session", sessionMilliseconds)]
-
         let (input, geometry) = try prepareInput(network)
+        return Loaded(network: network, session: session, input: input, geometry: geometry,
+                      loadMilliseconds: loadMilliseconds, loadPhases: loadPhases)
+    }
+
+    func run() throws -> BenchReport {
+        let loaded = try load()
+        let network = loaded.network, session = loaded.session, input = loaded.input, geometry = loaded.geometry
         for _ in 0..<options.warmup { try session.forward(input) }
         var forward: [Double] = []
         var forwardCPU: [Double] = []
@@ -59,7 +77,7 @@ struct Bench {
             }
         }
         return BenchReport(cfg: options.cfg.path, size: network.inputShape.width, threads: options.threads,
-                           runs: options.runs, loadMilliseconds: loadMilliseconds, loadPhases: loadPhases,
+                           runs: options.runs, loadMilliseconds: loaded.loadMilliseconds, loadPhases: loaded.loadPhases,
                            forward: Stats(forward),
                            forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,
                            detect: Stats(detect), flops: network.plan.flops,
@@ -68,6 +86,36 @@ struct Bench {
                            weightsMegabytes: Double(network.plan.parameterCount * 4) / 1_048_576,
                            residentWeightsMegabytes: Double(network.plan.residentParameterCount * 4) / 1_048_576,
                            plan: network.plan, layerMilliseconds: options.layerProfile ? layers.map { Stats($0).median } : [])
+    }
+
+    /// `--serve`: loads and warms up, prints one JSON line (`ready`, the load), then runs one
+    /// timed forward for each `forward` line on standard input and answers each with a JSON line
+    /// (`forward_ms`, `forward_cpu_ms`); at the end of the input, prints `peak_rss_mb` and returns.
+    /// Lets a driver interleave single forwards of several systems, each in its own process.
+    func serve() throws {
+        let loaded = try load()
+        for _ in 0..<options.warmup { try loaded.session.forward(loaded.input) }
+        let phases = loaded.loadPhases.map { String(format: "%@: %.2f", jsonStringLiteral($0.0), $0.1) }.joined(separator: ", ")
+        emit(String(format: #"{"ready": true, "load_ms": %.2f, "load_phases_ms": {%@}, "blas": "%@"}"#,
+                    loaded.loadMilliseconds, phases, BLAS.kernelName))
+        while let line = readLine() {
+            switch line.trimmingCharacters(in: .whitespaces) {
+            case "forward":
+                let cpuStart = Clock.processCPU
+                let start = Clock.now
+                try loaded.session.forward(loaded.input)
+                let wall = Clock.milliseconds(since: start), cpu = Clock.processCPU - cpuStart
+                emit(String(format: #"{"forward_ms": %.3f, "forward_cpu_ms": %.3f}"#, wall, cpu))
+            case "": continue
+            case let command: throw CLIError("--serve: unknown command \(command) (expected forward)")
+            }
+        }
+        emit(String(format: #"{"peak_rss_mb": %.1f}"#, Memory.peakResidentMegabytes()))
+    }
+
+    /// One line, written at once (unbuffered): the driver waits for it.
+    private func emit(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     private func prepareInput(_ network: Network) throws -> ([Float], LetterboxGeometry) {

@@ -13,6 +13,8 @@ struct BenchOptions {
     let image: URL?
     let json: Bool
     let layerProfile: Bool
+    /// Answer `forward` lines on standard input instead of measuring (see `Bench.serve`).
+    let serve: Bool
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -29,5 +31,6 @@ struct BenchOptions {
         image = arguments.string("image").map { URL(fileURLWithPath: $0) }
         json = arguments.flag("json")
         layerProfile = !arguments.flag("no-layers")
+        serve = arguments.flag("serve")
     }
 }

@@ -29,14 +29,16 @@ struct BenchReport {
 
     var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
 
-    /// The `--json` contract: exactly one line. `forward_ms` / `forward_cpu_ms` (every timed
-    /// forward) come last, for tools that pool samples over several runs.
+    /// The `--json` contract: exactly one line. `load_phases_ms` (where the load went), then
+    /// `forward_ms` / `forward_cpu_ms` (every timed forward) come last, for tools that pool samples over several runs.
     func jsonLine() -> String {
         let samples = { (values: [Double]) in "[" + values.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]" }
         let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
-        return String(line.dropLast()) + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
+        let phases = "{" + loadPhases.map { String(format: "%@: %.2f", jsonStringLiteral($0.0), $0.1) }.joined(separator: ", ") + "}"
+        return String(line.dropLast()) + ", \"load_phases_ms\": \(phases)"
+            + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
     func table() -> String {

@@ -8,11 +8,14 @@ import Foundation
 /// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
 let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
-                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers]
+                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
       --json       print exactly one JSON line with the summary
+      --serve      after loading and --warmup forwards, print a JSON line, then time one forward per
+                   "forward" line on standard input (one JSON line each; peak RSS at end of input),
+                   for drivers that interleave systems forward by forward
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -26,11 +29,15 @@ if rawArguments.contains("--help") || rawArguments.contains("-h") {
 }
 
 do {
-    var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers"])
+    var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers", "serve"])
     let options = try BenchOptions(arguments: &arguments)
     try arguments.rejectUnknown()
-    let report = try Bench(options: options).run()
-    print(options.json ? report.jsonLine() : report.table())
+    if options.serve {
+        try Bench(options: options).serve()
+    } else {
+        let report = try Bench(options: options).run()
+        print(options.json ? report.jsonLine() : report.table())
+    }
 } catch {
     fail(String(describing: error))
 }

@@ -14,6 +14,11 @@ the size. Each (system, threads) configuration runs as its own process: load, --
 forwards, then --runs timed forwards, recording wall time and process CPU time (all threads)
 per forward and the peak resident memory. One round runs every configuration once, in an
 order that rotates every round, so slow phases of a shared machine hit all systems alike.
+With --interleave, a round instead loads every system (one process each, kept alive) at one
+thread count and then alternates single forwards between them (`darknet-bench --serve` and
+the peers' equivalent), so even short slow phases hit all systems alike; each forward then
+also finds the caches as the other systems left them, as in an application that does other
+work between frames.
 Reported: the median over all timed forwards of all rounds, min, CPU time, peak RSS (for the
 peers, of the Python process: "py base" is its resident size after importing numpy, before the
 framework is imported) and the ratios ours/ORT and ours/OpenCV at each thread count: of the
@@ -105,6 +110,9 @@ def worker(a):
     load_ms = (time.perf_counter() - start) * 1e3
     for _ in range(a.warmup):
         forward()
+    if a.serve:
+        serve(forward, {"version": version, "load_ms": load_ms, "baseline_rss_mb": baseline})
+        return
     wall, cpu = [], []
     for _ in range(a.runs):
         c0, t0 = time.process_time(), time.perf_counter()
@@ -115,6 +123,20 @@ def worker(a):
         np.savez(a.dump, *[np.asarray(r, np.float32) for r in result])
     print(json.dumps({"version": version, "load_ms": load_ms, "forward_ms": wall, "forward_cpu_ms": cpu,
                       "peak_rss_mb": peak_rss_mb(), "baseline_rss_mb": baseline}))
+
+
+def serve(forward, ready):
+    """The peers' side of darknet-bench --serve: a JSON line when ready, one per `forward` line
+    on stdin (that forward's wall and CPU time), the peak RSS at the end of the input."""
+    print(json.dumps(dict(ready, ready=True)), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "forward":
+            sys.exit(f"worker: unknown command {line.strip()!r} (expected forward)")
+        c0, t0 = time.process_time(), time.perf_counter()
+        forward()
+        wall, cpu = (time.perf_counter() - t0) * 1e3, (time.process_time() - c0) * 1e3
+        print(json.dumps({"forward_ms": wall, "forward_cpu_ms": cpu}), flush=True)
+    print(json.dumps({"peak_rss_mb": peak_rss_mb()}), flush=True)
 
 
 # MARK: driver
@@ -143,6 +165,69 @@ def measure(system, threads, a, files):
                "--runs", str(a.runs), "--warmup", str(a.warmup), "--input", files["input"],
                "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", files["onnx"]]
     return run_json(command)
+
+
+class Server:
+    """One system in its own process, loaded and warmed up, timing one forward per request."""
+
+    def __init__(self, system, threads, a, files):
+        if system == "ours":
+            command = [a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
+                       "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image, "--serve"]
+        else:
+            command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system,
+                       "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
+                       "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", files["onnx"], "--serve"]
+        self.command = command
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.ready = self.reply()
+        self.ready.setdefault("version", self.ready.get("blas", ""))
+
+    def reply(self):
+        line = self.process.stdout.readline()
+        if not line.startswith("{"):
+            self.process.kill()
+            sys.exit(f"no JSON line from: {' '.join(self.command)}\n{line}{self.process.stderr.read()}")
+        return json.loads(line)
+
+    def forward(self):
+        self.process.stdin.write("forward\n")
+        self.process.stdin.flush()
+        return self.reply()
+
+    def close(self):
+        self.process.stdin.close()
+        last = self.reply()
+        if self.process.wait() != 0:
+            sys.exit(f"failed ({self.process.returncode}): {' '.join(self.command)}\n{self.process.stderr.read()}")
+        return last
+
+
+def interleaved_round(configs, a, files, samples):
+    """Every configuration of one thread count loaded side by side (one process each, loaded one
+    after another), then --runs rounds of one forward each, in turn: a slow phase of a shared
+    machine, however short, hits every system alike."""
+    for count in sorted({t for _, t in configs}):
+        group = [c for c in configs if c[1] == count]
+        servers = {}
+        for config in group:
+            time.sleep(a.pause)
+            servers[config] = Server(config[0], config[1], a, files)
+        for run in range(a.runs):
+            shift = run % len(group)
+            for config in group[shift:] + group[:shift]:
+                time.sleep(a.gap)
+                result = servers[config].forward()
+                samples[config]["wall"].append(result["forward_ms"])
+                samples[config]["cpu"].append(result["forward_cpu_ms"])
+        for config, server in servers.items():
+            entry = samples[config]
+            entry["rss"].append(server.close()["peak_rss_mb"])
+            entry["base"].append(server.ready.get("baseline_rss_mb", float("nan")))
+            entry["load"].append(server.ready["load_ms"])
+            entry["phases"].append(server.ready.get("load_phases_ms", {}))
+            entry["version"] = server.ready["version"]
 
 
 def check(a, files, layers):
@@ -197,6 +282,12 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare our [yolo] inputs with ONNX Runtime's first")
     ap.add_argument("--pause", type=float, default=0.2, help="seconds of idle before each process")
     ap.add_argument("--json", action="store_true", help="also print one JSON line per system and thread count")
+    ap.add_argument("--interleave", action="store_true",
+                    help="per round and thread count, keep every system loaded and alternate single forwards "
+                         "(darknet-bench --serve) instead of running each configuration's forwards back to back")
+    ap.add_argument("--gap", type=float, default=0.01,
+                    help="with --interleave, seconds of idle before each forward (lets the previous system's "
+                         "spinning threads go to sleep)")
     a = ap.parse_args()
     if a.warmup < 1 or a.runs < 1 or a.rounds < 1:
         ap.error("--warmup, --runs and --rounds must be at least 1")
@@ -239,8 +330,14 @@ def main():
             check(a, files, layers)
 
         configs = [(s, t) for t in threads for s in systems]
-        samples = {c: {"wall": [], "cpu": [], "rss": [], "base": [], "load": [], "version": ""} for c in configs}
+        samples = {c: {"wall": [], "cpu": [], "rss": [], "base": [], "load": [], "phases": [], "version": ""} for c in configs}
         for round_index in range(a.rounds):
+            if a.interleave:
+                shift = round_index % len(systems)
+                interleaved_round([(s, t) for t in threads for s in systems[shift:] + systems[:shift]],
+                                  a, files, samples)
+                print(f"# round {round_index + 1}/{a.rounds} done, load average {loadavg()}", flush=True)
+                continue
             shift = round_index % len(configs)
             for config in configs[shift:] + configs[:shift]:
                 time.sleep(a.pause)
@@ -251,6 +348,7 @@ def main():
                 entry["rss"].append(result["peak_rss_mb"])
                 entry["base"].append(result.get("baseline_rss_mb", float("nan")))
                 entry["load"].append(result["load_ms"])
+                entry["phases"].append(result.get("load_phases_ms", {}))
                 entry["version"] = result.get("version", "")
             print(f"# round {round_index + 1}/{a.rounds} done, load average {loadavg()}", flush=True)
 
@@ -264,6 +362,14 @@ def main():
             print(f"{SYSTEMS[config[0]]:<14} {config[1]:>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
                   f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
                   f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}")
+        for config in configs:
+            entry = samples[config]
+            loads = " ".join(f"{load:.0f}" for load in entry["load"])
+            print(f"loads ms, {SYSTEMS[config[0]]} {config[1]} thread(s), each process in order: {loads}")
+            if any(entry["phases"]):
+                names = list(entry["phases"][0])
+                print("  of which (medians): " + ", ".join(
+                    f"{n} {median([p.get(n, float('nan')) for p in entry['phases']]):.1f}" for n in names))
         for t in threads:
             if ("ours", t) not in samples:
                 continue
@@ -301,6 +407,7 @@ if __name__ == "__main__":
             wp.add_argument(f"--{option}")
         for option in ("threads", "runs", "warmup"):
             wp.add_argument(f"--{option}", type=int)
+        wp.add_argument("--serve", action="store_true")
         worker(wp.parse_args(sys.argv[2:]))
     else:
         main()

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Checks the benchmark executables' contracts (issue 4) on YOLOv3-tiny, release build: that
+# `darknet-bench --json` prints exactly one JSON line with every documented key and sane values,
+# that `darknet-bench --serve` answers one line per forward, and that `darknet-microbench` runs.
+# Timings are not judged here (see Benchmarks/README.md): only that the tools work.
+#
+# Environment: BENCH_CHECK_SCRATCH (build directory, default .build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch=${BENCH_CHECK_SCRATCH:-$PWD/.build}
+cfg=Weights/darknet/cfg/yolov3-tiny.cfg
+weights=Weights/yolov3-tiny.weights
+[ -f "$cfg" ] && [ -f "$weights" ] || bash Weights/fetch.sh
+
+start=$(date +%s)
+for product in darknet-bench darknet-microbench; do
+    if ! swift build -c release --product "$product" --scratch-path "$scratch" > "$scratch/bench-check-build.log" 2>&1; then
+        tail -40 "$scratch/bench-check-build.log" >&2
+        echo "bench-check: building $product failed" >&2
+        exit 1
+    fi
+done
+bench="$scratch/release/darknet-bench"
+
+json=$("$bench" --cfg "$cfg" --weights "$weights" --threads 2 --runs 3 --warmup 1 --json)
+serve=$(printf 'forward\nforward\n' | "$bench" --cfg "$cfg" --weights "$weights" --threads 2 --warmup 1 --serve)
+python3 - "$json" "$serve" <<'EOF'
+import json, sys
+lines = sys.argv[1].splitlines()
+assert len(lines) == 1, f"--json printed {len(lines)} lines, expected exactly 1"
+report = json.loads(lines[0])
+for key in ("cfg", "size", "threads", "runs", "load_ms", "median_ms", "min_ms", "max_ms", "gflops",
+            "detect_median_ms", "peak_rss_mb"):
+    assert key in report, f"--json lacks {key}"
+assert report["size"] == 416 and report["threads"] == 2 and report["runs"] == 3, report
+assert 0 < report["min_ms"] <= report["median_ms"] <= report["max_ms"], report
+assert len(report["forward_ms"]) == 3 and report["gflops"] > 0 and report["peak_rss_mb"] > 0, report
+assert abs(sum(report["load_phases_ms"].values()) - report["load_ms"]) < 0.05 * report["load_ms"] + 1, report
+
+replies = [json.loads(line) for line in sys.argv[2].splitlines()]
+assert len(replies) == 4, f"--serve answered {len(replies)} lines for 2 forwards, expected 4"
+assert replies[0]["ready"] and replies[0]["load_ms"] > 0, replies[0]
+assert all(reply["forward_ms"] > 0 and reply["forward_cpu_ms"] > 0 for reply in replies[1:3]), replies
+assert replies[3]["peak_rss_mb"] > 0, replies[3]
+print(f"bench-check: --json and --serve OK (tiny, 2 threads: median {report['median_ms']:.1f} ms, "
+      f"load {report['load_ms']:.1f} ms)")
+EOF
+if printf 'bogus\n' | "$bench" --cfg "$cfg" --weights "$weights" --warmup 1 --serve > /dev/null 2>&1; then
+    echo "bench-check: --serve accepted an unknown command" >&2
+    exit 1
+fi
+"$scratch/release/darknet-microbench" --cfg "$cfg" --filter "L4 " --runs 2 --threads 2 > "$scratch/bench-check-micro.txt"
+grep -q "conv L4 winograd bands \*" "$scratch/bench-check-micro.txt" ||
+    { cat "$scratch/bench-check-micro.txt" >&2; echo "bench-check: darknet-microbench output lacks the planned L4 path" >&2; exit 1; }
+echo "bench-check: OK in $(( $(date +%s) - start )) s"
