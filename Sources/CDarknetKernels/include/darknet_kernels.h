@@ -29,15 +29,18 @@ enum {
     SWIFTDARKNET_EPILOGUE_BIAS_RELU = 2   /* bias, then ReLU */
 };
 
-/* Asks the kernel to back the whole 2 MiB pages inside [start, start + bytes) with huge pages
- * before they are first written (Linux transparent huge pages in madvise mode; no-op elsewhere):
- * one fault per 2 MiB instead of 512 when tens of megabytes of weights are laid out at load. */
-void swiftdarknet_advise_huge_pages(void *start, ptrdiff_t bytes);
-
 /* Maps every page of [start, start + bytes) readable in one call (Linux 5.14+
  * MADV_POPULATE_READ; a no-op where unsupported): a memory-mapped weights file is then read
  * without a page fault per 4 KiB. */
 void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes);
+
+/* Backs every page of fresh memory [start, start + bytes) in one call (Linux 5.14+
+ * MADV_POPULATE_WRITE; a no-op where unsupported), instead of one trap per 4 KiB when it is
+ * first written: the weights laid out at load. Plain pages on purpose: on a VM that hands free
+ * memory back to its host, fresh 2 MiB pages often come from memory the host must back again,
+ * which made loads 2x slower and far less predictable than the few percent huge pages save in
+ * the forward pass. Returns 0 on success. */
+int swiftdarknet_prefault_write(void *start, ptrdiff_t bytes);
 
 /* Columns of the padded input plane the direct convolution reads for an output `out_width` wide
  * with a `size`-wide kernel: the window span plus slack for the last partial vector. */

@@ -112,20 +112,24 @@ package enum WinogradF43 {
 }
 
 /// `count` floats of transformed weights, laid out by `transform` (the C kernel, called with the
-/// input, the filter scales or nil, the output and a range of `blocks`) into huge-page-advised
-/// memory. Layers of a few MB and up are laid out by every core: loading is bound by this.
+/// input, the filter scales or nil, the output and a range of `blocks`) into fresh memory that
+/// every worker first backs with one call per share (see `swiftdarknet_prefault_write`). Layers
+/// of a few MB and up are laid out by every core: loading is bound by this.
 func transformWeightsInBlocks(
     _ weights: UnsafePointer<Float>, filterScales: [Float]?, count: Int, blocks: Int,
     _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Void
 ) -> [Float] {
     [Float](unsafeUninitializedCapacity: count) { u, initialized in
-        swiftdarknet_advise_huge_pages(u.baseAddress!, count * MemoryLayout<Float>.size)
-        // A worker per 2 MB of output: the page faults of fresh memory are most of the cost.
+        // A worker per 2 MB of output: backing fresh memory is most of the cost.
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
         let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: weights))
         func run(_ scales: UnsafePointer<Float>?) {
             let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let first = count * worker / workers, end = count * (worker + 1) / workers
+                _ = swiftdarknet_prefault_write(output.pointer + first, (end - first) * MemoryLayout<Float>.size)
+            }
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
                 transform(input.pointer, scalesPointer?.pointer, output.pointer, first, end - first)

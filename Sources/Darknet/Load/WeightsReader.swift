@@ -53,7 +53,7 @@ struct WeightsReader {
         }
         let start = offset
         var values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            swiftdarknet_advise_huge_pages(buffer.baseAddress!, needed)
+            _ = swiftdarknet_prefault_write(buffer.baseAddress!, needed)
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + needed)]))
             initialized = count
         }
