@@ -29,8 +29,9 @@ struct BenchReport {
 
     var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
 
-    /// The `--json` contract: exactly one line. `load_phases_ms` (where the load went), then
-    /// `forward_ms` / `forward_cpu_ms` (every timed forward) come last, for tools that pool samples over several runs.
+    /// The `--json` contract: exactly one line. After the summary, `load_phases_ms` (where the
+    /// load went), then `forward_ms` / `forward_cpu_ms` (every timed forward), for tools that
+    /// pool samples over several runs.
     func jsonLine() -> String {
         let samples = { (values: [Double]) in "[" + values.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]" }
         let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,

@@ -4,10 +4,17 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+/* Linux 5.14; older kernels answer EINVAL and the pages fault in when first used. */
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 #endif
 
 void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes) {
-#if defined(__linux__) && defined(MADV_POPULATE_READ)
+#if defined(__linux__)
     const uintptr_t page = 4096;
     const uintptr_t first = (uintptr_t)start & ~(page - 1);
     const uintptr_t end = (uintptr_t)start + (uintptr_t)bytes;
@@ -20,9 +27,6 @@ void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes) {
 
 int swiftdarknet_prefault_write(void *start, ptrdiff_t bytes) {
 #if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and the pages fault in */
-#endif
     const uintptr_t page = 4096;
     const uintptr_t first = ((uintptr_t)start + page - 1) & ~(page - 1);
     const uintptr_t end = ((uintptr_t)start + (uintptr_t)bytes) & ~(page - 1);
