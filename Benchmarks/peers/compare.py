@@ -179,8 +179,11 @@ class Server:
                        "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
                        "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", files["onnx"], "--serve"]
         self.command = command
+        # A file, not a pipe: a process that writes much to stderr while the driver waits on its
+        # stdout would otherwise block on the full pipe.
+        self.errors = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, bufsize=1)
+                                        stderr=self.errors, text=True, bufsize=1)
         self.ready = self.reply()
         self.ready.setdefault("version", self.ready.get("blas", ""))
 
@@ -188,7 +191,7 @@ class Server:
         line = self.process.stdout.readline()
         if not line.startswith("{"):
             self.process.kill()
-            sys.exit(f"no JSON line from: {' '.join(self.command)}\n{line}{self.process.stderr.read()}")
+            sys.exit(f"no JSON line from: {' '.join(self.command)}\n{line}{self.stderr()}")
         return json.loads(line)
 
     def forward(self):
@@ -200,8 +203,14 @@ class Server:
         self.process.stdin.close()
         last = self.reply()
         if self.process.wait() != 0:
-            sys.exit(f"failed ({self.process.returncode}): {' '.join(self.command)}\n{self.process.stderr.read()}")
+            sys.exit(f"failed ({self.process.returncode}): {' '.join(self.command)}\n{self.stderr()}")
+        self.errors.close()
         return last
+
+    def stderr(self):
+        self.process.wait()
+        self.errors.seek(0)
+        return self.errors.read()
 
 
 def interleaved_round(configs, a, files, samples):
