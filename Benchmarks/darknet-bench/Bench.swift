@@ -54,11 +54,9 @@ struct Bench {
         var forward: [Double] = []
         var forwardCPU: [Double] = []
         for _ in 0..<options.runs {
-            let cpuStart = Clock.processCPU
-            let start = Clock.now
-            try session.forward(input)
-            forward.append(Clock.milliseconds(since: start))
-            forwardCPU.append(Clock.processCPU - cpuStart)
+            let (wall, cpu) = try Self.timedForward(session, input)
+            forward.append(wall)
+            forwardCPU.append(cpu)
         }
         var detect: [Double] = []
         let detectionOptions = DetectionOptions()
@@ -95,22 +93,26 @@ struct Bench {
     func serve() throws {
         let loaded = try load()
         for _ in 0..<options.warmup { try loaded.session.forward(loaded.input) }
-        let phases = loaded.loadPhases.map { String(format: "%@: %.2f", jsonStringLiteral($0.0), $0.1) }.joined(separator: ", ")
-        emit(String(format: #"{"ready": true, "load_ms": %.2f, "load_phases_ms": {%@}, "blas": "%@"}"#,
-                    loaded.loadMilliseconds, phases, BLAS.kernelName))
+        emit(String(format: #"{"ready": true, "load_ms": %.2f, "load_phases_ms": %@, "blas": "%@"}"#,
+                    loaded.loadMilliseconds, jsonMilliseconds(loaded.loadPhases), BLAS.kernelName))
         while let line = readLine() {
             switch line.trimmingCharacters(in: .whitespaces) {
             case "forward":
-                let cpuStart = Clock.processCPU
-                let start = Clock.now
-                try loaded.session.forward(loaded.input)
-                let wall = Clock.milliseconds(since: start), cpu = Clock.processCPU - cpuStart
+                let (wall, cpu) = try Self.timedForward(loaded.session, loaded.input)
                 emit(String(format: #"{"forward_ms": %.3f, "forward_cpu_ms": %.3f}"#, wall, cpu))
             case "": continue
             case let command: throw CLIError("--serve: unknown command \(command) (expected forward)")
             }
         }
         emit(String(format: #"{"peak_rss_mb": %.1f}"#, Memory.peakResidentMegabytes()))
+    }
+
+    /// One forward pass: wall time and process CPU time (all threads), in milliseconds.
+    private static func timedForward(_ session: InferenceSession, _ input: [Float]) throws -> (wall: Double, cpu: Double) {
+        let cpuStart = Clock.processCPU
+        let start = Clock.now
+        try session.forward(input)
+        return (Clock.milliseconds(since: start), Clock.processCPU - cpuStart)
     }
 
     /// One line, written at once (unbuffered): the driver waits for it.

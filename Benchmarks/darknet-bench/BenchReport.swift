@@ -37,8 +37,7 @@ struct BenchReport {
         let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
-        let phases = "{" + loadPhases.map { String(format: "%@: %.2f", jsonStringLiteral($0.0), $0.1) }.joined(separator: ", ") + "}"
-        return String(line.dropLast()) + ", \"load_phases_ms\": \(phases)"
+        return String(line.dropLast()) + ", \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
             + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
@@ -68,3 +67,7 @@ struct BenchReport {
     }
 }
 
+/// A JSON object of named durations in milliseconds: `{"parse": 1.52, ...}`, in order.
+func jsonMilliseconds(_ durations: [(String, Double)]) -> String {
+    "{" + durations.map { String(format: "%@: %.2f", jsonStringLiteral($0.0), $0.1) }.joined(separator: ", ") + "}"
+}

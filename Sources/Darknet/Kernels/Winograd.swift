@@ -124,12 +124,14 @@ func transformWeightsInBlocks(
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
         let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: weights))
+        // A worker's blocks are not one contiguous run of the output, so the output is backed
+        // in contiguous shares first.
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let first = count * worker / workers, end = count * (worker + 1) / workers
+            _ = swiftdarknet_prefault_write(output.pointer + first, (end - first) * MemoryLayout<Float>.size)
+        }
         func run(_ scales: UnsafePointer<Float>?) {
             let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let first = count * worker / workers, end = count * (worker + 1) / workers
-                _ = swiftdarknet_prefault_write(output.pointer + first, (end - first) * MemoryLayout<Float>.size)
-            }
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
                 transform(input.pointer, scalesPointer?.pointer, output.pointer, first, end - first)
