@@ -81,6 +81,11 @@ struct Suites {
                     result.append(winograd)
                 }
             }
+            if SlidingWindowStride2.computes(conv) {
+                var stride2 = slidingWindowStride2Convolution(layer, conv, shape: shape)
+                stride2.planned = layer.algorithm == .slidingWindowStride2
+                result.append(stride2)
+            }
             if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
                 var sliding = slidingWindowConvolution(layer, conv, shape: shape)
                 sliding.planned = layer.algorithm == .slidingWindow
@@ -210,6 +215,27 @@ struct Suites {
                     }
                     if fused == nil { activate(y, count: output.count, activation: conv.activation) }
                 }, tearDown: { blackHole(y[0]); release(x, weights, biases, padded, y) })
+            })
+    }
+
+    /// The stride-2 direct convolution (`SlidingWindowStride2`, bands of output rows split over
+    /// the threads), bias and activation included.
+    private func slidingWindowStride2Convolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec,
+                                                 shape: String) -> MicroBenchmark {
+        let input = layer.inputShape, output = layer.outputShape
+        return MicroBenchmark(
+            name: "conv L\(layer.index) sliding window /2", shape: shape, flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let convolution = SlidingWindowStride2(conv, inputShape: input, outputShape: output)
+                let x = randomBuffer(input.count, seed: 3)
+                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4, low: -0.1, high: 0.1)
+                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let scratch = alignedBuffer(convolution.scratchCount * split.threads)
+                let y = alignedBuffer(output.count)
+                return Fixture(body: {
+                    convolution.run(input: x, weights: weights, biases: biases, output: y, scratch: scratch,
+                                    scratchStride: convolution.scratchCount, split: split)
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
             })
     }
 

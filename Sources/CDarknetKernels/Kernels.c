@@ -93,6 +93,15 @@ void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdi
              size, output, out_height, out_width, row_begin, row_end, epilogue)
 }
 
+void swiftdarknet_convolve_stride2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                   ptrdiff_t pad, const float *weights, const float *biases, ptrdiff_t filters,
+                                   ptrdiff_t size, float *output, ptrdiff_t out_height, ptrdiff_t out_width,
+                                   ptrdiff_t row_begin, ptrdiff_t row_end, ptrdiff_t band_rows, float *band,
+                                   int epilogue) {
+    DISPATCH(swiftdarknet_convolve_stride2, input, channels, height, width, pad, weights, biases, filters, size,
+             output, out_height, out_width, row_begin, row_end, band_rows, band, epilogue)
+}
+
 void swiftdarknet_maxpool2x2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                              ptrdiff_t stride, float *output, ptrdiff_t out_height, ptrdiff_t out_width) {
     DISPATCH(swiftdarknet_maxpool2x2, input, channels, height, width, stride, output, out_height, out_width)

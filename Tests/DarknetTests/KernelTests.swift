@@ -45,8 +45,17 @@ final class KernelTests: XCTestCase {
         .init(channels: 40, height: 5, width: 7, filters: 17, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .logistic),
         .init(channels: 64, height: 9, width: 9, filters: 48, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .linear),
         .init(channels: 33, height: 2, width: 3, filters: 70, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: false, activation: .relu),
-        // Banded im2col (small weights, a column matrix over 4 MB): 300 output rows in bands of 24.
-        .init(channels: 4, height: 600, width: 600, filters: 5, size: 3, stride: 2, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        // Banded im2col (small weights, a column matrix over 4 MB, a stride the direct kernels do not
+        // take): 200 output rows in bands.
+        .init(channels: 4, height: 600, width: 600, filters: 5, size: 3, stride: 3, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        // Stride-2 sliding window: column tails of 1-3 vectors in every SIMD variant, filter tails,
+        // channel chunks (16) with a partial last one, several bands per thread (300 wide x 40
+        // channels: one output row per band), odd and even kernels, with and without padding.
+        .init(channels: 40, height: 12, width: 300, filters: 9, size: 3, stride: 2, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
+        .init(channels: 17, height: 15, width: 97, filters: 13, size: 3, stride: 2, pad: 1, groups: 1, batchNormalize: false, activation: .relu),
+        .init(channels: 32, height: 21, width: 67, filters: 8, size: 3, stride: 2, pad: 0, groups: 1, batchNormalize: true, activation: .linear),
+        .init(channels: 5, height: 16, width: 80, filters: 20, size: 5, stride: 2, pad: 2, groups: 1, batchNormalize: false, activation: .logistic),
+        .init(channels: 3, height: 9, width: 34, filters: 4, size: 2, stride: 2, pad: 0, groups: 1, batchNormalize: true, activation: .leaky),
         // Sliding-window shapes (stride 1, 1 group, <= 16 channels), wide enough for every SIMD
         // block size, with column and filter tails, and each fused / separate activation.
         .init(channels: 3, height: 9, width: 101, filters: 19, size: 3, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .leaky),
@@ -69,6 +78,40 @@ final class KernelTests: XCTestCase {
         return [PlanOptions(), f23, PlanOptions(convolutionStrategy: .im2colOnly)]
     }()
 
+    /// The stride-2 sliding window splits output rows over the threads, each thread with its own
+    /// band buffer: every thread count must give the same bits.
+    func testStride2SlidingWindowIsBitIdenticalForOneTwoAndThreeThreads() throws {
+        var checked = 0
+        for (n, c) in Self.convCases.enumerated() where c.stride == 2 && c.groups == 1 {
+            let spec = try NetworkSpec.parse(text: """
+                [net]
+                width=\(c.width)
+                height=\(c.height)
+                channels=\(c.channels)
+                [convolutional]
+                filters=\(c.filters)
+                size=\(c.size)
+                stride=2
+                padding=\(c.pad)
+                activation=\(c.activation.rawValue)
+                """, file: "stride2-\(n).cfg")
+            let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: UInt64(n)))
+            guard network.plan.layers[0].algorithm == .slidingWindowStride2 else { continue }
+            checked += 1
+            var generator = SplitMix64(seed: 7 + UInt64(n))
+            let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
+            var outputs: [[Float]] = []
+            for threads in [1, 2, 3] {
+                let session = InferenceSession(network: network, retaining: .all, threads: threads)
+                try session.forward(input)
+                outputs.append(try session.output(ofLayer: 0).values)
+            }
+            XCTAssertEqual(outputs[1], outputs[0], "\(c), 2 threads vs 1")
+            XCTAssertEqual(outputs[2], outputs[0], "\(c), 3 threads vs 1")
+        }
+        XCTAssertGreaterThanOrEqual(checked, 5, "the stride-2 cases must take the stride-2 sliding window")
+    }
+
     /// The C kernels exist once per instruction set; each one this CPU runs must agree.
     func testEverySIMDVariantMatchesTheNaiveLayers() throws {
         let widest = SIMDLevel.current
@@ -82,7 +125,7 @@ final class KernelTests: XCTestCase {
 
     func testWinogradIsChosenForEligibleLayers() throws {
         let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
-        XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winogradFewTiles, .im2col, .direct])
+        XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winogradFewTiles, .slidingWindowStride2, .direct])
         let large = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", file: "large.cfg")
         XCTAssertEqual(try NetworkPlan(spec: large).layers.map(\.algorithm), [.winogradBands], "196 tiles, small weights: bands")
         let heavy = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=128\n[convolutional]\nfilters=128\nsize=3\npad=1\n", file: "heavy.cfg")
@@ -102,6 +145,8 @@ final class KernelTests: XCTestCase {
                 XCTAssertEqual(algorithms.filter { $0 == fewTiles }.count, 8, "tile-major Winograd cases must take \(fewTiles)")
                 XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindow }.count, 5, "sliding-window cases must take that path")
                 XCTAssertEqual(algorithms.filter { $0 == .im2colBands }.count, 1, "the banded case must take that path")
+                XCTAssertGreaterThanOrEqual(algorithms.filter { $0 == .slidingWindowStride2 }.count, 5,
+                                            "stride-2 cases must take the stride-2 sliding window")
             }
         }
         for (n, c) in Self.convCases.enumerated() {

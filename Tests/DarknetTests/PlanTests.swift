@@ -35,6 +35,17 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(plan.layers[12].algorithm, .winogradF23, "13x13 512 -> 1024: 75 MB of F(4x4, 3x3) weights")
     }
 
+    func testYoloV3DownsamplingPaths() throws {
+        let plan = try plan("yolov3.cfg", size: 416)
+        XCTAssertEqual(plan.layers[1].algorithm, .slidingWindowStride2, "3x3/2 32 -> 64: 72 KB of weights")
+        XCTAssertEqual(plan.layers[5].algorithm, .slidingWindowStride2, "3x3/2 64 -> 128: 288 KB of weights")
+        XCTAssertEqual(plan.layers[12].algorithm, .im2col, "3x3/2 128 -> 256: 1.2 MB of weights, the GEMM")
+        XCTAssertEqual(plan.layers[62].algorithm, .im2col)
+        guard case .convolutional(let conv) = plan.layers[1].spec.kind else { return XCTFail("layer 1 is a convolution") }
+        let stride2 = SlidingWindowStride2(conv, inputShape: plan.layers[1].inputShape, outputShape: plan.layers[1].outputShape)
+        XCTAssertGreaterThanOrEqual(plan.threadScratchCount, stride2.scratchCount, "the thread scratch holds its band")
+    }
+
     func testArenaReusesBuffersAndKeepsDetectionHeads() throws {
         let plan = try plan("yolov3.cfg", size: 416)
         let total = plan.layers.reduce(plan.inputShape.count) { $0 + $1.outputShape.count }

@@ -54,11 +54,39 @@ void swiftdarknet_pad_planes(const float *input, ptrdiff_t first, ptrdiff_t coun
 
 /* Stride-1 convolution of zero-padded planes, output rows [row_begin, row_end), every filter.
  * weights: filters x channels x size x size; output: filters x out_height x out_width.
- * Each output is bias + the sum over channels, kernel rows and columns in that order. */
+ * Each output is bias + the sum over channels, kernel rows and columns in that order; size at
+ * most SWIFTDARKNET_DIRECT_MAX_SIZE. */
 void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
                                   ptrdiff_t padded_width, const float *weights, const float *biases,
                                   ptrdiff_t filters, ptrdiff_t size, float *output, ptrdiff_t out_height,
                                   ptrdiff_t out_width, ptrdiff_t row_begin, ptrdiff_t row_end, int epilogue);
+
+/* Largest kernel (size x size) the direct convolutions take. */
+#define SWIFTDARKNET_DIRECT_MAX_SIZE 7
+
+/* Floats in each half (even columns, then odd ones) of a row of the stride-2 direct convolution's
+ * band: the window span of an output `out_width` wide, rounded up to whole vectors. */
+static inline ptrdiff_t swiftdarknet_stride2_half_width(ptrdiff_t out_width, ptrdiff_t size) {
+    return (out_width + 15) / 16 * 16 + size / 2;
+}
+
+/* Floats of one thread's band buffer for swiftdarknet_convolve_stride2: the input rows of
+ * `band_rows` output rows for every channel, split into even and odd columns. */
+static inline ptrdiff_t swiftdarknet_stride2_band_floats(ptrdiff_t channels, ptrdiff_t out_width, ptrdiff_t size,
+                                                         ptrdiff_t band_rows) {
+    return channels * (2 * (band_rows - 1) + size) * 2 * swiftdarknet_stride2_half_width(out_width, size);
+}
+
+/* Stride-2 convolution (zero padding `pad`, no dilation, one group) of a CHW input, output rows
+ * [row_begin, row_end), every filter, `band_rows` output rows at a time: their input rows are
+ * split into even and odd columns in `band` (swiftdarknet_stride2_band_floats), so the window
+ * of a vector of outputs is a run of adjacent values, as at stride 1. Weights, output, sum order
+ * and epilogue as swiftdarknet_convolve_direct; size at most SWIFTDARKNET_DIRECT_MAX_SIZE. */
+void swiftdarknet_convolve_stride2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                   ptrdiff_t pad, const float *weights, const float *biases, ptrdiff_t filters,
+                                   ptrdiff_t size, float *output, ptrdiff_t out_height, ptrdiff_t out_width,
+                                   ptrdiff_t row_begin, ptrdiff_t row_end, ptrdiff_t band_rows, float *band,
+                                   int epilogue);
 
 /* Darknet's 2x2 max pooling with no offset, stride 1 or 2 (YOLOv3-tiny's pools); a window cell
  * past the right or bottom edge repeats the inside one. */

@@ -26,6 +26,10 @@ struct ForwardPass {
                     convolveSlidingWindow(input, inShape, conv, parameters, output, outShape)
                     break
                 }
+                if layer.algorithm == .slidingWindowStride2 {
+                    convolveSlidingWindowStride2(input, inShape, conv, parameters, output, outShape)
+                    break
+                }
                 if let algorithm = layer.algorithm, algorithm.isWinograd {
                     convolveWinograd(input, inShape, conv, parameters, output, outShape, algorithm: algorithm)
                     break
@@ -119,6 +123,21 @@ struct ForwardPass {
             split(conv.filters, minimumPerThread: 4) { filters, _ in
                 activate(output + filters.lowerBound * outShape.planeSize,
                          count: filters.count * outShape.planeSize, activation: conv.activation)
+            }
+        }
+    }
+
+    /// Direct stride-2 convolution (see `SlidingWindowStride2`), output rows split over the
+    /// session's threads, each with its band buffer in the thread scratch.
+    private func convolveSlidingWindowStride2(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
+                                              _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
+                                              _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+        parameters.weights.withUnsafeBufferPointer { weights in
+            parameters.biases.withUnsafeBufferPointer { biases in
+                SlidingWindowStride2(conv, inputShape: inShape, outputShape: outShape)
+                    .run(input: input, weights: weights.baseAddress!, biases: biases.baseAddress!, output: output,
+                         scratch: workspace + network.plan.workspaceCount,
+                         scratchStride: network.plan.threadScratchCount, split: split)
             }
         }
     }

@@ -4,7 +4,8 @@
 /// For a large output with small weights the whole column matrix does not fit any cache
 /// (YOLOv3's 3x3/2 32 -> 64 at 416: 288 x 43264 floats, 50 MB) and is written to memory and read
 /// back; in bands it never leaves L2. Each band's GEMM re-packs the weights, so this only pays
-/// while they are small.
+/// while they are small. Stride 2 goes to `SlidingWindowStride2` when its weights are small,
+/// which skips the copy altogether; this path keeps the strides and dilations it does not take.
 package struct Im2colBands {
     /// Column-matrix bytes one band aims at (L2 is 1-2 MB per core on current x86 parts).
     static let bandBytes = 1 << 20

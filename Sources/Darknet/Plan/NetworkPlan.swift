@@ -5,8 +5,8 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// im2col into the workspace, then one GEMM per group (the general path, and the reference).
     case im2col
     /// im2col one band of output rows at a time into a per-thread buffer that stays in cache,
-    /// each band's GEMM right after: large outputs with small weights (YOLOv3's first stride-2
-    /// layers), whose whole column matrix (50 MB at 416) would stream through memory twice.
+    /// each band's GEMM right after: large outputs with small weights that no direct kernel takes
+    /// (strides above 2, dilation), whose whole column matrix would stream through memory twice.
     case im2colBands
     /// Winograd F(4x4, 3x3): 36 GEMMs on transformed tiles (3x3, stride 1, padding 1, 1 group).
     case winograd
@@ -24,6 +24,10 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// Each output summed over its window in SIMD registers from a zero-padded copy of the
     /// input (stride 1, 1 group, few input channels): no im2col copy, no thin GEMM.
     case slidingWindow
+    /// The sliding window at stride 2 (see `SlidingWindowStride2`): each thread splits a band of
+    /// input rows into even and odd columns in a buffer that stays in cache, so a vector of outputs
+    /// reads adjacent values.
+    case slidingWindowStride2
 }
 
 /// Which fast paths the planner may choose.
@@ -124,6 +128,9 @@ public struct NetworkPlan: Sendable, Equatable {
             if algorithm == .im2colBands, case .convolutional(let conv) = layer.spec.kind {
                 return Im2colBands(conv, inputShape: layer.inputShape, outputShape: layer.outputShape).scratchCount
             }
+            if algorithm == .slidingWindowStride2, case .convolutional(let conv) = layer.spec.kind {
+                return SlidingWindowStride2(conv, inputShape: layer.inputShape, outputShape: layer.outputShape).scratchCount
+            }
             guard algorithm.isWinograd else { return nil }
             return WinogradConvolution(algorithm: algorithm, inputShape: layer.inputShape, outputShape: layer.outputShape,
                                        activation: .linear).scratchCount
@@ -206,7 +213,7 @@ public struct NetworkPlan: Sendable, Equatable {
                 workspace = try product(input.channels, input.height + 2 * conv.padding,
                                         SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size))
             case .im2col: workspace = try product(kernelArea, output.planeSize)
-            case .im2colBands: workspace = 0  // per-thread bands, in the thread scratch
+            case .im2colBands, .slidingWindowStride2: workspace = 0  // per-thread bands, in the thread scratch
             case .winograd, .winogradFewTiles, .winogradF23, .winogradBands:
                 workspace = WinogradConvolution(algorithm: algorithm, inputShape: input, outputShape: output,
                                                 activation: conv.activation).workspaceCount
@@ -217,7 +224,7 @@ public struct NetworkPlan: Sendable, Equatable {
             case .winograd: (WinogradF43.elements, conv.filters)
             case .winogradFewTiles, .winogradBands: (WinogradF43.elements, WinogradF43.paddedFilters(conv.filters))
             case .winogradF23: (WinogradF23.elements, WinogradF43.paddedFilters(conv.filters))
-            case .direct, .im2col, .im2colBands, .slidingWindow: nil
+            case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2: nil
             }
             if let transformed {
                 let (sum, overflow) = try product(transformed.elements, transformed.filters, input.channels)
@@ -304,7 +311,7 @@ extension ConvolutionAlgorithm {
     var isWinograd: Bool {
         switch self {
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands: true
-        case .direct, .im2col, .im2colBands, .slidingWindow: false
+        case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2: false
         }
     }
 
@@ -333,8 +340,9 @@ extension ConvolutionAlgorithm {
     ///   its 75 MB of weights); more tiles: `.winogradBands` while its weights stay under
     ///   `bandWeightLimit` (208x208 32 -> 64: 1.3x the 36 GEMMs; 104x104 64 -> 128: 1.2x), else
     ///   `.winograd` (1.5-2x im2col);
-    /// - everything else: `.im2colBands` for large outputs with small weights (YOLOv3's 3x3/2
-    ///   32 -> 64 at 416: see `Im2colBands`), else `.im2col`.
+    /// - stride 2 with small weights: `.slidingWindowStride2` (YOLOv3's 3x3/2 32 -> 64 and
+    ///   64 -> 128 at 416: see `SlidingWindowStride2`);
+    /// - everything else: `.im2colBands` for large outputs with small weights, else `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy, fewTileWeightLimit: Int = fewTileWeightLimit,
                        bandWeightLimit: Int = bandWeightLimit)
@@ -343,6 +351,7 @@ extension ConvolutionAlgorithm {
         if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
         guard strategy == .fastest else { return .im2col }
         if SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) { return .slidingWindow }
+        if SlidingWindowStride2.suits(conv, inputChannels: inputChannels) { return .slidingWindowStride2 }
         // Winograd computes undilated unit-stride windows only.
         guard conv.size == 3, unitStride, conv.dilation == 1, conv.padding == 1, conv.groups == 1, inputChannels >= 32 else {
             return Im2colBands.suits(conv, inputChannels: inputChannels, outputHeight: outputHeight,
