@@ -4,6 +4,18 @@
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define VEC CAT(vec_, SUFFIX)
+
+/* Materialises vector `v` in a register here, so the compiler cannot move the load that made it
+ * earlier and keep two such values live at once. */
+#ifndef KEEP_IN_REGISTER
+#if defined(__x86_64__)
+#define KEEP_IN_REGISTER(v) __asm__ volatile("" : "+x"(v))
+#elif defined(__aarch64__)
+#define KEEP_IN_REGISTER(v) __asm__ volatile("" : "+w"(v))
+#else
+#define KEEP_IN_REGISTER(v) ((void)0)
+#endif
+#endif
 typedef float VEC __attribute__((vector_size(LANES * 4), aligned(4)));
 
 static inline __attribute__((always_inline)) VEC CAT(load_, SUFFIX)(const float *p) {
