@@ -65,6 +65,24 @@ final class KernelTests: XCTestCase {
         .init(channels: 16, height: 17, width: 49, filters: 33, size: 1, stride: 1, pad: 1, groups: 1, batchNormalize: true, activation: .tanh),
     ]
 
+    /// A network of one convolution as `c` describes it.
+    private static func cfg(for c: ConvCase) -> String {
+        """
+        [net]
+        width=\(c.width)
+        height=\(c.height)
+        channels=\(c.channels)
+        [convolutional]
+        filters=\(c.filters)
+        size=\(c.size)
+        stride=\(c.stride)
+        padding=\(c.pad)
+        groups=\(c.groups)
+        batch_normalize=\(c.batchNormalize ? 1 : 0)
+        activation=\(c.activation.rawValue)
+        """
+    }
+
     func testConvolutionMatchesDirectConvolution() throws {
         for options in Self.convolutionOptions { try checkConvolutions(options: options) }
     }
@@ -83,18 +101,7 @@ final class KernelTests: XCTestCase {
     func testStride2SlidingWindowIsBitIdenticalForOneTwoAndThreeThreads() throws {
         var checked = 0
         for (n, c) in Self.convCases.enumerated() where c.stride == 2 && c.groups == 1 {
-            let spec = try NetworkSpec.parse(text: """
-                [net]
-                width=\(c.width)
-                height=\(c.height)
-                channels=\(c.channels)
-                [convolutional]
-                filters=\(c.filters)
-                size=\(c.size)
-                stride=2
-                padding=\(c.pad)
-                activation=\(c.activation.rawValue)
-                """, file: "stride2-\(n).cfg")
+            let spec = try NetworkSpec.parse(text: Self.cfg(for: c), file: "stride2-\(n).cfg")
             let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: UInt64(n)))
             guard network.plan.layers[0].algorithm == .slidingWindowStride2 else { continue }
             checked += 1
@@ -150,21 +157,7 @@ final class KernelTests: XCTestCase {
             }
         }
         for (n, c) in Self.convCases.enumerated() {
-            let cfg = """
-                [net]
-                width=\(c.width)
-                height=\(c.height)
-                channels=\(c.channels)
-                [convolutional]
-                filters=\(c.filters)
-                size=\(c.size)
-                stride=\(c.stride)
-                padding=\(c.pad)
-                groups=\(c.groups)
-                batch_normalize=\(c.batchNormalize ? 1 : 0)
-                activation=\(c.activation.rawValue)
-                """
-            let spec = try NetworkSpec.parse(text: cfg, file: "case\(n).cfg")
+            let spec = try NetworkSpec.parse(text: Self.cfg(for: c), file: "case\(n).cfg")
             let builder = WeightsBuilder()
             let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)),
                                       options: options)
