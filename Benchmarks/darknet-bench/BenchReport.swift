@@ -63,6 +63,10 @@ struct BenchReport {
                                 shape.width, shape.height, shape.channels, ms, gflops, 100 * ms / total))
         }
         lines.append(String(format: "sum of layer medians %.2f ms", total))
+        if !plan.fusibleMaxpools.isEmpty {
+            let pools = plan.fusibleMaxpools.sorted().map(String.init).joined(separator: ", ")
+            lines.append("maxpool \(pools): computed with the convolution before each, whose row holds the time")
+        }
         return lines.joined(separator: "\n")
     }
 }

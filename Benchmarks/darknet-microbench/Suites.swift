@@ -88,8 +88,13 @@ struct Suites {
             }
             if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
                 var sliding = slidingWindowConvolution(layer, conv, shape: shape)
-                sliding.planned = layer.algorithm == .slidingWindow
+                sliding.planned = layer.algorithm == .slidingWindow && !plan.fusibleMaxpools.contains(layer.index + 1)
                 result.append(sliding)
+                if plan.fusibleMaxpools.contains(layer.index + 1) {
+                    var pooled = slidingWindowConvolution(layer, conv, shape: shape, pooled: true)
+                    pooled.planned = true
+                    result.append(pooled)
+                }
             }
         }
         return result
@@ -187,11 +192,15 @@ struct Suites {
     }
 
     /// The same convolution computed directly from zero-padded planes (bias and activation fused),
-    /// padding split by channels and the convolution by output rows.
-    private func slidingWindowConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+    /// padding split by channels and the convolution by output rows; with `pooled`, the 2x2/2
+    /// maxpool after it in the same pass (`+ maxpool`, the planner's path when the pool is the
+    /// convolution's only reader), split by pooled rows.
+    private func slidingWindowConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String,
+                                          pooled: Bool = false) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
         return MicroBenchmark(
-            name: "conv L\(layer.index) sliding window", shape: shape, flops: Double(layer.flops), bytes: 0,
+            name: "conv L\(layer.index) sliding window" + (pooled ? " + maxpool" : ""), shape: shape,
+            flops: Double(layer.flops), bytes: 0,
             setUp: {
                 let paddedHeight = input.height + 2 * conv.padding
                 let paddedWidth = SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size)
@@ -206,6 +215,15 @@ struct Suites {
                         SlidingWindowConvolution.pad(x, channels: channels, height: input.height, width: input.width,
                                                      padding: conv.padding, into: padded, outputWidth: output.width,
                                                      size: conv.size)
+                    }
+                    if pooled, let fused {
+                        split(output.height / 2) { rows, _ in
+                            SlidingWindowConvolution.convolvePooled(
+                                padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
+                                weights: weights, biases: biases, filters: conv.filters, into: y,
+                                outputHeight: output.height, outputWidth: output.width, rows: rows, epilogue: fused)
+                        }
+                        return
                     }
                     split(output.height) { rows, _ in
                         SlidingWindowConvolution.convolve(

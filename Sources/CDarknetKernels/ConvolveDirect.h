@@ -123,6 +123,83 @@ static void CAT(swiftdarknet_convolve_direct_, SUFFIX)(
                                  out_width, epilogue, 0, 0);
 }
 
+/* Columns of one row of a block pair below: a block's columns plus slack for whole-vector reads. */
+#define POOL_PAIR_STRIDE (VECTOR_BLOCK * LANES + 2 * LANES)
+
+/* Output rows y and y + 1 of filters [0, fb) (from `weights`, `biases`), `nv` vectors from column x
+ * (`valid` of them kept, an even count), into a pair of rows on the stack; then their 2x2/2 maxima
+ * to `pooled` (this filter's plane, at the pooled row and column x / 2). */
+static inline __attribute__((always_inline)) void CAT(pooled_block_, SUFFIX)(
+    const float *in_row, ptrdiff_t channels, ptrdiff_t plane, ptrdiff_t padded_width, const ptrdiff_t *taps,
+    ptrdiff_t tap_count, const float *weights, ptrdiff_t filter_stride, const float *biases, int fb, int nv,
+    ptrdiff_t valid, float *pooled, ptrdiff_t pool_plane, int epilogue) {
+    float pair[2][FILTER_BLOCK][POOL_PAIR_STRIDE];
+#pragma clang loop unroll(full)
+    for (int r = 0; r < 2; r++)
+        CAT(block_, SUFFIX)(in_row + r * padded_width, channels, plane, taps, tap_count, weights, filter_stride, biases,
+                            fb, nv, &pair[r][0][0], POOL_PAIR_STRIDE, valid, epilogue, 0, 0);
+    const ptrdiff_t half = valid / 2;
+    for (int f = 0; f < fb; f++) {
+        const float *top = pair[0][f], *bottom = pair[1][f];
+        for (ptrdiff_t k = 0; k < half; k += LANES) {
+            const VEC a = __builtin_elementwise_max(CAT(load_, SUFFIX)(top + 2 * k), CAT(load_, SUFFIX)(bottom + 2 * k));
+            const VEC b = __builtin_elementwise_max(CAT(load_, SUFFIX)(top + 2 * k + LANES),
+                                                    CAT(load_, SUFFIX)(bottom + 2 * k + LANES));
+            const VEC m = __builtin_elementwise_max(__builtin_shufflevector(a, b, EVEN_INDICES),
+                                                    __builtin_shufflevector(a, b, ODD_INDICES));
+            float *dst = pooled + f * pool_plane + k;
+            if (half - k >= LANES) {
+                __builtin_memcpy(dst, &m, sizeof m);
+            } else {
+                float lane_values[LANES];
+                __builtin_memcpy(lane_values, &m, sizeof m);
+                for (ptrdiff_t i = 0; i < half - k; i++) dst[i] = lane_values[i];
+            }
+        }
+    }
+}
+
+static void CAT(swiftdarknet_convolve_direct_maxpool2_, SUFFIX)(
+    const float *padded, ptrdiff_t channels, ptrdiff_t padded_height, ptrdiff_t padded_width,
+    const float *weights, const float *biases, ptrdiff_t filters, ptrdiff_t size, float *pooled,
+    ptrdiff_t out_height, ptrdiff_t out_width, ptrdiff_t pooled_begin, ptrdiff_t pooled_end, int epilogue) {
+    ptrdiff_t taps[SWIFTDARKNET_DIRECT_MAX_SIZE * SWIFTDARKNET_DIRECT_MAX_SIZE];
+    for (ptrdiff_t ky = 0; ky < size; ky++)
+        for (ptrdiff_t kx = 0; kx < size; kx++) taps[ky * size + kx] = ky * padded_width + kx;
+    const ptrdiff_t plane = padded_height * padded_width, filter_stride = channels * size * size;
+    const ptrdiff_t pool_width = out_width / 2, pool_plane = (out_height / 2) * pool_width;
+    const ptrdiff_t wide = VECTOR_BLOCK * LANES;
+    for (ptrdiff_t py = pooled_begin; py < pooled_end; py++) {
+        const float *in_row = padded + 2 * py * padded_width;
+        float *out_row = pooled + py * pool_width;
+        for (ptrdiff_t x = 0; x < out_width; x += wide) {
+            const ptrdiff_t valid = out_width - x < wide ? out_width - x : wide;
+            const ptrdiff_t vectors = (valid + LANES - 1) / LANES;
+            ptrdiff_t f = 0;
+#define POOLED_BLOCK(fb, nv)                                                                                       \
+    CAT(pooled_block_, SUFFIX)(in_row + x, channels, plane, padded_width, taps, size * size,                      \
+                               weights + f * filter_stride, filter_stride, biases + f, fb, nv, valid,              \
+                               out_row + f * pool_plane + x / 2, pool_plane, epilogue)
+#define POOLED_FILTERS(nv)                                                                                         \
+    for (f = 0; f + FILTER_BLOCK <= filters; f += FILTER_BLOCK) POOLED_BLOCK(FILTER_BLOCK, nv);                    \
+    for (; f < filters; f++) POOLED_BLOCK(1, nv);
+            if (vectors == VECTOR_BLOCK) {
+                POOLED_FILTERS(VECTOR_BLOCK)
+            }
+#if VECTOR_BLOCK > 2
+            else if (vectors == 2) {
+                POOLED_FILTERS(2)
+            }
+#endif
+            else {
+                POOLED_FILTERS(1)
+            }
+#undef POOLED_FILTERS
+#undef POOLED_BLOCK
+        }
+    }
+}
+
 /* Splits padded row `row` of one channel (input row row - pad, zero outside) into its `half`
  * even columns at `even` and `half` odd ones at `odd`: even[j] is padded column 2j, input
  * column 2j - pad. */

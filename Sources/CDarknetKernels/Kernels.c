@@ -93,6 +93,15 @@ void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdi
              size, output, out_height, out_width, row_begin, row_end, epilogue)
 }
 
+void swiftdarknet_convolve_direct_maxpool2(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
+                                           ptrdiff_t padded_width, const float *weights, const float *biases,
+                                           ptrdiff_t filters, ptrdiff_t size, float *pooled, ptrdiff_t out_height,
+                                           ptrdiff_t out_width, ptrdiff_t pooled_begin, ptrdiff_t pooled_end,
+                                           int epilogue) {
+    DISPATCH(swiftdarknet_convolve_direct_maxpool2, padded, channels, padded_height, padded_width, weights, biases,
+             filters, size, pooled, out_height, out_width, pooled_begin, pooled_end, epilogue)
+}
+
 void swiftdarknet_convolve_stride2(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                    ptrdiff_t pad, const float *weights, const float *biases, ptrdiff_t filters,
                                    ptrdiff_t size, float *output, ptrdiff_t out_height, ptrdiff_t out_width,

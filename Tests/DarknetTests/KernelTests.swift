@@ -175,6 +175,66 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// A sliding-window convolution and the 2x2/2 maxpool after it run as one pass when the session
+    /// keeps only the pool's output: every SIMD variant and thread count must give the bits of the
+    /// two layers run apart (column tails of every block size, filter tails, 3x3 and 5x5).
+    func testConvolutionFusedWithMaxpoolEqualsTheTwoLayersApart() throws {
+        let cases: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, activation: Activation)] = [
+            (3, 8, 100, 19, 3, .leaky), (16, 6, 64, 8, 3, .relu), (5, 12, 50, 9, 5, .linear), (2, 4, 2, 3, 3, .leaky),
+            (4, 6, 98, 4, 3, .leaky), (3, 10, 416, 16, 3, .leaky),
+        ]
+        let widest = SIMDLevel.current
+        defer { SIMDLevel.limit(to: widest) }
+        for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
+            XCTAssertEqual(SIMDLevel.limit(to: level), level)
+            for (n, c) in cases.enumerated() {
+                let spec = try NetworkSpec.parse(text: """
+                    [net]
+                    width=\(c.width)
+                    height=\(c.height)
+                    channels=\(c.channels)
+                    [convolutional]
+                    filters=\(c.filters)
+                    size=\(c.size)
+                    stride=1
+                    pad=1
+                    batch_normalize=1
+                    activation=\(c.activation.rawValue)
+                    [maxpool]
+                    size=2
+                    stride=2
+                    """, file: "pooled\(n).cfg")
+                let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: UInt64(n)))
+                XCTAssertEqual(network.plan.fusibleMaxpools, [1], "\(c)")
+                var generator = SplitMix64(seed: 40 + UInt64(n))
+                let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
+                let apart = InferenceSession(network: network, retaining: .all)
+                try apart.forward(input)
+                let expected = try apart.output(ofLayer: 1).values
+                for threads in [1, 2, 3] {
+                    let fused = InferenceSession(network: network, retaining: .layers([1]), threads: threads)
+                    try fused.forward(input)
+                    XCTAssertEqual(try fused.output(ofLayer: 1).values, expected, "\(c), \(level), \(threads) threads")
+                }
+            }
+        }
+    }
+
+    /// Pools the fused kernel cannot compute stay separate layers.
+    func testOnlyPoolsTheConvolutionCanComputeAreFused() throws {
+        func fusible(_ body: String, width: Int = 8) throws -> Set<Int> {
+            let text = "[net]\nwidth=\(width)\nheight=8\nchannels=3\n[convolutional]\nfilters=4\nsize=3\npad=1\n" + body
+            return try NetworkPlan(spec: try NetworkSpec.parse(text: text, file: "fusion.cfg")).fusibleMaxpools
+        }
+        XCTAssertEqual(try fusible("activation=leaky\n[maxpool]\nsize=2\nstride=2\n"), [1])
+        XCTAssertEqual(try fusible("activation=logistic\n[maxpool]\nsize=2\nstride=2\n"), [], "activation applied after the kernel")
+        XCTAssertEqual(try fusible("activation=leaky\n[maxpool]\nsize=2\nstride=2\n", width: 9), [], "odd width")
+        XCTAssertEqual(try fusible("activation=leaky\n[maxpool]\nsize=2\nstride=1\n"), [], "stride 1")
+        XCTAssertEqual(try fusible("activation=leaky\n[maxpool]\nsize=3\nstride=2\n"), [], "3x3 window")
+        XCTAssertEqual(try fusible("activation=leaky\n[maxpool]\nsize=2\nstride=2\n[route]\nlayers=-2\n"), [],
+                       "the convolution's output is read again")
+    }
+
     func testMaxpoolMatchesNaivePooling() throws {
         let cases: [(h: Int, w: Int, size: Int, stride: Int, padding: Int?)] = [
             (8, 8, 2, 2, nil), (13, 13, 2, 1, nil), (7, 7, 2, 2, nil), (1, 1, 2, 2, nil), (1, 5, 2, 1, nil), (5, 1, 2, 2, nil), (7, 9, 3, 2, nil), (5, 5, 3, 1, 2), (6, 5, 5, 1, nil), (9, 9, 13, 1, nil), (4, 4, 1, 1, nil),

@@ -64,6 +64,17 @@ void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdi
 /* Largest kernel (size x size) the direct convolutions take. */
 #define SWIFTDARKNET_DIRECT_MAX_SIZE 7
 
+/* swiftdarknet_convolve_direct followed by Darknet's 2x2/2 max pooling, without the convolution's
+ * output ever reaching memory: pooled rows [pooled_begin, pooled_end) of the pooled output
+ * (filters x out_height / 2 x out_width / 2) from convolution rows 2 * row and 2 * row + 1.
+ * out_height and out_width are even; the epilogue is applied before pooling (it is monotonic),
+ * so every value equals the unfused pair's. */
+void swiftdarknet_convolve_direct_maxpool2(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
+                                           ptrdiff_t padded_width, const float *weights, const float *biases,
+                                           ptrdiff_t filters, ptrdiff_t size, float *pooled, ptrdiff_t out_height,
+                                           ptrdiff_t out_width, ptrdiff_t pooled_begin, ptrdiff_t pooled_end,
+                                           int epilogue);
+
 /* Floats in each half (even columns, then odd ones) of a row of the stride-2 direct convolution's
  * band: the window span of an output `out_width` wide, rounded up to whole vectors. */
 static inline ptrdiff_t swiftdarknet_stride2_half_width(ptrdiff_t out_width, ptrdiff_t size) {

@@ -23,7 +23,8 @@ struct ForwardPass {
             case .convolutional(let conv):
                 let parameters = network.convolutions[layer.index]!
                 if layer.algorithm == .slidingWindow {
-                    convolveSlidingWindow(input, inShape, conv, parameters, output, outShape)
+                    let pooled = fusesMaxpool(layer.index + 1) ? arena + layout.outputOffsets[layer.index + 1] : nil
+                    convolveSlidingWindow(input, inShape, conv, parameters, output, outShape, pooledInto: pooled)
                     break
                 }
                 if layer.algorithm == .slidingWindowStride2 {
@@ -53,6 +54,7 @@ struct ForwardPass {
                     }
                 }
             case .maxpool(let pool):
+                if fusesMaxpool(layer.index) { break }  // computed with the convolution before it
                 let scratchPlane = inShape.height * outShape.width
                 split(inShape.channels, minimumPerThread: 4) { channels, _ in
                     maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
@@ -97,11 +99,20 @@ struct ForwardPass {
         }
     }
 
+    /// Whether maxpool layer `index` is computed by the convolution before it: the plan allows it
+    /// and this session does not keep that convolution's output.
+    private func fusesMaxpool(_ index: Int) -> Bool {
+        network.plan.fusibleMaxpools.contains(index) && !layout.retained.contains(index - 1)
+    }
+
     /// Direct convolution from zero-padded planes; threads split the padding by channel and the
-    /// convolution by output rows. Bias (and leaky / ReLU) are applied by the kernel itself.
+    /// convolution by output rows. Bias (and leaky / ReLU) are applied by the kernel itself. With
+    /// `pooled`, the next layer's 2x2/2 max pooling is applied in the same pass and only its
+    /// output written there.
     private func convolveSlidingWindow(_ input: UnsafeMutablePointer<Float>, _ inShape: TensorShape,
                                        _ conv: ConvolutionalSpec, _ parameters: ConvolutionParameters,
-                                       _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape) {
+                                       _ output: UnsafeMutablePointer<Float>, _ outShape: TensorShape,
+                                       pooledInto pooled: UnsafeMutablePointer<Float>?) {
         split(inShape.channels) { channels, _ in
             SlidingWindowConvolution.pad(input, channels: channels, height: inShape.height, width: inShape.width,
                                          padding: conv.padding, into: workspace, outputWidth: outShape.width,
@@ -110,6 +121,16 @@ struct ForwardPass {
         let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
         parameters.weights.withUnsafeBufferPointer { weights in
             parameters.biases.withUnsafeBufferPointer { biases in
+                if let pooled, let fused {  // the plan fuses a pool only after a fused activation
+                    split(outShape.height / 2) { rows, _ in
+                        SlidingWindowConvolution.convolvePooled(
+                            padded: workspace, channels: inShape.channels, paddedHeight: inShape.height + 2 * conv.padding,
+                            size: conv.size, weights: weights.baseAddress!, biases: biases.baseAddress!,
+                            filters: conv.filters, into: pooled, outputHeight: outShape.height,
+                            outputWidth: outShape.width, rows: rows, epilogue: fused)
+                    }
+                    return
+                }
                 split(outShape.height) { rows, _ in
                     SlidingWindowConvolution.convolve(
                         padded: workspace, channels: inShape.channels, paddedHeight: inShape.height + 2 * conv.padding,

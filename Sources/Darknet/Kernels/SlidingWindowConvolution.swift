@@ -36,6 +36,29 @@ package enum SlidingWindowConvolution {
                                 padded, height + 2 * padding, paddedWidth(outputWidth: outputWidth, size: size))
     }
 
+    /// Whether a `[maxpool]` right after a convolution on this path can be computed by it
+    /// (`convolvePooled`): a 2x2/2 window starting at the first row and column, over an even
+    /// output, after an activation the kernel fuses (pooling first would be wrong for others).
+    package static func canPool(_ pool: MaxpoolSpec, after conv: ConvolutionalSpec, output: TensorShape,
+                                pooled: TensorShape) -> Bool {
+        pool.size == 2 && pool.strideX == 2 && pool.strideY == 2 && pool.padding / 2 == 0
+            && fusedEpilogue(for: conv.activation) != nil && output.height % 2 == 0 && output.width % 2 == 0
+            && pooled == TensorShape(channels: output.channels, height: output.height / 2, width: output.width / 2)
+    }
+
+    /// Pooled rows `rows` of the convolution followed by 2x2/2 max pooling, into `pooled`
+    /// (every filter): the convolution's rows are pooled in registers and never stored.
+    @inline(__always)
+    package static func convolvePooled(padded: UnsafePointer<Float>, channels: Int, paddedHeight: Int, size: Int,
+                                       weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, filters: Int,
+                                       into pooled: UnsafeMutablePointer<Float>, outputHeight: Int, outputWidth: Int,
+                                       rows: Range<Int>, epilogue: Int32) {
+        swiftdarknet_convolve_direct_maxpool2(padded, channels, paddedHeight,
+                                              paddedWidth(outputWidth: outputWidth, size: size), weights, biases,
+                                              filters, size, pooled, outputHeight, outputWidth, rows.lowerBound,
+                                              rows.upperBound, epilogue)
+    }
+
     /// Output rows `rows` for every filter: bias added, and `epilogue` applied.
     @inline(__always)
     package static func convolve(padded: UnsafePointer<Float>, channels: Int, paddedHeight: Int, size: Int,

@@ -98,6 +98,10 @@ public struct NetworkPlan: Sendable, Equatable {
     public let threadScratchCount: Int
     /// Number of learned parameters (floats) the weights file must supply after folding.
     public let parameterCount: Int
+    /// `[maxpool]` layers the sliding-window convolution right before them can compute in the same
+    /// pass (see `SlidingWindowConvolution.canPool`): the pool is that convolution's only reader.
+    /// A session fuses them unless it keeps the convolution's output.
+    package let fusibleMaxpools: Set<Int>
     /// Floats the parameters take in memory, laid out for each layer's algorithm.
     public var residentParameterCount: Int { layers.reduce(0) { $0 &+ $1.residentParameterCount } }
 
@@ -123,6 +127,7 @@ public struct NetworkPlan: Sendable, Equatable {
         self.layers = layers
         self.workspaceCount = workspace
         self.parameterCount = parameters
+        self.fusibleMaxpools = Self.fusibleMaxpools(layers)
         self.threadScratchCount = layers.compactMap { layer -> Int? in
             guard let algorithm = layer.algorithm else { return nil }
             if algorithm == .im2colBands, case .convolutional(let conv) = layer.spec.kind {
@@ -148,6 +153,19 @@ public struct NetworkPlan: Sendable, Equatable {
         guard bytes.partialValue <= options.memoryLimit else {
             throw PlanError(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: bytes.partialValue, limit: options.memoryLimit))
         }
+    }
+
+    private static func fusibleMaxpools(_ layers: [LayerPlan]) -> Set<Int> {
+        var readers = [Int](repeating: 0, count: layers.count)
+        for layer in layers { for source in layer.sources where source >= 0 { readers[source] += 1 } }
+        return Set(layers.indices.filter { index in
+            guard index > 0, case .maxpool(let pool) = layers[index].spec.kind,
+                  case .convolutional(let conv) = layers[index - 1].spec.kind,
+                  layers[index - 1].algorithm == .slidingWindow, readers[index - 1] == 1,
+                  layers[index].sources == [index - 1] else { return false }
+            return SlidingWindowConvolution.canPool(pool, after: conv, output: layers[index - 1].outputShape,
+                                                    pooled: layers[index].outputShape)
+        })
     }
 
     /// Whether `channels * height * width` is below 2^31 (tensor sizes and BLAS dimensions are
