@@ -47,7 +47,8 @@ package enum SlidingWindowConvolution {
     }
 
     /// Pooled rows `rows` of the convolution followed by 2x2/2 max pooling, into `pooled`
-    /// (every filter): the convolution's rows are pooled in registers and never stored.
+    /// (every filter): each pair of the convolution's rows is pooled from a small buffer on the
+    /// stack, and only the maxima are stored.
     @inline(__always)
     package static func convolvePooled(padded: UnsafePointer<Float>, channels: Int, paddedHeight: Int, size: Int,
                                        weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, filters: Int,
