@@ -37,6 +37,15 @@ public enum BLAS {
         #endif
     }
 
+    /// Smallest GEMM (multiply-adds, m·n·k) the forward pass splits over threads, and smallest
+    /// share it hands each thread. Below about this size OpenBLAS may take its unpacked "direct"
+    /// or small-matrix kernels (x86-64: under 28·512·512), whose rounding depends on the shape, so
+    /// a GEMM cut in two would differ in the last bit from the same GEMM whole (32 x 676 x 32 split
+    /// by columns: 104 of 21,632 outputs). At least this size every call takes the packed kernels,
+    /// where each output sums the same products in the same order however the output is cut:
+    /// results do not depend on the thread count.
+    package static let splitInvariantMultiplyAdds = 28 * 512 * 512
+
     /// Sets how many threads one BLAS call may use.
     package static func setThreads(_ count: Int) {
         #if !canImport(Accelerate)

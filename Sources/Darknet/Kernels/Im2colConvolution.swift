@@ -44,16 +44,20 @@ package struct Im2colConvolution {
             let a = weights + g * groupFilters * kernelArea
             let c = output + g * groupFilters * outPlane
             // Each thread reads all of the matrix it does not split: split the filters when the
-            // weights are the larger operand (deep, small layers), else the output columns.
+            // weights are the larger operand (deep, small layers), else the output columns. Every
+            // share is large enough for OpenBLAS's packed kernels (see `splitInvariantMultiplyAdds`).
+            let minimumShare = BLAS.splitInvariantMultiplyAdds
             if groupFilters > outPlane {
-                split(groupFilters, minimumPerThread: 16) { rows, _ in
+                let rowsPerShare = max(16, (minimumShare + outPlane * kernelArea - 1) / max(outPlane * kernelArea, 1))
+                split(groupFilters, minimumPerThread: rowsPerShare) { rows, _ in
                     BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
                                a: a + rows.lowerBound * kernelArea, lda: kernelArea,
                                b: columns, ldb: outPlane,
                                c: c + rows.lowerBound * outPlane, ldc: outPlane)
                 }
             } else {
-                split(outPlane, minimumPerThread: 64) { span, _ in
+                let columnsPerShare = max(64, (minimumShare + groupFilters * kernelArea - 1) / max(groupFilters * kernelArea, 1))
+                split(outPlane, minimumPerThread: columnsPerShare) { span, _ in
                     BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
                                a: a, lda: kernelArea,
                                b: columns + span.lowerBound, ldb: outPlane,
