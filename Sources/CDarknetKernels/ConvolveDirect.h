@@ -109,13 +109,18 @@ static inline __attribute__((always_inline)) void CAT(direct_row_, SUFFIX)(
     }
 }
 
+/* Where each tap of a size x size window starts in zero-padded planes `padded_width` wide. */
+static inline void CAT(padded_taps_, SUFFIX)(ptrdiff_t *taps, ptrdiff_t size, ptrdiff_t padded_width) {
+    for (ptrdiff_t ky = 0; ky < size; ky++)
+        for (ptrdiff_t kx = 0; kx < size; kx++) taps[ky * size + kx] = ky * padded_width + kx;
+}
+
 static void CAT(swiftdarknet_convolve_direct_, SUFFIX)(
     const float *padded, ptrdiff_t channels, ptrdiff_t padded_height, ptrdiff_t padded_width,
     const float *weights, const float *biases, ptrdiff_t filters, ptrdiff_t size, float *output,
     ptrdiff_t out_height, ptrdiff_t out_width, ptrdiff_t row_begin, ptrdiff_t row_end, int epilogue) {
     ptrdiff_t taps[SWIFTDARKNET_DIRECT_MAX_SIZE * SWIFTDARKNET_DIRECT_MAX_SIZE];
-    for (ptrdiff_t ky = 0; ky < size; ky++)
-        for (ptrdiff_t kx = 0; kx < size; kx++) taps[ky * size + kx] = ky * padded_width + kx;
+    CAT(padded_taps_, SUFFIX)(taps, size, padded_width);
     const ptrdiff_t out_plane = out_height * out_width;
     for (ptrdiff_t y = row_begin; y < row_end; y++)
         CAT(direct_row_, SUFFIX)(padded + y * padded_width, channels, padded_height * padded_width, taps, size * size,
@@ -164,8 +169,7 @@ static void CAT(swiftdarknet_convolve_direct_maxpool2_, SUFFIX)(
     const float *weights, const float *biases, ptrdiff_t filters, ptrdiff_t size, float *pooled,
     ptrdiff_t out_height, ptrdiff_t out_width, ptrdiff_t pooled_begin, ptrdiff_t pooled_end, int epilogue) {
     ptrdiff_t taps[SWIFTDARKNET_DIRECT_MAX_SIZE * SWIFTDARKNET_DIRECT_MAX_SIZE];
-    for (ptrdiff_t ky = 0; ky < size; ky++)
-        for (ptrdiff_t kx = 0; kx < size; kx++) taps[ky * size + kx] = ky * padded_width + kx;
+    CAT(padded_taps_, SUFFIX)(taps, size, padded_width);
     const ptrdiff_t plane = padded_height * padded_width, filter_stride = channels * size * size;
     const ptrdiff_t pool_width = out_width / 2, pool_plane = (out_height / 2) * pool_width;
     const ptrdiff_t wide = VECTOR_BLOCK * LANES;

@@ -179,31 +179,18 @@ final class KernelTests: XCTestCase {
     /// keeps only the pool's output: every SIMD variant and thread count must give the bits of the
     /// two layers run apart (column tails of every block size, filter tails, 3x3 and 5x5).
     func testConvolutionFusedWithMaxpoolEqualsTheTwoLayersApart() throws {
-        let cases: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, activation: Activation)] = [
-            (3, 8, 100, 19, 3, .leaky), (16, 6, 64, 8, 3, .relu), (5, 12, 50, 9, 5, .linear), (2, 4, 2, 3, 3, .leaky),
-            (4, 6, 98, 4, 3, .leaky), (3, 10, 416, 16, 3, .leaky),
-        ]
+        let cases: [ConvCase] = [(3, 8, 100, 19, 3, Activation.leaky), (16, 6, 64, 8, 3, .relu), (5, 12, 50, 9, 5, .linear),
+                                 (2, 4, 2, 3, 3, .leaky), (4, 6, 98, 4, 3, .leaky), (3, 10, 416, 16, 3, .leaky)].map {
+            ConvCase(channels: $0.0, height: $0.1, width: $0.2, filters: $0.3, size: $0.4, stride: 1, pad: $0.4 / 2,
+                     groups: 1, batchNormalize: true, activation: $0.5)
+        }
         let widest = SIMDLevel.current
         defer { SIMDLevel.limit(to: widest) }
         for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
             XCTAssertEqual(SIMDLevel.limit(to: level), level)
             for (n, c) in cases.enumerated() {
-                let spec = try NetworkSpec.parse(text: """
-                    [net]
-                    width=\(c.width)
-                    height=\(c.height)
-                    channels=\(c.channels)
-                    [convolutional]
-                    filters=\(c.filters)
-                    size=\(c.size)
-                    stride=1
-                    pad=1
-                    batch_normalize=1
-                    activation=\(c.activation.rawValue)
-                    [maxpool]
-                    size=2
-                    stride=2
-                    """, file: "pooled\(n).cfg")
+                let spec = try NetworkSpec.parse(text: Self.cfg(for: c) + "\n[maxpool]\nsize=2\nstride=2\n",
+                                                 file: "pooled\(n).cfg")
                 let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: UInt64(n)))
                 XCTAssertEqual(network.plan.fusibleMaxpools, [1], "\(c)")
                 var generator = SplitMix64(seed: 40 + UInt64(n))

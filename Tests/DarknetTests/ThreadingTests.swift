@@ -4,10 +4,8 @@ import XCTest
 
 /// The thread count is a parameter of the session; the numbers must not depend on it.
 final class ThreadingTests: XCTestCase {
-    func testEveryLayerIsBitIdenticalForOneTwoAndThreeThreads() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
-        let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
-        let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
+    private func assertEveryLayerIsBitIdenticalForOneTwoAndThreeThreads(_ network: Network, _ input: [Float],
+                                                                        line: UInt = #line) throws {
         var outputs: [[[Float]]] = []
         for threads in [1, 2, 3] {
             let session = InferenceSession(network: network, retaining: .all, threads: threads)
@@ -15,9 +13,16 @@ final class ThreadingTests: XCTestCase {
             outputs.append(try network.plan.layers.map { try session.output(ofLayer: $0.index).values })
         }
         for layer in network.plan.layers.indices {
-            XCTAssertEqual(outputs[1][layer], outputs[0][layer], "layer \(layer), 2 threads vs 1")
-            XCTAssertEqual(outputs[2][layer], outputs[0][layer], "layer \(layer), 3 threads vs 1")
+            XCTAssertEqual(outputs[1][layer], outputs[0][layer], "layer \(layer), 2 threads vs 1", line: line)
+            XCTAssertEqual(outputs[2][layer], outputs[0][layer], "layer \(layer), 3 threads vs 1", line: line)
         }
+    }
+
+    func testEveryLayerIsBitIdenticalForOneTwoAndThreeThreads() throws {
+        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
+        let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
+        try assertEveryLayerIsBitIdenticalForOneTwoAndThreeThreads(network, input)
     }
 
     /// Small GEMMs (1x1 convolutions of few channels, im2col of small layers) are not cut in
@@ -34,16 +39,7 @@ final class ThreadingTests: XCTestCase {
                                   options: PlanOptions(convolutionStrategy: .im2colOnly))
         var generator = SplitMix64(seed: 13)
         let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -1...1) }
-        var outputs: [[[Float]]] = []
-        for threads in [1, 2, 3] {
-            let session = InferenceSession(network: network, retaining: .all, threads: threads)
-            try session.forward(input)
-            outputs.append(try network.plan.layers.map { try session.output(ofLayer: $0.index).values })
-        }
-        for layer in network.plan.layers.indices {
-            XCTAssertEqual(outputs[1][layer], outputs[0][layer], "layer \(layer), 2 threads vs 1")
-            XCTAssertEqual(outputs[2][layer], outputs[0][layer], "layer \(layer), 3 threads vs 1")
-        }
+        try assertEveryLayerIsBitIdenticalForOneTwoAndThreeThreads(network, input)
     }
 
     /// A session that keeps only the detection heads computes YOLOv3-tiny's first two maxpools
