@@ -48,14 +48,21 @@ static inline const char *swiftdarknet_preferred_coretype(void) {
     return NULL;
 }
 
-/* Opens OpenBLAS and fills `blas`; returns 0 on success, -1 if the library or a symbol is missing. */
-static inline int swiftdarknet_blas_load(swiftdarknet_blas *blas) {
+/* Sets the environment OpenBLAS reads when it is opened (kernels for this CPU, one thread per
+ * call) unless the user set it. Not thread-safe (setenv): call it before any other thread may
+ * read the environment, then swiftdarknet_blas_load may run on any thread. */
+static inline void swiftdarknet_blas_prepare_environment(void) {
     if (getenv("OPENBLAS_CORETYPE") == NULL) {
         const char *coretype = swiftdarknet_preferred_coretype();
         if (coretype != NULL) setenv("OPENBLAS_CORETYPE", coretype, 0);
     }
     if (getenv("OPENBLAS_NUM_THREADS") == NULL && getenv("OMP_NUM_THREADS") == NULL)
         setenv("OPENBLAS_NUM_THREADS", "1", 0);
+}
+
+/* Opens OpenBLAS and fills `blas`; returns 0 on success, -1 if the library or a symbol is missing.
+ * swiftdarknet_blas_prepare_environment must have run. */
+static inline int swiftdarknet_blas_load(swiftdarknet_blas *blas) {
     void *handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) handle = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) return -1;

@@ -17,6 +17,7 @@ public final class Network: Sendable {
     /// Loads a network from a `.cfg` file and a `.weights` file.
     /// - Throws: `CfgError`, `PlanError`, `WeightsError`, or `FileError` if a file cannot be read.
     public convenience init(cfg: URL, weights: URL, options: PlanOptions = PlanOptions()) throws {
+        BLAS.beginLoading()
         let spec = try NetworkSpec.parse(bytes: try readFile(cfg), file: cfg.path)
         // Planned before the weights are read: a network over the memory limit is refused
         // without reading (possibly gigabytes of) its weights file.
@@ -43,12 +44,13 @@ public final class Network: Sendable {
     }
 
     private init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
-        try BLAS.ensureLoaded()
+        BLAS.beginLoading()  // opened while the weights are read
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
             // A mapped file is read front to back once: map it all now rather than fault per page.
             if let start = bytes.baseAddress { swiftdarknet_prefault_read(start, bytes.count) }
             return try Self.readParameters(bytes, file: weightsFile, plan: plan, dialect: spec.dialect)
         }
+        try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan
         self.header = header
@@ -77,7 +79,7 @@ public final class Network: Sendable {
 
     /// A network with seeded random parameters, for benchmarking any cfg without its weights.
     public init(spec: NetworkSpec, randomSeed seed: UInt64, options: PlanOptions = PlanOptions()) throws {
-        try BLAS.ensureLoaded()
+        BLAS.beginLoading()  // opened while the parameters are drawn
         let plan = try NetworkPlan(spec: spec, options: options)
         var generator = SplitMix64(seed: seed)
         convolutions = plan.layers.map { layer in
@@ -91,6 +93,7 @@ public final class Network: Sendable {
             return ConvolutionParameters(weights: weights, biases: biases)
                 .prepared(for: layer.algorithm ?? .im2col, filters: conv.filters, inputChannels: layer.inputShape.channels)
         }
+        try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan
         self.header = WeightsHeader(major: 0, minor: 2, revision: 0, seen: 0, byteCount: 20)

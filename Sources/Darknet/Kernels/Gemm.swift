@@ -2,6 +2,7 @@
 import Accelerate
 #else
 import COpenBLAS
+import Dispatch
 #endif
 
 /// The platform BLAS: Accelerate on Apple platforms, OpenBLAS (opened at run time with the
@@ -14,13 +15,30 @@ public enum BLAS {
 
     #if !canImport(Accelerate)
     nonisolated(unsafe) private static var functions = swiftdarknet_blas()
-    /// Loaded once, thread-safely (a global `let` initialiser runs exactly once).
+    /// Loaded once, thread-safely (a global `let` initialiser runs exactly once; a thread that
+    /// asks while another is loading waits for it).
     private static let loaded: Bool = swiftdarknet_blas_load(&functions) == 0
+    /// Started once: the environment set on the caller's thread, the library opened on another.
+    private static let loadingStarted: Void = {
+        swiftdarknet_blas_prepare_environment()
+        DispatchQueue.global(qos: .userInitiated).async { _ = loaded }
+    }()
     #endif
 
-    /// Makes sure the BLAS is usable; every `Network` initialiser calls this.
+    /// Starts opening the BLAS on another thread (OpenBLAS takes 5-10 ms to open and set up), so
+    /// that it overlaps reading a network's weights; `ensureLoaded()` then waits for it. Every
+    /// `Network` initialiser calls this first. Does nothing after the first call.
+    public static func beginLoading() {
+        #if !canImport(Accelerate)
+        _ = loadingStarted
+        #endif
+    }
+
+    /// Makes sure the BLAS is usable (opening it if `beginLoading()` has not, and waiting for it
+    /// if it is being opened); every `Network` initialiser calls this.
     public static func ensureLoaded() throws(Unavailable) {
         #if !canImport(Accelerate)
+        beginLoading()
         guard loaded else {
             throw Unavailable(description: "OpenBLAS (libopenblas.so.0) could not be opened: install Debian's libopenblas0 (or libopenblas-dev)")
         }
