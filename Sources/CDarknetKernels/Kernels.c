@@ -3,6 +3,7 @@
  */
 #include "darknet_kernels.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Baseline: 4 lanes (SSE2 on x86-64, NEON on arm64). */
@@ -81,8 +82,16 @@ int swiftdarknet_limit_simd_level(int maximum) {
     case 1: name##_avx2(__VA_ARGS__); return;                      \
     default: name##_base(__VA_ARGS__); return;                     \
     }
+/* DISPATCH for a variant that returns a value. */
+#define DISPATCH_RETURNING(name, ...)                              \
+    switch (swiftdarknet_simd_level()) {                           \
+    case 2: return name##_avx512(__VA_ARGS__);                     \
+    case 1: return name##_avx2(__VA_ARGS__);                       \
+    default: return name##_base(__VA_ARGS__);                      \
+    }
 #else
 #define DISPATCH(name, ...) name##_base(__VA_ARGS__);
+#define DISPATCH_RETURNING(name, ...) return name##_base(__VA_ARGS__);
 #endif
 
 void swiftdarknet_convolve_direct(const float *padded, ptrdiff_t channels, ptrdiff_t padded_height,
@@ -180,13 +189,15 @@ ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t chann
     return channel_major ? swiftdarknet_winograd_padded_filters(filters) / 16 : (filters * channels + 15) / 16;
 }
 
-void swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters, ptrdiff_t channels,
-                                   int channel_major, float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
-    DISPATCH(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 6, channel_major, u, first_block,
-             block_count)
+float swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
+                                    ptrdiff_t channels, int channel_major, float *u, ptrdiff_t first_block,
+                                    ptrdiff_t block_count) {
+    DISPATCH_RETURNING(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 6, channel_major, u,
+                       first_block, block_count)
 }
 
-void swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
-                                       ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
-    DISPATCH(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 4, 1, u, first_block, block_count)
+float swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
+                                        ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count) {
+    DISPATCH_RETURNING(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 4, 1, u, first_block,
+                       block_count)
 }

@@ -5,13 +5,17 @@
  */
 typedef float CAT(v16_, SUFFIX) __attribute__((vector_size(64), aligned(4)));
 #define V16 CAT(v16_, SUFFIX)
+typedef uint32_t CAT(vu16_, SUFFIX) __attribute__((vector_size(64), aligned(4)));
+#define VU16 CAT(vu16_, SUFFIX)
 
 /* Kernel `lane` (lanes below `count`) at g + lane * lane_stride, times scales[lane] (1 without
  * `scales`), into k[0...8]; lanes from `count` on are zero, and neither their kernels nor their
- * scales are read (past the last filter there are none). */
+ * scales are read (past the last filter there are none). Raises each lane of *largest to the
+ * largest magnitude in it, compared by bits (NaN and infinity above every finite value). */
 static inline __attribute__((always_inline)) void CAT(winograd_gather16_, SUFFIX)(const float *g,
                                                                                ptrdiff_t lane_stride, int count,
-                                                                               const float *scales, V16 *k) {
+                                                                               const float *scales, V16 *k,
+                                                                               VU16 *largest) {
     float values[9][16];
     for (int lane = 0; lane < 16; lane++) {
         if (lane >= count) {
@@ -22,7 +26,21 @@ static inline __attribute__((always_inline)) void CAT(winograd_gather16_, SUFFIX
         const float scale = scales ? scales[lane] : 1.0f;
         for (int i = 0; i < 9; i++) values[i][lane] = kernel[i] * scale;
     }
-    for (int i = 0; i < 9; i++) __builtin_memcpy(&k[i], values[i], sizeof(V16));
+    for (int i = 0; i < 9; i++) {
+        __builtin_memcpy(&k[i], values[i], sizeof(V16));
+        VU16 bits;
+        __builtin_memcpy(&bits, values[i], sizeof bits);
+        *largest = __builtin_elementwise_max(*largest, bits & 0x7FFFFFFFu);
+    }
+}
+
+/* The largest lane of `largest`, as a float (see winograd_gather16). */
+static inline float CAT(winograd_largest_, SUFFIX)(const VU16 *largest) {
+    uint32_t bits = 0;
+    for (int lane = 0; lane < 16; lane++) bits = (*largest)[lane] > bits ? (*largest)[lane] : bits;
+    float value;
+    __builtin_memcpy(&value, &bits, sizeof value);
+    return value;
 }
 
 /* F(4x4, 3x3): G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1]
@@ -51,9 +69,10 @@ static inline __attribute__((always_inline)) void CAT(winograd_g23_, SUFFIX)(con
 /* `G g Gᵀ` of up to 16 kernels (see winograd_gather16), element i of kernel `lane` to
  * u[i * plane + lane]: n = 6 for F(4x4, 3x3), 4 for F(2x2, 3x3). */
 static inline __attribute__((always_inline)) void CAT(winograd_transform16_, SUFFIX)(
-    const float *g, ptrdiff_t lane_stride, int count, const float *scales, int n, float *u, ptrdiff_t plane) {
+    const float *g, ptrdiff_t lane_stride, int count, const float *scales, int n, float *u, ptrdiff_t plane,
+    VU16 *largest) {
     V16 k[9], gg[6 * 3], row[6];
-    CAT(winograd_gather16_, SUFFIX)(g, lane_stride, count, scales, k);
+    CAT(winograd_gather16_, SUFFIX)(g, lane_stride, count, scales, k, largest);
     for (int j = 0; j < 3; j++) {
         if (n == 6) CAT(winograd_g43_, SUFFIX)(k + j, 3, gg + j, 3);
         else CAT(winograd_g23_, SUFFIX)(k + j, 3, gg + j, 3);
@@ -66,11 +85,13 @@ static inline __attribute__((always_inline)) void CAT(winograd_transform16_, SUF
 }
 
 /* Blocks [first_block, first_block + block_count) of one layout (see swiftdarknet_winograd_weights):
- * n = 6 filter-major or channel-major, n = 4 channel-major. */
-static void CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const float *filter_scales,
+ * n = 6 filter-major or channel-major, n = 4 channel-major. Returns the largest magnitude of the
+ * scaled weights (NaN or infinity if any is one). */
+static float CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const float *filter_scales,
                                                        ptrdiff_t filters, ptrdiff_t channels, int n,
                                                        int channel_major, float *u, ptrdiff_t first_block,
                                                        ptrdiff_t block_count) {
+    VU16 largest = {0};
     if (!channel_major) {
         /* Consecutive kernels land next to each other in every element's matrix; a partial last
          * block must not write past the end of each row, so it goes through a local copy. */
@@ -83,15 +104,15 @@ static void CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const fl
             for (int lane = 0; lane < count; lane++)
                 lane_scales[lane] = filter_scales ? filter_scales[(first + lane) / channels] : 1.0f;
             if (count == 16) {
-                CAT(winograd_transform16_, SUFFIX)(g + first * 9, 9, 16, lane_scales, n, u + first, plane);
+                CAT(winograd_transform16_, SUFFIX)(g + first * 9, 9, 16, lane_scales, n, u + first, plane, &largest);
             } else {
                 float local[36 * 16];
-                CAT(winograd_transform16_, SUFFIX)(g + first * 9, 9, count, lane_scales, n, local, 16);
+                CAT(winograd_transform16_, SUFFIX)(g + first * 9, 9, count, lane_scales, n, local, 16, &largest);
                 for (int i = 0; i < n * n; i++)
                     __builtin_memcpy(u + i * plane + first, local + i * 16, sizeof(float) * count);
             }
         }
-        return;
+        return CAT(winograd_largest_, SUFFIX)(&largest);
     }
     /* In blocks of 16 filters: u[element][block][channel][lane], zero past the last filter. */
     const ptrdiff_t plane = channels * ((filters + 15) / 16 * 16);
@@ -100,7 +121,9 @@ static void CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const fl
         for (ptrdiff_t c = 0; c < channels; c++)
             CAT(winograd_transform16_, SUFFIX)(g + (block * 16 * channels + c) * 9, channels * 9, count,
                                                filter_scales ? filter_scales + block * 16 : NULL, n,
-                                               u + block * channels * 16 + c * 16, plane);
+                                               u + block * channels * 16 + c * 16, plane, &largest);
     }
+    return CAT(winograd_largest_, SUFFIX)(&largest);
 }
 #undef V16
+#undef VU16

@@ -130,6 +130,41 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    /// Weights read straight from a file are checked by the transform's report of the largest
+    /// scaled weight: it must be exact in every layout and variant, and not finite when a weight
+    /// is NaN or infinite, wherever it lies (first kernel, last kernel of a partial block). The
+    /// layers are large enough to be laid out by two workers, whose reports are combined.
+    func testWinogradWeightTransformsReportTheLargestScaledWeight() {
+        let widest = SIMDLevel.current
+        defer { SIMDLevel.limit(to: widest) }
+        let filters = 261, channels = 256, count = filters * channels * 9
+        var generator = SplitMix64(seed: 11)
+        let weights = (0..<count).map { _ in generator.nextFloat(in: -2...2) }
+        let scales = (0..<filters).map { _ in generator.nextFloat(in: 0.1...3) }
+        let expected = weights.indices.map { abs(weights[$0] * scales[$0 / (channels * 9)]) }.max()!
+        typealias Transform = (UnsafePointer<Float>) -> Float
+        let layouts: [(String, Transform)] = [
+            ("F(4x4,3x3) filter-major", { WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestInput }),
+            ("F(4x4,3x3) channel-major", {
+                WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels,
+                                             channelMajor: true).largestInput
+            }),
+            ("F(2x2,3x3)", { WinogradF23.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestInput }),
+        ]
+        for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
+            XCTAssertEqual(SIMDLevel.limit(to: level), level)
+            for (name, transform) in layouts {
+                XCTAssertEqual(weights.withUnsafeBufferPointer { transform($0.baseAddress!) }, expected, "\(name) \(level)")
+                for (position, bad) in [(0, Float.nan), (count - 1, -.infinity), (count / 2, .infinity)] {
+                    var broken = weights
+                    broken[position] = bad
+                    let largest = broken.withUnsafeBufferPointer { transform($0.baseAddress!) }
+                    XCTAssertFalse(largest.isFinite, "\(name) \(level): \(bad) at \(position)")
+                }
+            }
+        }
+    }
+
     func testWinogradIsChosenForEligibleLayers() throws {
         let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
         XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winogradFewTiles, .slidingWindowStride2, .direct])

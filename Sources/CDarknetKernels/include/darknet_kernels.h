@@ -148,9 +148,11 @@ static inline ptrdiff_t swiftdarknet_winograd_padded_filters(ptrdiff_t filters) 
  * filter_scales[filter] when `filter_scales` is not NULL (batch norm folded in on the way, the
  * transform being linear), into `u`: filter-major [36][filters][channels] for the GEMM path, or
  * channel-major in blocks of 16 filters [36][padded filters / 16][channels][16] (zero past the
- * last filter) for the tile-major path. */
-void swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters, ptrdiff_t channels,
-                                   int channel_major, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
+ * last filter) for the tile-major path. Returns the largest magnitude among the scaled weights (NaN
+ * or infinity if any is one): a caller reading weights straight from a file checks them in this
+ * one pass. */
+float swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters, ptrdiff_t channels,
+                                    int channel_major, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
 /* Blocks of 16 kernels (filter-major) or 16 filters (channel-major) swiftdarknet_winograd_weights
  * splits its work into; disjoint block ranges can run on different threads. */
@@ -192,9 +194,10 @@ void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_
 
 /* `G g Gᵀ` of every 3x3 kernel (times filter_scales as above) into F(2x2, 3x3)'s 16 elements, channel-major in blocks of 16 filters
  * [16][padded filters / 16][channels][16] (zero past the last filter); blocks as
- * swiftdarknet_winograd_weight_blocks(filters, channels, 1). */
-void swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
-                                       ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
+ * swiftdarknet_winograd_weight_blocks(filters, channels, 1). Returns the largest magnitude read, as
+ * swiftdarknet_winograd_weights. */
+float swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
+                                        ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
 /* Helper threads for the forward pass's splits (WorkerPool.c). Between jobs each helper spins
  * for about a millisecond before it blocks, so the steps of a forward pass hand work over without

@@ -36,9 +36,11 @@ package enum WinogradF43 {
     /// weights: filter-major `[36][filters][channels]` for the GEMM path, or channel-major
     /// `[36][channels][paddedFilters]` (zero past the last filter) for the tile-major path.
     /// With `filterScales`, each filter's kernels are multiplied by its scale first (batch norm
-    /// folded on the way: the weights can be read straight from a mapped file).
+    /// folded on the way: the weights can be read straight from a mapped file, and are checked
+    /// by `largestInput`, the largest magnitude of the scaled weights: NaN or infinity if any is
+    /// one).
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
-                                         channels: Int, channelMajor: Bool = false) -> [Float] {
+                                         channels: Int, channelMajor: Bool = false) -> (values: [Float], largestInput: Float) {
         let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
         let major: Int32 = channelMajor ? 1 : 0
         return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
@@ -51,7 +53,7 @@ package enum WinogradF43 {
     package static func transformWeights(_ weights: [Float], filters: Int, channels: Int,
                                          channelMajor: Bool = false) -> [Float] {
         weights.withUnsafeBufferPointer {
-            transformWeights($0.baseAddress!, filters: filters, channels: channels, channelMajor: channelMajor)
+            transformWeights($0.baseAddress!, filters: filters, channels: channels, channelMajor: channelMajor).values
         }
     }
 
@@ -112,14 +114,16 @@ package enum WinogradF43 {
 }
 
 /// `count` floats of transformed weights, laid out by `transform` (the C kernel, called with the
-/// input, the filter scales or nil, the output and a range of `blocks`) into fresh memory that
-/// every worker first backs with one call per share (see `swiftdarknet_prefault_write`). Layers
-/// of a few MB and up are laid out by every core: loading is bound by this.
+/// input, the filter scales or nil, the output and a range of `blocks`, returning the largest
+/// magnitude it read) into fresh memory that every worker first backs with one call per share
+/// (see `swiftdarknet_prefault_write`), and the largest magnitude of all. Layers of a few MB and
+/// up are laid out by every core: loading is bound by this.
 func transformWeightsInBlocks(
     _ weights: UnsafePointer<Float>, filterScales: [Float]?, count: Int, blocks: Int,
-    _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Void
-) -> [Float] {
-    [Float](unsafeUninitializedCapacity: count) { u, initialized in
+    _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Float
+) -> (values: [Float], largestInput: Float) {
+    var largestBits: UInt32 = 0
+    let values = [Float](unsafeUninitializedCapacity: count) { u, initialized in
         // A worker per 2 MB of output: backing fresh memory is most of the cost.
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
@@ -130,20 +134,28 @@ func transformWeightsInBlocks(
             let first = count * worker / workers, end = count * (worker + 1) / workers
             _ = swiftdarknet_prefault_write(output.pointer + first, (end - first) * MemoryLayout<Float>.size)
         }
-        func run(_ scales: UnsafePointer<Float>?) {
-            let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
-                transform(input.pointer, scalesPointer?.pointer, output.pointer, first, end - first)
+        var largest = [Float](repeating: 0, count: workers)
+        largest.withUnsafeMutableBufferPointer { largest in
+            let largestPointer = UncheckedSendablePointer(pointer: largest.baseAddress!)
+            func run(_ scales: UnsafePointer<Float>?) {
+                let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
+                    largestPointer.pointer[worker] = transform(input.pointer, scalesPointer?.pointer, output.pointer,
+                                                               first, end - first)
+                }
+            }
+            if let filterScales {
+                filterScales.withUnsafeBufferPointer { run($0.baseAddress!) }
+            } else {
+                run(nil)
             }
         }
-        if let filterScales {
-            filterScales.withUnsafeBufferPointer { run($0.baseAddress!) }
-        } else {
-            run(nil)
-        }
+        // By bits: NaN and infinity above every finite magnitude, as the kernel compares them.
+        largestBits = largest.reduce(0) { max($0, $1.bitPattern) }
         initialized = count
     }
+    return (values, Float(bitPattern: largestBits))
 }
 
 /// A pointer handed to `concurrentPerform` workers that each touch a disjoint part of it.

@@ -32,10 +32,10 @@ package enum WinogradF23 {
     }
 
     /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3`
-    /// weights, each filter's kernels times its entry of `filterScales` if given (as
-    /// `WinogradF43.transformWeights`).
+    /// weights, each filter's kernels times its entry of `filterScales` if given, and the largest
+    /// magnitude of the scaled weights (as `WinogradF43.transformWeights`).
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
-                                         channels: Int) -> [Float] {
+                                         channels: Int) -> (values: [Float], largestInput: Float) {
         let count = elements * channels * WinogradF43.paddedFilters(filters)
         return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
                                         blocks: swiftdarknet_winograd_weight_blocks(filters, channels, 1)) { g, scales, u, first, blocks in
@@ -45,7 +45,7 @@ package enum WinogradF23 {
 
     /// `transformWeights` of an array.
     package static func transformWeights(_ weights: [Float], filters: Int, channels: Int) -> [Float] {
-        weights.withUnsafeBufferPointer { transformWeights($0.baseAddress!, filters: filters, channels: channels) }
+        weights.withUnsafeBufferPointer { transformWeights($0.baseAddress!, filters: filters, channels: channels).values }
     }
 
     /// `Bᵀ d B` for every 4x4 tile of every channel in `channelRange` (zero padding of 1 around

@@ -16,7 +16,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
     func prepared(for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> ConvolutionParameters {
         guard algorithm.isWinograd else { return self }
         let transformed = weights.withUnsafeBufferPointer {
-            Self.transformed($0.baseAddress!, filterScales: nil, for: algorithm, filters: filters, inputChannels: inputChannels)
+            Self.transformed($0.baseAddress!, filterScales: nil, for: algorithm, filters: filters, inputChannels: inputChannels).values
         }
         return ConvolutionParameters(weights: transformed, biases: biases)
     }
@@ -51,21 +51,23 @@ public struct ConvolutionParameters: Sendable, Equatable {
         }
         let weightsOffset = reader.offset
         if algorithm.isWinograd, !spec.flipped,
-           let (mapped, largestWeight) = try reader.floatsInPlace(filters * kernelArea, parameter: "weights") {
+           let mapped = try reader.uncheckedFloatsInPlace(filters * kernelArea, parameter: "weights") {
             var foldedBiases = biases
             let factors = spec.batchNormalize
                 ? Self.foldFactors(biases: &foldedBiases, scales: scales, means: means, variances: variances, dialect: dialect)
                 : nil
-            // The transforms grow a value at most 2.25-fold (F(2x2, 3x3)'s G has row sums of |g|
-            // up to 1.5), so below this bound nothing can overflow; otherwise (or with a
-            // non-finite factor) read again the general way, which names the value.
-            let largestFactor = factors.map { $0.reduce(0) { max($0, abs($1)) } } ?? 1
-            let bound = Double(largestWeight) * Double(largestFactor) * 2.25
-            if largestFactor.isFinite, bound < Double(Float.greatestFiniteMagnitude), firstNonFinite(foldedBiases) == nil {
-                self.init(weights: Self.transformed(mapped.baseAddress!, filterScales: factors, for: algorithm,
-                                                    filters: filters, inputChannels: inputChannels),
-                          biases: foldedBiases)
-                return
+            // The weights are checked in the transform's pass over them. It grows a scaled weight
+            // at most 2.25-fold (F(2x2, 3x3)'s G has row sums of |g| up to 1.5), so below this
+            // bound nothing overflowed; otherwise (or with a non-finite weight, factor or bias)
+            // the result is dropped and the weights read again the general way, which names the
+            // value.
+            if factors.map({ firstNonFinite($0) == nil }) ?? true, firstNonFinite(foldedBiases) == nil {
+                let (weights, largestScaled) = Self.transformed(mapped.baseAddress!, filterScales: factors, for: algorithm,
+                                                                filters: filters, inputChannels: inputChannels)
+                if largestScaled.isFinite, Double(largestScaled) * 2.25 < Double(Float.greatestFiniteMagnitude) {
+                    self.init(weights: weights, biases: foldedBiases)
+                    return
+                }
             }
             reader.rewind(to: weightsOffset)
         }
@@ -113,7 +115,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
 
     /// Weights laid out for a Winograd `algorithm`, from row-major `filters x channels x 3 x 3`.
     private static func transformed(_ weights: UnsafePointer<Float>, filterScales: [Float]?,
-                                    for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> [Float] {
+                                    for algorithm: ConvolutionAlgorithm, filters: Int,
+                                    inputChannels: Int) -> (values: [Float], largestInput: Float) {
         algorithm == .winogradF23
             ? WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
             : WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,

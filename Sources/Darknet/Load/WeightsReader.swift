@@ -67,11 +67,12 @@ struct WeightsReader {
         return values
     }
 
-    /// The next `count` float32 values named `parameter` where they lie, without a copy, with
-    /// their largest magnitude, when the file's bytes are this machine's floats (little-endian,
-    /// 4-byte aligned); nil (nothing read) otherwise. Rejects NaN and infinity like `readFloats`.
-    mutating func floatsInPlace(_ count: Int, parameter: String)
-        throws(WeightsError) -> (values: UnsafeBufferPointer<Float>, largestMagnitude: Float)? {
+    /// The next `count` float32 values named `parameter` where they lie, without a copy or any
+    /// check of the values, when the file's bytes are this machine's floats (little-endian,
+    /// 4-byte aligned); nil (nothing read) otherwise. The caller checks them in its own pass (NaN
+    /// and infinity) before it uses what it made of them, and on failure rewinds and reads them
+    /// again with `readFloats`, which names the bad value.
+    mutating func uncheckedFloatsInPlace(_ count: Int, parameter: String) throws(WeightsError) -> UnsafeBufferPointer<Float>? {
         #if _endian(big)
         return nil
         #else
@@ -80,14 +81,8 @@ struct WeightsReader {
             throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
         }
         guard count > 0, let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
-        let values = UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: Float.self), count: count)
-        let largest = largestMagnitude(values)
-        // NaN and infinity have the largest magnitudes of all (by their bits, as compared there).
-        if !largest.isFinite, let bad = values.firstIndex(where: { !$0.isFinite }) {
-            throw error(.nonFinite(parameter: parameter, element: bad), at: offset + bad * 4)
-        }
         offset += needed
-        return (values, largest)
+        return UnsafeBufferPointer(start: (base + offset - needed).assumingMemoryBound(to: Float.self), count: count)
         #endif
     }
 
@@ -112,17 +107,6 @@ func firstNonFinite(_ values: UnsafeBufferPointer<Float>) -> Int? {
     for i in 0..<values.count { all |= ((bits[i] & 0x7F80_0000) &+ 0x0080_0000) & 0x8000_0000 }
     guard all != 0 else { return nil }
     return values.firstIndex { !$0.isFinite }
-}
-
-/// The largest magnitude among `values` (0 if empty), by comparing the bits of the absolute
-/// values as integers (their order for floats; infinity and NaN above every finite value), which
-/// vectorises. Not finite iff some value is not.
-func largestMagnitude(_ values: UnsafeBufferPointer<Float>) -> Float {
-    guard let base = values.baseAddress else { return 0 }
-    let bits = UnsafeRawPointer(base).assumingMemoryBound(to: UInt32.self)
-    var largest: UInt32 = 0
-    for i in 0..<values.count { largest = max(largest, bits[i] & 0x7FFF_FFFF) }
-    return Float(bitPattern: largest)
 }
 
 /// `firstNonFinite` of an array.
