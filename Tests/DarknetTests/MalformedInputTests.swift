@@ -279,6 +279,11 @@ final class MalformedInputTests: XCTestCase {
             .plan(layer: -1, section: "net", reason: .sizeOverflow)),
         Row("planned memory over the default 4 GiB", .cfg("[net]\nwidth=4096\nheight=4096\nchannels=3\n[convolutional]\nfilters=64\n"),
             .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (3 + 64) * 4096 * 4096 * 4 + 64 * 4 * 4, limit: 4 << 30))),
+        Row("planned memory counts one thread's scratch",
+            .cfg("[net]\nwidth=8\nheight=8\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", memoryLimit: 4096),
+            // input + output + few-tile Winograd workspace (36 x 4 tiles x (32 + 16) channels)
+            // + parameters (36 x 32 x 16 + 4) + the input transform's scratch for width 8
+            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (2048 + 256 + 6912 + 18436 + 68) * 4, limit: 4096))),
         Row("planned memory over a configured limit", .cfg(net + "[convolutional]\nfilters=4\nsize=3\npad=1\n", memoryLimit: 4096),
             // input + output + the sliding-window padded planes (3 x 10 rows x 26 columns) + parameters
             .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (192 + 256 + 3 * 10 * 26 + 4 * 28) * 4, limit: 4096))),

@@ -66,7 +66,8 @@ public struct LayerPlan: Sendable, Equatable {
 
 /// Limits checked while planning.
 public struct PlanOptions: Sendable, Equatable {
-    /// Refuse networks whose weights, activations and workspace need more bytes than this.
+    /// Refuse networks whose weights, activations, workspace and one thread's scratch need more
+    /// bytes than this (each further thread of a session adds `threadScratchCount` floats).
     public var memoryLimit: Int
     /// Which convolution paths may be used.
     public var convolutionStrategy: ConvolutionStrategy
@@ -143,7 +144,7 @@ public struct NetworkPlan: Sendable, Equatable {
 
         // Summed again with checks: a total that wrapped around could slip under the limit.
         var floats = workspace
-        for count in [input.count] + layers.flatMap({ [$0.outputShape.count, $0.residentParameterCount] }) {
+        for count in [input.count, threadScratchCount] + layers.flatMap({ [$0.outputShape.count, $0.residentParameterCount] }) {
             let (sum, overflow) = floats.addingReportingOverflow(count)
             guard !overflow else { throw networkOverflow }
             floats = sum
