@@ -194,8 +194,8 @@ void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_
 
 /* `G g Gᵀ` of every 3x3 kernel (times filter_scales as above) into F(2x2, 3x3)'s 16 elements, channel-major in blocks of 16 filters
  * [16][padded filters / 16][channels][16] (zero past the last filter); blocks as
- * swiftdarknet_winograd_weight_blocks(filters, channels, 1). Returns the largest magnitude read, as
- * swiftdarknet_winograd_weights. */
+ * swiftdarknet_winograd_weight_blocks(filters, channels, 1). Returns the largest magnitude among the
+ * scaled weights, as swiftdarknet_winograd_weights. */
 float swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
                                         ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
