@@ -117,7 +117,7 @@ struct Suites {
                 let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
                     convolution.run(input: x, weights: weights, output: y, workspace: workspace, split: split)
-                    split(conv.filters, minimumPerThread: 4) { filters, _ in
+                    split(conv.filters, minimumPiece: 4) { filters, _ in
                         addBiasAndActivate(y + filters.lowerBound * output.planeSize, biases: biases + filters.lowerBound,
                                            channels: filters.count, planeSize: output.planeSize,
                                            activation: conv.activation)

@@ -97,7 +97,7 @@ final class KernelTests: XCTestCase {
     }()
 
     /// The stride-2 sliding window splits output rows over the threads, each thread with its own
-    /// band buffer: every thread count must give the same bits.
+    /// band buffer: every thread count, and every cut of the rows, must give the same bits.
     func testStride2SlidingWindowIsBitIdenticalForOneTwoAndThreeThreads() throws {
         var checked = 0
         for (n, c) in Self.convCases.enumerated() where c.stride == 2 && c.groups == 1 {
@@ -108,13 +108,15 @@ final class KernelTests: XCTestCase {
             var generator = SplitMix64(seed: 7 + UInt64(n))
             let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
             var outputs: [[Float]] = []
-            for threads in [1, 2, 3] {
-                let session = InferenceSession(network: network, retaining: .all, threads: threads)
+            for split in [ThreadSplit(threads: 1), ThreadSplit(threads: 2), ThreadSplit(threads: 3),
+                          ThreadSplit(threads: 3, finestPieces: true)] {
+                let session = InferenceSession(network: network, retaining: .all, split: split)
                 try session.forward(input)
                 outputs.append(try session.output(ofLayer: 0).values)
             }
             XCTAssertEqual(outputs[1], outputs[0], "\(c), 2 threads vs 1")
             XCTAssertEqual(outputs[2], outputs[0], "\(c), 3 threads vs 1")
+            XCTAssertEqual(outputs[3], outputs[0], "\(c), 3 threads in the finest pieces vs 1")
         }
         XCTAssertGreaterThanOrEqual(checked, 5, "the stride-2 cases must take the stride-2 sliding window")
     }

@@ -4,17 +4,27 @@ import XCTest
 
 /// The thread count is a parameter of the session; the numbers must not depend on it.
 final class ThreadingTests: XCTestCase {
+    /// Splits of 2 and 3 threads as sessions make them, and the same cut into their finest
+    /// pieces: every item of every step computed in a piece of its own boundaries.
+    private static let splits: [(name: String, make: @Sendable () -> ThreadSplit)] = [
+        ("2 threads", { ThreadSplit(threads: 2) }),
+        ("3 threads", { ThreadSplit(threads: 3) }),
+        ("2 threads, finest pieces", { ThreadSplit(threads: 2, finestPieces: true) }),
+        ("3 threads, finest pieces", { ThreadSplit(threads: 3, finestPieces: true) }),
+    ]
+
     private func assertEveryLayerIsBitIdenticalForOneTwoAndThreeThreads(_ network: Network, _ input: [Float],
                                                                         line: UInt = #line) throws {
-        var outputs: [[[Float]]] = []
-        for threads in [1, 2, 3] {
-            let session = InferenceSession(network: network, retaining: .all, threads: threads)
+        func outputs(_ session: InferenceSession) throws -> [[Float]] {
             try session.forward(input)
-            outputs.append(try network.plan.layers.map { try session.output(ofLayer: $0.index).values })
+            return try network.plan.layers.map { try session.output(ofLayer: $0.index).values }
         }
-        for layer in network.plan.layers.indices {
-            XCTAssertEqual(outputs[1][layer], outputs[0][layer], "layer \(layer), 2 threads vs 1", line: line)
-            XCTAssertEqual(outputs[2][layer], outputs[0][layer], "layer \(layer), 3 threads vs 1", line: line)
+        let single = try outputs(InferenceSession(network: network, retaining: .all, threads: 1))
+        for split in Self.splits {
+            let splitOutputs = try outputs(InferenceSession(network: network, retaining: .all, split: split.make()))
+            for layer in network.plan.layers.indices {
+                XCTAssertEqual(splitOutputs[layer], single[layer], "layer \(layer), \(split.name) vs 1", line: line)
+            }
         }
     }
 
@@ -51,12 +61,13 @@ final class ThreadingTests: XCTestCase {
         let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
         let every = InferenceSession(network: network, retaining: .all)
         try every.forward(input)
-        for threads in [1, 2] {
-            let heads = InferenceSession(network: network, retaining: .detection, threads: threads)
+        for (name, split) in [("1 thread", ThreadSplit(threads: 1)), ("2 threads", ThreadSplit(threads: 2)),
+                              ("2 threads, finest pieces", ThreadSplit(threads: 2, finestPieces: true))] {
+            let heads = InferenceSession(network: network, retaining: .detection, split: split)
             try heads.forward(input)
             for head in [16, 23] {
                 XCTAssertEqual(try heads.output(ofLayer: head).values, try every.output(ofLayer: head).values,
-                               "layer \(head), \(threads) thread(s)")
+                               "layer \(head), \(name)")
             }
         }
     }

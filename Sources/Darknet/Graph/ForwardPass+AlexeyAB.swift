@@ -22,7 +22,7 @@ extension ForwardPass {
             let fromShape = network.plan.layers[spec.from[0]].outputShape
             if fromShape == previousShape {
                 let from = buffer(of: spec.from[0])
-                split(count, minimumPerThread: 1 << 16) { span, _ in
+                split(count, minimumPiece: 1 << 16) { span, _ in
                     shortcut(previous + span.lowerBound, from + span.lowerBound, count: span.count, alpha: spec.alpha,
                              beta: spec.beta, activation: spec.activation, into: output + span.lowerBound)
                 }

@@ -47,7 +47,7 @@ struct ForwardPass {
                     convolve(input, inShape, conv, parameters, output, outShape)
                 }
                 parameters.biases.withUnsafeBufferPointer { biases in
-                    split(conv.filters, minimumPerThread: 4) { filters, _ in
+                    split(conv.filters, minimumPiece: 4) { filters, _ in
                         addBiasAndActivate(output + filters.lowerBound * outShape.planeSize,
                                            biases: biases.baseAddress! + filters.lowerBound, channels: filters.count,
                                            planeSize: outShape.planeSize, activation: conv.activation)
@@ -56,7 +56,7 @@ struct ForwardPass {
             case .maxpool(let pool):
                 if fusesMaxpool(layer.index) { break }  // computed with the convolution before it
                 let scratchPlane = inShape.height * outShape.width
-                split(inShape.channels, minimumPerThread: 4) { channels, _ in
+                split(inShape.channels, minimumPiece: 4) { channels, _ in
                     maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                             height: inShape.height, width: inShape.width,
                             size: pool.size, strideX: pool.strideX, strideY: pool.strideY, padding: pool.padding,
@@ -141,7 +141,7 @@ struct ForwardPass {
             }
         }
         if fused == nil {
-            split(conv.filters, minimumPerThread: 4) { filters, _ in
+            split(conv.filters, minimumPiece: 4) { filters, _ in
                 activate(output + filters.lowerBound * outShape.planeSize,
                          count: filters.count * outShape.planeSize, activation: conv.activation)
             }

@@ -51,10 +51,16 @@ public final class InferenceSession {
     /// - Parameter threads: threads a forward pass may use (at least 1). Results do not
     ///   depend on it. With more than one, the session keeps `threads - 1` helper threads,
     ///   which spin for about a millisecond after each step of a pass before they block.
-    public init(network: Network, retaining selection: LayerSelection = .detection, threads: Int = 1) {
+    public convenience init(network: Network, retaining selection: LayerSelection = .detection, threads: Int = 1) {
+        self.init(network: network, retaining: selection, split: ThreadSplit(threads: max(1, threads)))
+    }
+
+    /// A session whose passes spread their steps with `split` (tests pass one that cuts every
+    /// step into its finest pieces).
+    package init(network: Network, retaining selection: LayerSelection = .detection, split: ThreadSplit) {
         self.network = network
-        self.threads = max(1, threads)
-        split = ThreadSplit(threads: self.threads)
+        self.threads = split.threads
+        self.split = split
         self.layout = ArenaLayout(plan: network.plan, retaining: selection)
         // Float is trivial: every buffer is written by its layer before anything reads it,
         // so the memory is not zero-filled up front.

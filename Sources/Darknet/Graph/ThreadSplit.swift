@@ -1,27 +1,36 @@
-/// Splits a loop over `0..<count` into one contiguous chunk per thread, the way the forward
-/// pass spreads every kernel over its threads (the micro-benchmarks use it to time the same
-/// split). The BLAS is called single-threaded inside a chunk.
+/// Splits a loop over `0..<count` over a pool's threads, the way the forward pass spreads every
+/// kernel over its threads (the micro-benchmarks use it to time the same split). Each thread
+/// starts on its own contiguous share and, once done, takes part of what is left of another's,
+/// so a core that a virtual machine's host slows down ends the step with less of it. The BLAS
+/// is called single-threaded inside a piece.
 package struct ThreadSplit: Sendable {
-    /// The helper threads chunks run on besides the caller's; nil: one thread.
+    /// The helper threads pieces run on besides the caller's; nil: one thread.
     let pool: WorkerPool?
+    /// Every piece one `minimumPiece` long (for tests: each item computed in a piece of its
+    /// own, whatever the timing), instead of halves of what is left.
+    let finestPieces: Bool
 
-    /// At most this many chunks run at once.
+    /// At most this many pieces run at once.
     package var threads: Int { pool?.threads ?? 1 }
 
     /// A split over `threads` threads: the caller's and a new pool's helpers.
-    package init(threads: Int) {
+    package init(threads: Int, finestPieces: Bool = false) {
         precondition(threads >= 1, "a split needs at least one thread")
         pool = threads > 1 ? WorkerPool(threads: threads) : nil
+        self.finestPieces = finestPieces
     }
 
-    /// Runs `body(chunk, worker)` over `0..<count`, inline when one thread is enough (fewer
-    /// than `minimumPerThread` items per extra thread). Workers are numbered from 0.
-    package func callAsFunction(_ count: Int, minimumPerThread: Int = 1, _ body: (Range<Int>, Int) -> Void) {
-        let workers = min(threads, count / max(minimumPerThread, 1))
+    /// Runs `body(piece, worker)` over pieces that cover `0..<count` once, each at least
+    /// `minimumPiece` long (all of it when shorter), on at most `threads` threads: inline when
+    /// there is too little for two pieces. Workers are numbered from 0; each worker runs one
+    /// piece at a time, so it can own scratch memory.
+    package func callAsFunction(_ count: Int, minimumPiece: Int = 1, _ body: (Range<Int>, Int) -> Void) {
+        let units = count / max(minimumPiece, 1)
+        let workers = min(threads, units)
         guard workers > 1, let pool else {
             body(0..<count, 0)
             return
         }
-        pool.run(workers) { worker in body((count * worker / workers)..<(count * (worker + 1) / workers), worker) }
+        pool.runRanges(count, units: units, workers: workers, finest: finestPieces, body)
     }
 }

@@ -34,4 +34,27 @@ package final class WorkerPool: @unchecked Sendable {
             }
         }
     }
+
+    /// Runs `body(range, worker)` over pieces that together cover `0..<count` once, and returns
+    /// when all are done (see `swiftdarknet_pool_run_ranges`): `0..<count` is cut into `units`
+    /// near-equal runs; each of `workers` workers starts on its own share of them and, once done,
+    /// takes half of what is left of another's, so a slowed core ends with less of the job.
+    /// With `finest`, every piece is one unit.
+    package func runRanges(_ count: Int, units: Int, workers: Int, finest: Bool = false,
+                           _ body: (Range<Int>, Int) -> Void) {
+        guard let pool, workers > 1, units > 1 else {
+            if count > 0 { body(0..<count, 0) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            var job = body
+            withUnsafeMutablePointer(to: &job) { job in
+                swiftdarknet_pool_run_ranges(pool, count, units, workers,
+                                             finest ? SWIFTDARKNET_PIECES_FINEST : SWIFTDARKNET_PIECES_HALVING,
+                                             { context, begin, end, worker in
+                    context!.assumingMemoryBound(to: ((Range<Int>, Int) -> Void).self).pointee(begin..<end, worker)
+                }, job)
+            }
+        }
+    }
 }

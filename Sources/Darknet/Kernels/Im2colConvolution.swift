@@ -45,19 +45,23 @@ package struct Im2colConvolution {
             let c = output + g * groupFilters * outPlane
             // Each thread reads all of the matrix it does not split: split the filters when the
             // weights are the larger operand (deep, small layers), else the output columns. Every
-            // share is large enough for OpenBLAS's packed kernels (see `splitInvariantMultiplyAdds`).
+            // piece is large enough for OpenBLAS's packed kernels (see `splitInvariantMultiplyAdds`),
+            // and there are at most four per thread: each piece packs the other operand again.
             let minimumShare = BLAS.splitInvariantMultiplyAdds
+            let piecesPerThread = 4 * split.threads
             if groupFilters > outPlane {
-                let rowsPerShare = max(16, (minimumShare + outPlane * kernelArea - 1) / max(outPlane * kernelArea, 1))
-                split(groupFilters, minimumPerThread: rowsPerShare) { rows, _ in
+                let rowsPerShare = max(16, (minimumShare + outPlane * kernelArea - 1) / max(outPlane * kernelArea, 1),
+                                       groupFilters / piecesPerThread)
+                split(groupFilters, minimumPiece: rowsPerShare) { rows, _ in
                     BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
                                a: a + rows.lowerBound * kernelArea, lda: kernelArea,
                                b: columns, ldb: outPlane,
                                c: c + rows.lowerBound * outPlane, ldc: outPlane)
                 }
             } else {
-                let columnsPerShare = max(64, (minimumShare + groupFilters * kernelArea - 1) / max(groupFilters * kernelArea, 1))
-                split(outPlane, minimumPerThread: columnsPerShare) { span, _ in
+                let columnsPerShare = max(64, (minimumShare + groupFilters * kernelArea - 1) / max(groupFilters * kernelArea, 1),
+                                          outPlane / piecesPerThread)
+                split(outPlane, minimumPiece: columnsPerShare) { span, _ in
                     BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
                                a: a, lda: kernelArea,
                                b: columns + span.lowerBound, ldb: outPlane,

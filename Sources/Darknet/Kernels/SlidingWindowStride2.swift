@@ -61,14 +61,14 @@ package struct SlidingWindowStride2 {
                      split: ThreadSplit) {
         let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
         let rowsPerBand = bandRows
-        split(outputShape.height) { rows, worker in
+        split(outputShape.height, minimumPiece: rowsPerBand) { rows, worker in
             swiftdarknet_convolve_stride2(input, inputShape.channels, inputShape.height, inputShape.width, conv.padding,
                                           weights, biases, conv.filters, conv.size, output, outputShape.height,
                                           outputShape.width, rows.lowerBound, rows.upperBound, rowsPerBand,
                                           scratch + worker * scratchStride, fused ?? 0)
         }
         if fused == nil {
-            split(conv.filters, minimumPerThread: 4) { filters, _ in
+            split(conv.filters, minimumPiece: 4) { filters, _ in
                 activate(output + filters.lowerBound * outputShape.planeSize,
                          count: filters.count * outputShape.planeSize, activation: conv.activation)
             }

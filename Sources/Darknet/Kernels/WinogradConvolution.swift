@@ -107,7 +107,7 @@ package struct WinogradConvolution {
             }
         }
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        split(filters) { range, worker in
+        split(filters, minimumPiece: 16) { range, worker in  // whole vectors of filters
             switch algorithm {
             case .winogradF23:
                 WinogradF23.transformOutput(products, filters: filters, height: height, width: width, tileRows: rows,
