@@ -18,7 +18,8 @@ With --interleave, a round instead loads every system (one process each, kept al
 thread count and then alternates single forwards between them (`darknet-bench --serve` and
 the peers' equivalent), so even short slow phases hit all systems alike; each forward then
 also finds the caches as the other systems left them, as in an application that does other
-work between frames.
+work between frames. --interleave-threads also alternates the thread counts (every
+configuration loaded at once), so the speed-ups from 1 to 2 threads compare the same minutes.
 Reported: the median over all timed forwards of all rounds, min, CPU time, peak RSS (for the
 peers, of the Python process: "py base" is its resident size after importing numpy, before the
 framework is imported) and the ratios ours/ORT and ours/OpenCV at each thread count: of the
@@ -214,11 +215,13 @@ class Server:
 
 
 def interleaved_round(configs, a, files, samples):
-    """Every configuration of one thread count loaded side by side (one process each, loaded one
-    after another), then --runs rounds of one forward each, in turn: a slow phase of a shared
-    machine, however short, hits every system alike."""
-    for count in sorted({t for _, t in configs}):
-        group = [c for c in configs if c[1] == count]
+    """Every configuration of one thread count (with --interleave-threads: every configuration)
+    loaded side by side (one process each, loaded one after another), then --runs rounds of one
+    forward each, in turn: a slow phase of a shared machine, however short, hits every system
+    (and every thread count) alike."""
+    counts = [None] if a.interleave_threads else sorted({t for _, t in configs})
+    for count in counts:
+        group = [c for c in configs if count is None or c[1] == count]
         servers = {}
         for config in group:
             time.sleep(a.pause)
@@ -294,6 +297,9 @@ def main():
     ap.add_argument("--interleave", action="store_true",
                     help="per round and thread count, keep every system loaded and alternate single forwards "
                          "(darknet-bench --serve) instead of running each configuration's forwards back to back")
+    ap.add_argument("--interleave-threads", action="store_true",
+                    help="with --interleave, alternate the thread counts too: every configuration loaded at "
+                         "once, so the 1 -> 2 thread speed-ups compare forwards of the same minutes")
     ap.add_argument("--gap", type=float, default=0.01,
                     help="with --interleave, seconds of idle before each forward (lets the previous system's "
                          "spinning threads go to sleep)")
