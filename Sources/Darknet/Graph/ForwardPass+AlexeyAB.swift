@@ -5,11 +5,19 @@ extension ForwardPass {
     /// `[route]`: for each source in order, slice `groupID` of its `groups` equal channel runs
     /// (the whole output when `groups` is 1), concatenated.
     func routeSlices(_ route: RouteSpec, into output: UnsafeMutablePointer<Float>) {
-        var destination = output
-        for source in route.layers {
-            let count = network.plan.layers[source].outputShape.count / route.groups
-            destination.update(from: buffer(of: source) + route.groupID * count, count: count)
-            destination += count
+        let counts = route.layers.map { network.plan.layers[$0].outputShape.count / route.groups }
+        // Threads split the concatenated output; a piece copies its part of each slice it meets.
+        split(counts.reduce(0, +), minimumPiece: 1 << 16) { span, _ in
+            var start = 0
+            for (source, count) in zip(route.layers, counts) {
+                let overlap = span.clamped(to: start..<(start + count))
+                if !overlap.isEmpty {
+                    (output + overlap.lowerBound).update(
+                        from: buffer(of: source) + route.groupID * count + (overlap.lowerBound - start),
+                        count: overlap.count)
+                }
+                start += count
+            }
         }
     }
 
@@ -54,20 +62,30 @@ extension ForwardPass {
     /// last convolution already applied it), then x and y mapped to `s * v - (s - 1) / 2`.
     func yoloActivate(_ input: UnsafeMutablePointer<Float>, _ yolo: YoloSpec, _ shape: TensorShape,
                       into output: UnsafeMutablePointer<Float>) {
-        output.update(from: input, count: shape.count)
         let plane = shape.planeSize
         let entries = yolo.classes + 5
         // `scal_add_cpu(n, scale, -0.5*(scale - 1), ...)`: the offset is computed in double.
         let scale = yolo.scaleXY
         let offset = Float(-0.5 * (Double(scale) - 1))
-        for anchor in 0..<yolo.mask.count {
-            let base = output + anchor * entries * plane
-            if !yolo.newCoords {
-                activate(base, count: 2 * plane, activation: .logistic)
-                activate(base + 4 * plane, count: (1 + yolo.classes) * plane, activation: .logistic)
+        // Threads split the output; a piece applies each step to its part of the step's range.
+        split(shape.count, minimumPiece: 1 << 14) { span, _ in
+            (output + span.lowerBound).update(from: input + span.lowerBound, count: span.count)
+            func apply(_ range: Range<Int>, _ step: (UnsafeMutablePointer<Float>, Int) -> Void) {
+                let part = range.clamped(to: span)
+                if !part.isEmpty { step(output + part.lowerBound, part.count) }
             }
-            if scale != 1 {
-                for i in 0..<(2 * plane) { base[i] = base[i] * scale + offset }
+            for anchor in 0..<yolo.mask.count {
+                let base = anchor * entries * plane
+                let xy = base..<(base + 2 * plane)
+                if !yolo.newCoords {
+                    apply(xy) { activate($0, count: $1, activation: .logistic) }
+                    apply((base + 4 * plane)..<(base + entries * plane)) { activate($0, count: $1, activation: .logistic) }
+                }
+                if scale != 1 {
+                    apply(xy) { values, count in
+                        for i in 0..<count { values[i] = values[i] * scale + offset }
+                    }
+                }
             }
         }
     }

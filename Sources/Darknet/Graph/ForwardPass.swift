@@ -67,8 +67,11 @@ struct ForwardPass {
             case .route(let route):
                 routeSlices(route, into: output)
             case .upsample(let up):
-                upsample(input, channels: inShape.channels, height: inShape.height, width: inShape.width,
-                         stride: up.stride, scale: up.scale, into: output)
+                split(inShape.channels, minimumPiece: 8) { channels, _ in
+                    upsample(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+                             height: inShape.height, width: inShape.width, stride: up.stride, scale: up.scale,
+                             into: output + channels.lowerBound * outShape.planeSize)
+                }
             case .shortcut(let sc):
                 shortcutLayers(input, inShape, sc, into: output)
             case .yolo(let yolo):
