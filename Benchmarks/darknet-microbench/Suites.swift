@@ -9,9 +9,11 @@ struct Suites {
     /// single-threaded inside each chunk (only the bare sgemm benchmarks thread inside the BLAS).
     let split: ThreadSplit
 
+    /// Every benchmark, sgemm last: only those run OpenBLAS with its own threads, which spin for
+    /// a while after each call (about 0.13 s) and would take a core from whatever ran next.
     func all() -> [MicroBenchmark] {
-        sgemm() + convolutionPath() + im2colBenchmarks() + activations() + pooling() + upsampling()
-            + routes() + shortcuts() + [letterbox(), nms()]
+        convolutionPath() + im2colBenchmarks() + activations() + pooling() + upsampling()
+            + routes() + shortcuts() + [letterbox(), nms()] + sgemm()
     }
 
     /// One GEMM per distinct convolution shape: `M = filters / groups`, `N = outH * outW`,
@@ -33,15 +35,16 @@ struct Suites {
                 name: "sgemm L\(layer.index)", shape: shape,
                 flops: 2 * Double(m) * Double(n) * Double(k) * Double(groups),
                 bytes: 0,
-                setUp: {
+                setUp: { [threads = split.threads] in
                     let a = randomBuffer(m * k * groups, seed: 1), b = randomBuffer(k * n * groups, seed: 2)
                     let c = alignedBuffer(m * n * groups)
+                    BLAS.setThreads(threads)
                     return Fixture(body: {
                         for g in 0..<groups {
                             BLAS.sgemm(m: m, n: n, k: k, a: a + g * m * k, lda: k, b: b + g * k * n, ldb: n,
                                        c: c + g * m * n, ldc: n)
                         }
-                    }, tearDown: { blackHole(c[0]); release(a, b, c) })
+                    }, tearDown: { BLAS.setThreads(1); blackHole(c[0]); release(a, b, c) })
                 }))
         }
         return result
@@ -114,7 +117,6 @@ struct Suites {
                 let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
                 let workspace = alignedBuffer(kernelArea * output.planeSize)
                 let y = alignedBuffer(output.count)
-                let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
                     convolution.run(input: x, weights: weights, output: y, workspace: workspace, split: split)
                     split(conv.filters, minimumPiece: 4) { filters, _ in
@@ -122,7 +124,7 @@ struct Suites {
                                            channels: filters.count, planeSize: output.planeSize,
                                            activation: conv.activation)
                     }
-                }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, workspace, y) })
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }
 
@@ -140,13 +142,12 @@ struct Suites {
                 let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
                 let scratch = alignedBuffer(bands.scratchCount * split.threads)
                 let y = alignedBuffer(output.count)
-                let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
                     bands.run(input: x, weights: weights, output: y, scratch: scratch, scratchStride: bands.scratchCount,
                               split: split)
                     addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
                                        activation: conv.activation)
-                }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, scratch, y) })
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
             })
     }
 
@@ -182,12 +183,11 @@ struct Suites {
                 let workspace = alignedBuffer(convolution.workspaceCount + convolution.scratchCount * split.threads)
                 let scratch = workspace + convolution.workspaceCount
                 let y = alignedBuffer(output.count)
-                let restoreBLAS = useOwnThreads()
                 return Fixture(body: {
                     convolution.run(input: x, weights: weights, biases: biases, output: y, workspace: workspace,
                                     scratch: scratch, scratchStride: convolution.scratchCount,
                                     split: split)
-                }, tearDown: { restoreBLAS(); blackHole(y[0]); release(x, weights, biases, workspace, y) })
+                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }
 
@@ -255,14 +255,6 @@ struct Suites {
                                     scratchStride: convolution.scratchCount, split: split)
                 }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
             })
-    }
-
-    /// Sets the BLAS to one thread while a benchmark splits the work itself (BLAS calls inside
-    /// a chunk must not spawn threads of their own); returns what restores `split.threads`.
-    private func useOwnThreads() -> () -> Void {
-        guard split.threads > 1 else { return {} }
-        BLAS.setThreads(1)
-        return { [threads = split.threads] in BLAS.setThreads(threads) }
     }
 
     /// im2col for every convolution with a kernel larger than 1x1. GB/s counts the input read

@@ -39,7 +39,7 @@ do {
     let spec = try NetworkSpec.parse(bytes: bytes, file: options.cfg.path).resized(width: options.size, height: options.size)
     let plan = try NetworkPlan(spec: spec)
     try BLAS.ensureLoaded()
-    BLAS.setThreads(options.threads)
+    BLAS.setThreads(1)  // the sgemm benchmarks raise it to --threads while they run
 
     let benchmarks = Suites(plan: plan, inputSize: options.size, split: ThreadSplit(threads: options.threads)).all().filter { options.selects($0.name) }
     guard !benchmarks.isEmpty else { throw CLIError("no benchmark matches --filter '\(options.filter ?? "")'") }
