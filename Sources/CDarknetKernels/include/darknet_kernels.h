@@ -219,7 +219,8 @@ typedef void (*swiftdarknet_range_task)(void *context, ptrdiff_t begin, ptrdiff_
 
 /* How workers take their pieces of a swiftdarknet_pool_run_ranges job. */
 typedef enum {
-    /* Half of what is left of their own share at a time: few, large pieces. */
+    /* Three quarters of their own share first, then half of what is left at a time: two or
+     * three pieces per worker when the workers keep pace. */
     SWIFTDARKNET_PIECES_HALVING = 0,
     /* One unit at a time, both from their own share and from others': for tests, which need
      * every item computed in a piece of its own boundaries. */
