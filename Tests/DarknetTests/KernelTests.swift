@@ -146,12 +146,12 @@ final class KernelTests: XCTestCase {
         let expected = weights.indices.map { abs(weights[$0] * scales[$0 / (channels * 9)]) }.max()!
         typealias Transform = (UnsafePointer<Float>) -> Float
         let layouts: [(String, Transform)] = [
-            ("F(4x4,3x3) filter-major", { WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestInput }),
+            ("F(4x4,3x3) filter-major", { WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestScaledWeight }),
             ("F(4x4,3x3) channel-major", {
                 WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels,
-                                             channelMajor: true).largestInput
+                                             channelMajor: true).largestScaledWeight
             }),
-            ("F(2x2,3x3)", { WinogradF23.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestInput }),
+            ("F(2x2,3x3)", { WinogradF23.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestScaledWeight }),
         ]
         for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
             XCTAssertEqual(SIMDLevel.limit(to: level), level)

@@ -37,10 +37,11 @@ package enum WinogradF43 {
     /// `[36][channels][paddedFilters]` (zero past the last filter) for the tile-major path.
     /// With `filterScales`, each filter's kernels are multiplied by its scale first (batch norm
     /// folded on the way: the weights can be read straight from a mapped file, and are checked
-    /// by `largestInput`, the largest magnitude of the scaled weights: NaN or infinity if any is
-    /// one).
+    /// by `largestScaledWeight`, the largest magnitude of the scaled weights: NaN or infinity if
+    /// any is one).
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
-                                         channels: Int, channelMajor: Bool = false) -> (values: [Float], largestInput: Float) {
+                                         channels: Int, channelMajor: Bool = false)
+        -> (values: [Float], largestScaledWeight: Float) {
         let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
         let major: Int32 = channelMajor ? 1 : 0
         return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
@@ -121,7 +122,7 @@ package enum WinogradF43 {
 func transformWeightsInBlocks(
     _ weights: UnsafePointer<Float>, filterScales: [Float]?, count: Int, blocks: Int,
     _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Float
-) -> (values: [Float], largestInput: Float) {
+) -> (values: [Float], largestScaledWeight: Float) {
     var largestBits: UInt32 = 0
     let values = [Float](unsafeUninitializedCapacity: count) { u, initialized in
         // A worker per 2 MB of output: backing fresh memory is most of the cost.

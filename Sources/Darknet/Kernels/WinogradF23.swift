@@ -35,7 +35,7 @@ package enum WinogradF23 {
     /// weights, each filter's kernels times its entry of `filterScales` if given, and the largest
     /// magnitude of the scaled weights (as `WinogradF43.transformWeights`).
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
-                                         channels: Int) -> (values: [Float], largestInput: Float) {
+                                         channels: Int) -> (values: [Float], largestScaledWeight: Float) {
         let count = elements * channels * WinogradF43.paddedFilters(filters)
         return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
                                         blocks: swiftdarknet_winograd_weight_blocks(filters, channels, 1)) { g, scales, u, first, blocks in

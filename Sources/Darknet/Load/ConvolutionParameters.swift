@@ -116,7 +116,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
     /// Weights laid out for a Winograd `algorithm`, from row-major `filters x channels x 3 x 3`.
     private static func transformed(_ weights: UnsafePointer<Float>, filterScales: [Float]?,
                                     for algorithm: ConvolutionAlgorithm, filters: Int,
-                                    inputChannels: Int) -> (values: [Float], largestInput: Float) {
+                                    inputChannels: Int) -> (values: [Float], largestScaledWeight: Float) {
         algorithm == .winogradF23
             ? WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
             : WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,

@@ -81,8 +81,9 @@ struct WeightsReader {
             throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
         }
         guard count > 0, let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
+        let values = UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: Float.self), count: count)
         offset += needed
-        return UnsafeBufferPointer(start: (base + offset - needed).assumingMemoryBound(to: Float.self), count: count)
+        return values
         #endif
     }
 
