@@ -5,25 +5,10 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 /* Linux 5.14; older kernels answer EINVAL and the pages fault in when first used. */
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
 #endif
-
-void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes) {
-#if defined(__linux__)
-    const uintptr_t page = 4096;
-    const uintptr_t first = (uintptr_t)start & ~(page - 1);
-    const uintptr_t end = (uintptr_t)start + (uintptr_t)bytes;
-    if (bytes > 0) (void)madvise((void *)first, end - first, MADV_POPULATE_READ);
-#else
-    (void)start;
-    (void)bytes;
-#endif
-}
 
 int swiftdarknet_prefault_write(void *start, ptrdiff_t bytes) {
 #if defined(__linux__)

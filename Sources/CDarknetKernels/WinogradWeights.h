@@ -104,10 +104,12 @@ static float CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const f
             for (int lane = 0; lane < count; lane++)
                 lane_scales[lane] = filter_scales ? filter_scales[(first + lane) / channels] : 1.0f;
             if (count == 16) {
-                CAT(winograd_transform16_, SUFFIX)(g + first * 9, 9, 16, lane_scales, n, u + first, plane, &largest);
+                CAT(winograd_transform16_, SUFFIX)(g + (first - first_block * 16) * 9, 9, 16, lane_scales, n, u + first,
+                                                   plane, &largest);
             } else {
                 float local[36 * 16];
-                CAT(winograd_transform16_, SUFFIX)(g + first * 9, 9, count, lane_scales, n, local, 16, &largest);
+                CAT(winograd_transform16_, SUFFIX)(g + (first - first_block * 16) * 9, 9, count, lane_scales, n, local, 16,
+                                                   &largest);
                 for (int i = 0; i < n * n; i++)
                     __builtin_memcpy(u + i * plane + first, local + i * 16, sizeof(float) * count);
             }
@@ -119,7 +121,7 @@ static float CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const f
     for (ptrdiff_t block = first_block; block < first_block + block_count; block++) {
         const int count = filters - block * 16 < 16 ? (int)(filters - block * 16) : 16;
         for (ptrdiff_t c = 0; c < channels; c++)
-            CAT(winograd_transform16_, SUFFIX)(g + (block * 16 * channels + c) * 9, channels * 9, count,
+            CAT(winograd_transform16_, SUFFIX)(g + ((block - first_block) * 16 * channels + c) * 9, channels * 9, count,
                                                filter_scales ? filter_scales + block * 16 : NULL, n,
                                                u + block * channels * 16 + c * 16, plane, &largest);
     }

@@ -29,11 +29,6 @@ enum {
     SWIFTDARKNET_EPILOGUE_BIAS_RELU = 2   /* bias, then ReLU */
 };
 
-/* Maps every page of [start, start + bytes) readable in one call (Linux 5.14+
- * MADV_POPULATE_READ; a no-op where unsupported): a memory-mapped weights file is then read
- * without a page fault per 4 KiB. */
-void swiftdarknet_prefault_read(const void *start, ptrdiff_t bytes);
-
 /* Backs every page of fresh memory [start, start + bytes) in one call (Linux 5.14+
  * MADV_POPULATE_WRITE; a no-op where unsupported), instead of one trap per 4 KiB when it is
  * first written: the weights laid out at load. Plain pages on purpose: on a VM that hands free
@@ -144,13 +139,16 @@ void swiftdarknet_copy_even(const float *source, float *destination, ptrdiff_t c
 /* Filters rounded up to whole vectors of the widest variant, for the tile-major layout. */
 static inline ptrdiff_t swiftdarknet_winograd_padded_filters(ptrdiff_t filters) { return (filters + 15) / 16 * 16; }
 
-/* `G g Gᵀ` of every 3x3 kernel of `g` (filters x channels x 3 x 3), each filter's kernels times
- * filter_scales[filter] when `filter_scales` is not NULL (batch norm folded in on the way, the
- * transform being linear), into `u`: filter-major [36][filters][channels] for the GEMM path, or
- * channel-major in blocks of 16 filters [36][padded filters / 16][channels][16] (zero past the
- * last filter) for the tile-major path. Returns the largest magnitude among the scaled weights (NaN
- * or infinity if any is one): a caller reading weights straight from a file checks them in this
- * one pass. */
+/* `G g Gᵀ` of every 3x3 kernel (filters x channels x 3 x 3) in blocks [first_block, first_block +
+ * block_count), each filter's kernels times filter_scales[filter] when `filter_scales` is not NULL
+ * (batch norm folded in on the way, the transform being linear), into `u`: filter-major
+ * [36][filters][channels] for the GEMM path, or channel-major in blocks of 16 filters
+ * [36][padded filters / 16][channels][16] (zero past the last filter) for the tile-major path.
+ * `g` points at the first kernel of block `first_block` (a block is 16 kernels, or 16 filters when
+ * channel-major; the kernels of a run of blocks are contiguous), so a caller can read the weights
+ * a run of blocks at a time. Returns the largest magnitude among the scaled weights (NaN or
+ * infinity if any is one): a caller reading weights straight from a file checks them in this one
+ * pass. */
 float swiftdarknet_winograd_weights(const float *g, const float *filter_scales, ptrdiff_t filters, ptrdiff_t channels,
                                     int channel_major, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 
@@ -194,8 +192,8 @@ void swiftdarknet_winograd_f23_output_tile_major(const float *products, ptrdiff_
 
 /* `G g Gᵀ` of every 3x3 kernel (times filter_scales as above) into F(2x2, 3x3)'s 16 elements, channel-major in blocks of 16 filters
  * [16][padded filters / 16][channels][16] (zero past the last filter); blocks as
- * swiftdarknet_winograd_weight_blocks(filters, channels, 1). Returns the largest magnitude among the
- * scaled weights, as swiftdarknet_winograd_weights. */
+ * swiftdarknet_winograd_weight_blocks(filters, channels, 1), `g` pointing at block `first_block`. Returns
+ * the largest magnitude among the scaled weights, as swiftdarknet_winograd_weights. */
 float swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scales, ptrdiff_t filters,
                                         ptrdiff_t channels, float *u, ptrdiff_t first_block, ptrdiff_t block_count);
 

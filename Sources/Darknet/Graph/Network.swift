@@ -22,13 +22,13 @@ public final class Network: Sendable {
         // Planned before the weights are read: a network over the memory limit is refused
         // without reading (possibly gigabytes of) its weights file.
         let plan = try NetworkPlan(spec: spec, options: options)
-        try self.init(spec: spec, plan: plan, weights: try mapFile(weights), weightsFile: weights.path)
+        try self.init(spec: spec, plan: plan, weightsFile: weights)
     }
 
-    /// Loads a `.weights` file for a parsed cfg (the file is memory-mapped, not copied).
+    /// Loads a `.weights` file for a parsed cfg (read a layer at a time, never held whole).
     public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions()) throws {
         let plan = try NetworkPlan(spec: spec, options: options)
-        try self.init(spec: spec, plan: plan, weights: try mapFile(url), weightsFile: url.path)
+        try self.init(spec: spec, plan: plan, weightsFile: url)
     }
 
     /// Loads weights already in memory for a parsed cfg.
@@ -43,13 +43,24 @@ public final class Network: Sendable {
         try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weights: weights, weightsFile: weightsFile)
     }
 
-    private init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
+    private convenience init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
         BLAS.beginLoading()  // opened while the weights are read
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
-            // A mapped file is read front to back once: map it all now rather than fault per page.
-            if let start = bytes.baseAddress { swiftdarknet_prefault_read(start, bytes.count) }
-            return try Self.readParameters(bytes, file: weightsFile, plan: plan, dialect: spec.dialect)
+            var reader = WeightsReader(file: weightsFile, bytes: bytes)
+            return try Self.readParameters(&reader, plan: plan, dialect: spec.dialect)
         }
+        try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
+    }
+
+    private convenience init(spec: NetworkSpec, plan: NetworkPlan, weightsFile url: URL) throws {
+        BLAS.beginLoading()  // opened while the weights are read
+        var reader = WeightsReader(file: try WeightsFile(opening: url.path))
+        let (header, convolutions) = try Self.readParameters(&reader, plan: plan, dialect: spec.dialect)
+        try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
+    }
+
+    private init(spec: NetworkSpec, plan: NetworkPlan, header: WeightsHeader,
+                 convolutions: [ConvolutionParameters?]) throws {
         try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan
@@ -58,9 +69,8 @@ public final class Network: Sendable {
     }
 
     /// Reads the header and every layer's parameters, in cfg order, to the last byte.
-    private static func readParameters(_ bytes: UnsafeRawBufferPointer, file: String, plan: NetworkPlan,
-                                       dialect: DarknetDialect) throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
-        var reader = WeightsReader(file: file, bytes: bytes)
+    static func readParameters(_ reader: inout WeightsReader, plan: NetworkPlan, dialect: DarknetDialect)
+        throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
         let header = try reader.readHeader()
         var convolutions: [ConvolutionParameters?] = []
         for layer in plan.layers {
@@ -110,16 +120,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 }
 
-/// The file's bytes, memory-mapped when possible (large weights files are read once, lazily).
-func mapFile(_ url: URL) throws(FileError) -> Data {
-    do {
-        return try Data(contentsOf: url, options: .alwaysMapped)
-    } catch {
-        let reason = (error as NSError).localizedFailureReason ?? "cannot be read (missing, a directory, or no permission)"
-        throw FileError(path: url.path, reason: reason)
-    }
-}
-
+/// A whole file's bytes (a cfg, a names file).
 func readFile(_ url: URL) throws(FileError) -> [UInt8] {
     do {
         return [UInt8](try Data(contentsOf: url))

@@ -36,17 +36,29 @@ package enum WinogradF43 {
     /// weights: filter-major `[36][filters][channels]` for the GEMM path, or channel-major
     /// `[36][channels][paddedFilters]` (zero past the last filter) for the tile-major path.
     /// With `filterScales`, each filter's kernels are multiplied by its scale first (batch norm
-    /// folded on the way: the weights can be read straight from a mapped file, and are checked
-    /// by `largestScaledWeight`, the largest magnitude of the scaled weights: NaN or infinity if
-    /// any is one).
+    /// folded on the way: the weights can be read straight from a file, and are checked by
+    /// `largestScaledWeight`, the largest magnitude of the scaled weights: NaN or infinity if any
+    /// is one).
+    static func transformWeights(_ weights: UncheckedFloats, filterScales: [Float]? = nil, filters: Int,
+                                 channels: Int, channelMajor: Bool = false)
+        throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
+        let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
+        let major: Int32 = channelMajor ? 1 : 0
+        // A block is 16 kernels, or 16 filters when channel-major (see the kernel).
+        return try transformWeightsInBlocks(weights, floatsPerBlock: 16 * 9 * (channelMajor ? channels : 1),
+                                            filterScales: filterScales, count: count,
+                                            blocks: swiftdarknet_winograd_weight_blocks(filters, channels, major)) { g, scales, u, first, blocks in
+            swiftdarknet_winograd_weights(g, scales, filters, channels, major, u, first, blocks)
+        }
+    }
+
+    /// `transformWeights` of weights in memory.
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
                                          channels: Int, channelMajor: Bool = false)
         -> (values: [Float], largestScaledWeight: Float) {
-        let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
-        let major: Int32 = channelMajor ? 1 : 0
-        return transformWeightsInBlocks(weights, filterScales: filterScales, count: count,
-                                        blocks: swiftdarknet_winograd_weight_blocks(filters, channels, major)) { g, scales, u, first, blocks in
-            swiftdarknet_winograd_weights(g, scales, filters, channels, major, u, first, blocks)
+        inMemory { () throws(WeightsError) in
+            try transformWeights(UncheckedFloats(memory: weights, count: filters * channels * 9), filterScales: filterScales,
+                                 filters: filters, channels: channels, channelMajor: channelMajor)
         }
     }
 
@@ -115,51 +127,83 @@ package enum WinogradF43 {
 }
 
 /// `count` floats of transformed weights, laid out by `transform` (the C kernel, called with the
-/// input, the filter scales or nil, the output and a range of `blocks`, returning the largest
-/// magnitude it read) into fresh memory that every worker first backs with one call per share
-/// (see `swiftdarknet_prefault_write`), and the largest magnitude of all. Layers of a few MB and
-/// up are laid out by every core: loading is bound by this.
+/// input of a run of blocks, the filter scales or nil, the output and the run's first block and
+/// length, returning the largest magnitude it read) into fresh memory that every worker first
+/// backs with one call per share (see `swiftdarknet_prefault_write`), and the largest magnitude
+/// of all. Layers of a few MB and up are laid out by every core: loading is bound by this. Each
+/// worker reads its blocks' weights a run of about 1 MB at a time (from a file, into its part of
+/// the staging buffer, where the transform finds them in cache).
 func transformWeightsInBlocks(
-    _ weights: UnsafePointer<Float>, filterScales: [Float]?, count: Int, blocks: Int,
+    _ weights: UncheckedFloats, floatsPerBlock: Int, filterScales: [Float]?, count: Int, blocks: Int,
     _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Float
-) -> (values: [Float], largestScaledWeight: Float) {
+) throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
     var largestBits: UInt32 = 0
+    var failure: WeightsError?
     let values = [Float](unsafeUninitializedCapacity: count) { u, initialized in
         // A worker per 2 MB of output: backing fresh memory is most of the cost.
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
-        let input = UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: weights))
         // A worker's blocks are not one contiguous run of the output, so the output is backed
         // in contiguous shares first.
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let first = count * worker / workers, end = count * (worker + 1) / workers
             _ = swiftdarknet_prefault_write(output.pointer + first, (end - first) * MemoryLayout<Float>.size)
         }
-        var largest = [Float](repeating: 0, count: workers)
+        let runBlocks = max(1, (256 << 10) / floatsPerBlock)
+        let staging = weights.stagingBuffer(floats: workers * runBlocks * floatsPerBlock)
+            .map { UncheckedSendablePointer(pointer: $0) }
+        var largest = [UInt32](repeating: 0, count: workers)
+        var failures = [WeightsError?](repeating: nil, count: workers)
         largest.withUnsafeMutableBufferPointer { largest in
-            let largestPointer = UncheckedSendablePointer(pointer: largest.baseAddress!)
-            func run(_ scales: UnsafePointer<Float>?) {
-                let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    let first = blocks * worker / workers, end = blocks * (worker + 1) / workers
-                    largestPointer.pointer[worker] = transform(input.pointer, scalesPointer?.pointer, output.pointer,
-                                                               first, end - first)
+            failures.withUnsafeMutableBufferPointer { failures in
+                let largestPointer = UncheckedSendablePointer(pointer: largest.baseAddress!)
+                let failuresPointer = UncheckedSendablePointer(pointer: failures.baseAddress!)
+                func run(_ scales: UnsafePointer<Float>?) {
+                    let scalesPointer = scales.map { UncheckedSendablePointer(pointer: UnsafeMutablePointer(mutating: $0)) }
+                    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                        let end = blocks * (worker + 1) / workers
+                        var block = blocks * worker / workers
+                        while block < end {
+                            let length = min(runBlocks, end - block)
+                            let floats = block * floatsPerBlock..<min((block + length) * floatsPerBlock, weights.count)
+                            switch weights.floats(floats, staging: staging.map { $0.pointer + worker * runBlocks * floatsPerBlock }) {
+                            case .success(let input):
+                                let magnitude = transform(input, scalesPointer?.pointer, output.pointer, block, length)
+                                // By bits: NaN and infinity above every finite magnitude, as the kernel compares them.
+                                largestPointer.pointer[worker] = max(largestPointer.pointer[worker], magnitude.bitPattern)
+                            case .failure(let error):
+                                failuresPointer.pointer[worker] = error
+                                return
+                            }
+                            block += length
+                        }
+                    }
+                }
+                if let filterScales {
+                    filterScales.withUnsafeBufferPointer { run($0.baseAddress!) }
+                } else {
+                    run(nil)
                 }
             }
-            if let filterScales {
-                filterScales.withUnsafeBufferPointer { run($0.baseAddress!) }
-            } else {
-                run(nil)
-            }
         }
-        // By bits: NaN and infinity above every finite magnitude, as the kernel compares them.
-        largestBits = largest.reduce(0) { max($0, $1.bitPattern) }
+        largestBits = largest.max() ?? 0
+        failure = failures.lazy.compactMap { $0 }.min { $0.offset < $1.offset }  // where the file first fell short
         initialized = count
     }
+    if let failure { throw failure }
     return (values, Float(bitPattern: largestBits))
 }
 
+/// The result of `body`, which reads weights in memory only and so cannot fail.
+func inMemory<Result>(_ body: () throws(WeightsError) -> Result) -> Result {
+    do {
+        return try body()
+    } catch {
+        preconditionFailure("weights in memory are read without failing: \(error)")
+    }
+}
+
 /// A pointer handed to `concurrentPerform` workers that each touch a disjoint part of it.
-private struct UncheckedSendablePointer: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Float>
+private struct UncheckedSendablePointer<Pointee>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Pointee>
 }

@@ -15,8 +15,11 @@ public struct ConvolutionParameters: Sendable, Equatable {
     /// The same parameters with the weights rearranged for `algorithm`.
     func prepared(for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) -> ConvolutionParameters {
         guard algorithm.isWinograd else { return self }
-        let transformed = weights.withUnsafeBufferPointer {
-            Self.transformed($0.baseAddress!, filterScales: nil, for: algorithm, filters: filters, inputChannels: inputChannels).values
+        let transformed = weights.withUnsafeBufferPointer { weights in
+            inMemory { () throws(WeightsError) in
+                try Self.transformed(UncheckedFloats(memory: weights.baseAddress!, count: weights.count), filterScales: nil,
+                                     for: algorithm, filters: filters, inputChannels: inputChannels).values
+            }
         }
         return ConvolutionParameters(weights: transformed, biases: biases)
     }
@@ -30,7 +33,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
     /// weights; folds batch norm: `w' = w * s`, `b' = bias - mean * s` with
     /// `s = scale / (sqrt(variance) + 1e-6)` (`scale / sqrt(variance + 1e-5)` for AlexeyAB); and
     /// lays the weights out for `algorithm`. Winograd layers are transformed straight from the
-    /// file's bytes with `s` applied on the way, with no intermediate copy.
+    /// bytes read, with `s` applied on the way, with no intermediate copy.
     init(reading reader: inout WeightsReader, spec: ConvolutionalSpec, inputChannels: Int,
          dialect: DarknetDialect = .original, algorithm: ConvolutionAlgorithm = .im2col) throws(WeightsError) {
         let filters = spec.filters
@@ -51,7 +54,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
         }
         let weightsOffset = reader.offset
         if algorithm.isWinograd, !spec.flipped,
-           let mapped = try reader.uncheckedFloatsInPlace(filters * kernelArea, parameter: "weights") {
+           let unchecked = try reader.uncheckedFloats(filters * kernelArea, parameter: "weights") {
             var foldedBiases = biases
             let factors = spec.batchNormalize
                 ? Self.foldFactors(biases: &foldedBiases, scales: scales, means: means, variances: variances, dialect: dialect)
@@ -62,8 +65,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
             // the result is dropped and the weights read again the general way, which names the
             // value.
             if factors.map({ firstNonFinite($0) == nil }) ?? true, firstNonFinite(foldedBiases) == nil {
-                let (weights, largestScaled) = Self.transformed(mapped.baseAddress!, filterScales: factors, for: algorithm,
-                                                                filters: filters, inputChannels: inputChannels)
+                let (weights, largestScaled) = try Self.transformed(unchecked, filterScales: factors, for: algorithm,
+                                                                    filters: filters, inputChannels: inputChannels)
                 if largestScaled.isFinite, Double(largestScaled) * 2.25 < Double(Float.greatestFiniteMagnitude) {
                     self.init(weights: weights, biases: foldedBiases)
                     return
@@ -114,13 +117,13 @@ public struct ConvolutionParameters: Sendable, Equatable {
     }
 
     /// Weights laid out for a Winograd `algorithm`, from row-major `filters x channels x 3 x 3`.
-    private static func transformed(_ weights: UnsafePointer<Float>, filterScales: [Float]?,
+    private static func transformed(_ weights: UncheckedFloats, filterScales: [Float]?,
                                     for algorithm: ConvolutionAlgorithm, filters: Int,
-                                    inputChannels: Int) -> (values: [Float], largestScaledWeight: Float) {
+                                    inputChannels: Int) throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
         algorithm == .winogradF23
-            ? WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
-            : WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,
-                                           channelMajor: algorithm.hasTileMajorF43Weights)
+            ? try WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
+            : try WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,
+                                               channelMajor: algorithm.hasTileMajorF43Weights)
     }
 
     /// `values` is `rows x columns` row-major; the result is `columns x rows`.

@@ -8,6 +8,9 @@ public struct WeightsError: Error, Equatable, Sendable, CustomStringConvertible 
         case invalidVersion(major: Int32, minor: Int32, revision: Int32)
         /// The file ends inside a layer's parameters.
         case truncated(parameter: String, neededBytes: Int, availableBytes: Int)
+        /// The file could not be read at `parameter` though it was long enough when opened: it
+        /// was cut short while it loaded, or the system failed to read it (`reason`).
+        case unreadable(parameter: String, reason: String)
         /// Bytes remain after the last layer's parameters.
         case trailingBytes(count: Int)
         /// A parameter is NaN or infinite (`element` is its index within `parameter`).
@@ -40,6 +43,8 @@ extension WeightsError.Reason {
             "invalid version \(major).\(minor).\(revision)"
         case .truncated(let parameter, let needed, let available):
             "file ends inside \(parameter): \(needed) bytes expected, \(available) left"
+        case .unreadable(let parameter, let reason):
+            "cannot read \(parameter): \(reason)"
         case .trailingBytes(let count):
             "\(count) bytes left over after the last layer (the weights do not match this cfg)"
         case .nonFinite(let parameter, let element):

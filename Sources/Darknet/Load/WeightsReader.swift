@@ -2,18 +2,35 @@ import CDarknetKernels
 
 /// Reads a `.weights` file front to back, accounting for every byte.
 struct WeightsReader {
+    /// Where the bytes are.
+    enum Source {
+        case memory(UnsafeRawBufferPointer)
+        case file(WeightsFile)
+    }
+
     let file: String
-    private let bytes: UnsafeRawBufferPointer
+    private let source: Source
+    /// Bytes in the file (when it was opened).
+    let size: Int
     private(set) var offset = 0
     /// The layer being read, for error messages.
     var layer: Int?
 
+    /// A reader of bytes in memory, named `file` in errors.
     init(file: String, bytes: UnsafeRawBufferPointer) {
         self.file = file
-        self.bytes = bytes
+        source = .memory(bytes)
+        size = bytes.count
     }
 
-    var remaining: Int { bytes.count - offset }
+    /// A reader of an open file.
+    init(file: WeightsFile) {
+        self.file = file.path
+        source = .file(file)
+        size = file.size
+    }
+
+    var remaining: Int { size - offset }
 
     /// Largest major, minor or revision number accepted in a header.
     static let maxVersion: Int32 = 65_535
@@ -22,8 +39,29 @@ struct WeightsReader {
         WeightsError(file: file, layer: layer, offset: offset ?? self.offset, reason: reason)
     }
 
+    /// Copies the `count` bytes at `offset` to `destination`; the caller has checked that the
+    /// file (as opened) holds them.
+    private func copy(_ count: Int, at offset: Int, parameter: String,
+                      into destination: UnsafeMutableRawPointer) throws(WeightsError) {
+        switch source {
+        case .memory(let bytes):
+            destination.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
+        case .file(let file):
+            if let failure = file.read(count, at: offset, into: destination) {
+                throw error(.unreadable(parameter: parameter, reason: failure.reason), at: failure.offset)
+            }
+        }
+    }
+
     mutating func readHeader() throws(WeightsError) -> WeightsHeader {
         guard remaining >= 12 else { throw error(.truncatedHeader(needed: 16, available: remaining)) }
+        return try withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { (buffer) throws(WeightsError) in
+            try copy(min(size, 20), at: 0, parameter: "header", into: buffer.baseAddress!)
+            return try readHeader(from: UnsafeRawBufferPointer(rebasing: buffer[0..<min(size, 20)]))
+        }
+    }
+
+    private mutating func readHeader(from bytes: UnsafeRawBufferPointer) throws(WeightsError) -> WeightsHeader {
         let major = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: Int32.self))
         let minor = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: Int32.self))
         let revision = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int32.self))
@@ -52,11 +90,18 @@ struct WeightsReader {
             throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
         }
         let start = offset
+        var failure: WeightsError?
         var values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            _ = swiftdarknet_prefault_write(buffer.baseAddress!, needed)
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + needed)]))
-            initialized = count
+            guard let base = buffer.baseAddress else { return }
+            _ = swiftdarknet_prefault_write(base, needed)
+            do throws(WeightsError) {
+                try copy(needed, at: start, parameter: parameter, into: base)
+                initialized = count
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
         #if _endian(big)
         for i in values.indices { values[i] = Float(bitPattern: UInt32(littleEndian: values[i].bitPattern)) }
         #endif
@@ -67,12 +112,13 @@ struct WeightsReader {
         return values
     }
 
-    /// The next `count` float32 values named `parameter` where they lie, without a copy or any
-    /// check of the values, when the file's bytes are this machine's floats (little-endian,
-    /// 4-byte aligned); nil (nothing read) otherwise. The caller checks them in its own pass (NaN
-    /// and infinity) before it uses what it made of them, and on failure rewinds and reads them
-    /// again with `readFloats`, which names the bad value.
-    mutating func uncheckedFloatsInPlace(_ count: Int, parameter: String) throws(WeightsError) -> UnsafeBufferPointer<Float>? {
+    /// The next `count` float32 values named `parameter`, unchecked, for a weight transform to
+    /// read a run at a time, when the file's bytes are this machine's floats (little-endian); nil
+    /// (nothing read) otherwise. Bytes in memory are read where they lie (when 4-byte aligned). The
+    /// caller checks the values in its own pass (NaN and infinity) before it uses what it made of
+    /// them, and on failure rewinds and reads them again with `readFloats`, which names the bad
+    /// value.
+    mutating func uncheckedFloats(_ count: Int, parameter: String) throws(WeightsError) -> UncheckedFloats? {
         #if _endian(big)
         return nil
         #else
@@ -80,10 +126,17 @@ struct WeightsReader {
         guard remaining >= needed else {
             throw error(.truncated(parameter: parameter, neededBytes: needed, availableBytes: remaining))
         }
-        guard count > 0, let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
-        let values = UnsafeBufferPointer(start: (base + offset).assumingMemoryBound(to: Float.self), count: count)
+        guard count > 0 else { return nil }
+        let floats: UncheckedFloats
+        switch source {
+        case .memory(let bytes):
+            guard let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
+            floats = UncheckedFloats(memory: (base + offset).assumingMemoryBound(to: Float.self), count: count)
+        case .file(let file):
+            floats = UncheckedFloats(file: file, offset: offset, count: count, layer: layer, parameter: parameter)
+        }
         offset += needed
-        return values
+        return floats
         #endif
     }
 

@@ -1,0 +1,98 @@
+@testable import Darknet
+import Foundation
+import XCTest
+
+/// A `.weights` file is read with `pread`, a run of each layer at a time, not memory-mapped: one
+/// that another program cuts short while it loads gives a `WeightsError` naming where it ended
+/// (a read of a mapped page past the new end killed the process with SIGBUS), and a whole one
+/// loads exactly as the same bytes do from memory.
+final class WeightsFileTests: XCTestCase {
+    /// YOLOv3-tiny's cfg and seeded weights, with the byte range of each convolution's weights
+    /// and the way the loader reads them.
+    private struct Fixture {
+        let spec: NetworkSpec
+        let plan: NetworkPlan
+        let bytes: [UInt8]
+        /// (layer, how it is read, weights bytes) per convolution.
+        let weights: [(layer: Int, way: String, bytes: Range<Int>)]
+
+        init() throws {
+            let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+            spec = try NetworkSpec.parse(bytes: [UInt8](Data(contentsOf: cfg)), file: cfg.path)
+            plan = try NetworkPlan(spec: spec)
+            bytes = try WeightsBuilder().bytes(spec: spec, seed: 11)
+            var offset = 20
+            var weights: [(Int, String, Range<Int>)] = []
+            for layer in plan.layers {
+                guard case .convolutional(let conv) = layer.spec.kind else { continue }
+                let start = offset + conv.filters * (conv.batchNormalize ? 4 : 1) * 4
+                let end = start + conv.filters * layer.inputShape.channels / conv.groups * conv.size * conv.size * 4
+                let algorithm = layer.algorithm ?? .im2col
+                weights.append((layer.index, algorithm.isWinograd ? "transformed in runs (\(algorithm))" : "read whole",
+                                start..<end))
+                offset = end
+            }
+            self.weights = weights
+            XCTAssertEqual(offset, bytes.count, "the fixture's layout is Darknet's")
+        }
+
+        /// The bytes written to a fresh file.
+        func write() throws -> URL {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("weights-file-\(UUID()).weights")
+            try Data(bytes).write(to: url)
+            return url
+        }
+    }
+
+    func testAFileCutShortWhileItLoadsIsAnErrorAtTheByteWhereItEnds() throws {
+        let fixture = try Fixture()
+        // The middle of the weights of the first layer read each way.
+        var ways = Set<String>()
+        let cuts = fixture.weights.filter { ways.insert($0.way).inserted }
+        XCTAssertGreaterThanOrEqual(ways.count, 3, "tiny has layers read whole and Winograd layers of two kinds: \(ways)")
+        for cut in cuts {
+            let url = try fixture.write()
+            defer { try? FileManager.default.removeItem(at: url) }
+            let file = try WeightsFile(opening: url.path)
+            let end = (cut.bytes.lowerBound + cut.bytes.upperBound) / 2
+            try FileHandle(forWritingTo: url).truncate(atOffset: UInt64(end))
+            var reader = WeightsReader(file: file)
+            XCTAssertThrowsError(try Network.readParameters(&reader, plan: fixture.plan, dialect: fixture.spec.dialect),
+                                 "cut in layer \(cut.layer), \(cut.way)") { error in
+                guard let error = error as? WeightsError, case .unreadable(let parameter, let reason) = error.reason else {
+                    return XCTFail("layer \(cut.layer): \(error)")
+                }
+                XCTAssertEqual(error.file, url.path)
+                XCTAssertEqual(error.layer, cut.layer, cut.way)
+                XCTAssertEqual(parameter, "weights", cut.way)
+                XCTAssertEqual(error.offset, end, cut.way)
+                XCTAssertTrue(reason.contains("\(fixture.bytes.count) bytes when opened, now \(end) bytes"), reason)
+            }
+        }
+    }
+
+    func testAWholeFileLoadsExactlyAsTheSameBytesInMemory() throws {
+        let fixture = try Fixture()
+        let url = try fixture.write()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fromFile = try Network(spec: fixture.spec, weightsFile: url)
+        let fromMemory = try Network(spec: fixture.spec, weights: fixture.bytes)
+        XCTAssertEqual(fromFile.header, fromMemory.header)
+        for (layer, parameters) in fromFile.convolutions.enumerated() {
+            XCTAssertEqual(parameters, fromMemory.convolutions[layer], "layer \(layer)")
+        }
+    }
+
+    func testADirectoryOrAMissingFileIsAFileErrorNamingIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weights-dir-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        XCTAssertThrowsError(try WeightsFile(opening: directory.path)) {
+            XCTAssertEqual($0 as? FileError, FileError(path: directory.path, reason: "is a directory"))
+        }
+        let missing = directory.appendingPathComponent("missing.weights").path
+        XCTAssertThrowsError(try WeightsFile(opening: missing)) {
+            XCTAssertEqual(($0 as? FileError)?.path, missing)
+        }
+    }
+}
