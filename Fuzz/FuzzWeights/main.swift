@@ -4,7 +4,9 @@ import Foundation
 // libFuzzer target: one input is a `.weights` file, loaded against every network below.
 // A load must fail with a `WeightsError`, or succeed having consumed exactly the bytes the
 // network needs (no silent truncation, no ignored tail); a small network that loads is run
-// and decoded, so extreme-but-finite parameters reach the kernels and the decoder.
+// and decoded, so extreme-but-finite parameters reach the kernels and the decoder. The same
+// bytes are also written to a file and loaded from it (read a run at a time, not from memory):
+// the two loads must fail with the same error or give bit-identical outputs.
 //
 // The cfgs: Fuzz/Seeds/cfg/small-*.cfg and Darknet's yolov3-tiny.cfg (Weights/darknet/cfg),
 // or the files listed (colon-separated) in FUZZ_WEIGHTS_CFGS.
@@ -29,22 +31,56 @@ enum Networks {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size))
+    let file = WeightsCopy.write(bytes)
     for spec in Networks.specs {
         let network: Network
         do {
-            network = try Network(spec: spec, weights: bytes, weightsFile: "fuzz.weights")
+            network = try Network(spec: spec, weights: bytes, weightsFile: file.path)
         } catch let error as WeightsError {
             check(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside a \(size)-byte file: \(error)")
             check(error.layer.map { spec.layers.indices.contains($0) } ?? true, "no such layer: \(error)")
+            do {
+                _ = try Network(spec: spec, weightsFile: file)
+                fatalError("the file loaded, the same bytes in memory failed: \(error)")
+            } catch let fileError as WeightsError {
+                check(fileError == error, "file and memory loads fail differently: \(fileError) / \(error)")
+            } catch {
+                fatalError("not a WeightsError from the file: \(error)")
+            }
             continue
         } catch {
             fatalError("not a WeightsError: \(error)")
         }
         check(size == network.header.byteCount + 4 * storedFloats(network.plan), "loaded \(size) bytes, the network stores \(storedFloats(network.plan)) floats")
+        let fromFile: Network
+        do {
+            fromFile = try Network(spec: spec, weightsFile: file)
+        } catch {
+            fatalError("the bytes loaded from memory but not from the file: \(error)")
+        }
         guard network.plan.flops < 50_000_000 else { continue }
-        run(network)
+        let outputs = run(network)
+        check(outputs == run(fromFile), "file and memory loads give different outputs")
     }
     return 0
+}
+
+/// One file per fuzzing process that each input's bytes are written to, removed at exit.
+enum WeightsCopy {
+    static let url: URL = {
+        atexit { try? FileManager.default.removeItem(at: WeightsCopy.url) }
+        return FileManager.default.temporaryDirectory
+            .appendingPathComponent("fuzz-weights-\(ProcessInfo.processInfo.processIdentifier).weights")
+    }()
+
+    static func write(_ bytes: [UInt8]) -> URL {
+        do {
+            try Data(bytes).write(to: url)
+        } catch {
+            fatalError("FuzzWeights: cannot write \(url.path): \(error)")
+        }
+        return url
+    }
 }
 
 /// Floats the file holds for `plan`: biases, batch-norm scales, means and variances, weights.
@@ -56,10 +92,17 @@ func storedFloats(_ plan: NetworkPlan) -> Int {
     }
 }
 
-func run(_ network: Network) {
+/// Runs `network` on a constant input and then detection; returns the bit patterns of every
+/// output the session keeps.
+func run(_ network: Network) -> [[UInt32]] {
     let session = InferenceSession(network: network)
+    var outputs: [[UInt32]] = []
     do {
         try session.forward([Float](repeating: 0.5, count: network.inputShape.count))
+        for layer in network.plan.layers.indices {
+            guard let values = try? session.withOutput(ofLayer: layer, { values, _ in values.map(\.bitPattern) }) else { continue }
+            outputs.append(values)
+        }
         let detector = try Detector(network: network)
         let image = try Image(width: 9, height: 13, channels: network.inputShape.channels, filledWith: 0.75)
         for detection in try detector.detect(image, threshold: 0.01, nmsThreshold: 0.3) {
@@ -69,6 +112,7 @@ func run(_ network: Network) {
     } catch {
         fatalError("a loaded network failed to run: \(error)")
     }
+    return outputs
 }
 
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {

@@ -78,8 +78,15 @@ final class WeightsFileTests: XCTestCase {
         let fromFile = try Network(spec: fixture.spec, weightsFile: url)
         let fromMemory = try Network(spec: fixture.spec, weights: fixture.bytes)
         XCTAssertEqual(fromFile.header, fromMemory.header)
-        for (layer, parameters) in fromFile.convolutions.enumerated() {
-            XCTAssertEqual(parameters, fromMemory.convolutions[layer], "layer \(layer)")
+        XCTAssertEqual(fromFile.convolutions.count, fromMemory.convolutions.count)
+        for (layer, (file, memory)) in zip(fromFile.convolutions, fromMemory.convolutions).enumerated() {
+            XCTAssertEqual(file?.biases, memory?.biases, "layer \(layer)")
+            let fileWeights = file?.weights ?? [], memoryWeights = memory?.weights ?? []
+            XCTAssertEqual(fileWeights.count, memoryWeights.count, "layer \(layer)")
+            let difference = fileWeights.indices.first {
+                $0 >= memoryWeights.count || fileWeights[$0].bitPattern != memoryWeights[$0].bitPattern
+            }
+            XCTAssertNil(difference, "layer \(layer): the first weight that differs")
         }
     }
 
