@@ -5,7 +5,7 @@ extension ForwardPass {
     /// `[route]`: for each source in order, slice `groupID` of its `groups` equal channel runs
     /// (the whole output when `groups` is 1), concatenated.
     func routeSlices(_ route: RouteSpec, into output: UnsafeMutablePointer<Float>) {
-        let counts = route.layers.map { network.plan.layers[$0].outputShape.count / route.groups }
+        let counts = route.layers.lazy.map { network.plan.layers[$0].outputShape.count / route.groups }
         // Threads split the concatenated output; a piece copies its part of each slice it meets.
         split(counts.reduce(0, +), minimumPiece: 1 << 16) { span, _ in
             var start = 0

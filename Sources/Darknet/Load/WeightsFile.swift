@@ -76,7 +76,7 @@ final class WeightsFile {
         if count > stagingCapacity {
             staging?.deallocate()
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
-            // Backed in one call: a page fault per 4 KiB of fresh memory made loads 30-60 % slower.
+            // Backed in one call, not a page fault per 4 KiB (see `swiftdarknet_prefault_write`).
             _ = swiftdarknet_prefault_write(buffer, count)
             staging = buffer
             stagingCapacity = count
