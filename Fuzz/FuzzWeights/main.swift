@@ -1,12 +1,13 @@
-import Darknet
+@_spi(Testing) import Darknet
 import Foundation
 
 // libFuzzer target: one input is a `.weights` file, loaded against every network below.
 // A load must fail with a `WeightsError`, or succeed having consumed exactly the bytes the
 // network needs (no silent truncation, no ignored tail); a small network that loads is run
 // and decoded, so extreme-but-finite parameters reach the kernels and the decoder. The same
-// bytes are also written to a file and loaded from it (read a run at a time, not from memory):
-// the two loads must fail with the same error or give bit-identical outputs.
+// bytes are also written to a file and loaded from it (Winograd layers read a run of one block at
+// a time, not the loader's 1 MB, so that small layers cross several runs): the two loads must
+// fail with the same error or give bit-identical outputs.
 //
 // The cfgs: Fuzz/Seeds/cfg/small-*.cfg and Darknet's yolov3-tiny.cfg (Weights/darknet/cfg),
 // or the files listed (colon-separated) in FUZZ_WEIGHTS_CFGS.
@@ -18,6 +19,7 @@ enum Networks {
             fuzzRoot.appendingPathComponent("Seeds/cfg/small-yolo.cfg").path,
             fuzzRoot.appendingPathComponent("Seeds/cfg/small-activations.cfg").path,
             fuzzRoot.appendingPathComponent("Seeds/cfg/small-winograd.cfg").path,
+            fuzzRoot.appendingPathComponent("Seeds/cfg/small-runs.cfg").path,
             fuzzRoot.appendingPathComponent("../Weights/darknet/cfg/yolov3-tiny.cfg").standardized.path,
         ]
         let paths = ProcessInfo.processInfo.environment["FUZZ_WEIGHTS_CFGS"].map { $0.split(separator: ":").map(String.init) } ?? defaults
@@ -40,7 +42,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
             check(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside a \(size)-byte file: \(error)")
             check(error.layer.map { spec.layers.indices.contains($0) } ?? true, "no such layer: \(error)")
             do {
-                _ = try Network(spec: spec, weightsFile: file)
+                _ = try Network(spec: spec, weightsFile: file, floatsPerRun: 1)
                 fatalError("the file loaded, the same bytes in memory failed: \(error)")
             } catch let fileError as WeightsError {
                 check(fileError == error, "file and memory loads fail differently: \(fileError) / \(error)")
@@ -54,7 +56,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
         check(size == network.header.byteCount + 4 * storedFloats(network.plan), "loaded \(size) bytes, the network stores \(storedFloats(network.plan)) floats")
         let fromFile: Network
         do {
-            fromFile = try Network(spec: spec, weightsFile: file)
+            fromFile = try Network(spec: spec, weightsFile: file, floatsPerRun: 1)
         } catch {
             fatalError("the bytes loaded from memory but not from the file: \(error)")
         }

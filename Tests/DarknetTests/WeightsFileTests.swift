@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import Foundation
 import XCTest
 
@@ -7,6 +7,9 @@ import XCTest
 /// (a read of a mapped page past the new end killed the process with SIGBUS), and a whole one
 /// loads exactly as the same bytes do from memory.
 final class WeightsFileTests: XCTestCase {
+    /// Floats per run of a Winograd layer's weights: the loader's own, and one block per run.
+    private static let runSizes = [UncheckedFloats.defaultFloatsPerRun, 1]
+
     /// YOLOv3-tiny's cfg and seeded weights, with the byte range of each convolution's weights
     /// and the way the loader reads them.
     private struct Fixture {
@@ -50,15 +53,17 @@ final class WeightsFileTests: XCTestCase {
         var ways = Set<String>()
         let cuts = fixture.weights.filter { ways.insert($0.way).inserted }
         XCTAssertGreaterThanOrEqual(ways.count, 3, "tiny has layers read whole and Winograd layers of two kinds: \(ways)")
-        for cut in cuts {
+        // Runs of about 1 MB, and of one block each: the cut then falls after several runs.
+        for (cut, floatsPerRun) in cuts.flatMap({ cut in Self.runSizes.map { (cut, $0) } }) {
             let url = try fixture.write()
             defer { try? FileManager.default.removeItem(at: url) }
             let file = try WeightsFile(opening: url.path)
             let end = (cut.bytes.lowerBound + cut.bytes.upperBound) / 2
             try FileHandle(forWritingTo: url).truncate(atOffset: UInt64(end))
             var reader = WeightsReader(file: file)
+            reader.floatsPerRun = floatsPerRun
             XCTAssertThrowsError(try Network.readParameters(&reader, plan: fixture.plan, dialect: fixture.spec.dialect),
-                                 "cut in layer \(cut.layer), \(cut.way)") { error in
+                                 "cut in layer \(cut.layer), \(cut.way), runs of \(floatsPerRun) floats") { error in
                 guard let error = error as? WeightsError, case .unreadable(let parameter, let reason) = error.reason else {
                     return XCTFail("layer \(cut.layer): \(error)")
                 }
@@ -75,18 +80,20 @@ final class WeightsFileTests: XCTestCase {
         let fixture = try Fixture()
         let url = try fixture.write()
         defer { try? FileManager.default.removeItem(at: url) }
-        let fromFile = try Network(spec: fixture.spec, weightsFile: url)
         let fromMemory = try Network(spec: fixture.spec, weights: fixture.bytes)
-        XCTAssertEqual(fromFile.header, fromMemory.header)
-        XCTAssertEqual(fromFile.convolutions.count, fromMemory.convolutions.count)
-        for (layer, (file, memory)) in zip(fromFile.convolutions, fromMemory.convolutions).enumerated() {
-            XCTAssertEqual(file?.biases, memory?.biases, "layer \(layer)")
-            let fileWeights = file?.weights ?? [], memoryWeights = memory?.weights ?? []
-            XCTAssertEqual(fileWeights.count, memoryWeights.count, "layer \(layer)")
-            let difference = fileWeights.indices.first {
-                $0 >= memoryWeights.count || fileWeights[$0].bitPattern != memoryWeights[$0].bitPattern
+        for floatsPerRun in Self.runSizes {
+            let fromFile = try Network(spec: fixture.spec, weightsFile: url, floatsPerRun: floatsPerRun)
+            XCTAssertEqual(fromFile.header, fromMemory.header)
+            XCTAssertEqual(fromFile.convolutions.count, fromMemory.convolutions.count)
+            for (layer, (file, memory)) in zip(fromFile.convolutions, fromMemory.convolutions).enumerated() {
+                XCTAssertEqual(file?.biases, memory?.biases, "layer \(layer), runs of \(floatsPerRun) floats")
+                let fileWeights = file?.weights ?? [], memoryWeights = memory?.weights ?? []
+                XCTAssertEqual(fileWeights.count, memoryWeights.count, "layer \(layer), runs of \(floatsPerRun) floats")
+                let difference = fileWeights.indices.first {
+                    $0 >= memoryWeights.count || fileWeights[$0].bitPattern != memoryWeights[$0].bitPattern
+                }
+                XCTAssertNil(difference, "layer \(layer), runs of \(floatsPerRun) floats: the first weight that differs")
             }
-            XCTAssertNil(difference, "layer \(layer): the first weight that differs")
         }
     }
 

@@ -31,6 +31,17 @@ public final class Network: Sendable {
         try self.init(spec: spec, plan: plan, weightsFile: url)
     }
 
+    /// Loads a `.weights` file as `init(spec:weightsFile:options:)` does, its Winograd layers'
+    /// weights read `floatsPerRun` floats at a time (whole blocks, at least one) instead of about
+    /// 1 MB: tests and the fuzzer shrink the runs so that small networks cross many of them.
+    @_spi(Testing)
+    public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions(),
+                            floatsPerRun: Int) throws {
+        precondition(floatsPerRun > 0, "a run holds at least one float")
+        try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weightsFile: url,
+                      floatsPerRun: floatsPerRun)
+    }
+
     /// Loads weights already in memory for a parsed cfg.
     public convenience init(spec: NetworkSpec, weights: Data, weightsFile: String = "<memory>",
                             options: PlanOptions = PlanOptions()) throws {
@@ -52,9 +63,11 @@ public final class Network: Sendable {
         try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
     }
 
-    private convenience init(spec: NetworkSpec, plan: NetworkPlan, weightsFile url: URL) throws {
+    private convenience init(spec: NetworkSpec, plan: NetworkPlan, weightsFile url: URL,
+                             floatsPerRun: Int = UncheckedFloats.defaultFloatsPerRun) throws {
         BLAS.beginLoading()  // opened while the weights are read
         var reader = WeightsReader(file: try WeightsFile(opening: url.path))
+        reader.floatsPerRun = floatsPerRun
         let (header, convolutions) = try Self.readParameters(&reader, plan: plan, dialect: spec.dialect)
         try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
     }

@@ -131,8 +131,8 @@ package enum WinogradF43 {
 /// length, returning the largest magnitude it read) into fresh memory that every worker first
 /// backs with one call per share (see `swiftdarknet_prefault_write`), and the largest magnitude
 /// of all. Layers of a few MB and up are laid out by every core: loading is bound by this. Each
-/// worker reads its blocks' weights a run of about 1 MB at a time (from a file, into its part of
-/// the staging buffer, where the transform finds them in cache).
+/// worker reads its blocks' weights a run at a time (`weights.floatsPerRun`, whole blocks: from a
+/// file, into its part of the staging buffer, where the transform finds them in cache).
 func transformWeightsInBlocks(
     _ weights: UncheckedFloats, floatsPerBlock: Int, filterScales: [Float]?, count: Int, blocks: Int,
     _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Float
@@ -149,7 +149,7 @@ func transformWeightsInBlocks(
             let first = count * worker / workers, end = count * (worker + 1) / workers
             _ = swiftdarknet_prefault_write(output.pointer + first, (end - first) * MemoryLayout<Float>.size)
         }
-        let runBlocks = max(1, (256 << 10) / floatsPerBlock)
+        let runBlocks = max(1, weights.floatsPerRun / floatsPerBlock)
         let staging = weights.stagingBuffer(floats: workers * runBlocks * floatsPerBlock)
             .map { UncheckedSendablePointer(pointer: $0) }
         var largest = [UInt32](repeating: 0, count: workers)

@@ -4,8 +4,13 @@
 ///
 /// Workers may read disjoint runs at once: a file is read with `pread`, which keeps no position.
 struct UncheckedFloats: @unchecked Sendable {
+    /// The loader's run, about 1 MB; tests and the fuzzer ask for shorter ones.
+    static let defaultFloatsPerRun = 256 << 10
+
     /// Floats in all.
     let count: Int
+    /// How many floats a weight transform reads at a time (whole blocks, at least one).
+    let floatsPerRun: Int
     private let memory: UnsafePointer<Float>?
     private let file: WeightsFile?
     /// Where the floats start in the file.
@@ -15,8 +20,9 @@ struct UncheckedFloats: @unchecked Sendable {
     private let parameter: String
 
     /// Floats in memory, read where they lie.
-    init(memory: UnsafePointer<Float>, count: Int) {
+    init(memory: UnsafePointer<Float>, count: Int, floatsPerRun: Int = defaultFloatsPerRun) {
         self.count = count
+        self.floatsPerRun = floatsPerRun
         self.memory = memory
         file = nil
         fileOffset = 0
@@ -26,8 +32,10 @@ struct UncheckedFloats: @unchecked Sendable {
 
     /// `count` floats of `file` from byte `offset` (which the file held when it was opened), of
     /// `parameter` of `layer`.
-    init(file: WeightsFile, offset: Int, count: Int, layer: Int?, parameter: String) {
+    init(file: WeightsFile, offset: Int, count: Int, layer: Int?, parameter: String,
+         floatsPerRun: Int = defaultFloatsPerRun) {
         self.count = count
+        self.floatsPerRun = floatsPerRun
         memory = nil
         self.file = file
         fileOffset = offset

@@ -15,6 +15,8 @@ struct WeightsReader {
     private(set) var offset = 0
     /// The layer being read, for error messages.
     var layer: Int?
+    /// How many floats a weight transform reads at a time (see `UncheckedFloats`).
+    var floatsPerRun = UncheckedFloats.defaultFloatsPerRun
 
     /// A reader of bytes in memory, named `file` in errors.
     init(file: String, bytes: UnsafeRawBufferPointer) {
@@ -131,9 +133,11 @@ struct WeightsReader {
         switch source {
         case .memory(let bytes):
             guard let base = bytes.baseAddress, Int(bitPattern: base + offset) % 4 == 0 else { return nil }
-            floats = UncheckedFloats(memory: (base + offset).assumingMemoryBound(to: Float.self), count: count)
+            floats = UncheckedFloats(memory: (base + offset).assumingMemoryBound(to: Float.self), count: count,
+                                     floatsPerRun: floatsPerRun)
         case .file(let file):
-            floats = UncheckedFloats(file: file, offset: offset, count: count, layer: layer, parameter: parameter)
+            floats = UncheckedFloats(file: file, offset: offset, count: count, layer: layer, parameter: parameter,
+                                     floatsPerRun: floatsPerRun)
         }
         offset += needed
         return floats
