@@ -35,36 +35,35 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size))
     let file = WeightsCopy.write(bytes)
     for spec in Networks.specs {
-        let network: Network
-        do {
-            network = try Network(spec: spec, weights: bytes, weightsFile: file.path)
-        } catch let error as WeightsError {
+        let fromMemory = load { try Network(spec: spec, weights: bytes, weightsFile: file.path) }
+        let fromFile = load { try Network(spec: spec, weightsFile: file, floatsPerRun: 1) }
+        switch (fromMemory, fromFile) {
+        case (.failure(let error), .failure(let fileError)):
             check(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside a \(size)-byte file: \(error)")
             check(error.layer.map { spec.layers.indices.contains($0) } ?? true, "no such layer: \(error)")
-            do {
-                _ = try Network(spec: spec, weightsFile: file, floatsPerRun: 1)
-                fatalError("the file loaded, the same bytes in memory failed: \(error)")
-            } catch let fileError as WeightsError {
-                check(fileError == error, "file and memory loads fail differently: \(fileError) / \(error)")
-            } catch {
-                fatalError("not a WeightsError from the file: \(error)")
-            }
-            continue
-        } catch {
-            fatalError("not a WeightsError: \(error)")
-        }
-        check(size == network.header.byteCount + 4 * storedFloats(network.plan), "loaded \(size) bytes, the network stores \(storedFloats(network.plan)) floats")
-        let fromFile: Network
-        do {
-            fromFile = try Network(spec: spec, weightsFile: file, floatsPerRun: 1)
-        } catch {
+            check(fileError == error, "file and memory loads fail differently: \(fileError) / \(error)")
+        case (.success(let network), .success(let fileNetwork)):
+            check(size == network.header.byteCount + 4 * storedFloats(network.plan), "loaded \(size) bytes, the network stores \(storedFloats(network.plan)) floats")
+            guard network.plan.flops < 50_000_000 else { continue }
+            check(run(network) == run(fileNetwork), "file and memory loads give different outputs")
+        case (.failure(let error), .success):
+            fatalError("the file loaded, the same bytes in memory failed: \(error)")
+        case (.success, .failure(let error)):
             fatalError("the bytes loaded from memory but not from the file: \(error)")
         }
-        guard network.plan.flops < 50_000_000 else { continue }
-        let outputs = run(network)
-        check(outputs == run(fromFile), "file and memory loads give different outputs")
     }
     return 0
+}
+
+/// The network `body` loads, or the `WeightsError` it throws (any other error is a finding).
+func load(_ body: () throws -> Network) -> Result<Network, WeightsError> {
+    do {
+        return .success(try body())
+    } catch let error as WeightsError {
+        return .failure(error)
+    } catch {
+        fatalError("not a WeightsError: \(error)")
+    }
 }
 
 /// One file per fuzzing process that each input's bytes are written to, removed at exit.
