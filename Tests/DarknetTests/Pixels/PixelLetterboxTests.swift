@@ -1,0 +1,141 @@
+@testable import Darknet
+import XCTest
+
+/// The pixel-buffer path gives the network exactly the input the `Image` path gives for the
+/// same pixels, for every packed format, stride, crop and size (bit for bit).
+final class PixelLetterboxTests: XCTestCase {
+    /// Random RGB bytes laid out as `format` with `padding` spare bytes after every row.
+    static func buffer(_ format: PixelFormat, rgb: [UInt8], width: Int, height: Int, padding: Int) throws -> PixelBuffer {
+        let step = format.bytesPerPixel, (ro, go, bo) = format.channelOffsets
+        let bytesPerRow = width * step + padding
+        var bytes = [UInt8](repeating: 0xEE, count: height * bytesPerRow)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = y * bytesPerRow + x * step, s = 3 * (y * width + x)
+                if format == .gray { bytes[p] = rgb[s]; continue }
+                bytes[p + ro] = rgb[s]; bytes[p + go] = rgb[s + 1]; bytes[p + bo] = rgb[s + 2]
+            }
+        }
+        return try PixelBuffer(format: format, width: width, height: height, bytes: bytes, bytesPerRow: bytesPerRow)
+    }
+
+    static func randomRGB(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<(3 * width * height)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+    }
+
+    private let sizes = [(37, 23), (1280, 720), (416, 416), (1, 9), (9, 1), (300, 700)]
+    private let formats: [PixelFormat] = [.rgba, .bgra, .argb, .rgb, .bgr, .gray]
+
+    func testLetterboxEqualsImagePathBitForBit() throws {
+        for (index, (width, height)) in sizes.enumerated() {
+            let rgb = Self.randomRGB(width: width, height: height, seed: UInt64(index + 1))
+            for format in formats {
+                let pixels = try Self.buffer(format, rgb: rgb, width: width, height: height, padding: 5)
+                let reference = Image(pixels: pixels)
+                for (netW, netH) in [(416, 416), (608, 320), (13, 7)] {
+                    let direct = try pixels.letterboxed(width: netW, height: netH)
+                    let viaImage = try reference.letterboxed(width: netW, height: netH)
+                    XCTAssertEqual(direct.geometry, viaImage.geometry)
+                    XCTAssertTrue(direct.image.pixels == viaImage.image.pixels,
+                                  "\(format) \(width)x\(height) -> \(netW)x\(netH): letterbox differs")
+                    let stretched = try pixels.stretched(width: netW, height: netH)
+                    XCTAssertTrue(stretched.image.pixels == (try reference.stretched(width: netW, height: netH)).image.pixels,
+                                  "\(format) \(width)x\(height) -> \(netW)x\(netH): stretch differs")
+                }
+            }
+        }
+    }
+
+    func testImageFromPixelsIsByteOver255AndGrayIsReplicated() throws {
+        let rgb = Self.randomRGB(width: 5, height: 3, seed: 9)
+        let image = Image(pixels: try Self.buffer(.bgra, rgb: rgb, width: 5, height: 3, padding: 0))
+        XCTAssertEqual(image.channels, 3)
+        for y in 0..<3 {
+            for x in 0..<5 {
+                for c in 0..<3 { XCTAssertEqual(image[c, y, x], Float(Double(rgb[3 * (y * 5 + x) + c]) / 255.0)) }
+            }
+        }
+        let gray = Image(pixels: try Self.buffer(.gray, rgb: rgb, width: 5, height: 3, padding: 2))
+        for c in 0..<3 { XCTAssertEqual(gray[c, 2, 4], Float(Double(rgb[3 * (2 * 5 + 4)]) / 255.0)) }
+    }
+
+    func testCropReadsTheRegionOnly() throws {
+        let width = 64, height = 48
+        let rgb = Self.randomRGB(width: width, height: height, seed: 3)
+        let region = PixelRegion(x: 7, y: 5, width: 33, height: 21)
+        var croppedRGB: [UInt8] = []
+        for y in region.y..<(region.y + region.height) {
+            croppedRGB += rgb[(3 * (y * width + region.x))..<(3 * (y * width + region.x + region.width))]
+        }
+        for format in formats {
+            let whole = try Self.buffer(format, rgb: rgb, width: width, height: height, padding: 3)
+            let crop = try whole.cropped(to: region)
+            let separate = try Self.buffer(format, rgb: croppedRGB, width: region.width, height: region.height, padding: 0)
+            XCTAssertEqual(Image(pixels: crop), Image(pixels: separate), "\(format)")
+            XCTAssertEqual(try crop.letterboxed(width: 32, height: 32).image, try separate.letterboxed(width: 32, height: 32).image)
+            // A crop of a crop lands in the same place.
+            let inner = try crop.cropped(to: PixelRegion(x: 1, y: 2, width: 4, height: 3))
+            XCTAssertEqual(Image(pixels: inner), Image(pixels: try whole.cropped(to: PixelRegion(x: 8, y: 7, width: 4, height: 3))))
+        }
+    }
+
+    func testImageRoundTripsThroughInterleavedBytes() throws {
+        let rgb = Self.randomRGB(width: 11, height: 7, seed: 4)
+        let image = Image(pixels: try Self.buffer(.rgb, rgb: rgb, width: 11, height: 7, padding: 0))
+        for format in formats where format != .gray {
+            XCTAssertEqual(Image(pixels: try image.pixelBuffer(format: format)), image, "\(format)")
+        }
+        let bgra = try image.pixelBuffer(format: .bgra)
+        bgra.withPlaneBases { bases in
+            XCTAssertEqual(bases[0][0], rgb[2])  // blue first
+            XCTAssertEqual(bases[0][3], 255)     // opaque alpha
+        }
+        XCTAssertThrowsError(try image.pixelBuffer(format: .nv12(.video)))
+        XCTAssertThrowsError(try image.pixelBuffer(format: .gray))
+    }
+
+    func testMalformedBuffersAreTypedErrors() {
+        XCTAssertThrowsError(try PixelBuffer(format: .bgra, width: 4, height: 2, bytes: [UInt8](repeating: 0, count: 31))) { error in
+            XCTAssertEqual(error as? PixelBufferError, .planeTooSmall(plane: 0, bytes: 31, needed: 32))
+        }
+        XCTAssertThrowsError(try PixelBuffer(format: .rgb, width: 4, height: 2, bytes: [UInt8](repeating: 0, count: 64), bytesPerRow: 11)) { error in
+            XCTAssertEqual(error as? PixelBufferError, .rowTooShort(plane: 0, bytesPerRow: 11, needed: 12))
+        }
+        XCTAssertThrowsError(try PixelBuffer(format: .rgb, width: 0, height: 2, bytes: []))
+        XCTAssertThrowsError(try PixelBuffer(format: .nv12(.video), width: 4, height: 2, bytes: [UInt8](repeating: 0, count: 12)))
+        XCTAssertThrowsError(try PixelBuffer(format: .i420(.full), width: 4, height: 4,
+                                             planes: [.init(bytes: [UInt8](repeating: 0, count: 16), bytesPerRow: 4),
+                                                      .init(bytes: [UInt8](repeating: 0, count: 4), bytesPerRow: 2),
+                                                      .init(bytes: [UInt8](repeating: 0, count: 3), bytesPerRow: 2)])) { error in
+            XCTAssertEqual(error as? PixelBufferError, .planeTooSmall(plane: 2, bytes: 3, needed: 4))
+        }
+        let buffer = try? PixelBuffer(format: .rgb, width: 4, height: 4, bytes: [UInt8](repeating: 0, count: 48))
+        XCTAssertThrowsError(try buffer?.cropped(to: PixelRegion(x: 2, y: 0, width: 3, height: 1)))
+        XCTAssertThrowsError(try buffer?.letterboxed(width: 8, height: 8, channels: 1)) { error in
+            XCTAssertEqual(error as? PixelBufferError, .unsupportedConversion(format: .rgb, channels: 1))
+        }
+        var small = [Float](repeating: 0, count: 10)
+        try? small.withUnsafeMutableBufferPointer { out in
+            XCTAssertThrowsError(try buffer?.letterbox(into: out, width: 8, height: 8))
+        }
+    }
+
+    func testBorrowedMemoryIsReleasedOnceWhenTheLastCopyGoes() throws {
+        final class Counter: @unchecked Sendable { var releases = 0 }
+        let counter = Counter()
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 * 6 * 4, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 100)
+        do {
+            let buffer = try PixelBuffer(format: .bgra, width: 6, height: 4, borrowing: UnsafeRawBufferPointer(memory),
+                                         planes: [.init(offset: 0, bytesPerRow: 24)]) { counter.releases += 1 }
+            var crop: PixelBuffer? = try buffer.cropped(to: PixelRegion(x: 1, y: 1, width: 2, height: 2))
+            XCTAssertEqual(Image(pixels: buffer)[0, 0, 0], Float(Double(100) / 255.0))
+            XCTAssertEqual(counter.releases, 0)
+            crop = nil
+            _ = crop
+        }
+        XCTAssertEqual(counter.releases, 1)
+        memory.deallocate()
+    }
+}

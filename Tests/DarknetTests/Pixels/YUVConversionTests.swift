@@ -1,0 +1,92 @@
+@testable import Darknet
+import Foundation
+import XCTest
+
+/// YUV frames convert to the RGB bytes FFmpeg's `swscale` writes for them (`ffmpeg -pix_fmt
+/// rgb24`), within 1/255 per channel; measured on Darknet's dog.jpg, whole and at odd sizes:
+/// no byte differs.
+final class YUVConversionTests: XCTestCase {
+    private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    /// Largest difference between `Image(pixels:)` of `pixels` and FFmpeg's rgb24 bytes.
+    private func largestDifference(_ pixels: PixelBuffer, _ rgb24: [UInt8]) -> Int {
+        let image = Image(pixels: pixels), area = pixels.width * pixels.height
+        XCTAssertEqual(rgb24.count, 3 * area)
+        var worst = 0
+        for i in 0..<area {
+            for c in 0..<3 {
+                let ours = Int(Image.byte(image.pixels[c * area + i]))
+                worst = max(worst, abs(ours - Int(rgb24[3 * i + c])))
+            }
+        }
+        return worst
+    }
+
+    func testI420AndNV12MatchFFmpegInBothRanges() throws {
+        let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
+        let directory = try FFmpegTool.temporaryDirectory(self)
+        // Even sizes: for odd ones swscale leaves its direct converter for the general scaler,
+        // which interpolates chroma (as it always does for NV12 input: the comparison there is
+        // with the same samples as I420).
+        for (width, height) in [(768, 576), (1280, 720), (34, 18), (102, 38)] {
+            let yuv = directory.appendingPathComponent("frame-\(width).yuv")
+            let nv12 = directory.appendingPathComponent("frame-\(width).nv12")
+            try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv420p",
+                                "-f", "rawvideo", yuv.path])
+            try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
+                                "-pix_fmt", "nv12", "-f", "rawvideo", nv12.path])
+            let planes = try bytes(yuv), interleaved = try bytes(nv12)
+            let cw = (width + 1) / 2, ch = (height + 1) / 2, area = width * height
+            XCTAssertEqual(planes.count, area + 2 * cw * ch)
+            for (range, inputFormat) in [(YUVRange.video, "yuv420p"), (.full, "yuvj420p")] {
+                let rgb = directory.appendingPathComponent("frame-\(width)-\(inputFormat).rgb")
+                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
+                                    "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
+                let reference = try bytes(rgb)
+                let i420 = try PixelBuffer(format: .i420(range), width: width, height: height, planes: [
+                    .init(bytes: Array(planes[0..<area]), bytesPerRow: width),
+                    .init(bytes: Array(planes[area..<(area + cw * ch)]), bytesPerRow: cw),
+                    .init(bytes: Array(planes[(area + cw * ch)...]), bytesPerRow: cw)])
+                let semiPlanar = try PixelBuffer(format: .nv12(range), width: width, height: height, planes: [
+                    .init(bytes: Array(interleaved[0..<area]), bytesPerRow: width),
+                    .init(bytes: Array(interleaved[area...]), bytesPerRow: 2 * cw)])
+                let i420Difference = largestDifference(i420, reference)
+                let nv12Difference = largestDifference(semiPlanar, reference)
+                print("YUV \(width)x\(height) \(range): largest difference from swscale I420 \(i420Difference), NV12 \(nv12Difference)")
+                XCTAssertLessThanOrEqual(i420Difference, 1, "I420 \(range) \(width)x\(height)")
+                XCTAssertLessThanOrEqual(nv12Difference, 1, "NV12 \(range) \(width)x\(height)")
+                // The letterbox reads the same converted values.
+                XCTAssertEqual(try i420.letterboxed(width: 416, height: 416).image,
+                               try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
+                XCTAssertEqual(try semiPlanar.letterboxed(width: 416, height: 416).image,
+                               try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
+            }
+        }
+    }
+
+    func testOddCropsReadTheChromaSampleCoveringEachPixel() throws {
+        // 6x4 I420 with distinct chroma per 2x2 block; a crop at (1, 1) must see the whole
+        // frame's colours at the same places.
+        let width = 6, height = 4
+        let luma = (0..<(width * height)).map { UInt8(40 + 7 * $0) }
+        let cb = (0..<6).map { UInt8(60 + 25 * $0) }, cr = (0..<6).map { UInt8(200 - 23 * $0) }
+        let frame = try PixelBuffer(format: .i420(.video), width: width, height: height,
+                                    planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: cb, bytesPerRow: 3),
+                                             .init(bytes: cr, bytesPerRow: 3)])
+        var nv = [UInt8]()
+        for i in 0..<6 { nv += [cb[i], cr[i]] }
+        let semiPlanar = try PixelBuffer(format: .nv12(.video), width: width, height: height,
+                                         planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: nv, bytesPerRow: 6)])
+        let whole = Image(pixels: frame)
+        XCTAssertEqual(Image(pixels: semiPlanar), whole)
+        let region = PixelRegion(x: 1, y: 1, width: 4, height: 3)
+        for buffer in [frame, semiPlanar] {
+            let crop = Image(pixels: try buffer.cropped(to: region))
+            for y in 0..<3 {
+                for x in 0..<4 {
+                    for c in 0..<3 { XCTAssertEqual(crop[c, y, x], whole[c, y + 1, x + 1], "\(buffer.format) (\(x), \(y))") }
+                }
+            }
+        }
+    }
+}
