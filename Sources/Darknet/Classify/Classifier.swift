@@ -48,20 +48,24 @@ public final class Classifier: Sendable {
     public let threads: Int
     /// The layer whose output holds the class probabilities.
     public let outputLayer: Int
-    private let sessions = SessionPool()
+    /// How many sessions exist at once and how long idle ones are kept.
+    public let sessionPolicy: SessionPolicy
+    private let runner: SessionRunner
 
     /// Loads a classifier from Darknet files.
     /// - Parameter names: a names file, one label per line (`imagenet.shortnames.list`).
     /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `ClassifierError`.
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
-                            options: PlanOptions = PlanOptions()) throws {
+                            options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         let network = try Network(cfg: cfg, weights: weights, options: options)
         let labels = try names.map { url throws in try Detector.readLabels(url) } ?? []
-        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
+                      sessionPolicy: sessionPolicy)
     }
 
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output.
-    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1) throws {
+    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
+                sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         guard let output = network.plan.layers.last(where: { layer in
             if case .cost = layer.spec.kind { return false }
             return true
@@ -72,21 +76,44 @@ public final class Classifier: Sendable {
         }
         self.network = network
         self.labels = labels
-        self.threads = max(1, threads)
+        let threads = max(1, threads)
+        self.threads = threads
         self.outputLayer = output.index
+        self.sessionPolicy = sessionPolicy
+        let outputLayer = output.index
+        runner = SessionRunner(policy: sessionPolicy, name: "SwiftDarknet.Classifier") {
+            InferenceSession(network: network, retaining: .layers([outputLayer]), threads: threads)
+        }
     }
 
     /// The `top` most probable classes for `image`, most probable first.
     public func classify(_ image: Image, top: Int = 5) throws -> [Classification] {
+        let input = try prepare(image)
+        return try runner.run { pooled in try self.classify(input, top: top, in: pooled) }
+    }
+
+    /// `classify(_:top:)` with the forward pass on the library's own threads; the calling task
+    /// suspends meanwhile. A task cancelled before its pass starts throws `CancellationError`.
+    public func classify(_ image: Image, top: Int = 5) async throws -> [Classification] {
+        try Task.checkCancellation()
+        let input = try prepare(image)
+        return try await runner.run { pooled in try self.classify(input, top: top, in: pooled) }
+    }
+
+    /// Sessions created and alive, and calls run so far.
+    public var sessionStatistics: SessionStatistics { runner.statistics }
+
+    private func prepare(_ image: Image) throws -> [Float] {
         let shape = network.inputShape
         guard image.channels == shape.channels else {
             throw ClassifierError.channelMismatch(expected: shape.channels, actual: image.channels)
         }
-        let input = try image.letterboxed(width: shape.width, height: shape.height).image
-        let session = sessions.take() ?? InferenceSession(network: network, retaining: .layers([outputLayer]), threads: threads)
-        defer { sessions.give(session) }
-        try session.forward(input.pixels)
-        return try session.withOutput(ofLayer: outputLayer) { values, _ in
+        return try image.letterboxed(width: shape.width, height: shape.height).image.pixels
+    }
+
+    private func classify(_ input: [Float], top: Int, in pooled: PooledSession) throws -> [Classification] {
+        try pooled.session.forward(input)
+        return try pooled.session.withOutput(ofLayer: outputLayer) { values, _ in
             Self.topK(values, count: top).map { index in
                 Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),
                                probability: values[index])

@@ -90,7 +90,15 @@ public struct Detection: Sendable, Equatable {
     public let rect: PixelRect
 }
 
-/// Thresholds of detection decoding, Darknet's `detect` defaults.
+/// The order detections are listed in.
+public enum DetectionOrder: Sendable, Equatable {
+    /// Darknet's print order (by box, then class): what `darknet detect` prints.
+    case darknet
+    /// Highest confidence first (ties keep Darknet's order).
+    case confidence
+}
+
+/// Thresholds of detection decoding (Darknet's `detect` defaults) and how results are shaped.
 public struct DetectionOptions: Sendable, Equatable {
     /// Minimum objectness and class probability (`-thresh`, 0.5).
     public var threshold: Float
@@ -100,11 +108,52 @@ public struct DetectionOptions: Sendable, Equatable {
     public var nmsThreshold: Float
     /// Letterbox the image (Darknet's default) instead of stretching it.
     public var letterbox: Bool
+    /// Keep at most this many detections, the most confident ones (nil: all). Applied after
+    /// the class filter, before ordering.
+    public var maximumDetections: Int?
+    /// Report only these class indices (nil: every class). Darknet suppresses overlaps per
+    /// class, so filtering after NMS is the same as a network that knew only these classes'
+    /// boxes.
+    public var classes: Set<Int>?
+    /// How the result is ordered (default: Darknet's).
+    public var order: DetectionOrder
 
-    public init(threshold: Float = 0.5, hierThreshold: Float = 0.5, nmsThreshold: Float = 0.45, letterbox: Bool = true) {
+    public init(threshold: Float = 0.5, hierThreshold: Float = 0.5, nmsThreshold: Float = 0.45, letterbox: Bool = true,
+                maximumDetections: Int? = nil, classes: Set<Int>? = nil, order: DetectionOrder = .darknet) {
         self.threshold = threshold
         self.hierThreshold = hierThreshold
         self.nmsThreshold = nmsThreshold
         self.letterbox = letterbox
+        self.maximumDetections = maximumDetections
+        self.classes = classes
+        self.order = order
+    }
+
+    /// `detections` (in Darknet's order) filtered, capped and ordered as these options say.
+    public func shape(_ detections: [Detection]) -> [Detection] {
+        var kept = detections
+        if let classes { kept.removeAll { !classes.contains($0.classIndex) } }
+        var positions = Array(kept.indices)
+        if order == .confidence || (maximumDetections.map { $0 < kept.count } ?? false) {
+            positions.sort { a, b in kept[a].confidence != kept[b].confidence ? kept[a].confidence > kept[b].confidence : a < b }
+        }
+        if let maximumDetections, maximumDetections < positions.count {
+            positions.removeLast(positions.count - max(0, maximumDetections))
+        }
+        if order == .darknet { positions.sort() }
+        return positions.map { kept[$0] }
+    }
+}
+
+extension [Detection] {
+    /// The detections of a crop of a frame with `rect` moved into the frame's pixels.
+    func offset(by region: PixelRegion?) -> [Detection] {
+        guard let region, region.x != 0 || region.y != 0 else { return self }
+        return map { d in
+            let r = d.rect
+            return Detection(classIndex: d.classIndex, label: d.label, confidence: d.confidence, objectness: d.objectness,
+                             box: d.box, rect: PixelRect(left: r.left + region.x, top: r.top + region.y,
+                                                         right: r.right + region.x, bottom: r.bottom + region.y))
+        }
     }
 }

@@ -74,8 +74,8 @@ public enum DetectionDecoder {
             NonMaximumSuppression.apply(&candidates, classes: classes,
                                         threshold: options.nmsThreshold, kind: nmsKind(of: session.network.plan))
         }
-        return detections(from: candidates, labels: labels, threshold: options.threshold,
-                          imageWidth: geometry.imageWidth, imageHeight: geometry.imageHeight)
+        return options.shape(detections(from: candidates, labels: labels, threshold: options.threshold,
+                                        imageWidth: geometry.imageWidth, imageHeight: geometry.imageHeight))
     }
 }
 

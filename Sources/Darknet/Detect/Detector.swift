@@ -29,9 +29,11 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Finds objects in images with a Darknet detection network, giving Darknet's own results:
 /// letterbox, forward pass, YOLO decoding, `do_nms_sort`.
 ///
-/// `Detector` is immutable and `Sendable`: call `detect` from any number of threads at once.
-/// Each call borrows an `InferenceSession` from a small pool (creating one when all are busy),
-/// so the weights are shared and no two threads share scratch memory.
+/// `Detector` is immutable and `Sendable`: call `detect` from any number of threads or tasks at
+/// once. Each call borrows an `InferenceSession` from a pool bounded by `sessionPolicy`
+/// (callers beyond `maximumSessions` wait; idle sessions are freed after `idleTimeout`), so the
+/// weights are shared and no two calls share scratch memory. The `async` variants run the
+/// forward pass on the library's own threads, never blocking Swift's cooperative pool.
 public final class Detector: Sendable {
     /// The network, shared by every session.
     public let network: Network
@@ -39,7 +41,9 @@ public final class Detector: Sendable {
     public let labels: [String]
     /// Threads each `detect` call may use.
     public let threads: Int
-    private let sessions = SessionPool()
+    /// How many sessions exist at once and how long idle ones are kept.
+    public let sessionPolicy: SessionPolicy
+    let runner: SessionRunner
 
     /// Loads a detector from Darknet files.
     /// - Parameters:
@@ -47,22 +51,29 @@ public final class Detector: Sendable {
     ///     class indices.
     /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
-                            options: PlanOptions = PlanOptions()) throws {
+                            options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         let network = try Network(cfg: cfg, weights: weights, options: options)
         let labels = try names.map { url throws in try Self.readLabels(url) } ?? []
-        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
+                      sessionPolicy: sessionPolicy)
     }
 
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every class.
     /// - Parameter threads: threads one `detect` call may use; results do not depend on it.
-    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1) throws {
+    public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
+                sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         let classes = try DetectionDecoder.checkedClassCount(of: network.plan)
         guard labels.isEmpty || labels.count >= classes else {
             throw DetectorError.tooFewLabels(file: labelsFile, labels: labels.count, classes: classes)
         }
         self.network = network
         self.labels = labels
-        self.threads = max(1, threads)
+        let threads = max(1, threads)
+        self.threads = threads
+        self.sessionPolicy = sessionPolicy
+        runner = SessionRunner(policy: sessionPolicy, name: "SwiftDarknet.Detector") {
+            InferenceSession(network: network, threads: threads)
+        }
     }
 
     /// Detects objects; boxes are in `image`'s own pixels.
@@ -74,11 +85,47 @@ public final class Detector: Sendable {
     /// Detects objects with explicit options.
     public func detect(_ image: Image, options: DetectionOptions) throws -> [Detection] {
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
-        let session = sessions.take() ?? InferenceSession(network: network, threads: threads)
-        defer { sessions.give(session) }
-        try session.forward(input.pixels)
-        return try DetectionDecoder.decode(session, geometry: geometry, labels: labels, options: options)
+        return try runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
     }
+
+    /// Detects objects in 8-bit pixels (a camera or decoder frame), letterboxed straight from
+    /// the bytes into the network input (see `PixelBuffer.letterbox(into:width:height:channels:)`).
+    /// - Parameter region: only this part of the frame is searched (a crop); the boxes'
+    ///   `rect` is still in the whole frame's pixels, their relative `box` in the region's.
+    /// - Returns: for RGB-family pixels, exactly what `detect(Image(pixels: pixels), options:)`
+    ///   returns.
+    public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
+                       options: DetectionOptions = DetectionOptions()) throws -> [Detection] {
+        let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        return try runner.run { pooled in
+            let geometry = try self.prepareInput(source, letterbox: options.letterbox, into: pooled.input)
+            return try self.detect(input: pooled.input, geometry: geometry, in: pooled, options: options)
+                .offset(by: region)
+        }
+    }
+
+    /// `detect(_:options:)` with the forward pass on the library's own threads; the calling
+    /// task suspends meanwhile. A task cancelled before its pass starts throws
+    /// `CancellationError` without running it.
+    public func detect(_ image: Image, options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
+        try Task.checkCancellation()
+        let (input, geometry) = try prepare(image, letterbox: options.letterbox)
+        return try await runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
+    }
+
+    /// `detect(_:region:options:)` with the forward pass on the library's own threads.
+    public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
+                       options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
+        let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        return try await runner.run { pooled in
+            let geometry = try self.prepareInput(source, letterbox: options.letterbox, into: pooled.input)
+            return try self.detect(input: pooled.input, geometry: geometry, in: pooled, options: options)
+                .offset(by: region)
+        }
+    }
+
+    /// Sessions created and alive, and calls run so far.
+    public var sessionStatistics: SessionStatistics { runner.statistics }
 
     /// The network input for `image` (letterboxed, or stretched) and where the image sits in it.
     public func prepare(_ image: Image, letterbox: Bool = true) throws -> (image: Image, geometry: LetterboxGeometry) {
@@ -88,6 +135,27 @@ public final class Detector: Sendable {
         }
         return letterbox ? try image.letterboxed(width: shape.width, height: shape.height)
                          : try image.stretched(width: shape.width, height: shape.height)
+    }
+
+    /// Writes the network input for `pixels` (letterboxed, or stretched) into `input`.
+    func prepareInput(_ pixels: PixelBuffer, letterbox: Bool,
+                              into input: UnsafeMutableBufferPointer<Float>) throws -> LetterboxGeometry {
+        let shape = network.inputShape
+        return letterbox ? try pixels.letterbox(into: input, width: shape.width, height: shape.height, channels: shape.channels)
+                         : try pixels.stretch(into: input, width: shape.width, height: shape.height, channels: shape.channels)
+    }
+
+    /// One forward pass on a prepared input and the decoded detections.
+    func detect(input: UnsafeMutableBufferPointer<Float>, geometry: LetterboxGeometry, in pooled: PooledSession,
+                        options: DetectionOptions) throws -> [Detection] {
+        try pooled.session.forward(UnsafeBufferPointer(input))
+        return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
+    }
+
+    private func detect(input: [Float], geometry: LetterboxGeometry, in pooled: PooledSession,
+                        options: DetectionOptions) throws -> [Detection] {
+        try pooled.session.forward(input)
+        return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }
 
     /// Reads a Darknet names file: one label per line (a final newline adds no label).
