@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Darknet", targets: ["Darknet"]),
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
+        .library(name: "DarknetVideo", targets: ["DarknetVideo"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -30,6 +31,13 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // FFmpeg's demuxers, decoders, encoders and scaler, for DarknetVideo only.
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Sources/CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
 
         // MARK: SIMD kernels in C (vector widths Swift on Linux cannot target; see darknet_kernels.h)
         .target(name: "CDarknetKernels"),
@@ -46,17 +54,22 @@ let package = Package(
             name: "DarknetImage",
             dependencies: ["Darknet", "CJPEG", "CPNG"]
         ),
+        // Video files and streams through FFmpeg; the core stays free of it.
+        .target(
+            name: "DarknetVideo",
+            dependencies: ["Darknet", "CFFmpeg"]
+        ),
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit"],
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit", "BenchmarkKit"],
             path: "Benchmarks/darknet-bench"
         ),
         .executableTarget(
@@ -74,5 +87,6 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo"]),
     ]
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what SwiftDarknet needs on a fresh Debian machine that has the Swift toolchain:
-# system libraries (OpenBLAS, libjpeg-turbo, libpng), the weights, cfgs and sample images
+# system libraries (OpenBLAS, libjpeg-turbo, libpng, FFmpeg's libav*), the weights, cfgs and sample images
 # (Weights/fetch.sh) and, with --fixtures, the original Darknet and the reference data the
 # fidelity tests compare against (Tools/make-fixtures.sh, Tools/make-alexeyab-fixtures.sh).
 # Idempotent.
@@ -12,7 +12,7 @@ want_fixtures=0
 
 log() { echo "setup: $*" >&2; }
 
-packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev)
+packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
 [ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv ffmpeg)
 
 missing=()

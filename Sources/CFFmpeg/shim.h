@@ -1,0 +1,58 @@
+#ifndef SWIFTDARKNET_CFFMPEG_SHIM_H
+#define SWIFTDARKNET_CFFMPEG_SHIM_H
+#include <stdint.h>
+#include <errno.h>
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libswscale/swscale.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/time.h>
+
+/*
+ * Helpers for what Swift cannot import from FFmpeg's headers: function-like macros
+ * (AVERROR, AV_NOPTS_VALUE) and fixed-size arrays inside AVFrame, plus the interrupt
+ * callback that bounds every blocking libavformat call with a deadline.
+ */
+
+static inline int sd_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int sd_averror_eof(void) { return AVERROR_EOF; }
+static inline int sd_averror_exit(void) { return AVERROR_EXIT; }
+static inline int64_t sd_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+static inline uint8_t *sd_frame_data(const AVFrame *frame, int plane) { return frame->data[plane]; }
+static inline int sd_frame_linesize(const AVFrame *frame, int plane) { return frame->linesize[plane]; }
+
+/* State read by the interrupt callback: a deadline on the av_gettime_relative() clock
+ * (0: none) and a cancel flag another thread may set. `timed_out` records why it fired. */
+typedef struct {
+    volatile int64_t deadline_us;
+    volatile int cancelled;
+    volatile int timed_out;
+} sd_interrupt_state;
+
+static inline int sd_interrupt_callback(void *opaque) {
+    sd_interrupt_state *state = (sd_interrupt_state *)opaque;
+    if (state->cancelled) return 1;
+    if (state->deadline_us != 0 && av_gettime_relative() > state->deadline_us) {
+        state->timed_out = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static inline void sd_install_interrupt(AVFormatContext *context, sd_interrupt_state *state) {
+    context->interrupt_callback.callback = sd_interrupt_callback;
+    context->interrupt_callback.opaque = state;
+}
+
+/* `timed_out` stays set once the deadline passed: demuxers keep the error and report it
+ * again on later reads without calling the callback. */
+static inline void sd_set_deadline(sd_interrupt_state *state, double seconds) {
+    state->deadline_us = seconds > 0 ? av_gettime_relative() + (int64_t)(seconds * 1e6) : 0;
+}
+
+/* Keeps libav* quiet: errors are reported through return codes and Swift errors. */
+static inline void sd_quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
+
+#endif

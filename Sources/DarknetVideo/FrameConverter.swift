@@ -1,0 +1,132 @@
+import CFFmpeg
+import Darknet
+
+/// Turns decoded `AVFrame`s into `PixelBuffer`s.
+///
+/// Formats the core reads are wrapped without copying: `yuv420p` (I420, video range, or full
+/// range when the frame says so), `yuvj420p` (I420 full range), `nv12`, `rgb24`, `bgr24`,
+/// `rgba`, `bgra`, `argb`. The buffer holds its own reference to the frame's data and drops it
+/// (`av_frame_free`) when its last copy is gone. Every other format (`yuvj422p` from MJPEG,
+/// `yuv444p`, 10-bit, palettes, grey...) is converted by libswscale to packed `rgb24` with the
+/// bicubic flags the `ffmpeg` command uses for its own automatic conversion, so frames match
+/// what `ffmpeg -i VIDEO frame%04d.png` writes.
+final class FrameConverter {
+    private var scaler: OpaquePointer?
+
+    deinit { sws_freeContext(scaler) }
+
+    /// The frame's picture; `frame` keeps its own data (the result holds a new reference).
+    func pixels(of frame: UnsafeMutablePointer<AVFrame>, source: String) throws(VideoError) -> PixelBuffer {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        guard width > 0, height > 0 else { throw .conversionFailed(source: source, reason: "frame of size \(width)x\(height)") }
+        if let format = Self.directFormat(frame), let buffer = try Self.wrap(frame, format: format) {
+            return buffer
+        }
+        return try convertToRGB(frame, width: width, height: height, source: source)
+    }
+
+    /// The core's format for the frame's pixel format, if it reads it directly.
+    static func directFormat(_ frame: UnsafeMutablePointer<AVFrame>) -> PixelFormat? {
+        let range: YUVRange = frame.pointee.color_range == AVCOL_RANGE_JPEG ? .full : .video
+        switch frame.pointee.format {
+        case AV_PIX_FMT_YUV420P.rawValue: return .i420(range)
+        case AV_PIX_FMT_YUVJ420P.rawValue: return .i420(.full)
+        case AV_PIX_FMT_NV12.rawValue: return .nv12(range)
+        case AV_PIX_FMT_RGB24.rawValue: return .rgb
+        case AV_PIX_FMT_BGR24.rawValue: return .bgr
+        case AV_PIX_FMT_RGBA.rawValue: return .rgba
+        case AV_PIX_FMT_BGRA.rawValue: return .bgra
+        case AV_PIX_FMT_ARGB.rawValue: return .argb
+        default: return nil
+        }
+    }
+
+    /// A zero-copy buffer over a new reference to `frame`'s planes; nil if the layout does not
+    /// fit (negative strides), so the caller converts instead.
+    ///
+    /// The planes are separate allocations; the borrowed span runs from the lowest plane start
+    /// to the highest plane end and only the planes' own rows inside it are ever read.
+    private static func wrap(_ frame: UnsafeMutablePointer<AVFrame>, format: PixelFormat) throws(VideoError) -> PixelBuffer? {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        var starts: [UInt] = [], ends: [UInt] = [], strides: [Int] = []
+        for plane in 0..<format.planeCount {
+            guard let data = sd_frame_data(frame, Int32(plane)) else { return nil }
+            let stride = Int(sd_frame_linesize(frame, Int32(plane)))
+            let (rowBytes, rows) = planeExtent(format: format, plane: plane, width: width, height: height)
+            guard stride >= rowBytes else { return nil }
+            let start = UInt(bitPattern: data)
+            starts.append(start)
+            ends.append(start + UInt((rows - 1) * stride + rowBytes))
+            strides.append(stride)
+        }
+        guard let low = starts.min(), let high = ends.max(), let clone = av_frame_clone(frame),
+              let base = UnsafeRawPointer(bitPattern: low) else { return nil }
+        let handle = FrameHandle(frame: clone)
+        let layouts = zip(starts, strides).map { PixelBuffer.PlaneLayout(offset: Int($0 - low), bytesPerRow: $1) }
+        do {
+            return try PixelBuffer(format: format, width: width, height: height,
+                                   borrowing: UnsafeRawBufferPointer(start: base, count: Int(high - low)),
+                                   planes: layouts, release: { handle.free() })
+        } catch {
+            handle.free()
+            return nil
+        }
+    }
+
+    /// Bytes per row and rows of one plane, as `PixelBuffer` validates them.
+    private static func planeExtent(format: PixelFormat, plane: Int, width: Int, height: Int) -> (Int, Int) {
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        switch (format, plane) {
+        case (.nv12, 1): return (2 * chromaWidth, chromaHeight)
+        case (.i420, 1), (.i420, 2): return (chromaWidth, chromaHeight)
+        case (.rgba, _), (.bgra, _), (.argb, _): return (4 * width, height)
+        case (.rgb, _), (.bgr, _): return (3 * width, height)
+        default: return (width, height)
+        }
+    }
+
+    /// libswscale's `rgb24` copy of a frame in a format the core does not read.
+    private func convertToRGB(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
+                              source: String) throws(VideoError) -> PixelBuffer {
+        let sourceFormat = AVPixelFormat(rawValue: frame.pointee.format)
+        scaler = sws_getCachedContext(scaler, Int32(width), Int32(height), sourceFormat,
+                                      Int32(width), Int32(height), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
+        guard let scaler else {
+            let name = av_get_pix_fmt_name(sourceFormat).map { String(cString: $0) } ?? "format \(frame.pointee.format)"
+            throw .conversionFailed(source: source, reason: "libswscale cannot convert \(name) to rgb24")
+        }
+        let stride = width * 3
+        var rgb = [UInt8](repeating: 0, count: stride * height)
+        let rows = rgb.withUnsafeMutableBufferPointer { out -> Int32 in
+            var destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+            var destinationStrides: [Int32] = [Int32(stride), 0, 0, 0]
+            return withUnsafePointer(to: &frame.pointee.data) { data in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) { planes in
+                    withUnsafePointer(to: &frame.pointee.linesize) { lines in
+                        lines.withMemoryRebound(to: Int32.self, capacity: Int(AV_NUM_DATA_POINTERS)) { strides in
+                            sws_scale(scaler, planes, strides, 0, Int32(height), &destination, &destinationStrides)
+                        }
+                    }
+                }
+            }
+        }
+        guard rows == Int32(height) else {
+            throw .conversionFailed(source: source, reason: "libswscale returned \(rows) of \(height) rows")
+        }
+        do {
+            return try PixelBuffer(format: .rgb, width: width, height: height, bytes: rgb)
+        } catch {
+            throw .conversionFailed(source: source, reason: "\(error)")
+        }
+    }
+}
+
+/// A frame reference a pixel buffer owns; freed exactly once by its release closure.
+private struct FrameHandle: @unchecked Sendable {
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    func free() {
+        var pointer: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&pointer)
+    }
+}

@@ -1,0 +1,32 @@
+import Darknet
+
+/// One decoded video frame, ready for `Detector.detect(_:region:options:)`.
+public struct VideoFrame: Sendable {
+    /// The picture: YUV planes straight from the decoder where the core reads the decoder's
+    /// format (no copy), otherwise an RGB copy made by libswscale (see `FrameConverter`).
+    public let pixels: PixelBuffer
+    /// Presentation time in seconds, from the stream's timestamps (`best_effort_timestamp`
+    /// times the stream's time base; frames without one continue from the previous frame at
+    /// the stream's frame rate).
+    public let timestamp: Double
+    /// 0-based index in the order the decoder returned the frames.
+    public let index: Int
+    /// When the decoder returned it (`DispatchTime.now().uptimeNanoseconds`).
+    public let decodedAt: UInt64
+}
+
+/// How `VideoReader` opens and waits.
+public struct VideoReaderOptions: Sendable, Equatable {
+    /// Longest wait in seconds for opening a source and for each packet after that; a source
+    /// that sends nothing for this long fails with `VideoError.timedOut`. Applies to files too
+    /// (a FIFO that never writes), and bounds network waits through libavformat's interrupt
+    /// callback plus the protocols' own `timeout`/`rw_timeout` options.
+    public var timeout: Double
+    /// libavcodec decoding threads (1: decode on the caller's thread only).
+    public var decoderThreads: Int
+
+    public init(timeout: Double = 10, decoderThreads: Int = 1) {
+        self.timeout = timeout
+        self.decoderThreads = decoderThreads
+    }
+}

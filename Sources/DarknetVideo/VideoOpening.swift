@@ -1,0 +1,80 @@
+import CFFmpeg
+
+/// A demuxer and an opened decoder for one video stream.
+struct OpenedStream {
+    let format: UnsafeMutablePointer<AVFormatContext>
+    let codec: UnsafeMutablePointer<AVCodecContext>
+    let streamIndex: Int32
+}
+
+extension VideoReader {
+    /// Opens the container (bounded by the interrupt deadline), finds the best video stream
+    /// and opens its decoder; frees everything it made if a step fails.
+    static func open(_ source: String, kind: VideoSourceKind, memory: MemoryInput?,
+                     interrupt: UnsafeMutablePointer<sd_interrupt_state>,
+                     options: VideoReaderOptions) throws(VideoError) -> OpenedStream {
+        guard var context = avformat_alloc_context() else {
+            throw .cannotOpen(source: source, reason: "cannot allocate a format context")
+        }
+        sd_install_interrupt(context, interrupt)
+        if let memory {
+            context.pointee.pb = memory.context
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        if kind == .network {
+            let microseconds = String(Int64(options.timeout * 1e6))
+            av_dict_set(&dictionary, "timeout", microseconds, 0)      // tcp, udp, http, rtsp socket I/O
+            av_dict_set(&dictionary, "rw_timeout", microseconds, 0)   // any protocol's reads and writes
+            av_dict_set(&dictionary, "overrun_nonfatal", "1", 0)      // udp: a full receive buffer drops, not fails
+        }
+        sd_set_deadline(interrupt, options.timeout)
+        var optional: UnsafeMutablePointer<AVFormatContext>? = context
+        let status = avformat_open_input(&optional, source, nil, &dictionary)
+        guard status >= 0, let opened = optional else {
+            // avformat_open_input frees the context on failure.
+            if interrupt.pointee.timed_out != 0 { throw .timedOut(source: source, seconds: options.timeout) }
+            throw .cannotOpen(source: source, reason: ffmpegMessage(status))
+        }
+        context = opened
+        func fail(_ error: VideoError) -> VideoError {
+            var pointer: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&pointer)
+            return error
+        }
+        sd_set_deadline(interrupt, options.timeout)
+        let info = avformat_find_stream_info(context, nil)
+        if info < 0 {
+            if interrupt.pointee.timed_out != 0 { throw fail(.timedOut(source: source, seconds: options.timeout)) }
+            throw fail(.cannotOpen(source: source, reason: ffmpegMessage(info)))
+        }
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        guard index >= 0, let decoder else {
+            throw fail(.noVideoStream(source: source, reason: index < 0 ? ffmpegMessage(index) : "no decoder"))
+        }
+        for i in 0..<Int(context.pointee.nb_streams) where i != Int(index) {
+            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        }
+        let stream = context.pointee.streams[Int(index)]!
+        guard let codec = avcodec_alloc_context3(decoder) else {
+            throw fail(.noVideoStream(source: source, reason: "cannot allocate a decoder"))
+        }
+        func failCodec(_ reason: String) -> VideoError {
+            var pointer: UnsafeMutablePointer<AVCodecContext>? = codec
+            avcodec_free_context(&pointer)
+            return fail(.noVideoStream(source: source, reason: reason))
+        }
+        var result = avcodec_parameters_to_context(codec, stream.pointee.codecpar)
+        if result < 0 { throw failCodec(ffmpegMessage(result)) }
+        codec.pointee.pkt_timebase = stream.pointee.time_base
+        codec.pointee.thread_count = Int32(max(1, options.decoderThreads))
+        result = avcodec_open2(codec, decoder, nil)
+        if result < 0 { throw failCodec(ffmpegMessage(result)) }
+        guard codec.pointee.width > 0, codec.pointee.height > 0 else {
+            throw failCodec("frame size \(codec.pointee.width)x\(codec.pointee.height)")
+        }
+        return OpenedStream(format: context, codec: codec, streamIndex: index)
+    }
+}

@@ -1,0 +1,192 @@
+import CFFmpeg
+import Darknet
+import Dispatch
+
+/// Reads the frames of anything libavformat opens — MP4/MKV/AVI files (H.264, HEVC, MPEG-4,
+/// MJPEG...), image sequences (`frames/%04d.png`) and network URLs (`rtsp://`, `http://`,
+/// `udp://`, `tcp://`) — decoding its best video stream with libavcodec, in software.
+///
+/// `nextFrame()` returns frames in decode order with the stream's timestamps and flushes the
+/// decoder at the end, so the last frames are not lost. Every wait is bounded by
+/// `VideoReaderOptions.timeout`. Call `nextFrame()` from one thread at a time; `cancel()` may
+/// be called from any thread and makes a waiting read fail with `VideoError.cancelled`.
+public final class VideoReader: @unchecked Sendable {
+    /// The path or URL, as given.
+    public let source: String
+    /// File, image sequence or network stream.
+    public let kind: VideoSourceKind
+    /// Frame size the stream declares (each frame's own size is in its pixel buffer).
+    public let width: Int
+    public let height: Int
+    /// Frames per second the stream declares or libavformat guesses; nil if unknown.
+    public let frameRate: Double?
+    /// Frames the container declares, or its duration times the frame rate; nil for streams.
+    public let estimatedFrameCount: Int?
+    /// The decoder's name (`h264`, `mjpeg`, `png`, ...).
+    public let codecName: String
+    /// Frames returned so far.
+    public private(set) var framesRead = 0
+    /// Packets cut short or rejected by the decoder (decoding goes on with the next one; a file
+    /// with any ends in `VideoError.readFailed`, a network stream tolerates them).
+    public private(set) var damagedPackets = 0
+
+    private let timeout: Double
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    private let interrupt: UnsafeMutablePointer<sd_interrupt_state>
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let converter = FrameConverter()
+    private var draining = false
+    private var finished = false
+    private var pendingError: VideoError?
+    private var lastTimestamp: Double?
+    private var reportedDamage = false
+    private let memory: MemoryInput?
+
+    /// Opens `source` and its decoder (waiting at most `options.timeout` seconds).
+    /// - Throws: `VideoError.cannotOpen`, `.timedOut` or `.noVideoStream`, naming `source`.
+    public convenience init(source: String, options: VideoReaderOptions = VideoReaderOptions()) throws(VideoError) {
+        try self.init(source: source, memory: nil, options: options)
+    }
+
+    /// Reads a whole video file held in memory (no network, no image sequences); `name` is used
+    /// in errors.
+    public convenience init(data: [UInt8], name: String = "<memory>", options: VideoReaderOptions = VideoReaderOptions()) throws(VideoError) {
+        guard let input = MemoryInput(data) else { throw .cannotOpen(source: name, reason: "cannot allocate an I/O context") }
+        try self.init(source: name, memory: input, options: options)
+    }
+
+    private init(source: String, memory: MemoryInput?, options: VideoReaderOptions) throws(VideoError) {
+        Self.silenceLibraries
+        self.source = source
+        self.memory = memory
+        kind = memory == nil ? VideoSourceKind(source) : .file
+        timeout = options.timeout
+        interrupt = .allocate(capacity: 1)
+        interrupt.initialize(to: sd_interrupt_state())
+        let opened: OpenedStream
+        do {
+            opened = try Self.open(source, kind: kind, memory: memory, interrupt: interrupt, options: options)
+        } catch {
+            interrupt.deallocate()
+            throw error
+        }
+        format = opened.format
+        codec = opened.codec
+        streamIndex = opened.streamIndex
+        let stream = opened.format.pointee.streams[Int(opened.streamIndex)]!
+        timeBase = stream.pointee.time_base
+        width = Int(opened.codec.pointee.width)
+        height = Int(opened.codec.pointee.height)
+        codecName = String(cString: opened.codec.pointee.codec.pointee.name)
+        let rate = av_guess_frame_rate(opened.format, stream, nil)
+        frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
+        if stream.pointee.nb_frames > 0 {
+            estimatedFrameCount = Int(stream.pointee.nb_frames)
+        } else if kind != .network, opened.format.pointee.duration > 0, let frameRate {
+            estimatedFrameCount = Int((Double(opened.format.pointee.duration) / Double(AV_TIME_BASE) * frameRate).rounded())
+        } else {
+            estimatedFrameCount = nil
+        }
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+    }
+
+    deinit {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codec)
+        avformat_close_input(&format)
+        interrupt.deallocate()
+    }
+
+    /// Makes the current or next wait fail with `VideoError.cancelled` (thread-safe).
+    public func cancel() {
+        interrupt.pointee.cancelled = 1
+    }
+
+    /// The next frame in decode order, or nil at the end of the stream.
+    /// - Throws: `VideoError.readFailed` (damaged or truncated input: thrown once the frames
+    ///   decoded before the damage have been returned), `.timedOut`, `.cancelled`, `.noFrames`
+    ///   (the stream ended without one decodable frame) or `.conversionFailed`.
+    public func nextFrame() throws(VideoError) -> VideoFrame? {
+        guard let codec, let format, let packet, let frame else { return nil }
+        while !finished {
+            let received = avcodec_receive_frame(codec, frame)
+            if received == 0 {
+                defer { av_frame_unref(frame) }
+                return try makeFrame(frame)
+            }
+            if received == sd_averror_eof() || (draining && received != sd_averror_eagain()) {
+                finished = true
+                break
+            }
+            if received != sd_averror_eagain() {
+                damagedPackets += 1
+            }
+            if draining {
+                finished = true
+                break
+            }
+            sd_set_deadline(interrupt, timeout)
+            let read = av_read_frame(format, packet)
+            if read < 0 {
+                if interrupt.pointee.cancelled != 0 {
+                    pendingError = .cancelled(source: source)
+                } else if interrupt.pointee.timed_out != 0 {
+                    pendingError = .timedOut(source: source, seconds: timeout)
+                } else if read != sd_averror_eof() {
+                    pendingError = .readFailed(source: source, framesRead: framesRead, reason: ffmpegMessage(read))
+                }
+                avcodec_send_packet(codec, nil)  // flush: the decoder returns the frames it holds
+                draining = true
+                continue
+            }
+            if packet.pointee.stream_index == streamIndex {
+                let sent = avcodec_send_packet(codec, packet)
+                if (sent < 0 && sent != sd_averror_eagain()) || packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                    damagedPackets += 1
+                }
+            }
+            av_packet_unref(packet)
+        }
+        if var error = pendingError {
+            pendingError = nil
+            if case .readFailed(let source, _, let reason) = error {
+                error = .readFailed(source: source, framesRead: framesRead, reason: reason)
+            }
+            throw error
+        }
+        if framesRead == 0 { throw .noFrames(source: source) }
+        if kind != .network && damagedPackets > 0 && !reportedDamage {
+            // A file whose packets were cut short or failed to decode (a truncated MP4 ends
+            // this way): the frames before the damage were returned, the end is an error.
+            reportedDamage = true
+            throw .readFailed(source: source, framesRead: framesRead,
+                              reason: "\(damagedPackets) damaged or incomplete packet\(damagedPackets == 1 ? "" : "s")")
+        }
+        return nil
+    }
+
+    private func makeFrame(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {
+        let pixels = try converter.pixels(of: frame, source: source)
+        let pts = frame.pointee.best_effort_timestamp
+        let timestamp: Double
+        if pts != sd_nopts_value(), timeBase.den > 0 {
+            timestamp = Double(pts) * av_q2d(timeBase)
+        } else if let lastTimestamp {
+            timestamp = lastTimestamp + 1 / (frameRate ?? 25)
+        } else {
+            timestamp = 0
+        }
+        lastTimestamp = timestamp
+        let index = framesRead
+        framesRead += 1
+        return VideoFrame(pixels: pixels, timestamp: timestamp, index: index, decodedAt: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    private static let silenceLibraries: Void = sd_quiet_logs()
+}

@@ -1,0 +1,101 @@
+import Darknet
+import DarknetVideo
+import Foundation
+import XCTest
+
+/// Bad input is a `VideoError` naming the file or URL, within a bounded time, never a crash
+/// or a hang; a damaged file still gives the frames before the damage.
+final class BadVideoInputTests: XCTestCase {
+    func testTruncatedMP4GivesTheFramesBeforeTheDamageThenAnError() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("whole.mp4"), frames: 30, codec: VideoTestSupport.h264)
+        let bytes = try Data(contentsOf: clip)
+        let truncated = directory.appendingPathComponent("truncated.mp4")
+        try bytes.prefix(bytes.count * 8 / 10).write(to: truncated)
+        let reader = try VideoReader(source: truncated.path)
+        var frames = 0
+        do {
+            while try reader.nextFrame() != nil { frames += 1 }
+            XCTFail("a truncated file read to its end without an error (\(frames) frames)")
+        } catch {
+            guard case .readFailed(let source, let framesRead, _) = error else { return XCTFail("unexpected \(error)") }
+            XCTAssertEqual(source, truncated.path)
+            XCTAssertEqual(framesRead, frames)
+            XCTAssertTrue("\(error)".contains(truncated.path))
+        }
+        XCTAssertGreaterThan(frames, 3)
+        XCTAssertLessThan(frames, 30)
+    }
+
+    func testRandomBytesNamedMP4IsAnError() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        var generator = SystemRandomNumberGenerator()
+        for size in [100, 5000, 200_000] {
+            let file = directory.appendingPathComponent("random-\(size).mp4")
+            try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
+            XCTAssertThrowsError(try { let r = try VideoReader(source: file.path); while try r.nextFrame() != nil {} }()) { error in
+                XCTAssertTrue("\(error)".contains(file.path), "\(error)")
+            }
+        }
+    }
+
+    func testZeroLengthAndMissingFilesAreErrors() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let empty = directory.appendingPathComponent("empty.mp4")
+        try Data().write(to: empty)
+        XCTAssertThrowsError(try VideoReader(source: empty.path)) { error in
+            guard case .cannotOpen(let source, _)? = error as? VideoError else { return XCTFail("\(error)") }
+            XCTAssertEqual(source, empty.path)
+        }
+        let missing = directory.appendingPathComponent("missing.mp4").path
+        XCTAssertThrowsError(try VideoReader(source: missing)) { error in
+            XCTAssertEqual(error as? VideoError, .cannotOpen(source: missing, reason: "No such file or directory"))
+        }
+    }
+
+    func testClosedPortOnLoopbackIsAnErrorNotAHang() throws {
+        let port = VideoTestSupport.closedPort()
+        for url in ["tcp://127.0.0.1:\(port)", "http://127.0.0.1:\(port)/clip.mp4", "rtsp://127.0.0.1:\(port)/cam"] {
+            let start = Date()
+            XCTAssertThrowsError(try VideoReader(source: url, options: VideoReaderOptions(timeout: 3))) { error in
+                XCTAssertTrue("\(error)".contains(url), "\(error)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 5, url)
+        }
+    }
+
+    func testSilentUDPPortTimesOut() throws {
+        let url = "udp://127.0.0.1:\(VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue)))"
+        let start = Date()
+        XCTAssertThrowsError(try VideoReader(source: url, options: VideoReaderOptions(timeout: 1.5))) { error in
+            XCTAssertEqual(error as? VideoError, .timedOut(source: url, seconds: 1.5))
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(elapsed, 1.4)
+        XCTAssertLessThan(elapsed, 4)
+    }
+
+    func testUDPStreamThatStopsSendingTimesOutAfterItsFrames() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: VideoTestSupport.h264)
+        let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
+        let url = "udp://127.0.0.1:\(port)"
+        let sender = try VideoTestSupport.startUDPSender(clip, port: port)
+        defer { VideoTestSupport.stop(sender) }
+        let start = Date()
+        let reader = try VideoReader(source: url, options: VideoReaderOptions(timeout: 2))
+        XCTAssertEqual(reader.kind, .network)
+        var frames = 0
+        do {
+            while try reader.nextFrame() != nil { frames += 1 }
+            XCTFail("a stopped stream ended without an error")
+        } catch {
+            XCTAssertEqual(error, .timedOut(source: url, seconds: 2))
+        }
+        // The sender streams 2 s of video in real time and exits; then 2 s of silence.
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(frames, 20, "frames sent before the sender stopped")
+        XCTAssertGreaterThan(elapsed, 3.5)
+        XCTAssertLessThan(elapsed, 8)
+    }
+}
