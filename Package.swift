@@ -87,6 +87,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
-        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo"]),
+        // Also runs the swift-darknet executable (video against detect), so it depends on it.
+        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet"]),
     ]
 )

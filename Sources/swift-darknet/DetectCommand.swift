@@ -110,10 +110,17 @@ struct DetectCommand: Command {
 /// The `--json` line format, a contract: one object per image, detections in Darknet's order.
 enum DetectionJSON {
     static func line(image: String, width: Int, height: Int, detections: [Detection]) -> String {
-        let items = detections.map { d in
-            String(format: #"{"class": %d, "label": %@, "prob": %.4f, "x": %d, "y": %d, "w": %d, "h": %d}"#,
+        #"{"image": \#(jsonStringLiteral(image)), "width": \#(width), "height": \#(height), "detections": \#(array(detections))}"#
+    }
+
+    /// The `"detections"` array: one object per detection, `extra` appended to each object's
+    /// fields (e.g. `"track": 3`), in Darknet's order.
+    static func array(_ detections: [Detection], extra: [String]? = nil) -> String {
+        let items = detections.enumerated().map { i, d in
+            String(format: #"{"class": %d, "label": %@, "prob": %.4f, "x": %d, "y": %d, "w": %d, "h": %d"#,
                    d.classIndex, jsonStringLiteral(d.label), d.confidence, d.rect.left, d.rect.top, d.rect.width, d.rect.height)
+                + (extra.map { ", " + $0[i] } ?? "") + "}"
         }
-        return #"{"image": \#(jsonStringLiteral(image)), "width": \#(width), "height": \#(height), "detections": [\#(items.joined(separator: ", "))]}"#
+        return "[" + items.joined(separator: ", ") + "]"
     }
 }

@@ -2,7 +2,7 @@ import CommandLineKit
 import Foundation
 
 /// `swift-darknet`: run Darknet networks from their own `.cfg` and `.weights` files.
-let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, ClassifyCommand.self]
+let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self]
 
 @MainActor func printUsage() {
     var text = "usage: swift-darknet <command> [options]\n\ncommands:\n"

@@ -1,0 +1,165 @@
+import CommandLineKit
+import Darknet
+import DarknetImage
+import DarknetVideo
+import Foundation
+
+/// `swift-darknet video`: detections on every (or the latest) frame of a video file, image
+/// sequence or network stream.
+struct VideoCommand: Command {
+    static let name = "video"
+    static let abstract = "detect objects in a video file, image sequence or stream"
+    static let usage = """
+        --cfg FILE --weights FILE [--names FILE] [--out annotated.mp4|frame%04d.png] [--json]
+                     [--live|--every] [--stride N] [--thresh 0.5] [--nms 0.45] [--max-det N]
+                     [--classes 0,16|dog,cat] [--duration S] [--timeout 10] [--threads 1] INPUT
+          INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
+                     (rtsp://, http://, udp://, tcp://)
+          --json     one line per processed frame: {"frame", "time", "detections": [...]}
+          --every    process every frame, the decoder waits (default for files and sequences)
+          --live     process the newest frame, drop the others (default for network URLs)
+          --stride N only every Nth frame (by decode index) is a candidate
+          --out      annotated video (H.264 MP4, or MJPEG AVI without an H.264 encoder), or
+                     numbered PNG/JPEG images for a path with %d
+          --duration stop after S seconds of stream time
+          --timeout  seconds to wait for a source that sends nothing (default 10)
+        At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
+        """
+    static let flagNames: Set<String> = ["json", "live", "every"]
+
+    let cfg: URL
+    let weights: URL
+    let names: URL?
+    let input: String
+    let options: DetectionOptions
+    let classNames: [String]
+    let json: Bool
+    let live: Bool?
+    let stride: Int
+    let duration: Double?
+    let timeout: Double
+    let threads: Int
+    let out: String?
+
+    init(arguments: inout Arguments) throws {
+        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
+        weights = URL(fileURLWithPath: try arguments.required("weights"))
+        names = arguments.string("names").map { URL(fileURLWithPath: $0) }
+        let maximum = try arguments.int("max-det", default: 0, range: 0...100_000)
+        options = DetectionOptions(
+            threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
+            hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
+            nmsThreshold: try arguments.float("nms", default: 0.45, range: 0...1),
+            maximumDetections: maximum > 0 ? maximum : nil)
+        classNames = arguments.string("classes").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        json = arguments.flag("json")
+        let live = arguments.flag("live"), every = arguments.flag("every")
+        guard !(live && every) else { throw CLIError("--live and --every exclude each other") }
+        self.live = live ? true : every ? false : nil
+        stride = try arguments.int("stride", default: 1, range: 1...1_000_000)
+        duration = try arguments.string("duration").map { text in
+            guard let seconds = Double(text), seconds > 0 else { throw CLIError("--duration must be a positive number of seconds, got '\(text)'") }
+            return seconds
+        }
+        timeout = Double(try arguments.float("timeout", default: 10, range: 0.1...3600))
+        threads = try arguments.int("threads", default: 1, range: 1...256)
+        out = arguments.string("out")
+        guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
+            throw CLIError(arguments.positionals.isEmpty ? "no video input given" : "one video input at a time")
+        }
+        self.input = input
+    }
+
+    func run() throws -> Int32 {
+        // The source first: a bad file or URL fails before the network loads.
+        let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
+        let spec = try loadSpec(cfg)
+        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
+        let network = try Network(spec: spec, weightsFile: weights)
+        let labels = try names.map { try Detector.readLabels($0) } ?? []
+        let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+        var options = options
+        if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: labels) }
+        let policy = FeedPolicy(latest: live ?? (reader.kind == .network), stride: stride)
+        let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
+
+        let feed = FrameFeed(reader: reader, policy: policy, duration: duration)
+        let interrupt = Self.onInterrupt { feed.stop() }
+        defer { interrupt.cancel() }
+        feed.start()
+        var statistics = VideoStatistics()
+        let progress = ProgressLine(enabled: isatty(2) != 0 && reader.kind != .network)
+        var failure: (any Error)?
+        while let frame = feed.next() {
+            do {
+                let detections = try detector.detect(frame.pixels, options: options)
+                statistics.record(decodedAt: frame.decodedAt)
+                emit(frame, detections)
+                try output?.write(frame, detections: detections)
+            } catch {
+                failure = error
+                feed.stop()
+                break
+            }
+            progress.update { statistics.progress(read: feed.counts.read, total: reader.estimatedFrameCount) }
+        }
+        progress.clear()
+        if failure == nil, let error = feed.error { failure = error }
+        do {
+            try output?.finish()
+        } catch {
+            if failure == nil { failure = error }
+        }
+        let counts = feed.counts
+        FileHandle.standardError.write(Data("swift-darknet: \(statistics.summary(read: counts.read, dropped: counts.dropped, skipped: counts.skipped))\n".utf8))
+        if reader.damagedPackets > 0 && reader.kind == .network {
+            warn("\(input): \(reader.damagedPackets) damaged packets skipped")
+        }
+        if let failure {
+            FileHandle.standardError.write(Data("swift-darknet: \(failure)\n".utf8))
+            return 1
+        }
+        return 0
+    }
+
+    /// One JSON line, or a text line, per processed frame, written unbuffered.
+    private func emit(_ frame: VideoFrame, _ detections: [Detection]) {
+        let line: String
+        if json {
+            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, frame.index, frame.timestamp)
+                + DetectionJSON.array(detections) + "}"
+        } else {
+            let found = detections.map { String(format: "%@: %.0f%%", $0.label, $0.confidence * 100) }
+            line = String(format: "frame %d at %.3f s: ", frame.index, frame.timestamp)
+                + (found.isEmpty ? "-" : found.joined(separator: ", "))
+        }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Class indices for `--classes` items: numbers, or labels from --names.
+    static func classIndices(_ items: [String], labels: [String]) throws -> Set<Int> {
+        var result = Set<Int>()
+        for item in items {
+            if let index = Int(item), index >= 0 {
+                result.insert(index)
+            } else if let index = labels.firstIndex(of: item) {
+                result.insert(index)
+            } else {
+                throw CLIError("--classes: '\(item)' is neither a class index nor a label\(labels.isEmpty ? " (no --names given)" : "")")
+            }
+        }
+        return result
+    }
+
+    /// Runs `handler` on the first SIGINT instead of terminating (a second one still kills).
+    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            handler()
+            signal(SIGINT, SIG_DFL)
+        }
+        source.resume()
+        return source
+    }
+}
