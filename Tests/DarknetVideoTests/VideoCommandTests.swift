@@ -1,0 +1,141 @@
+import Darknet
+import DarknetVideo
+import Foundation
+import XCTest
+
+/// `swift-darknet video` end to end on small generated clips (320x240, debug build).
+final class VideoCommandTests: XCTestCase {
+    func testBadInputIsExitStatusOneNamingTheInput() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let random = directory.appendingPathComponent("random.mp4")
+        try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: random)
+        let empty = directory.appendingPathComponent("empty.mp4")
+        try Data().write(to: empty)
+        let url = "tcp://127.0.0.1:\(VideoTestSupport.closedPort())"
+        let model = try CLITool.modelArguments()
+        for input in [random.path, empty.path, url, directory.appendingPathComponent("missing.mkv").path] {
+            let start = Date()
+            let result = try CLITool.run(["video"] + model + ["--json", "--timeout", "3", input], timeout: 30)
+            XCTAssertEqual(result.status, 1, input)
+            XCTAssertTrue(result.stderr.contains(input), result.stderr)
+            XCTAssertEqual(result.stdout, "", input)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 10, input)
+        }
+    }
+
+    func testTruncatedFileReportsTheFramesBeforeTheDamageThenFails() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("whole.mp4"), frames: 30, codec: VideoTestSupport.h264)
+        let bytes = try Data(contentsOf: clip)
+        let truncated = directory.appendingPathComponent("truncated.mp4")
+        try bytes.prefix(bytes.count * 8 / 10).write(to: truncated)
+        let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + ["--json", truncated.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("\(truncated.path): read failed after"), result.stderr)
+        let frames = try result.lines.map { try CLITool.object($0)["frame"] as? Int }
+        XCTAssertGreaterThan(frames.count, 3)
+        XCTAssertEqual(frames, Array(0..<frames.count))
+    }
+
+    func testStrideDurationClassesAndMaxDetections() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 30, codec: VideoTestSupport.h264)
+        let model = try CLITool.modelArguments()
+        let strided = try CLITool.run(["video"] + model + ["--json", "--stride", "4", "--duration", "0.5", "--thresh", "0.1", clip.path])
+        XCTAssertEqual(strided.status, 0, strided.stderr)
+        let lines = try strided.lines.map(CLITool.object)
+        XCTAssertEqual(lines.map { $0["frame"] as? Int }, [0, 4, 8, 12], "frames before 0.5 s, every 4th")
+        XCTAssertTrue(strided.stderr.contains("frames read 15, processed 4, dropped 0, skipped by --stride 11"), strided.stderr)
+        XCTAssertTrue(strided.stderr.contains("latency p50"), strided.stderr)
+        let all = lines.flatMap { $0["detections"] as? [[String: Any]] ?? [] }
+        XCTAssertTrue(Set(all.compactMap { $0["class"] as? Int }).count > 1, "a low threshold finds more than the dog")
+
+        let shaped = try CLITool.run(["video"] + model + ["--json", "--stride", "4", "--duration", "0.5", "--thresh", "0.1",
+                                                          "--classes", "dog,1", "--max-det", "1", clip.path])
+        XCTAssertEqual(shaped.status, 0, shaped.stderr)
+        for line in try shaped.lines.map(CLITool.object) {
+            let detections = line["detections"] as? [[String: Any]] ?? []
+            XCTAssertLessThanOrEqual(detections.count, 1)
+            XCTAssertTrue(detections.allSatisfy { [16, 1].contains($0["class"] as? Int ?? -1) })
+        }
+        let unknown = try CLITool.run(["video"] + model + ["--classes", "unicorn", clip.path])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("unicorn"))
+    }
+
+    func testOutWritesAnH264VideoOfTheSourceSizeAndRate() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 12, codec: VideoTestSupport.h264)
+        let out = directory.appendingPathComponent("annotated.mp4")
+        let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + ["--out", out.path, clip.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 12, "one text line per frame")
+        let reader = try VideoReader(source: out.path)
+        XCTAssertEqual(reader.codecName, "h264")
+        XCTAssertEqual(reader.width, 320)
+        XCTAssertEqual(reader.height, 240)
+        XCTAssertEqual(reader.frameRate ?? 0, 30, accuracy: 0.01)
+        var timestamps: [Double] = []
+        while let frame = try reader.nextFrame() { timestamps.append(frame.timestamp) }
+        XCTAssertEqual(timestamps.count, 12)
+        XCTAssertEqual(timestamps.last ?? 0, 11.0 / 30, accuracy: 1e-3)
+    }
+
+    func testOutWithAFramePatternWritesNumberedImages() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.avi"), frames: 9, codec: VideoTestSupport.mjpeg)
+        let pattern = directory.appendingPathComponent("out/f%03d.png").path
+        let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + ["--out", pattern, "--stride", "3", clip.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted()
+        XCTAssertEqual(files, ["f000.png", "f003.png", "f006.png"])
+    }
+
+    func testMJPEGWriterMakesAnAVIThatDecodes() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let writer = try VideoWriter(path: directory.appendingPathComponent("out.mp4").path, width: 64, height: 48,
+                                     frameRate: 25, codec: .mjpeg)
+        XCTAssertEqual(writer.destination, directory.appendingPathComponent("out.avi").path)
+        for i in 0..<5 {
+            let image = try Image(width: 64, height: 48, channels: 3, filledWith: Float(i) / 5)
+            try writer.write(image, timestamp: Double(i) / 25)
+        }
+        try writer.finish()
+        let reader = try VideoReader(source: writer.destination)
+        XCTAssertEqual(reader.codecName, "mjpeg")
+        var count = 0
+        while try reader.nextFrame() != nil { count += 1 }
+        XCTAssertEqual(count, 5)
+    }
+
+    func testInterruptFinishesTheOutputFile() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 150, codec: VideoTestSupport.h264)
+        let out = directory.appendingPathComponent("annotated.mp4")
+        let stdout = directory.appendingPathComponent("stdout"), stderr = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = try CLITool.launch(["video"] + (try CLITool.modelArguments()) + ["--json", "--out", out.path, clip.path],
+                                         stdout: try FileHandle(forWritingTo: stdout), stderr: try FileHandle(forWritingTo: stderr))
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline && ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").split(separator: "\n").count < 3 {
+            usleep(50_000)
+        }
+        XCTAssertTrue(process.isRunning, "finished before it could be interrupted")
+        kill(process.processIdentifier, SIGINT)
+        let stopDeadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < stopDeadline { usleep(20_000) }
+        XCTAssertFalse(process.isRunning, "still running 30 s after SIGINT")
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        let errors = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertTrue(errors.contains("frames read"), errors)
+        let processed = try String(contentsOf: stdout, encoding: .utf8).split(separator: "\n").count
+        XCTAssertLessThan(processed, 150)
+        let reader = try VideoReader(source: out.path)
+        var count = 0
+        while try reader.nextFrame() != nil { count += 1 }
+        XCTAssertEqual(count, processed, "every processed frame is in the finished file")
+    }
+}
