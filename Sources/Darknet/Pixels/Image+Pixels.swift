@@ -66,7 +66,7 @@ extension Image {
 
     /// The byte for a float sample: clamped to `[0, 1]`, times 255, rounded to nearest. NaN is 0.
     @inline(__always)
-    static func byte(_ value: Float) -> UInt8 {
+    package static func byte(_ value: Float) -> UInt8 {
         let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
         return UInt8((clamped * 255).rounded())
     }

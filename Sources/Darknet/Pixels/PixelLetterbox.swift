@@ -234,6 +234,6 @@ struct PixelResizer {
 }
 
 /// `Float(Double(v) / 255.0)` for every byte: Darknet's `data / 255.` stored to float.
-enum ByteToFloat {
-    static let table: [Float] = (0..<256).map { Float(Double($0) / 255.0) }
+package enum ByteToFloat {
+    package static let table: [Float] = (0..<256).map { Float(Double($0) / 255.0) }
 }
