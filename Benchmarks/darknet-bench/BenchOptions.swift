@@ -1,4 +1,5 @@
 import CommandLineKit
+import Darknet
 import Foundation
 
 /// What to benchmark and how.
@@ -15,6 +16,12 @@ struct BenchOptions {
     let layerProfile: Bool
     /// Answer `forward` lines on standard input instead of measuring (see `Bench.serve`).
     let serve: Bool
+    /// `--live FPS`: the synthetic camera's frame rate (see `LiveBench`).
+    let liveFPS: Double?
+    /// Frames the synthetic camera produces.
+    let frames: Int
+    /// Which frames the live pipeline processes.
+    let policy: FramePolicy
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -32,5 +39,26 @@ struct BenchOptions {
         json = arguments.flag("json")
         layerProfile = !arguments.flag("no-layers")
         serve = arguments.flag("serve")
+        if let text = arguments.string("live") {
+            guard let fps = Double(text), fps > 0, fps <= 1000 else { throw CLIError("--live must be a frame rate in (0, 1000], got '\(text)'") }
+            liveFPS = fps
+        } else {
+            liveFPS = nil
+        }
+        frames = try arguments.int("frames", default: 300, range: 1...1_000_000)
+        policy = try Self.policy(arguments.string("policy") ?? "latest")
+    }
+
+    /// `latest`, `every` or `stride:N`.
+    static func policy(_ text: String) throws -> FramePolicy {
+        switch text {
+        case "latest": return .latest
+        case "every": return .every
+        default:
+            guard text.hasPrefix("stride:"), let n = Int(text.dropFirst("stride:".count)), n >= 1 else {
+                throw CLIError("--policy must be latest, every or stride:N, got '\(text)'")
+            }
+            return .stride(n)
+        }
     }
 }

@@ -9,6 +9,7 @@ import Foundation
 let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve]
+                         [--live FPS [--frames 300] [--policy latest|every|stride:N]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
@@ -16,6 +17,11 @@ let usage = """
       --serve      after loading and --warmup forwards, print a JSON line, then time one forward per
                    "forward" line on standard input (one JSON line each; peak RSS at end of input),
                    for drivers that interleave systems forward by forward
+      --live       a synthetic camera (1280x720 BGRA frames of --image, default dog.jpg, a window panning
+                   over it) produced on its own thread at FPS frames per second, through a DetectionPipeline
+                   with --policy (default latest); prints frames, processed, dropped, input and processed
+                   fps, the forward median and the capture-to-result lag (p50, p95, p95 of the first and
+                   the last 100 frames); --json: exactly one JSON line
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -32,7 +38,10 @@ do {
     var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers", "serve"])
     let options = try BenchOptions(arguments: &arguments)
     try arguments.rejectUnknown()
-    if options.serve {
+    if let fps = options.liveFPS {
+        let report = try LiveBench(options: options, fps: fps, frames: options.frames, policy: options.policy).run()
+        print(options.json ? report.jsonLine() : report.table())
+    } else if options.serve {
         try Bench(options: options).serve()
     } else {
         let report = try Bench(options: options).run()

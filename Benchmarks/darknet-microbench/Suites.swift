@@ -13,7 +13,7 @@ struct Suites {
     /// a while after each call (about 0.13 s) and would take a core from whatever ran next.
     func all() -> [MicroBenchmark] {
         convolutionPath() + im2colBenchmarks() + activations() + pooling() + upsampling()
-            + routes() + shortcuts() + [letterbox(), nms()] + sgemm()
+            + routes() + shortcuts() + [letterbox()] + pixelInputs() + [nms()] + sgemm()
     }
 
     /// One GEMM per distinct convolution shape: `M = filters / groups`, `N = outH * outW`,
@@ -462,6 +462,43 @@ struct Suites {
             })
     }
 
+    /// A 1280x720 camera frame (BGRA, NV12) to the network input: letterboxed straight from the
+    /// bytes (`PixelBuffer.letterbox(into:...)`, "direct"); converted by the library to a
+    /// full-size float `Image`, then letterboxed ("Image+letterbox"); and as it had to be done
+    /// before pixel buffers existed, a per-pixel loop into planar floats written as a user
+    /// writes it (BT.601 in floats for NV12), then letterboxed ("loop+letterbox").
+    func pixelInputs() -> [MicroBenchmark] {
+        let size = inputSize, width = 1280, height = 720
+        var random = SeededRandom(seed: 31)
+        let bgra = (0..<(width * height * 4)).map { _ in UInt8(random.next() * 255) }
+        let luma = (0..<(width * height)).map { _ in UInt8(random.next() * 255) }
+        let chroma = (0..<(width * height / 2)).map { _ in UInt8(random.next() * 255) }
+        let frames: [(String, PixelBuffer, () -> Image)] = [
+            ("BGRA", try! PixelBuffer(format: .bgra, width: width, height: height, bytes: bgra),
+             { userLoopBGRA(bgra, width: width, height: height) }),
+            ("NV12", try! PixelBuffer(format: .nv12(.video), width: width, height: height,
+                                      planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: chroma, bytesPerRow: width)]),
+             { userLoopNV12(luma, chroma, width: width, height: height) }),
+        ]
+        return frames.flatMap { name, frame, userLoop in [
+            MicroBenchmark(
+                name: "pixels \(name) direct", shape: "\(width)x\(height) \(name) -> \(size)x\(size)x3", flops: 0, bytes: 0,
+                setUp: {
+                    let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * size * size)
+                    return Fixture(body: { blackHole(try! frame.letterbox(into: input, width: size, height: size)) },
+                                   tearDown: { blackHole(input[0]); input.deallocate() })
+                }),
+            MicroBenchmark(
+                name: "pixels \(name) Image+letterbox", shape: "\(width)x\(height) \(name) -> Image -> \(size)x\(size)x3",
+                flops: 0, bytes: 0,
+                setUp: { Fixture(body: { blackHole(try! Image(pixels: frame).letterboxed(width: size, height: size)) }) }),
+            MicroBenchmark(
+                name: "pixels \(name) loop+letterbox", shape: "\(width)x\(height) \(name) -> user loop -> \(size)x\(size)x3",
+                flops: 0, bytes: 0,
+                setUp: { Fixture(body: { blackHole(try! userLoop().letterboxed(width: size, height: size)) }) }),
+        ] }
+    }
+
     /// Darknet's `do_nms_sort` over 10,000 candidates with 80 classes, each with one class
     /// above the threshold (as `get_yolo_detections` leaves them). Rebuilt before every call.
     func nms() -> MicroBenchmark {
@@ -492,4 +529,37 @@ struct Suites {
                 }, tearDown: { blackHole(candidates.count) })
             })
     }
+}
+
+/// BGRA bytes to a planar RGB `Image` the way an app wrote it before `PixelBuffer`.
+private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> Image {
+    let area = width * height
+    var planes = [Float](repeating: 0, count: 3 * area)
+    for y in 0..<height {
+        for x in 0..<width {
+            let p = (y * width + x) * 4, i = y * width + x
+            planes[i] = Float(bytes[p + 2]) / 255
+            planes[area + i] = Float(bytes[p + 1]) / 255
+            planes[2 * area + i] = Float(bytes[p]) / 255
+        }
+    }
+    return try! Image(width: width, height: height, channels: 3, pixels: planes)
+}
+
+/// NV12 to a planar RGB `Image` with the BT.601 formula in floats, as an app wrote it.
+private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height: Int) -> Image {
+    let area = width * height
+    var planes = [Float](repeating: 0, count: 3 * area)
+    for y in 0..<height {
+        for x in 0..<width {
+            let c = (y / 2) * width + (x / 2) * 2
+            let l = 1.164 * (Float(luma[y * width + x]) - 16)
+            let u = Float(chroma[c]) - 128, v = Float(chroma[c + 1]) - 128
+            let i = y * width + x
+            planes[i] = min(max(l + 1.596 * v, 0), 255) / 255
+            planes[area + i] = min(max(l - 0.392 * u - 0.813 * v, 0), 255) / 255
+            planes[2 * area + i] = min(max(l + 2.017 * u, 0), 255) / 255
+        }
+    }
+    return try! Image(width: width, height: height, channels: 3, pixels: planes)
 }

@@ -201,3 +201,9 @@ float swiftdarknet_winograd_f23_weights(const float *g, const float *filter_scal
     DISPATCH_RETURNING(swiftdarknet_winograd_weights, g, filter_scales, filters, channels, 4, 1, u, first_block,
                        block_count)
 }
+
+void swiftdarknet_yuv_to_rgb(const uint8_t *luma, const uint8_t *cb, const uint8_t *cr, ptrdiff_t chroma_step, int odd,
+                             ptrdiff_t count, const int16_t *coefficients, int16_t *scratch, uint8_t *red,
+                             uint8_t *green, uint8_t *blue) {
+    DISPATCH(swiftdarknet_yuv_to_rgb, luma, cb, cr, chroma_step, odd, count, coefficients, scratch, red, green, blue)
+}

@@ -2,9 +2,6 @@ import Darknet
 
 /// Conversions between decoded 8-bit samples and `Image`'s planar floats.
 enum PixelConversion {
-    /// `Float(Double(v) / 255.0)` for every byte: Darknet's `data / 255.` stored to float.
-    static let byteToFloat: [Float] = (0..<256).map { Float(Double($0) / 255.0) }
-
     /// Planar RGB floats from `width * height` interleaved pixels of `components` bytes.
     ///
     /// `components` 3 is RGB. `components` 4 is CMYK as libjpeg returns it (Adobe-inverted
@@ -14,7 +11,7 @@ enum PixelConversion {
                           components: Int) -> [Float] {
         let area = width * height
         var planes = [Float](repeating: 0, count: 3 * area)
-        byteToFloat.withUnsafeBufferPointer { lut in
+        ByteToFloat.table.withUnsafeBufferPointer { lut in
             planes.withUnsafeMutableBufferPointer { out in
                 let r = out.baseAddress!, g = r + area, b = g + area
                 if components == 3 {
@@ -36,14 +33,6 @@ enum PixelConversion {
         return planes
     }
 
-    /// The byte for a float sample: clamped to `[0, 1]`, times 255, rounded to nearest
-    /// (so `byte / 255` round-trips exactly). NaN becomes 0.
-    @inline(__always)
-    static func byte(_ value: Float) -> UInt8 {
-        let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
-        return UInt8((clamped * 255).rounded())
-    }
-
     /// Interleaved 8-bit samples of a 1- or 3-channel image, row-major.
     static func interleavedBytes(of image: Image) -> [UInt8] {
         let area = image.width * image.height
@@ -54,7 +43,7 @@ enum PixelConversion {
                 for c in 0..<channels {
                     let plane = src.baseAddress! + c * area
                     for i in 0..<area {
-                        dst[i * channels + c] = byte(plane[i])
+                        dst[i * channels + c] = Image.byte(plane[i])
                     }
                 }
             }

@@ -10,6 +10,7 @@
  * per output element, so results do not depend on the CPU beyond FMA rounding.
  */
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -236,6 +237,16 @@ void swiftdarknet_pool_run_ranges(swiftdarknet_pool *pool, ptrdiff_t count, ptrd
                                   swiftdarknet_pieces pieces, swiftdarknet_range_task task, void *context);
 /* Stops and joins the helpers, then frees the pool (NULL is ignored). */
 void swiftdarknet_pool_destroy(swiftdarknet_pool *pool);
+
+/* BT.601 YUV to 8-bit RGB for `count` pixels of one row, with FFmpeg swscale's integer arithmetic
+ * (see YUVToRGB.swift): `luma` is the row's first pixel, `cb`/`cr` the chroma sample covering it,
+ * chroma samples `chroma_step` bytes apart (1 for I420, 2 for NV12); `odd` is 1 when the row
+ * starts on an odd frame column. `coefficients`: luma scale, luma offset (x8), red from V, blue
+ * from U, green from U, green from V (1.13 fixed point). `scratch` holds 2 * count values. Writes
+ * the planar rows `red`, `green`, `blue`. */
+void swiftdarknet_yuv_to_rgb(const uint8_t *luma, const uint8_t *cb, const uint8_t *cr, ptrdiff_t chroma_step, int odd,
+                             ptrdiff_t count, const int16_t *coefficients, int16_t *scratch, uint8_t *red,
+                             uint8_t *green, uint8_t *blue);
 
 #ifdef __cplusplus
 }

@@ -10,20 +10,18 @@ extension Image {
         let width = pixels.width, height = pixels.height, area = width * height
         var planes = [Float](repeating: 0, count: 3 * area)
         pixels.withPlaneBases { bases in
-            let rows = PixelRows(pixels, bases: bases, columns: nil)
+            let rows = PixelRows(pixels, bases: bases)
             defer { rows.deallocate() }
-            let step = rows.bytesPerPixel, (ro, go, bo) = rows.offsets
             ByteToFloat.table.withUnsafeBufferPointer { lut in
                 planes.withUnsafeMutableBufferPointer { out in
                     let red = out.baseAddress!, green = red + area, blue = green + area
                     for y in 0..<height {
-                        let row = rows.row(y)
+                        let row = rows.row(y), step = row.step
                         let line = y * width
                         for x in 0..<width {
-                            let p = row + x * step
-                            red[line + x] = lut[Int(p[ro])]
-                            green[line + x] = lut[Int(p[go])]
-                            blue[line + x] = lut[Int(p[bo])]
+                            red[line + x] = lut[Int(row.red[x * step])]
+                            green[line + x] = lut[Int(row.green[x * step])]
+                            blue[line + x] = lut[Int(row.blue[x * step])]
                         }
                     }
                 }
@@ -68,7 +66,7 @@ extension Image {
 
     /// The byte for a float sample: clamped to `[0, 1]`, times 255, rounded to nearest. NaN is 0.
     @inline(__always)
-    static func byte(_ value: Float) -> UInt8 {
+    package static func byte(_ value: Float) -> UInt8 {
         let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
         return UInt8((clamped * 255).rounded())
     }

@@ -155,3 +155,25 @@ public struct PixelBuffer: Sendable {
         return try nest(0, [])
     }
 }
+
+extension PixelBuffer {
+    /// Runs `body` with the bytes of plane `plane` from the visible area's first sample (for a
+    /// crop, its top-left corner; chroma planes from the sample covering it) to the end of the
+    /// plane's memory, and the plane's row stride. The bytes are valid only inside `body`.
+    /// - Precondition: `plane < format.planeCount`.
+    public func withUnsafePlane<R>(_ plane: Int, _ body: (UnsafeRawBufferPointer, _ bytesPerRow: Int) throws -> R) rethrows -> R {
+        precondition(plane >= 0 && plane < format.planeCount, "\(format) has \(format.planeCount) plane(s)")
+        let layout = layouts[plane]
+        let chroma = plane > 0
+        let x = chroma ? originX >> 1 : originX, y = chroma ? originY >> 1 : originY
+        let sampleBytes: Int
+        switch format {
+        case .nv12 where chroma: sampleBytes = 2
+        default: sampleBytes = format.bytesPerPixel
+        }
+        let start = layout.offset + y * layout.bytesPerRow + x * sampleBytes
+        return try storage[plane].withBytes { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[start...]), layout.bytesPerRow)
+        }
+    }
+}

@@ -112,12 +112,10 @@ struct ResizeColumns {
         self.weight = weight
     }
 
-    /// The source columns the pass reads, ascending.
-    var sourceColumns: [Int] {
-        var used = [Bool](repeating: false, count: sourceWidth)
-        for column in 0..<interpolated { used[index[column]] = true; used[index[column] + 1] = true }
-        used[sourceWidth - 1] = true
-        return used.indices.filter { used[$0] }
+    /// The source columns the pass reads: from the first interpolated one to the last.
+    var sourceColumns: Range<Int> {
+        let first = interpolated > 0 ? index[0] : sourceWidth - 1
+        return first..<sourceWidth
     }
 }
 
@@ -196,35 +194,22 @@ struct PixelResizer {
         return destination
     }
 
-    private func horizontalPass(_ row: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<Float>) {
-        let lut = ByteToFloat.table
-        let step = rows.bytesPerPixel
-        let (ro, go, bo) = rows.offsets
+    private func horizontalPass(_ row: PixelRows.Row, into destination: UnsafeMutablePointer<Float>) {
+        let step = row.step
         let width = columns.width
-        let last = row + (columns.sourceWidth - 1) * step
+        let last = (columns.sourceWidth - 1) * step
         columns.index.withUnsafeBufferPointer { index in
             columns.weight.withUnsafeBufferPointer { weight in
-                lut.withUnsafeBufferPointer { lut in
-                    let red = destination
-                    if planes == 1 {
+                ByteToFloat.table.withUnsafeBufferPointer { lut in
+                    for plane in 0..<planes {
+                        // Gray into one plane reads the red view (all three are the same byte).
+                        let source = plane == 0 ? row.red : (plane == 1 ? row.green : row.blue)
+                        let out = destination + plane * width
                         for c in 0..<columns.interpolated {
-                            let p = row + index[c] * step, dx = weight[c]
-                            red[c] = (1 - dx) * lut[Int(p[ro])] + dx * lut[Int(p[step + ro])]
+                            let i = index[c] * step, dx = weight[c]
+                            out[c] = (1 - dx) * lut[Int(source[i])] + dx * lut[Int(source[i + step])]
                         }
-                        for c in columns.interpolated..<width { red[c] = lut[Int(last[ro])] }
-                        return
-                    }
-                    let green = red + width, blue = green + width
-                    for c in 0..<columns.interpolated {
-                        let p = row + index[c] * step, q = p + step, dx = weight[c], a = 1 - dx
-                        red[c] = a * lut[Int(p[ro])] + dx * lut[Int(q[ro])]
-                        green[c] = a * lut[Int(p[go])] + dx * lut[Int(q[go])]
-                        blue[c] = a * lut[Int(p[bo])] + dx * lut[Int(q[bo])]
-                    }
-                    for c in columns.interpolated..<width {
-                        red[c] = lut[Int(last[ro])]
-                        green[c] = lut[Int(last[go])]
-                        blue[c] = lut[Int(last[bo])]
+                        for c in columns.interpolated..<width { out[c] = lut[Int(source[last])] }
                     }
                 }
             }
@@ -249,6 +234,6 @@ struct PixelResizer {
 }
 
 /// `Float(Double(v) / 255.0)` for every byte: Darknet's `data / 255.` stored to float.
-enum ByteToFloat {
-    static let table: [Float] = (0..<256).map { Float(Double($0) / 255.0) }
+package enum ByteToFloat {
+    package static let table: [Float] = (0..<256).map { Float(Double($0) / 255.0) }
 }

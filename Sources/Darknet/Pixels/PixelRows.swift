@@ -1,52 +1,61 @@
-/// Rows of a `PixelBuffer` as packed 8-bit RGB-like bytes, the form the resampler reads:
-/// packed formats in place, YUV converted (only the columns asked for) into a scratch row.
+/// Rows of a `PixelBuffer` as 8-bit red, green and blue samples, the form the resampler reads:
+/// packed formats in place (three interleaved views of the row), YUV converted into three
+/// planar scratch rows.
 struct PixelRows {
-    /// Bytes from one pixel to the next in the rows `row(_:)` returns.
-    let bytesPerPixel: Int
-    /// Offsets of red, green and blue inside a pixel.
-    let offsets: (red: Int, green: Int, blue: Int)
+    /// One row's samples: `red[x * step]`, `green[x * step]`, `blue[x * step]`.
+    struct Row {
+        let red: UnsafePointer<UInt8>
+        let green: UnsafePointer<UInt8>
+        let blue: UnsafePointer<UInt8>
+        let step: Int
+    }
 
     private let buffer: PixelBuffer
     private let bases: [UnsafePointer<UInt8>]
     private let converter: YUVToRGB?
-    /// For YUV: the visible columns to convert, and the row they are converted into.
-    private let columns: [Int]
-    private let scratch: UnsafeMutablePointer<UInt8>?
+    /// For YUV: the visible columns converted (`first ..< first + count`).
+    private let first: Int
+    private let count: Int
+    /// For YUV: three planar rows of `count` bytes, then `2 * count` Int16 of chroma scratch.
+    private let scratch: UnsafeMutableRawPointer?
 
     /// Rows of `buffer`, whose plane memory starts at `bases` (valid while they are read).
-    /// For YUV only `columns` of each row are converted (all when nil).
-    init(_ buffer: PixelBuffer, bases: [UnsafePointer<UInt8>], columns: [Int]?) {
+    /// For YUV only the columns `columns` (default: all) are converted.
+    init(_ buffer: PixelBuffer, bases: [UnsafePointer<UInt8>], columns: Range<Int>? = nil) {
         self.buffer = buffer
         self.bases = bases
         switch buffer.format {
         case .nv12(let range), .i420(let range):
-            converter = YUVToRGB.forRange(range)
-            bytesPerPixel = 3
-            offsets = (0, 1, 2)
-            self.columns = columns ?? Array(0..<buffer.width)
-            scratch = .allocate(capacity: 3 * buffer.width)
+            converter = YUVToRGB(range: range)
+            let span = columns ?? 0..<buffer.width
+            first = span.lowerBound
+            count = span.count
+            scratch = .allocate(byteCount: 3 * count + 4 * count + 2, alignment: 16)
         default:
             converter = nil
-            bytesPerPixel = buffer.format.bytesPerPixel
-            offsets = buffer.format.channelOffsets
-            self.columns = []
+            first = 0
+            count = 0
             scratch = nil
         }
     }
 
-    /// Frees the scratch row.
+    /// Frees the scratch rows.
     func deallocate() { scratch?.deallocate() }
 
-    /// The first visible pixel of row `y` (0-based in the visible area). For YUV the row is
-    /// the scratch row, valid until the next call.
-    func row(_ y: Int) -> UnsafePointer<UInt8> {
+    /// Row `y` (0-based in the visible area). For YUV the samples live in the scratch rows
+    /// (valid until the next call) and start at column `first`: the pointers are moved back so
+    /// that `red[x * step]` is column `x`.
+    func row(_ y: Int) -> Row {
         let frameY = buffer.originY + y
         let layouts = buffer.layouts
         guard let converter, let scratch else {
-            return bases[0] + frameY * layouts[0].bytesPerRow + buffer.originX * bytesPerPixel
+            let step = buffer.format.bytesPerPixel, (ro, go, bo) = buffer.format.channelOffsets
+            let row = bases[0] + frameY * layouts[0].bytesPerRow + buffer.originX * step
+            return Row(red: row + ro, green: row + go, blue: row + bo, step: step)
         }
-        let luma = bases[0] + frameY * layouts[0].bytesPerRow + buffer.originX
-        let chromaRow = frameY >> 1, chromaColumn = buffer.originX >> 1
+        let frameX = buffer.originX + first
+        let luma = bases[0] + frameY * layouts[0].bytesPerRow + frameX
+        let chromaRow = frameY >> 1, chromaColumn = frameX >> 1
         let cb, cr: UnsafePointer<UInt8>
         let step: Int
         if case .nv12 = buffer.format {
@@ -58,10 +67,11 @@ struct PixelRows {
             cr = bases[2] + chromaRow * layouts[2].bytesPerRow + chromaColumn
             step = 1
         }
-        columns.withUnsafeBufferPointer { columns in
-            converter.convert(columns: columns, luma: luma, cb: cb, cr: cr, chromaStep: step,
-                              phase: buffer.originX, into: scratch)
-        }
-        return UnsafePointer(scratch)
+        let red = scratch.assumingMemoryBound(to: UInt8.self), green = red + count, blue = green + count
+        let chroma = (scratch + 3 * count + 1).alignedUp(for: Int16.self).assumingMemoryBound(to: Int16.self)
+        converter.convert(count: count, luma: luma, cb: cb, cr: cr, chromaStep: step, odd: frameX & 1 == 1,
+                          scratch: chroma, red: red, green: green, blue: blue)
+        return Row(red: UnsafePointer(red - first), green: UnsafePointer(green - first), blue: UnsafePointer(blue - first),
+                   step: 1)
     }
 }

@@ -1,0 +1,325 @@
+import Foundation
+
+/// Detection on a stream of frames — a camera, a video, any producer — with a frame policy,
+/// results in order as an `AsyncSequence`, and per-frame statistics.
+///
+/// Two threads of the library's own do the work: one letterboxes the next frame into the
+/// network input while the other runs the forward pass on the current one (the overlap uses a
+/// free core; with `Detector.threads` at the core count they share). The pipeline holds one
+/// session of its detector for its lifetime.
+///
+/// ```swift
+/// let pipeline = DetectionPipeline(detector: detector, policy: .latest)
+/// camera.onFrame = { pixels, time in _ = pipeline.offer(Frame(pixels: pixels, timestamp: time)) }
+/// for try await result in pipeline.results {
+///     draw(result.detections); show(result.statistics.processedFPS)
+/// }
+/// ```
+///
+/// Feed it with `offer` (never waits: for callbacks) or `send` (waits under `.every`), or hand
+/// it an `AsyncSequence` of frames with `process(_:)`; call `finish()` after the last frame.
+/// Deinitialising the pipeline finishes it too: frames already in are still processed.
+public final class DetectionPipeline: Sendable {
+    private let core: PipelineCore
+
+    /// The results, in frame order; ends after `finish()` once every frame is processed or
+    /// dropped, or with an error if a frame cannot be processed. One consumer; stopping
+    /// iteration stops the pipeline.
+    public let results: AsyncThrowingStream<FrameResult, any Error>
+
+    /// A pipeline over `detector`'s network.
+    /// - Parameters:
+    ///   - policy: which frames are processed (`.latest` for live sources, `.every` for files).
+    ///   - options: thresholds and result shaping, as for `Detector.detect`.
+    ///   - clock: where timestamps come from (tests inject one).
+    public init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
+                clock: any PipelineClock = MonotonicClock()) {
+        let (stream, continuation) = AsyncThrowingStream<FrameResult, any Error>.makeStream()
+        results = stream
+        core = PipelineCore(detector: detector, policy: policy, options: options, clock: clock, output: continuation)
+        continuation.onTermination = { [core] _ in core.stop() }
+        core.start()
+    }
+
+    deinit { core.finish() }
+
+    /// The pipeline's policy.
+    public var policy: FramePolicy { core.policy }
+
+    /// Hands over a frame without waiting. Under `.latest` it is always taken (an older frame
+    /// still waiting is dropped); under `.every` it is refused (`false`) while the queue is
+    /// full, and after `finish()`.
+    @discardableResult
+    public func offer(_ frame: Frame) -> Bool { core.offer(frame) }
+
+    /// Hands over a frame, waiting under `.every` until there is room (back-pressure).
+    /// - Throws: `DetectionPipeline.Stopped` if the pipeline stopped or finished.
+    public func send(_ frame: Frame) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            core.send(frame, continuation)
+        }
+    }
+
+    /// No more frames: `results` ends once the frames already in are processed.
+    public func finish() { core.finish() }
+
+    /// Feeds every frame of `frames` (with `send`, so `.every` holds the sequence back; under
+    /// `.latest` frames are offered as they come), then finishes. Returns `results`.
+    public func process<Frames: AsyncSequence & Sendable>(_ frames: Frames) -> AsyncThrowingStream<FrameResult, any Error>
+        where Frames.Element == Frame {
+        Task { [self] in
+            do {
+                for try await frame in frames {
+                    if policy.mode == .latest { offer(frame) } else { try await send(frame) }
+                }
+            } catch {
+                core.fail(error)
+            }
+            finish()
+        }
+        return results
+    }
+
+    /// The pipeline no longer takes frames (finished, stopped or failed).
+    public struct Stopped: Error, CustomStringConvertible {
+        public var description: String { "the detection pipeline has finished or stopped" }
+    }
+}
+
+/// The pipeline's shared state and its two threads.
+private final class PipelineCore: @unchecked Sendable {
+    // Invariant: every `var` is read and written under `condition`'s lock; the input buffers
+    // are written by the preprocess thread while their index is out of `freeBuffers` and read
+    // by the forward thread while it forwards that index.
+    let policy: FramePolicy
+    private let detector: Detector
+    private let options: DetectionOptions
+    private let clock: any PipelineClock
+    private let output: AsyncThrowingStream<FrameResult, any Error>.Continuation
+    private let condition = NSCondition()
+    private var scheduler: FrameScheduler<Arrived, Prepared>
+    private var pendingSends: [(Arrived, CheckedContinuation<Void, any Error>)] = []
+    private var stopped = false
+    private var failure: (any Error)?
+    private var nextIndex = 0
+    private var inputRate = RateMeter()
+    private var resultRate = RateMeter()
+    /// Three network inputs: one forwarding, one prepared, one being written.
+    private let buffers: [UnsafeMutableBufferPointer<Float>]
+    private var freeBuffers: [Int] = [0, 1, 2]
+
+    struct Arrived {
+        let frame: Frame
+        let index: Int
+        let arrival: UInt64
+    }
+    struct Prepared {
+        let index: Int
+        let timestamp: Double
+        let captured: UInt64
+        let buffer: Int
+        let geometry: LetterboxGeometry
+        let preprocess: Double
+    }
+
+    init(detector: Detector, policy: FramePolicy, options: DetectionOptions, clock: any PipelineClock,
+         output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
+        self.detector = detector
+        self.policy = policy
+        self.options = options
+        self.clock = clock
+        self.output = output
+        scheduler = FrameScheduler(policy: policy)
+        let count = detector.network.inputShape.count
+        buffers = (0..<3).map { _ in
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
+            buffer.initialize(repeating: 0)
+            return buffer
+        }
+    }
+
+    deinit { for buffer in buffers { buffer.deallocate() } }
+
+    func start() {
+        let preprocess = Thread { [self] in preprocessLoop() }
+        preprocess.name = "SwiftDarknet.Pipeline.preprocess"
+        preprocess.start()
+        let forward = Thread { [self] in forwardLoop() }
+        forward.name = "SwiftDarknet.Pipeline.forward"
+        forward.start()
+    }
+
+    // MARK: Producers
+
+    func offer(_ frame: Frame) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped, !scheduler.isFinished else { return false }
+        let arrived = arrivedLocked(frame)
+        if case .full = scheduler.arrive(arrived, index: arrived.index) {
+            nextIndex -= frame.index == nil ? 1 : 0  // not taken: the next frame gets this number
+            return false
+        }
+        inputRate.record(arrived.arrival)
+        condition.broadcast()
+        return true
+    }
+
+    func send(_ frame: Frame, _ continuation: CheckedContinuation<Void, any Error>) {
+        condition.lock()
+        guard !stopped, !scheduler.isFinished else {
+            condition.unlock()
+            continuation.resume(throwing: DetectionPipeline.Stopped())
+            return
+        }
+        let arrived = arrivedLocked(frame)
+        guard pendingSends.isEmpty, !isFull(scheduler.arrive(arrived, index: arrived.index)) else {
+            pendingSends.append((arrived, continuation))
+            condition.unlock()
+            return
+        }
+        inputRate.record(arrived.arrival)
+        condition.broadcast()
+        condition.unlock()
+        continuation.resume()
+    }
+
+    private func isFull(_ arrival: FrameScheduler<Arrived, Prepared>.Arrival) -> Bool {
+        if case .full = arrival { return true }
+        return false
+    }
+
+    private func arrivedLocked(_ frame: Frame) -> Arrived {
+        let index = frame.index ?? nextIndex
+        nextIndex = max(nextIndex, index + 1)
+        return Arrived(frame: frame, index: index, arrival: clock.now())
+    }
+
+    /// Under the lock: moves waiting senders into the queue while there is room.
+    private func admitPendingSendsLocked() {
+        while let (arrived, continuation) = pendingSends.first {
+            guard !isFull(scheduler.arrive(arrived, index: arrived.index)) else { return }
+            pendingSends.removeFirst()
+            inputRate.record(arrived.arrival)
+            continuation.resume()
+        }
+    }
+
+    func finish() {
+        condition.lock()
+        scheduler.finish()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops at once: waiting frames are dropped and the threads end.
+    func stop() {
+        condition.lock()
+        stopped = true
+        let senders = pendingSends
+        pendingSends = []
+        condition.broadcast()
+        condition.unlock()
+        for (_, continuation) in senders { continuation.resume(throwing: DetectionPipeline.Stopped()) }
+    }
+
+    /// Ends `results` with `error` after the frame under way.
+    func fail(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.unlock()
+        stop()
+    }
+
+    // MARK: Threads
+
+    private func preprocessLoop() {
+        condition.lock()
+        while !stopped {
+            guard let arrived = scheduler.startPreprocess() else {
+                if scheduler.isFinished && scheduler.waiting.isEmpty && pendingSends.isEmpty { break }
+                condition.wait()
+                continue
+            }
+            admitPendingSendsLocked()
+            let buffer = freeBuffers.removeLast()
+            condition.unlock()
+            let start = clock.now()
+            let geometry: LetterboxGeometry?
+            var error: (any Error)?
+            do {
+                geometry = try detector.prepareInput(arrived.frame.pixels, letterbox: options.letterbox, into: buffers[buffer])
+            } catch let caught {
+                geometry = nil
+                error = caught
+            }
+            let seconds = Double(clock.now() &- start) / 1e9
+            condition.lock()
+            guard let geometry else {
+                scheduler.abandonPreprocess()
+                freeBuffers.append(buffer)
+                if failure == nil { failure = error }
+                stopped = true
+                condition.broadcast()
+                break
+            }
+            let prepared = Prepared(index: arrived.index, timestamp: arrived.frame.timestamp,
+                                    captured: arrived.frame.captureTime ?? arrived.arrival, buffer: buffer,
+                                    geometry: geometry, preprocess: seconds)
+            if let older = scheduler.finishPreprocess(prepared) { freeBuffers.append(older.buffer) }
+            condition.broadcast()
+        }
+        let senders = stopped ? pendingSends : []
+        if stopped { pendingSends = [] }
+        condition.unlock()
+        for (_, continuation) in senders { continuation.resume(throwing: DetectionPipeline.Stopped()) }
+    }
+
+    private func forwardLoop() {
+        let pooled = detector.runner.pool.take()
+        defer { detector.runner.pool.give(pooled) }
+        condition.lock()
+        while !stopped {
+            guard let frame = scheduler.startForward() else {
+                if scheduler.isDrained { break }
+                condition.wait()
+                continue
+            }
+            condition.unlock()
+            let result = Result { try run(frame, in: pooled) }
+            condition.lock()
+            scheduler.finishForward()
+            freeBuffers.append(frame.buffer)
+            condition.broadcast()
+            switch result {
+            case .success(let (detections, forward, decode)):
+                let now = clock.now()
+                resultRate.record(now)
+                let statistics = FrameStatistics(
+                    latency: Double(now &- frame.captured) / 1e9, preprocess: frame.preprocess, forward: forward,
+                    decode: decode, received: scheduler.received, processed: scheduler.processed,
+                    dropped: scheduler.dropped, processedFPS: resultRate.rate, inputFPS: inputRate.rate)
+                output.yield(FrameResult(index: frame.index, timestamp: frame.timestamp, detections: detections,
+                                         statistics: statistics))
+            case .failure(let error):
+                if failure == nil { failure = error }
+                stopped = true
+            }
+        }
+        let failure = self.failure
+        condition.broadcast()
+        condition.unlock()
+        if let failure { output.finish(throwing: failure) } else { output.finish() }
+    }
+
+    /// The forward pass and decoding of one prepared frame, with their times in seconds.
+    private func run(_ frame: Prepared, in pooled: PooledSession) throws -> ([Detection], Double, Double) {
+        let start = clock.now()
+        try pooled.session.forward(UnsafeBufferPointer(buffers[frame.buffer]))
+        let forwarded = clock.now()
+        let detections = try DetectionDecoder.decode(pooled.session, geometry: frame.geometry, labels: detector.labels,
+                                                     options: options)
+        let decoded = clock.now()
+        return (detections, Double(forwarded &- start) / 1e9, Double(decoded &- forwarded) / 1e9)
+    }
+}

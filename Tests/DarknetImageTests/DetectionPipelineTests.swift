@@ -1,0 +1,92 @@
+@testable import Darknet
+import DarknetImage
+import Foundation
+import XCTest
+
+/// The live pipeline on real frames (crops of Darknet's dog.jpg panning) and the real
+/// YOLOv3-tiny weights: order, policies, counts, and the same detections as single calls.
+final class DetectionPipelineTests: XCTestCase {
+    private func detector() throws -> Detector {
+        try Detector(cfg: PixelDetectionTests.cfg, weights: PixelDetectionTests.weights, names: PixelDetectionTests.names)
+    }
+
+    /// `count` BGRA frames: a 600x400 window moving 8 pixels right and 4 down per frame.
+    private func frames(_ count: Int) throws -> [Frame] {
+        let dog = try Image(contentsOf: DarknetFidelityTests.images.appendingPathComponent("dog.jpg"))
+        let whole = try dog.pixelBuffer(format: .bgra)
+        return try (0..<count).map { i in
+            Frame(pixels: try whole.cropped(to: PixelRegion(x: 8 * i, y: 4 * i, width: 600, height: 400)),
+                  timestamp: Double(i) / 30)
+        }
+    }
+
+    func testEveryProcessesEveryFrameInOrderWithTheSingleCallsDetections() async throws {
+        let detector = try detector()
+        let frames = try frames(6)
+        let pipeline = DetectionPipeline(detector: detector, policy: .every)
+        let producer = Task {
+            for frame in frames { try await pipeline.send(frame) }
+            pipeline.finish()
+        }
+        var results: [FrameResult] = []
+        for try await result in pipeline.results { results.append(result) }
+        try await producer.value
+        XCTAssertEqual(results.map(\.index), Array(0..<6))
+        XCTAssertEqual(results.map(\.timestamp), frames.map(\.timestamp))
+        for (result, frame) in zip(results, frames) {
+            let single = try await detector.detect(frame.pixels)
+            XCTAssertEqual(result.detections, single, "frame \(result.index)")
+            XCTAssertGreaterThan(result.statistics.forward, 0)
+            XCTAssertGreaterThanOrEqual(result.statistics.latency, result.statistics.forward)
+        }
+        XCTAssertEqual(results.last?.statistics.processed, 6)
+        XCTAssertEqual(results.last?.statistics.received, 6)
+        XCTAssertEqual(results.last?.statistics.dropped, 0)
+        XCTAssertFalse(results.flatMap(\.detections).isEmpty)
+        await XCTAssertThrowsErrorAsync(try await pipeline.send(frames[0]))
+    }
+
+    func testLatestDropsWaitingFramesAndEndsOnTheNewest() async throws {
+        let pipeline = DetectionPipeline(detector: try detector(), policy: .latest)
+        for frame in try frames(10) { XCTAssertTrue(pipeline.offer(frame)) }
+        pipeline.finish()
+        var results: [FrameResult] = []
+        for try await result in pipeline.results { results.append(result) }
+        let indices = results.map(\.index)
+        XCTAssertEqual(indices, indices.sorted())
+        XCTAssertEqual(indices.last, 9, "the newest frame is never dropped")
+        let last = try XCTUnwrap(results.last?.statistics)
+        XCTAssertEqual(last.processed + last.dropped, 10)
+        XCTAssertGreaterThan(last.dropped, 0, "ten frames at once: the network cannot take them all")
+        XCTAssertEqual(last.processed, results.count)
+    }
+
+    func testStrideOverAnAsyncSequence() async throws {
+        let frames = try frames(7)
+        let source = AsyncStream<Frame> { continuation in
+            for frame in frames { continuation.yield(frame) }
+            continuation.finish()
+        }
+        let pipeline = DetectionPipeline(detector: try detector(), policy: .stride(3))
+        var indices: [Int] = []
+        for try await result in pipeline.process(source) { indices.append(result.index) }
+        XCTAssertEqual(indices, [0, 3, 6])
+    }
+
+    func testAFrameThatCannotBePreparedEndsTheResultsWithItsError() async throws {
+        // A 1-channel network cannot take colour frames.
+        let cfg = "[net]\nwidth=32\nheight=32\nchannels=1\n[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=leaky\n"
+            + "[convolutional]\nfilters=6\nsize=1\nactivation=linear\n[yolo]\nmask=0\nanchors=10,14\nnum=1\nclasses=1\n"
+        let network = try Network(spec: try NetworkSpec.parse(text: cfg, file: "gray.cfg"), randomSeed: 1)
+        let pipeline = DetectionPipeline(detector: try Detector(network: network), policy: .every)
+        let frame = try frames(1)[0]
+        try await pipeline.send(frame)
+        pipeline.finish()
+        do {
+            for try await _ in pipeline.results { XCTFail("no result expected") }
+            XCTFail("the stream should end with an error")
+        } catch let error as PixelBufferError {
+            XCTAssertEqual(error, .unsupportedConversion(format: .bgra, channels: 1))
+        }
+    }
+}
