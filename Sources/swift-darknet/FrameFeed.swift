@@ -1,123 +1,118 @@
+import Darknet
 import DarknetVideo
 import Foundation
 
-/// Which decoded frames reach the detector.
-struct FeedPolicy: Equatable {
-    /// true: only the newest waiting frame is kept (older ones are dropped, the decoder never
-    /// waits); false: every frame is kept and the decoder waits while the queue is full.
-    var latest: Bool
-    /// Only frames whose index is a multiple of this are candidates (1: all).
-    var stride: Int
-}
-
-/// Decodes on a thread of its own and hands frames to one consumer under a `FeedPolicy`,
-/// counting the frames read and dropped.
+/// Decodes on a thread of its own and hands every frame to a `DetectionPipeline`: with
+/// `offer` under `.latest` (the decoder never waits; the pipeline drops older frames), with
+/// `send` otherwise (the decoder waits while the pipeline's queue is full). Finishes the
+/// pipeline at the end of the input, on an error, on `--duration` and on `stop()`.
 final class FrameFeed: @unchecked Sendable {
+    // Invariant: every `var` is read and written under `lock`.
     private let reader: VideoReader
-    private let policy: FeedPolicy
-    private let capacity = 2
-    private let condition = NSCondition()
-    private var queue: [VideoFrame] = []
-    private var ended = false
+    private let pipeline: DetectionPipeline
+    private let stride: Int
+    private let duration: Double?
+    private let keepFrames: Bool
+    private let lock = NSLock()
     private var failure: VideoError?
     private var stopped = false
-    private(set) var framesRead = 0
-    private(set) var dropped = 0
-    private(set) var skipped = 0
-    private var thread: Thread?
-    private let stopTime: Double?
+    private var read = 0
+    private var skipped = 0
+    private var kept: [Int: VideoFrame] = [:]
+    /// Frames kept for `--out` at most (a `.latest` run drops most of them unseen).
+    private let keptLimit = 120
 
-    /// - Parameter duration: stream seconds after the first frame at which reading stops.
-    init(reader: VideoReader, policy: FeedPolicy, duration: Double?) {
+    /// - Parameters:
+    ///   - duration: stream seconds after the first frame at which reading stops.
+    ///   - keepFrames: keep each frame's pixels until `take(_:)` asks for them (for `--out`).
+    init(reader: VideoReader, pipeline: DetectionPipeline, duration: Double?, keepFrames: Bool) {
         self.reader = reader
-        self.policy = policy
-        self.stopTime = duration
+        self.pipeline = pipeline
+        self.stride = pipeline.policy.stride
+        self.duration = duration
+        self.keepFrames = keepFrames
     }
 
     func start() {
         let thread = Thread { [self] in decodeLoop() }
-        thread.name = "video decode"
+        thread.name = "swift-darknet video decode"
         thread.start()
-        self.thread = thread
     }
 
-    /// The next frame for the detector; nil at the end (then `failure` says why, if an error).
-    func next() -> VideoFrame? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty && !ended { condition.wait() }
-        if queue.isEmpty { return nil }
-        let frame = queue.removeFirst()
-        condition.broadcast()
-        return frame
+    /// The error that ended reading early, if any (a Ctrl-C stop is none).
+    var error: VideoError? { lock.withLock { failure } }
+
+    /// Frames decoded, and of those skipped by the stride, so far.
+    var counts: (read: Int, skipped: Int) { lock.withLock { (read, skipped) } }
+
+    /// The pixels of frame `index` (with `keepFrames`), forgetting it and every older frame.
+    func take(_ index: Int) -> VideoFrame? {
+        lock.withLock {
+            let frame = kept[index]
+            kept = kept.filter { $0.key > index }
+            return frame
+        }
     }
 
-    /// The error that ended reading early, if any.
-    var error: VideoError? {
-        condition.lock()
-        defer { condition.unlock() }
-        return failure
-    }
-
-    /// Frames decoded, dropped by the latest policy and skipped by the stride, so far.
-    var counts: (read: Int, dropped: Int, skipped: Int) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (framesRead, dropped, skipped)
-    }
-
-    /// Stops decoding (Ctrl-C): frames already queued are still delivered.
+    /// Stops decoding (Ctrl-C): frames already in the pipeline are still processed.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        lock.withLock { stopped = true }
         reader.cancel()
     }
 
     private func decodeLoop() {
         var firstTimestamp: Double?
+        defer { pipeline.finish() }
         while true {
-            let frame: VideoFrame?
+            let next: VideoFrame?
             do {
-                frame = try reader.nextFrame()
+                next = try reader.nextFrame()
             } catch {
-                finish(error: error)
+                lock.withLock {
+                    if case .cancelled = error, stopped { return }
+                    failure = error
+                }
                 return
             }
-            guard let frame else { finish(error: nil); return }
+            guard let frame = next else { return }
             let start = firstTimestamp ?? frame.timestamp
             firstTimestamp = start
-            if let stopTime, frame.timestamp - start >= stopTime { finish(error: nil); return }
-            condition.lock()
-            framesRead += 1
-            if stopped { condition.unlock(); finish(error: nil); return }
-            guard frame.index % policy.stride == 0 else {
-                skipped += 1
-                condition.unlock()
-                continue
+            if let duration, frame.timestamp - start >= duration { return }
+            let proceed = lock.withLock { () -> Bool in
+                guard !stopped else { return false }
+                read += 1
+                if frame.index % stride != 0 {
+                    skipped += 1
+                } else if keepFrames {
+                    kept[frame.index] = frame
+                    if kept.count > keptLimit, let oldest = kept.keys.min() { kept[oldest] = nil }
+                }
+                return true
             }
-            if policy.latest {
-                dropped += queue.count
-                queue = [frame]
-            } else {
-                while queue.count >= capacity && !stopped { condition.wait() }
-                queue.append(frame)
+            guard proceed else { return }
+            let item = Frame(pixels: frame.pixels, timestamp: frame.timestamp, index: frame.index, captureTime: frame.decodedAt)
+            if pipeline.policy.mode == .latest {
+                pipeline.offer(item)
+            } else if !Self.send(item, to: pipeline) {
+                return
             }
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
-    private func finish(error: VideoError?) {
-        condition.lock()
-        if case .cancelled? = error, stopped {
-            failure = nil
-        } else {
-            failure = error
+    /// `pipeline.send` from this (non-async) thread: waits until the pipeline takes the frame;
+    /// false if it stopped.
+    private static func send(_ frame: Frame, to pipeline: DetectionPipeline) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        Task {
+            do { try await pipeline.send(frame) } catch { outcome.failed = true }
+            done.signal()
         }
-        ended = true
-        condition.broadcast()
-        condition.unlock()
+        done.wait()
+        return !outcome.failed
+    }
+
+    private final class Outcome: @unchecked Sendable {
+        var failed = false  // written by the task before `done.signal()`, read after `wait()`
     }
 }

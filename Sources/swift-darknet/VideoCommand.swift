@@ -80,30 +80,17 @@ struct VideoCommand: Command {
         let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: labels) }
-        let policy = FeedPolicy(latest: live ?? (reader.kind == .network), stride: stride)
+        let mode: FramePolicy.Mode = (live ?? (reader.kind == .network)) ? .latest : .every
+        let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
-
-        let feed = FrameFeed(reader: reader, policy: policy, duration: duration)
+        let feed = FrameFeed(reader: reader, pipeline: pipeline, duration: duration, keepFrames: output != nil)
+        let run = VideoRun(feed: feed, output: output, json: json,
+                           progress: ProgressLine(enabled: isatty(2) != 0 && reader.kind != .network),
+                           total: reader.estimatedFrameCount)
         let interrupt = Self.onInterrupt { feed.stop() }
         defer { interrupt.cancel() }
         feed.start()
-        var statistics = VideoStatistics()
-        let progress = ProgressLine(enabled: isatty(2) != 0 && reader.kind != .network)
-        var failure: (any Error)?
-        while let frame = feed.next() {
-            do {
-                let detections = try detector.detect(frame.pixels, options: options)
-                statistics.record(decodedAt: frame.decodedAt)
-                emit(frame, detections)
-                try output?.write(frame, detections: detections)
-            } catch {
-                failure = error
-                feed.stop()
-                break
-            }
-            progress.update { statistics.progress(read: feed.counts.read, total: reader.estimatedFrameCount) }
-        }
-        progress.clear()
+        var failure = run.consume(pipeline.results)
         if failure == nil, let error = feed.error { failure = error }
         do {
             try output?.finish()
@@ -111,7 +98,8 @@ struct VideoCommand: Command {
             if failure == nil { failure = error }
         }
         let counts = feed.counts
-        FileHandle.standardError.write(Data("swift-darknet: \(statistics.summary(read: counts.read, dropped: counts.dropped, skipped: counts.skipped))\n".utf8))
+        let summary = run.statistics.summary(read: counts.read, skipped: counts.skipped)
+        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
         if reader.damagedPackets > 0 && reader.kind == .network {
             warn("\(input): \(reader.damagedPackets) damaged packets skipped")
         }
@@ -120,20 +108,6 @@ struct VideoCommand: Command {
             return 1
         }
         return 0
-    }
-
-    /// One JSON line, or a text line, per processed frame, written unbuffered.
-    private func emit(_ frame: VideoFrame, _ detections: [Detection]) {
-        let line: String
-        if json {
-            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, frame.index, frame.timestamp)
-                + DetectionJSON.array(detections) + "}"
-        } else {
-            let found = detections.map { String(format: "%@: %.0f%%", $0.label, $0.confidence * 100) }
-            line = String(format: "frame %d at %.3f s: ", frame.index, frame.timestamp)
-                + (found.isEmpty ? "-" : found.joined(separator: ", "))
-        }
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// Class indices for `--classes` items: numbers, or labels from --names.

@@ -1,3 +1,4 @@
+import Darknet
 import Foundation
 
 /// Per-frame timings of a `video` run and the closing summary.
@@ -5,10 +6,12 @@ struct VideoStatistics {
     private(set) var latencies: [Double] = []
     private let start = DispatchTime.now().uptimeNanoseconds
 
-    /// Records one processed frame: from its decoding (`decodedAt`) to now.
-    mutating func record(decodedAt: UInt64) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        latencies.append(Double(now &- decodedAt) / 1e9)
+    private(set) var forwards: [Double] = []
+
+    /// Records one processed frame: its latency (decoded to result) and forward time.
+    mutating func record(_ frame: FrameStatistics) {
+        latencies.append(frame.latency)
+        forwards.append(frame.forward)
     }
 
     var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -23,11 +26,15 @@ struct VideoStatistics {
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
-    func summary(read: Int, dropped: Int, skipped: Int) -> String {
+    /// Frames decoded but neither processed nor skipped by the stride were dropped by the
+    /// latest policy (or left in the pipeline by a stop).
+    func summary(read: Int, skipped: Int) -> String {
+        let dropped = max(0, read - skipped - processed)
         var text = String(format: "frames read %d, processed %d, dropped %d", read, processed, dropped)
         if skipped > 0 { text += String(format: ", skipped by --stride %d", skipped) }
-        text += String(format: "; processed %.2f fps; latency p50 %.1f ms, p95 %.1f ms",
-                       fps, 1000 * Self.percentile(latencies, 0.5), 1000 * Self.percentile(latencies, 0.95))
+        text += String(format: "; processed %.2f fps; latency p50 %.1f ms, p95 %.1f ms; forward p50 %.1f ms",
+                       fps, 1000 * Self.percentile(latencies, 0.5), 1000 * Self.percentile(latencies, 0.95),
+                       1000 * Self.percentile(forwards, 0.5))
         return text
     }
 

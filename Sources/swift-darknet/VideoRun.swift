@@ -1,0 +1,74 @@
+import Darknet
+import DarknetVideo
+import Foundation
+
+/// The consuming side of `swift-darknet video`: prints each result (JSON or text line),
+/// writes the annotated frame, keeps the statistics and the progress line.
+final class VideoRun: @unchecked Sendable {
+    // Used by one task at a time: `consume` runs the loop and returns before anything else
+    // reads `statistics`.
+    private let feed: FrameFeed
+    private let output: AnnotatedOutput?
+    private let json: Bool
+    private let progress: ProgressLine
+    private let total: Int?
+    private(set) var statistics = VideoStatistics()
+
+    init(feed: FrameFeed, output: AnnotatedOutput?, json: Bool, progress: ProgressLine, total: Int?) {
+        self.feed = feed
+        self.output = output
+        self.json = json
+        self.progress = progress
+        self.total = total
+    }
+
+    /// Handles every result until the stream ends; returns the error that ended it, if any.
+    /// Blocks the calling (non-async) thread meanwhile.
+    func consume(_ results: AsyncThrowingStream<FrameResult, any Error>) -> (any Error)? {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        Task {
+            do {
+                for try await result in results { try self.handle(result) }
+            } catch {
+                outcome.error = error
+                self.feed.stop()
+            }
+            done.signal()
+        }
+        done.wait()
+        progress.clear()
+        return outcome.error
+    }
+
+    private func handle(_ result: FrameResult) throws {
+        statistics.record(result.statistics)
+        emit(result)
+        if let output {
+            if let frame = feed.take(result.index) {
+                try output.write(frame, detections: result.detections)
+            } else {
+                warn("frame \(result.index) was no longer kept; not written to --out")
+            }
+        }
+        progress.update { statistics.progress(read: feed.counts.read, total: total) }
+    }
+
+    /// One JSON line, or a text line, per processed frame, written unbuffered.
+    private func emit(_ result: FrameResult) {
+        let line: String
+        if json {
+            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, result.index, result.timestamp)
+                + DetectionJSON.array(result.detections) + "}"
+        } else {
+            let found = result.detections.map { String(format: "%@: %.0f%%", $0.label, $0.confidence * 100) }
+            line = String(format: "frame %d at %.3f s: ", result.index, result.timestamp)
+                + (found.isEmpty ? "-" : found.joined(separator: ", "))
+        }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private final class Outcome: @unchecked Sendable {
+        var error: (any Error)?  // written by the task before `done.signal()`, read after `wait()`
+    }
+}
