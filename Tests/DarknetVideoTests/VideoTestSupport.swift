@@ -97,7 +97,8 @@ enum VideoTestSupport {
 
     /// Starts `ffmpeg -re` sending `clip` as MPEG-TS to udp://127.0.0.1:PORT (looping it
     /// `loops` extra times); the caller stops it with `stop(_:)`.
-    static func startUDPSender(_ clip: URL, port: Int, loops: Int = 0, file: StaticString = #filePath, line: UInt = #line) throws -> Process {
+    static func startUDPSender(_ clip: URL, port: Int, loops: Int = 0, extra: [String] = [],
+                               file: StaticString = #filePath, line: UInt = #line) throws -> Process {
         guard let path = ffmpegPath else {
             XCTFail("ffmpeg is not installed: run ./scripts/test.sh (it installs it)", file: file, line: line)
             throw Failure(description: "ffmpeg is not installed")
@@ -105,7 +106,7 @@ enum VideoTestSupport {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-stream_loop", String(loops), "-i", clip.path,
-                             "-c", "copy", "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"]
+                             "-c", "copy"] + extra + ["-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"]
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
