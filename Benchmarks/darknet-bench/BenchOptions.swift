@@ -22,6 +22,10 @@ struct BenchOptions {
     let frames: Int
     /// Which frames the live pipeline processes.
     let policy: FramePolicy
+    /// `--video FILE`: decode and end-to-end throughput on a video (see `VideoBench`).
+    let video: String?
+    /// `--policy` as given (nil: the mode's default).
+    let policyGiven: Bool
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -46,7 +50,11 @@ struct BenchOptions {
             liveFPS = nil
         }
         frames = try arguments.int("frames", default: 300, range: 1...1_000_000)
-        policy = try Self.policy(arguments.string("policy") ?? "latest")
+        video = arguments.string("video")
+        let policyText = arguments.string("policy")
+        policyGiven = policyText != nil
+        policy = try Self.policy(policyText ?? (video != nil ? "every" : "latest"))
+        if video != nil && liveFPS != nil { throw CLIError("--video and --live exclude each other") }
     }
 
     /// `latest`, `every` or `stride:N`.

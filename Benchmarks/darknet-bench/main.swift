@@ -10,6 +10,7 @@ let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
+                         [--video FILE [--frames N] [--policy every|latest|stride:N]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
@@ -22,6 +23,10 @@ let usage = """
                    with --policy (default latest); prints frames, processed, dropped, input and processed
                    fps, the forward median and the capture-to-result lag (p50, p95, p95 of the first and
                    the last 100 frames); --json: exactly one JSON line
+      --video      a video file or URL (anything swift-darknet video opens): decodes it alone (decode fps),
+                   then decodes it into a DetectionPipeline with --policy (default every) and prints
+                   end-to-end fps and the decode-to-result lag (p50, p95); --frames caps both passes;
+                   --json: exactly one JSON line
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -38,7 +43,10 @@ do {
     var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers", "serve"])
     let options = try BenchOptions(arguments: &arguments)
     try arguments.rejectUnknown()
-    if let fps = options.liveFPS {
+    if let video = options.video {
+        let report = try VideoBench(options: options, source: video).run()
+        print(options.json ? report.jsonLine() : report.table())
+    } else if let fps = options.liveFPS {
         let report = try LiveBench(options: options, fps: fps, frames: options.frames, policy: options.policy).run()
         print(options.json ? report.jsonLine() : report.table())
     } else if options.serve {

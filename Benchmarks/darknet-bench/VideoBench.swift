@@ -1,0 +1,142 @@
+import BenchmarkKit
+import Darknet
+import DarknetVideo
+import Foundation
+
+/// `--video FILE`: how fast frames come out of the decoder alone, and how fast detection
+/// results come out when a decode thread feeds a `DetectionPipeline` (the `swift-darknet video`
+/// arrangement), with the decode-to-result lag.
+struct VideoBench {
+    let options: BenchOptions
+    let source: String
+
+    struct Report {
+        var source = "", policy = ""
+        var width = 0, height = 0, codec = ""
+        var decodedFrames = 0, decodeFPS = 0.0
+        var frames = 0, processed = 0, dropped = 0
+        var endToEndFPS = 0.0, forwardMedian = 0.0, lagP50 = 0.0, lagP95 = 0.0
+
+        func jsonLine() -> String {
+            String(format: #"{"video": %@, "width": %d, "height": %d, "codec": %@, "decode_frames": %d, "decode_fps": %.2f, "frames": %d, "processed": %d, "dropped": %d, "end_to_end_fps": %.2f, "forward_median_ms": %.2f, "lag_p50_ms": %.2f, "lag_p95_ms": %.2f, "policy": %@}"#,
+                   Self.quoted(source), width, height, Self.quoted(codec), decodedFrames, decodeFPS, frames, processed,
+                   dropped, endToEndFPS, forwardMedian, lagP50, lagP95, Self.quoted(policy))
+        }
+
+        func table() -> String {
+            """
+            video: \(source) (\(codec), \(width)x\(height))
+            decode alone: \(decodedFrames) frames, \(String(format: "%.1f", decodeFPS)) fps
+            end to end (policy \(policy)): \(frames) frames, processed \(processed), dropped \(dropped); \(String(format: "%.2f", endToEndFPS)) fps (forward median \(String(format: "%.2f", forwardMedian)) ms)
+            decode-to-result lag: p50 \(String(format: "%.2f", lagP50)) ms, p95 \(String(format: "%.2f", lagP95)) ms
+            """
+        }
+
+        private static func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
+    }
+
+    func run() throws -> Report {
+        var report = Report()
+        report.source = source
+        let limit = options.frames
+        // 1. Decoding alone.
+        let reader = try VideoReader(source: source)
+        report.width = reader.width
+        report.height = reader.height
+        report.codec = reader.codecName
+        let clock = MonotonicClock()
+        var start = clock.now()
+        while report.decodedFrames < limit, try reader.nextFrame() != nil { report.decodedFrames += 1 }
+        report.decodeFPS = Double(report.decodedFrames) / max(1e-9, Double(clock.now() - start) / 1e9)
+
+        // 2. Decoding into the pipeline.
+        let network = try Network(cfg: options.cfg, weights: try weights())
+        let detector = try Detector(network: network, threads: options.threads)
+        let policy = options.policyGiven ? options.policy : (reader.kind == .network ? .latest : .every)
+        report.policy = policy.description
+        let pipeline = DetectionPipeline(detector: detector, policy: policy)
+        let second = try VideoReader(source: source)
+        let results = Collected()
+        let done = DispatchSemaphore(value: 0)
+        start = clock.now()
+        Task {
+            do {
+                for try await result in pipeline.results { results.append(result) }
+            } catch {
+                results.fail(error)
+            }
+            done.signal()
+        }
+        let decoder = Thread {
+            defer { pipeline.finish() }
+            var count = 0
+            while count < limit {
+                guard let frame = try? second.nextFrame() else { break }
+                count += 1
+                results.read = count
+                let item = Frame(pixels: frame.pixels, timestamp: frame.timestamp, index: frame.index, captureTime: frame.decodedAt)
+                if policy.mode == .latest {
+                    pipeline.offer(item)
+                } else {
+                    let sent = DispatchSemaphore(value: 0)
+                    Task { try? await pipeline.send(item); sent.signal() }
+                    sent.wait()
+                }
+            }
+        }
+        decoder.start()
+        done.wait()
+        let elapsed = Double(clock.now() - start) / 1e9
+        let collected = try results.values()
+        report.frames = results.read
+        report.processed = collected.count
+        report.dropped = report.frames - report.processed
+        report.endToEndFPS = Double(collected.count) / max(1e-9, elapsed)
+        report.forwardMedian = Stats(collected.map { $0.statistics.forward * 1000 }).median
+        let lags = collected.map { $0.statistics.latency * 1000 }.sorted()
+        report.lagP50 = Self.percentile(lags, 50)
+        report.lagP95 = Self.percentile(lags, 95)
+        return report
+    }
+
+    private func weights() throws -> URL {
+        guard let weights = options.weights else { throw VideoBenchError.needsWeights }
+        return weights
+    }
+
+    private static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+}
+
+enum VideoBenchError: Error, CustomStringConvertible {
+    case needsWeights
+    var description: String { "--video needs --weights (real detections on real frames)" }
+}
+
+/// Results collected on the consuming task, read once it is done.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [FrameResult] = []
+    private var error: (any Error)?
+    private var readCount = 0
+
+    var read: Int {
+        get { lock.withLock { readCount } }
+        set { lock.withLock { readCount = newValue } }
+    }
+
+    func append(_ result: FrameResult) { lock.withLock { results.append(result) } }
+    func fail(_ error: any Error) { lock.withLock { self.error = error } }
+
+    func values() throws -> [FrameResult] {
+        try lock.withLock {
+            if let error { throw error }
+            return results
+        }
+    }
+}
