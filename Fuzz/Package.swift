@@ -26,5 +26,13 @@ let package = Package(
             ],
             path: "FuzzImage"
         ),
+        .executableTarget(
+            name: "FuzzVideo",
+            dependencies: [
+                .product(name: "Darknet", package: "SwiftDarknet"),
+                .product(name: "DarknetVideo", package: "SwiftDarknet"),
+            ],
+            path: "FuzzVideo"
+        ),
     ]
 )

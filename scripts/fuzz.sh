@@ -9,9 +9,13 @@
 #   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
 #                small networks that load also run and decode
 #   FuzzImage    JPEG/PNG bytes -> decoders (1 megapixel limit), letterbox, PNG round trip
+#   FuzzVideo    video file bytes -> VideoReader from memory (libavformat probing, libavcodec
+#                decoding, 1 megapixel limit, at most 32 frames), letterbox
 #
 # Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds, the first
-# 64 KiB of yolov3-tiny.weights and Darknet's label PNGs, copied into a fresh corpus per run.
+# 64 KiB of yolov3-tiny.weights and Darknet's label PNGs, copied into a fresh corpus per run;
+# for FuzzVideo, tiny clips (H.264 MP4, MPEG-4 AVI, MJPEG AVI, VP8 WebM, MPEG-TS, GIF) that the
+# ffmpeg command makes from dog.jpg.
 # Environment: FUZZ_SCRATCH (build directory, default .build/fuzz), FUZZ_WORK (corpora, logs
 # and crash artifacts, default .build/fuzz-work). A crash leaves its input in
 # $FUZZ_WORK/artifacts; reproduce it with `$FUZZ_SCRATCH/release/<Target> <file>`.
@@ -44,11 +48,19 @@ bin=$scratch/release
 log "built in $(( $(date +%s) - start )) s"
 
 # Fresh corpora from the seeds.
-mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image"
+mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image" "$work/corpus/video"
 cp Weights/darknet/cfg/*.cfg Fuzz/Seeds/cfg/*.cfg "$work/corpus/cfg/"
 cp Fuzz/Seeds/weights/* "$work/corpus/weights/"
 head -c 65536 Weights/yolov3-tiny.weights > "$work/corpus/weights/yolov3-tiny-head.weights"
 cp Fuzz/Seeds/image/* "$work/corpus/image/"
+command -v ffmpeg >/dev/null || { log "ffmpeg is missing (./scripts/setup.sh --fixtures installs it)"; exit 1; }
+clip() { ffmpeg -nostdin -loglevel error -y -loop 1 -i Weights/darknet/data/dog.jpg -vf scale=32:24 -frames:v 3 -r 10 "$@"; }
+clip -c:v libx264 -pix_fmt yuv420p "$work/corpus/video/h264.mp4"
+clip -c:v mpeg4 "$work/corpus/video/mpeg4.avi"
+clip -c:v mjpeg "$work/corpus/video/mjpeg.avi"
+clip -c:v libvpx "$work/corpus/video/vp8.webm"
+clip -c:v mpeg2video -f mpegts "$work/corpus/video/mpeg2.ts"
+clip "$work/corpus/video/anim.gif"
 find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs -r cp -t "$work/corpus/image/"  # sed, not head: no SIGPIPE under pipefail
 
 # Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
@@ -80,6 +92,7 @@ run() {
 run FuzzCfg "$work/corpus/cfg" 16384 -dict=Fuzz/cfg.dict
 run FuzzWeights "$work/corpus/weights" 65536
 run FuzzImage "$work/corpus/image" 16384
+run FuzzVideo "$work/corpus/video" 16384
 
 echo "fuzz summary (${seconds} s per target, $(( $(date +%s) - start )) s in all):"
 printf '  %s\n' "${summary[@]}"

@@ -24,9 +24,13 @@ public struct VideoReaderOptions: Sendable, Equatable {
     public var timeout: Double
     /// libavcodec decoding threads (1: decode on the caller's thread only).
     public var decoderThreads: Int
+    /// Largest frame area in pixels the decoder accepts (libavcodec's `max_pixels`); a stream
+    /// declaring more fails to open or to decode.
+    public var maxPixels: Int
 
-    public init(timeout: Double = 10, decoderThreads: Int = 1) {
+    public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28) {
         self.timeout = timeout
         self.decoderThreads = decoderThreads
+        self.maxPixels = maxPixels
     }
 }

@@ -23,6 +23,10 @@ extension VideoReader {
         }
         var dictionary: OpaquePointer?
         defer { av_dict_free(&dictionary) }
+        if memory != nil {
+            // Bytes in memory never name other files or URLs (playlists, concat lists).
+            av_dict_set(&dictionary, "protocol_whitelist", "none", 0)
+        }
         if kind == .network {
             let microseconds = String(Int64(options.timeout * 1e6))
             av_dict_set(&dictionary, "timeout", microseconds, 0)      // tcp, udp, http, rtsp socket I/O
@@ -70,6 +74,11 @@ extension VideoReader {
         if result < 0 { throw failCodec(ffmpegMessage(result)) }
         codec.pointee.pkt_timebase = stream.pointee.time_base
         codec.pointee.thread_count = Int32(max(1, options.decoderThreads))
+        codec.pointee.max_pixels = Int64(max(1, options.maxPixels))
+        let declared = Int64(stream.pointee.codecpar.pointee.width) * Int64(stream.pointee.codecpar.pointee.height)
+        if declared > Int64(options.maxPixels) {
+            throw failCodec("frame size \(stream.pointee.codecpar.pointee.width)x\(stream.pointee.codecpar.pointee.height) is over the limit of \(options.maxPixels) pixels")
+        }
         result = avcodec_open2(codec, decoder, nil)
         if result < 0 { throw failCodec(ffmpegMessage(result)) }
         guard codec.pointee.width > 0, codec.pointee.height > 0 else {
