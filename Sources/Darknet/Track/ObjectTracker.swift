@@ -17,10 +17,11 @@
 ///    positive and at least `iouThreshold` is a candidate. Candidates are taken greedily in
 ///    order of descending IoU (ties: lower track ID, then earlier detection) whenever neither
 ///    side is taken yet.
-/// 5. A matched track takes the detection's box and class. Its velocity (per frame index) is
-///    the measured one, `(new - old) / (f - g)` for each of x, y, width and height, on its
-///    second detection, and `velocityWeight * measured + (1 - velocityWeight) * velocity`
-///    after that; a new track's velocity is 0.
+/// 5. A matched track takes the detection's box and class. Its velocity (per frame index,
+///    0 for a new track) becomes `velocityWeight * measured + (1 - velocityWeight) * velocity`,
+///    where `measured = (new - old) / (f - g)` for each of x, y, width and height: an
+///    exponential average, so the detector's frame-to-frame noise on a young track does not
+///    throw its predictions far off across a gap.
 /// 6. Each unmatched detection starts a new track, in the order of `detections`, with the
 ///    next ID: IDs count up from 1 over the tracker's life and are never reused.
 /// 7. Unmatched tracks with `f - g > maxAge` are dropped; the rest are kept for later frames.

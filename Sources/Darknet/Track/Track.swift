@@ -6,7 +6,7 @@ struct Track: Sendable {
     private(set) var classIndex: Int
     /// The last detected box (unsmoothed).
     private(set) var box: RelativeBox
-    /// Change of `box`'s x, y, width and height per frame index; zero until the second hit.
+    /// Change of `box`'s x, y, width and height per frame index (smoothed); zero for a new track.
     private(set) var velocity = RelativeBox(x: 0, y: 0, width: 0, height: 0)
     /// The frame index of the last detection.
     private(set) var lastFrame: Int
@@ -37,20 +37,15 @@ struct Track: Sendable {
     /// smoothed box to report.
     ///
     /// The measured velocity is the change of each component divided by the frames elapsed;
-    /// the second hit takes it as it is, later hits blend it in with `weight`.
+    /// it is blended into the velocity (0 for a new track) with `weight`, so one noisy step
+    /// of a young track moves its predictions only part of the way.
     mutating func update(with detection: Detection, frame: Int, velocityWeight weight: Float) -> RelativeBox {
         let steps = Float(frame - lastFrame)
         let new = detection.box
-        let measured = RelativeBox(x: (new.x - box.x) / steps, y: (new.y - box.y) / steps,
-                                   width: (new.width - box.width) / steps, height: (new.height - box.height) / steps)
-        if hits == 1 {
-            velocity = measured
-        } else {
-            func blend(_ m: Float, _ v: Float) -> Float { weight * m + (1 - weight) * v }
-            velocity = RelativeBox(x: blend(measured.x, velocity.x), y: blend(measured.y, velocity.y),
-                                   width: blend(measured.width, velocity.width),
-                                   height: blend(measured.height, velocity.height))
-        }
+        func blend(_ now: Float, _ before: Float, _ v: Float) -> Float { weight * ((now - before) / steps) + (1 - weight) * v }
+        velocity = RelativeBox(x: blend(new.x, box.x, velocity.x), y: blend(new.y, box.y, velocity.y),
+                               width: blend(new.width, box.width, velocity.width),
+                               height: blend(new.height, box.height, velocity.height))
         box = new
         classIndex = detection.classIndex
         lastFrame = frame

@@ -19,10 +19,10 @@ public struct TrackerOptions: Sendable, Equatable {
     /// detection may continue any track; Darknet reports a box that passes for two classes as
     /// two detections, and the second then starts a track of its own.
     public var perClass: Bool
-    /// The weight of the newest velocity measurement in the track's smoothed velocity, 0...1
-    /// (0.5): `velocity = weight * measured + (1 - weight) * velocity`. 1 predicts with the last
-    /// measured step only; 0 keeps the first measured velocity. Values outside 0...1 are
-    /// clamped, NaN counts as 1.
+    /// The weight of the newest velocity measurement in the track's velocity, 0...1 (0.5):
+    /// `velocity = weight * measured + (1 - weight) * velocity`, starting from 0 for a new
+    /// track. 1 predicts with the last measured step only; 0 never predicts motion (each track
+    /// is expected where it was last seen). Values outside 0...1 are clamped, NaN counts as 1.
     public var velocityWeight: Float
     /// How the reported boxes are smoothed (`.none` by default: boxes are the detections').
     public var smoothing: BoxSmoothing

@@ -11,8 +11,8 @@ final class BoxSmoothingTests: XCTestCase {
                            ObjectTrackerTests.detection(0, x: 0.5, w: 0.25)]
 
     func run(_ smoothing: BoxSmoothing) -> [TrackedDetection] {
-        // A low threshold: the third box overlaps the prediction by IoU 0.2.
-        var tracker = ObjectTracker(options: TrackerOptions(iouThreshold: 0.1, smoothing: smoothing))
+        // A low threshold: the third box overlaps the prediction by IoU 1/11 only.
+        var tracker = ObjectTracker(options: TrackerOptions(iouThreshold: 0.05, smoothing: smoothing))
         let results = Self.sequence.enumerated().flatMap { frame, detection in
             ObjectTrackerTests.update(&tracker, [detection], frame: frame)
         }

@@ -5,7 +5,8 @@ import XCTest
 /// prediction, classes, ages and ID numbering. Box values are multiples of powers of two, so
 /// the expected numbers are exact in float.
 final class ObjectTrackerTests: XCTestCase {
-    static let width = 640, height = 480
+    static let width = 640
+    static let height = 480
 
     /// A detection of class `classIndex` with centre `(x, y)` and size `w x h` (relative).
     static func detection(_ classIndex: Int, x: Float, y: Float = 0.5, w: Float = 0.125, h: Float = 0.25,
@@ -73,36 +74,41 @@ final class ObjectTrackerTests: XCTestCase {
     }
 
     func testConstantVelocityPredictionBridgesAGapOfDroppedFrames() {
-        // Moving 1/64 of the image per frame; after frame 1 the next processed frame is 9,
-        // where the box has moved a whole width (an eighth): no overlap with the last box,
-        // full overlap with the prediction.
+        // Moving 1/32 of the image per frame; after frame 2 the next processed frame is 6,
+        // where the box has moved a whole width (an eighth) further: no overlap with the last
+        // box, IoU 0.6 with the prediction (velocity 3/4 of the true one after two steps).
         var tracker = ObjectTracker()
         _ = Self.update(&tracker, [Self.detection(0, x: 0.25)], frame: 0)
-        _ = Self.update(&tracker, [Self.detection(0, x: 0.265625)], frame: 1)
-        let later = Self.detection(0, x: 0.390625)
-        XCTAssertEqual(later.box.intersectionOverUnion(Self.detection(0, x: 0.265625).box), 0)
-        XCTAssertEqual(Self.update(&tracker, [later], frame: 9).map(\.trackID), [1])
+        _ = Self.update(&tracker, [Self.detection(0, x: 0.28125)], frame: 1)
+        _ = Self.update(&tracker, [Self.detection(0, x: 0.3125)], frame: 2)
+        let later = Self.detection(0, x: 0.4375)
+        XCTAssertEqual(later.box.intersectionOverUnion(Self.detection(0, x: 0.3125).box), 0)
+        XCTAssertEqual(Self.update(&tracker, [later], frame: 6).map(\.trackID), [1])
 
         // Without a measured velocity (one detection only) the same jump starts a new track.
         var still = ObjectTracker()
-        _ = Self.update(&still, [Self.detection(0, x: 0.265625)], frame: 1)
-        XCTAssertEqual(Self.update(&still, [later], frame: 9).map(\.trackID), [2])
+        _ = Self.update(&still, [Self.detection(0, x: 0.3125)], frame: 2)
+        XCTAssertEqual(Self.update(&still, [later], frame: 6).map(\.trackID), [2])
     }
 
     func testPredictionAndVelocityFormulasAreExact() {
         var track = Track(id: 1, detection: Self.detection(0, x: 0.25, w: 0.125), frame: 0, smoothing: .none)
         XCTAssertEqual(track.predicted(at: 5), RelativeBox(x: 0.25, y: 0.5, width: 0.125, height: 0.25), "no velocity yet")
-        // Second hit two frames later: velocity is the measured change per frame, as it is.
+        // Second hit two frames later: measured change 0.0625 per frame in x and width,
+        // blended half and half with the initial zero velocity.
         _ = track.update(with: Self.detection(0, x: 0.375, w: 0.25), frame: 2, velocityWeight: 0.5)
-        XCTAssertEqual(track.velocity, RelativeBox(x: 0.0625, y: 0, width: 0.0625, height: 0))
-        XCTAssertEqual(track.predicted(at: 6), RelativeBox(x: 0.625, y: 0.5, width: 0.5, height: 0.25))
-        // Third hit: measured x step 0.125, width step -0.125, blended half and half.
+        XCTAssertEqual(track.velocity, RelativeBox(x: 0.03125, y: 0, width: 0.03125, height: 0))
+        XCTAssertEqual(track.predicted(at: 6), RelativeBox(x: 0.5, y: 0.5, width: 0.375, height: 0.25))
+        // Third hit: measured x step 0.125, width step -0.125.
         _ = track.update(with: Self.detection(0, x: 0.5, w: 0.125), frame: 3, velocityWeight: 0.5)
-        XCTAssertEqual(track.velocity, RelativeBox(x: 0.09375, y: 0, width: -0.03125, height: 0))
-        XCTAssertEqual(track.predicted(at: 5), RelativeBox(x: 0.6875, y: 0.5, width: 0.0625, height: 0.25))
+        XCTAssertEqual(track.velocity, RelativeBox(x: 0.078125, y: 0, width: -0.046875, height: 0))
+        XCTAssertEqual(track.predicted(at: 5), RelativeBox(x: 0.65625, y: 0.5, width: 0.03125, height: 0.25))
         XCTAssertEqual(track.predicted(at: 100).width, 0, "a shrinking prediction stops at zero size")
         XCTAssertEqual(track.hits, 3)
         XCTAssertEqual(track.lastFrame, 3)
+        // Weight 1: the last measured step only.
+        _ = track.update(with: Self.detection(0, x: 0.5625, w: 0.125), frame: 5, velocityWeight: 1)
+        XCTAssertEqual(track.velocity, RelativeBox(x: 0.03125, y: 0, width: 0, height: 0))
     }
 
     func testVelocityWeightIsClampedAndNaNMeansTheLastStep() {
