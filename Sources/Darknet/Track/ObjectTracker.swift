@@ -27,8 +27,19 @@
 /// 7. Unmatched tracks with `f - g > maxAge` are dropped; the rest are kept for later frames.
 ///
 /// The result has one `TrackedDetection` per detection, in the order given, with the box
-/// smoothed over the track's detections as `TrackerOptions.smoothing` says. The tracker is a
+/// smoothed over the track's detections as `TrackerOptions.smoothing` says. An update costs
+/// one IoU per (track, detection) pair and a sort of the candidate pairs. The tracker is a
 /// value: copying it copies every track.
+///
+/// ```swift
+/// var tracker = ObjectTracker(options: TrackerOptions(smoothing: .movingAverage(frames: 10)))
+/// for (index, frame) in frames.enumerated() {
+///     let found = try detector.detect(frame, threshold: 0.25)
+///     for item in tracker.update(found, frameIndex: index, imageWidth: frame.width, imageHeight: frame.height) {
+///         print(item.trackID, item.label, item.rect)
+///     }
+/// }
+/// ```
 public struct ObjectTracker: Sendable {
     /// The settings, fixed at creation.
     public let options: TrackerOptions

@@ -9,11 +9,10 @@ public struct TrackerOptions: Sendable, Equatable {
     /// whatever the threshold.
     public var iouThreshold: Float
     /// How many frame indices in a row a track may go unmatched and still be matched again (30).
-    /// A track last matched at frame `f` can be matched at any frame up to `f + maxAge + 1` and
-    /// is dropped after the update of the first frame beyond that, or at the first update
-    /// after it when the frames between were not processed. Frames the caller skipped count:
-    /// ages are differences of frame indices. Negative values count as 0 (a track must be
-    /// matched on the next frame index).
+    /// A track last matched at frame `f` can be matched at any frame up to `f + maxAge + 1`;
+    /// the first update at frame `f + maxAge + 1` or later that does not match it drops it.
+    /// Frames the caller skipped count: ages are differences of frame indices. Negative values
+    /// count as 0 (a track must be matched on the very next frame index).
     public var maxAge: Int
     /// Match detections only to tracks of the same class (on by default). When off, any
     /// detection may continue any track; Darknet reports a box that passes for two classes as
