@@ -77,7 +77,7 @@ public struct ObjectTracker: Sendable {
         if let last = lastFrameIndex, frameIndex <= last { reset() }
         lastFrameIndex = frameIndex
         let maxAge = options.effectiveMaxAge
-        tracks.removeAll { frameIndex - $0.lastFrame - 1 > maxAge }
+        tracks.removeAll { Self.age(at: frameIndex, since: $0.lastFrame) - 1 > maxAge }
 
         let predictions = tracks.map { $0.predicted(at: frameIndex) }
         let perClass = options.perClass
@@ -109,8 +109,15 @@ public struct ObjectTracker: Sendable {
         var position = 0
         tracks.removeAll { track in
             defer { position += 1 }
-            return !matched[position] && frameIndex - track.lastFrame > maxAge
+            return !matched[position] && Self.age(at: frameIndex, since: track.lastFrame) > maxAge
         }
         return results
+    }
+
+    /// `frame - last` (positive: `frame` is later), or `Int.max` if it overflows, so that
+    /// extreme frame indices drop old tracks instead of trapping.
+    static func age(at frame: Int, since last: Int) -> Int {
+        let (age, overflow) = frame.subtractingReportingOverflow(last)
+        return overflow ? Int.max : age
     }
 }

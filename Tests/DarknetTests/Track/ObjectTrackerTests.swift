@@ -180,4 +180,15 @@ final class ObjectTrackerTests: XCTestCase {
         XCTAssertEqual(Self.update(&tracker, [box], frame: 1).map(\.trackID), [6])
         XCTAssertEqual(tracker.nextTrackID, 7)
     }
+
+    func testExtremeFrameIndicesDropOldTracksInsteadOfOverflowing() {
+        let box = Self.detection(0, x: 0.5)
+        var tracker = ObjectTracker()
+        XCTAssertEqual(Self.update(&tracker, [box], frame: Int.min).map(\.trackID), [1])
+        XCTAssertEqual(Self.update(&tracker, [box], frame: Int.min + 1).map(\.trackID), [1])
+        XCTAssertEqual(Self.update(&tracker, [box], frame: Int.max).map(\.trackID), [2])
+        XCTAssertEqual(tracker.liveTrackCount, 1)
+        XCTAssertEqual(ObjectTracker.age(at: Int.max, since: -1), Int.max)
+        XCTAssertEqual(ObjectTracker.age(at: 10, since: 4), 6)
+    }
 }
