@@ -106,10 +106,8 @@ public struct ObjectTracker: Sendable {
                 : box.pixelRect(imageWidth: imageWidth, imageHeight: imageHeight)
             results.append(TrackedDetection(detection: detection, trackID: id, hits: hits, box: box, rect: rect))
         }
-        var position = 0
-        tracks.removeAll { track in
-            defer { position += 1 }
-            return !matched[position] && Self.age(at: frameIndex, since: track.lastFrame) > maxAge
+        tracks = zip(tracks, matched).compactMap { track, wasMatched in
+            wasMatched || Self.age(at: frameIndex, since: track.lastFrame) <= maxAge ? track : nil
         }
         return results
     }
