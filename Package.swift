@@ -49,6 +49,11 @@ let package = Package(
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
+        // Image batches for the command-line tools: inputs, the overlapped pipeline, output files.
+        .target(
+            name: "BatchDetection",
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+        ),
         .executableTarget(
             name: "swift-darknet",
             dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
