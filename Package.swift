@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
