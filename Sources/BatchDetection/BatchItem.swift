@@ -9,6 +9,13 @@ public struct BatchItem: Sendable {
     /// The decoded image and its detections (Darknet's order), or the error (unreadable or
     /// corrupt file, wrong channel count, ...).
     public let result: Result<BatchDetections, any Error>
+
+    /// An item, e.g. to write an output file for results found some other way.
+    public init(index: Int, path: String, result: Result<BatchDetections, any Error>) {
+        self.index = index
+        self.path = path
+        self.result = result
+    }
 }
 
 /// What detection found in one image.
@@ -20,4 +27,10 @@ public struct BatchDetections: Sendable {
     /// Wall time of the detection (forward pass and decoding) in seconds: what Darknet's
     /// "Predicted in" reports.
     public let seconds: Double
+
+    public init(image: Image, detections: [Detection], seconds: Double) {
+        self.image = image
+        self.detections = detections
+        self.seconds = seconds
+    }
 }
