@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit"],
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit", "BatchDetection"],
             path: "Benchmarks/darknet-bench"
         ),
         .executableTarget(

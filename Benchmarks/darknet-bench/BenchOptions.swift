@@ -15,6 +15,8 @@ struct BenchOptions {
     let layerProfile: Bool
     /// Answer `forward` lines on standard input instead of measuring (see `Bench.serve`).
     let serve: Bool
+    /// A folder of images: measure images/s over it (see `BatchBench`) instead.
+    let batch: String?
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -32,5 +34,7 @@ struct BenchOptions {
         json = arguments.flag("json")
         layerProfile = !arguments.flag("no-layers")
         serve = arguments.flag("serve")
+        batch = arguments.string("batch")
+        if batch != nil, serve { throw CLIError("--batch and --serve exclude each other") }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
 let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
-                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve]
+                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
@@ -16,6 +16,10 @@ let usage = """
       --serve      after loading and --warmup forwards, print a JSON line, then time one forward per
                    "forward" line on standard input (one JSON line each; peak RSS at end of input),
                    for drivers that interleave systems forward by forward
+      --batch      images/s over DIR's .jpg/.jpeg/.png files: sequential (decode, letterbox, forward,
+                   boxes one after another), overlapped (the next image prepared during the forward),
+                   and the ceiling 1000 / forward median; --runs passes over the folder (alternated),
+                   --warmup untimed overlapped passes after one untimed sequential pass
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -34,6 +38,9 @@ do {
     try arguments.rejectUnknown()
     if options.serve {
         try Bench(options: options).serve()
+    } else if let folder = options.batch {
+        let report = try BatchBench(options: options, folder: folder).run()
+        print(options.json ? report.jsonLine() : report.table())
     } else {
         let report = try Bench(options: options).run()
         print(options.json ? report.jsonLine() : report.table())
