@@ -9,6 +9,7 @@ struct DetectBatchOptions {
           --list     a file of image paths, one per line (- reads them from stdin), after any IMAGE
           --out-json one JSON file in Darknet's -out format: [{"frame_id", "filename", "objects": [...]}]
           --save-labels  a YOLO label file beside each image (IMAGE minus extension + .txt)
+          an image that fails: reported on stderr (--json: a line {"image", "error"}), exit status 1 at the end
         """
     static let flagNames: Set<String> = ["recursive", "save-labels"]
 
