@@ -19,6 +19,7 @@ public struct BatchDetector: Sendable {
     /// Decodes a file (default: `Image(contentsOf:)`, JPEG or PNG).
     public let load: @Sendable (String) throws -> Image
 
+    /// A batch runner; `lookAhead` below 0 counts as 0 (sequential).
     public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1,
                 load: @escaping @Sendable (String) throws -> Image = { try Image(contentsOf: URL(fileURLWithPath: $0)) }) {
         self.detector = detector

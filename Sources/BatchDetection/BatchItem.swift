@@ -28,6 +28,7 @@ public struct BatchDetections: Sendable {
     /// "Predicted in" reports.
     public let seconds: Double
 
+    /// Wraps one image's results.
     public init(image: Image, detections: [Detection], seconds: Double) {
         self.image = image
         self.detections = detections

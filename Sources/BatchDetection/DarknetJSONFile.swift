@@ -14,6 +14,7 @@ import Foundation
 /// `{"frame_id": n, "filename": ..., "error": "..."}` instead (no `objects`), so `frame_id` is
 /// always the image's position in the input, from 1.
 public final class DarknetJSONFile {
+    /// The file written.
     public let path: String
     private let handle: FileHandle
     private var entries = 0
@@ -68,20 +69,5 @@ public final class DarknetJSONFile {
 
     private func write(_ text: String) throws(BatchOutputError) {
         do { try handle.write(contentsOf: Data(text.utf8)) } catch { throw .cannotWrite(path: path) }
-    }
-}
-
-/// Why a batch's output could not be written.
-public enum BatchOutputError: Error, Equatable, CustomStringConvertible {
-    /// A file could not be created or written.
-    case cannotWrite(path: String)
-    /// The label file would replace the image itself (an image named `*.txt`).
-    case labelWouldReplaceImage(path: String)
-
-    public var description: String {
-        switch self {
-        case .cannotWrite(let path): "\(path): cannot write the file"
-        case .labelWouldReplaceImage(let path): "\(path): the label file would replace the image (it ends in .txt)"
-        }
     }
 }
