@@ -49,14 +49,19 @@ let package = Package(
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
+        // Image batches for the command-line tools: inputs, the overlapped pipeline, output files.
+        .target(
+            name: "BatchDetection",
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+        ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit"],
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BenchmarkKit", "BatchDetection"],
             path: "Benchmarks/darknet-bench"
         ),
         .executableTarget(
@@ -74,5 +79,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+        // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
+        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection"]),
     ]
 )

@@ -8,7 +8,7 @@ import Foundation
 /// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
 let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
-                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve]
+                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
@@ -22,6 +22,10 @@ let usage = """
                    with --policy (default latest); prints frames, processed, dropped, input and processed
                    fps, the forward median and the capture-to-result lag (p50, p95, p95 of the first and
                    the last 100 frames); --json: exactly one JSON line
+      --batch      images/s over DIR's .jpg/.jpeg/.png files: sequential (decode, letterbox, forward,
+                   boxes one after another), overlapped (the next image prepared during the forward),
+                   and the ceiling 1000 / forward median; --runs passes over the folder (alternated),
+                   --warmup untimed overlapped passes after one untimed sequential pass
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -43,6 +47,9 @@ do {
         print(options.json ? report.jsonLine() : report.table())
     } else if options.serve {
         try Bench(options: options).serve()
+    } else if let folder = options.batch {
+        let report = try BatchBench(options: options, folder: folder).run()
+        print(options.json ? report.jsonLine() : report.table())
     } else {
         let report = try Bench(options: options).run()
         print(options.json ? report.jsonLine() : report.table())
