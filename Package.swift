@@ -40,7 +40,8 @@ let package = Package(
             dependencies: [
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
-            ]
+            ],
+            exclude: ["Spec/README.md"]
         ),
         .target(
             name: "DarknetImage",
