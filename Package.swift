@@ -48,7 +48,8 @@ let package = Package(
             dependencies: [
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
-            ]
+            ],
+            exclude: ["Spec/README.md"]
         ),
         .target(
             name: "DarknetImage",
@@ -62,14 +63,19 @@ let package = Package(
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
+        // Image batches for the command-line tools: inputs, the overlapped pipeline, output files.
+        .target(
+            name: "BatchDetection",
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+        ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
             name: "darknet-bench",
-            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit", "BenchmarkKit"],
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit", "BenchmarkKit", "BatchDetection"],
             path: "Benchmarks/darknet-bench"
         ),
         .executableTarget(
@@ -87,6 +93,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+        // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
+        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
         .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet"]),
     ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the benchmark executables' contracts (issue 4) on YOLOv3-tiny, release build: that
 # `darknet-bench --json` prints exactly one JSON line with every documented key and sane values,
-# that `darknet-bench --serve` answers one line per forward, and that `darknet-microbench` runs.
+# that `darknet-bench --serve` answers one line per forward, that `--batch --json` prints one line
+# with its documented keys, and that `darknet-microbench` runs.
 # Timings are not judged here (see Benchmarks/README.md): only that the tools work.
 #
 # Environment: BENCH_CHECK_SCRATCH (build directory, default .build).
@@ -44,6 +45,20 @@ assert all(reply["forward_ms"] > 0 and reply["forward_cpu_ms"] > 0 for reply in 
 assert replies[3]["peak_rss_mb"] > 0, replies[3]
 print(f"bench-check: --json and --serve OK (tiny, 2 threads: median {report['median_ms']:.1f} ms, "
       f"load {report['load_ms']:.1f} ms)")
+EOF
+batch=$("$bench" --cfg "$cfg" --weights "$weights" --batch Weights/darknet/data --threads 2 --runs 2 --warmup 0 --json)
+python3 - "$batch" <<'EOF'
+import json, sys
+lines = sys.argv[1].splitlines()
+assert len(lines) == 1, f"--batch --json printed {len(lines)} lines, expected exactly 1"
+report = json.loads(lines[0])
+for key in ("batch", "cfg", "size", "images", "threads", "passes", "look_ahead", "sequential_images_per_s",
+            "overlapped_images_per_s", "ceiling_images_per_s", "forward_median_ms", "prepare_median_ms", "blas"):
+    assert key in report, f"--batch --json lacks {key}"
+assert report["images"] == 7 and report["threads"] == 2 and report["passes"] == 2, report
+assert min(report["sequential_images_per_s"], report["overlapped_images_per_s"], report["ceiling_images_per_s"]) > 0, report
+print(f"bench-check: --batch OK ({report['images']} images, 2 threads: {report['sequential_images_per_s']:.1f} "
+      f"and {report['overlapped_images_per_s']:.1f} images/s)")
 EOF
 if printf 'bogus\n' | "$bench" --cfg "$cfg" --weights "$weights" --warmup 1 --serve > /dev/null 2>&1; then
     echo "bench-check: --serve accepted an unknown command" >&2

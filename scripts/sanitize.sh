@@ -48,6 +48,8 @@ asan_skip+="|RegionDetectionTests.testYoloV2At416MatchesDarknet"
 # covered by the small AlexeyAB cfgs, YOLOv4-tiny and the YOLOv7-style network, which run.
 asan_skip+="|AlexeyABFidelityTests.testYoloV4RandomWeights|AlexeyABFidelityTests.testYoloV4SamMishRandomWeights"
 asan_skip+="|AlexeyABFidelityTests.testYoloV4Detections|AlexeyABFidelityTests.testYoloV4SamMishDetections"
+# 100 and 12 YOLOv3-tiny frames: their memory paths run in PixelLetterboxTests and DetectionPipelineTests.
+asan_skip+="|TrackingSequenceTests|PixelDetectionTests.testFramesGiveTheImagePathsDetections"
 
 # run SANITIZER SELECTION...   (swift test's --filter / --skip options)
 run() {
@@ -79,7 +81,7 @@ run() {
 
 case "$which" in
     all|address) run address --skip "$asan_skip" ;;&
-    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests" ;;
+    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac

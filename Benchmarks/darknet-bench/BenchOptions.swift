@@ -26,6 +26,8 @@ struct BenchOptions {
     let video: String?
     /// `--policy` as given (nil: the mode's default).
     let policyGiven: Bool
+    /// A folder of images: measure images/s over it (see `BatchBench`) instead.
+    let batch: String?
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -43,6 +45,8 @@ struct BenchOptions {
         json = arguments.flag("json")
         layerProfile = !arguments.flag("no-layers")
         serve = arguments.flag("serve")
+        batch = arguments.string("batch")
+        if batch != nil, serve { throw CLIError("--batch and --serve exclude each other") }
         if let text = arguments.string("live") {
             guard let fps = Double(text), fps > 0, fps <= 1000 else { throw CLIError("--live must be a frame rate in (0, 1000], got '\(text)'") }
             liveFPS = fps

@@ -8,7 +8,7 @@ import Foundation
 /// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
 let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
-                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve]
+                         [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
                          [--video FILE [--frames N] [--policy every|latest|stride:N]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
@@ -27,6 +27,10 @@ let usage = """
                    then decodes it into a DetectionPipeline with --policy (default every) and prints
                    end-to-end fps and the decode-to-result lag (p50, p95); --frames caps both passes;
                    --json: exactly one JSON line
+      --batch      images/s over DIR's .jpg/.jpeg/.png files: sequential (decode, letterbox, forward,
+                   boxes one after another), overlapped (the next image prepared during the forward),
+                   and the ceiling 1000 / forward median; --runs passes over the folder (alternated),
+                   --warmup untimed overlapped passes after one untimed sequential pass
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -51,6 +55,9 @@ do {
         print(options.json ? report.jsonLine() : report.table())
     } else if options.serve {
         try Bench(options: options).serve()
+    } else if let folder = options.batch {
+        let report = try BatchBench(options: options, folder: folder).run()
+        print(options.json ? report.jsonLine() : report.table())
     } else {
         let report = try Bench(options: options).run()
         print(options.json ? report.jsonLine() : report.table())

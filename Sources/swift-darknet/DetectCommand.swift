@@ -9,13 +9,14 @@ struct DetectCommand: Command {
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
     static let usage = """
         --cfg FILE --weights FILE [--names FILE] [--thresh 0.5] [--hier 0.5] [--nms 0.45]
-                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1] IMAGE...
+                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
+                     [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
-        """
-    static let flagNames: Set<String> = ["json", "stretch"]
+        """ + "\n" + DetectBatchOptions.usage
+    static let flagNames: Set<String> = Set(["json", "stretch"]).union(DetectBatchOptions.flagNames)
 
     let cfg: URL
     let weights: URL
@@ -25,6 +26,7 @@ struct DetectCommand: Command {
     let out: URL?
     let images: [String]
     let threads: Int
+    let batch: DetectBatchOptions
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -39,50 +41,21 @@ struct DetectCommand: Command {
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }
         images = arguments.positionals
-        guard !images.isEmpty else { throw CLIError("no image given") }
-        if let out, images.count > 1, Self.isImageFile(out) {
-            throw CLIError("--out \(out.path) names one file but \(images.count) images were given; pass a directory")
-        }
+        batch = DetectBatchOptions(arguments: &arguments)
+        guard !images.isEmpty || batch.list != nil else { throw CLIError("no image given") }
     }
 
     func run() throws -> Int32 {
+        let paths = try batch.imagePaths(images)
+        if let out, paths.count > 1, Self.isImageFile(out) {
+            throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")
+        }
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
         let network = try Network(spec: spec, weightsFile: weights)
         let labels = try names.map { try Detector.readLabels($0) } ?? []
         let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
-        var failures = 0
-        for path in images {
-            do {
-                try detect(path, with: detector)
-            } catch {
-                FileHandle.standardError.write(Data("swift-darknet: \(path): \(error)\n".utf8))
-                failures += 1
-            }
-        }
-        return failures == 0 ? 0 : 1
-    }
-
-    private func detect(_ path: String, with detector: Detector) throws {
-        let image = try Image(contentsOf: URL(fileURLWithPath: path))
-        let start = DispatchTime.now()
-        let detections = try detector.detect(image, options: options)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        if json {
-            print(DetectionJSON.line(image: path, width: image.width, height: image.height, detections: detections))
-        } else {
-            print(String(format: "%@: Predicted in %.3f seconds.", path, seconds))
-            for d in detections { print(String(format: "%@: %.0f%%", d.label, d.confidence * 100)) }
-        }
-        if let out {
-            let destination = Self.isImageFile(out) ? out
-                : out.appendingPathComponent(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".png")
-            if !Self.isImageFile(out) {
-                try? FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            }
-            let classes = DetectionDecoder.classCount(of: detector.network.plan)
-            try image.annotated(with: Self.annotations(detections), classCount: classes).write(to: destination)
-        }
+        return try runBatch(paths, with: detector)
     }
 
     /// One annotation per box: Darknet joins the labels of a box found for several classes.

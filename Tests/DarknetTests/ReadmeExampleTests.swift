@@ -24,4 +24,54 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertEqual(printed.count, 5)
         XCTAssertTrue(printed[0].hasPrefix("dog 0.56"), printed[0])
     }
+
+    /// The "Live camera frames" example: frames of a panning photo handed over from a capture
+    /// thread, tracked boxes and rates printed.
+    func testReadmeLiveExample() async throws {
+        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
+        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let frames = try (0..<12).map { i in try packedBGRA(photo, x: 4 * i, width: 640, height: 480) }
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        // README live example begins
+        let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL)
+        let tracking = TrackerOptions(smoothing: .movingAverage(frames: 5))
+        let pipeline = DetectionPipeline(detector: detector, policy: .latest, tracking: tracking)
+        // In the capture callback (AVCaptureVideoDataOutput, V4L2, ...): hand the frame over, never wait.
+        @Sendable func didCapture(_ bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, time: Double) throws {
+            let pixels = try PixelBuffer(format: .bgra, width: width, height: height, bytes: bytes, bytesPerRow: bytesPerRow)
+            pipeline.offer(Frame(pixels: pixels, timestamp: time))
+        }
+        // README live example pauses: a capture thread sends 12 frames 30 ms apart, moving 4 px each.
+        let camera = Thread {
+            for (i, bytes) in frames.enumerated() {
+                try? didCapture(bytes, width: 640, height: 480, bytesPerRow: 640 * 4, time: Double(i) * 0.03)
+                usleep(30_000)
+            }
+            pipeline.finish()
+        }
+        camera.start()
+        // README live example resumes
+        for try await result in pipeline.results {
+            for box in result.tracks { print(box.trackID, box.label, box.rect) }
+            print(String(format: "%.1f fps, %.0f ms behind the camera", result.statistics.processedFPS,
+                         result.statistics.latency * 1000))
+        }
+        // README live example ends
+
+        let rates = printed.filter { $0.hasSuffix("behind the camera") }
+        XCTAssertFalse(rates.isEmpty)
+        let dogs = printed.filter { $0.contains(" dog ") }
+        XCTAssertFalse(dogs.isEmpty, "\(printed)")
+        XCTAssertEqual(Set(dogs.map { $0.split(separator: " ")[0] }).count, 1, "one track ID for the dog: \(dogs)")
+    }
+}
+
+/// The `width x height` window at column `x` of `image` as tightly packed BGRA bytes.
+private func packedBGRA(_ image: Image, x: Int, width: Int, height: Int) throws -> [UInt8] {
+    let window = try image.pixelBuffer(format: .bgra).cropped(to: PixelRegion(x: x, y: 0, width: width, height: height))
+    return try Image(pixels: window).pixelBuffer(format: .bgra).withUnsafePlane(0) { raw, _ in Array(raw.prefix(width * height * 4)) }
 }

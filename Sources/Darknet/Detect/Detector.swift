@@ -137,6 +137,15 @@ public final class Detector: Sendable {
                          : try image.stretched(width: shape.width, height: shape.height)
     }
 
+    /// Detects objects in an input `prepare(_:letterbox:)` made: the forward pass and decoding
+    /// only, so another thread can decode and letterbox the next image meanwhile (the
+    /// command-line batches do). `detect(image, options:)` is `prepare` followed by this.
+    /// - Throws: `InferenceError.inputSizeMismatch` when `input` is not the network input's size.
+    package func detect(prepared input: Image, geometry: LetterboxGeometry,
+                        options: DetectionOptions) throws -> [Detection] {
+        try runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
+    }
+
     /// Writes the network input for `pixels` (letterboxed, or stretched) into `input`.
     func prepareInput(_ pixels: PixelBuffer, letterbox: Bool,
                               into input: UnsafeMutableBufferPointer<Float>) throws -> LetterboxGeometry {

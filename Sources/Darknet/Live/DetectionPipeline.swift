@@ -31,12 +31,15 @@ public final class DetectionPipeline: Sendable {
     /// - Parameters:
     ///   - policy: which frames are processed (`.latest` for live sources, `.every` for files).
     ///   - options: thresholds and result shaping, as for `Detector.detect`.
+    ///   - tracking: give detections stable IDs across the processed frames (`ObjectTracker`,
+    ///     with its box smoothing); `nil`: no tracking, `FrameResult.tracks` stays empty.
     ///   - clock: where timestamps come from (tests inject one).
     public init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
-                clock: any PipelineClock = MonotonicClock()) {
+                tracking: TrackerOptions? = nil, clock: any PipelineClock = MonotonicClock()) {
         let (stream, continuation) = AsyncThrowingStream<FrameResult, any Error>.makeStream()
         results = stream
-        core = PipelineCore(detector: detector, policy: policy, options: options, clock: clock, output: continuation)
+        core = PipelineCore(detector: detector, policy: policy, options: options,
+                            tracker: tracking.map { ObjectTracker(options: $0) }, clock: clock, output: continuation)
         continuation.onTermination = { [core] _ in core.stop() }
         core.start()
     }
@@ -94,6 +97,8 @@ private final class PipelineCore: @unchecked Sendable {
     let policy: FramePolicy
     private let detector: Detector
     private let options: DetectionOptions
+    /// Used by the forward thread only.
+    private var tracker: ObjectTracker?
     private let clock: any PipelineClock
     private let output: AsyncThrowingStream<FrameResult, any Error>.Continuation
     private let condition = NSCondition()
@@ -122,9 +127,10 @@ private final class PipelineCore: @unchecked Sendable {
         let preprocess: Double
     }
 
-    init(detector: Detector, policy: FramePolicy, options: DetectionOptions, clock: any PipelineClock,
-         output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
+    init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracker: ObjectTracker?,
+         clock: any PipelineClock, output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
         self.detector = detector
+        self.tracker = tracker
         self.policy = policy
         self.options = options
         self.clock = clock
@@ -292,7 +298,7 @@ private final class PipelineCore: @unchecked Sendable {
             freeBuffers.append(frame.buffer)
             condition.broadcast()
             switch result {
-            case .success(let (detections, forward, decode)):
+            case .success(let (detections, tracks, forward, decode)):
                 let now = clock.now()
                 resultRate.record(now)
                 let statistics = FrameStatistics(
@@ -300,7 +306,7 @@ private final class PipelineCore: @unchecked Sendable {
                     decode: decode, received: scheduler.received, processed: scheduler.processed,
                     dropped: scheduler.dropped, processedFPS: resultRate.rate, inputFPS: inputRate.rate)
                 output.yield(FrameResult(index: frame.index, timestamp: frame.timestamp, detections: detections,
-                                         statistics: statistics))
+                                         tracks: tracks, statistics: statistics))
             case .failure(let error):
                 if failure == nil { failure = error }
                 stopped = true
@@ -312,14 +318,17 @@ private final class PipelineCore: @unchecked Sendable {
         if let failure { output.finish(throwing: failure) } else { output.finish() }
     }
 
-    /// The forward pass and decoding of one prepared frame, with their times in seconds.
-    private func run(_ frame: Prepared, in pooled: PooledSession) throws -> ([Detection], Double, Double) {
+    /// The forward pass, decoding and tracking of one prepared frame (on the forward thread),
+    /// with the times of the pass and of the rest in seconds.
+    private func run(_ frame: Prepared, in pooled: PooledSession) throws -> ([Detection], [TrackedDetection], Double, Double) {
         let start = clock.now()
         try pooled.session.forward(UnsafeBufferPointer(buffers[frame.buffer]))
         let forwarded = clock.now()
         let detections = try DetectionDecoder.decode(pooled.session, geometry: frame.geometry, labels: detector.labels,
                                                      options: options)
+        let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: frame.geometry.imageWidth,
+                                     imageHeight: frame.geometry.imageHeight) ?? []
         let decoded = clock.now()
-        return (detections, Double(forwarded &- start) / 1e9, Double(decoded &- forwarded) / 1e9)
+        return (detections, tracks, Double(forwarded &- start) / 1e9, Double(decoded &- forwarded) / 1e9)
     }
 }

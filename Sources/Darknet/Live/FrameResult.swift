@@ -6,6 +6,9 @@ public struct FrameResult: Sendable {
     public let timestamp: Double
     /// Detections in the frame's pixels, shaped by the pipeline's `DetectionOptions`.
     public let detections: [Detection]
+    /// The same detections with track IDs and (smoothed) boxes, in the same order, when the
+    /// pipeline tracks (`tracking:`); empty otherwise.
+    public let tracks: [TrackedDetection]
     /// How long it took and how the stream is going.
     public let statistics: FrameStatistics
 }
@@ -18,7 +21,7 @@ public struct FrameStatistics: Sendable, Equatable {
     public let preprocess: Double
     /// The forward pass.
     public let forward: Double
-    /// Decoding boxes, NMS and shaping (and tracking, when on).
+    /// Decoding boxes, NMS and shaping, and tracking when on.
     public let decode: Double
     /// Frames that reached the pipeline so far.
     public let received: Int

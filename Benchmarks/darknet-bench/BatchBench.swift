@@ -1,0 +1,75 @@
+import BatchDetection
+import BenchmarkKit
+import CommandLineKit
+import Darknet
+import DarknetImage
+import Foundation
+
+/// `--batch DIR`: images per second over a folder of images, run one step after another and
+/// with the next image decoded and letterboxed during the forward pass, against the ceiling
+/// the forward pass alone allows.
+struct BatchBench {
+    let options: BenchOptions
+    let folder: String
+    /// Images prepared ahead in the overlapped runs (what `swift-darknet detect` uses).
+    static let lookAhead = 1
+
+    func run() throws -> BatchBenchReport {
+        let startLoad = Self.loadAverage()
+        let paths = try ImageInputs.images(inDirectory: folder, recursive: false)
+        guard !paths.isEmpty else { throw BatchInputError.noImages(directory: folder, recursive: false) }
+        var spec = try NetworkSpec.parse(bytes: try readBytes(options.cfg), file: options.cfg.path)
+        if let size = options.size { spec = spec.resized(width: size, height: size) }
+        let network = try options.weights.map { try Network(spec: spec, weightsFile: $0) }
+            ?? Network(spec: spec, randomSeed: options.seed)
+        let detector = try Detector(network: network, threads: options.threads)
+        let detectionOptions = DetectionOptions()
+        let sequential = BatchDetector(detector: detector, options: detectionOptions, lookAhead: 0)
+        let overlapped = BatchDetector(detector: detector, options: detectionOptions, lookAhead: Self.lookAhead)
+        let session = InferenceSession(network: network, threads: options.threads)
+
+        // Untimed: a failing image would make the rates meaningless, and caches get warm.
+        try pass(sequential, paths)
+        for _ in 0..<options.warmup { try pass(overlapped, paths) }
+
+        // The three measurements alternate pass by pass, so a slow minute of the machine
+        // falls on all of them.
+        var sequentialRates: [Double] = [], overlappedRates: [Double] = []
+        var forwardMilliseconds: [Double] = [], prepareMilliseconds: [Double] = []
+        for round in 0..<options.runs {
+            let order = round % 2 == 0 ? [sequential, overlapped] : [overlapped, sequential]
+            for batch in order {
+                let start = Clock.now
+                try pass(batch, paths)
+                let rate = Double(paths.count) / (Clock.milliseconds(since: start) / 1000)
+                if batch.lookAhead == 0 { sequentialRates.append(rate) } else { overlappedRates.append(rate) }
+            }
+            for path in paths {
+                let prepareStart = Clock.now
+                let (input, _) = try detector.prepare(Image(contentsOf: URL(fileURLWithPath: path)))
+                prepareMilliseconds.append(Clock.milliseconds(since: prepareStart))
+                let start = Clock.now
+                try session.forward(input.pixels)
+                forwardMilliseconds.append(Clock.milliseconds(since: start))
+            }
+        }
+        return BatchBenchReport(folder: folder, cfg: options.cfg.path, size: network.inputShape.width, images: paths.count,
+                                threads: options.threads, passes: options.runs, lookAhead: Self.lookAhead,
+                                sequential: Stats(sequentialRates), overlapped: Stats(overlappedRates),
+                                forward: Stats(forwardMilliseconds), prepare: Stats(prepareMilliseconds),
+                                loadAverageStart: startLoad, loadAverageEnd: Self.loadAverage())
+    }
+
+    /// One pass over the folder; throws on the first image that fails.
+    private func pass(_ batch: BatchDetector, _ paths: [String]) throws {
+        try batch.run(paths) { item in
+            if case .failure(let error) = item.result { throw CLIError("\(item.path): \(error)") }
+        }
+    }
+
+    /// `/proc/loadavg`'s 1, 5 and 15 minute averages ("?" where unavailable).
+    static func loadAverage() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+}

@@ -1,0 +1,80 @@
+import Darknet
+import DarknetImage
+import Foundation
+
+/// Runs a detector over a list of image files and hands each result over in input order.
+///
+/// With `lookAhead > 0`, a second thread decodes and letterboxes the next images while the
+/// current image's forward pass runs (at most `lookAhead` prepared images waiting). The
+/// detections are exactly those of the sequential path (`lookAhead == 0`): decode, then
+/// `Detector.detect(image, options:)`, image after image.
+public struct BatchDetector: Sendable {
+    /// The detector every image goes through.
+    public let detector: Detector
+    /// Thresholds, letterboxing and result shaping.
+    public let options: DetectionOptions
+    /// Images prepared ahead of the forward pass at most; 0 runs everything on the caller's
+    /// thread, one step after another.
+    public let lookAhead: Int
+    /// Decodes a file (default: `Image(contentsOf:)`, JPEG or PNG).
+    public let load: @Sendable (String) throws -> Image
+
+    /// A batch runner; `lookAhead` below 0 counts as 0 (sequential).
+    public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1,
+                load: @escaping @Sendable (String) throws -> Image = { try Image(contentsOf: URL(fileURLWithPath: $0)) }) {
+        self.detector = detector
+        self.options = options
+        self.lookAhead = max(0, lookAhead)
+        self.load = load
+    }
+
+    /// Detects objects in every image of `paths`, calling `each` once per image in input order
+    /// (on the caller's thread). A failing image is an item with an error; the others go on.
+    /// - Throws: only what `each` throws (the batch then stops).
+    public func run(_ paths: [String], each: (BatchItem) throws -> Void) rethrows {
+        if lookAhead == 0 || paths.count < 2 {
+            for (index, path) in paths.enumerated() {
+                let result = Result { () throws -> BatchDetections in
+                    let image = try load(path)
+                    let start = DispatchTime.now()
+                    let detections = try detector.detect(image, options: options)
+                    return BatchDetections(image: image, detections: detections, seconds: Self.seconds(since: start))
+                }
+                try each(BatchItem(index: index, path: path, result: result))
+            }
+            return
+        }
+        let prefetcher = Prefetcher(count: paths.count, capacity: lookAhead) { [self] index in
+            Result { () throws -> PreparedImage in
+                let image = try load(paths[index])
+                let (input, geometry) = try detector.prepare(image, letterbox: options.letterbox)
+                return PreparedImage(image: image, input: input, geometry: geometry)
+            }
+        }
+        defer { prefetcher.finish() }
+        for (index, path) in paths.enumerated() {
+            let prepared = prefetcher.next()
+            let result = prepared.flatMap { prepared in
+                Result { () throws -> BatchDetections in
+                    let start = DispatchTime.now()
+                    let detections = try detector.detect(prepared: prepared.input, geometry: prepared.geometry, options: options)
+                    return BatchDetections(image: prepared.image, detections: detections, seconds: Self.seconds(since: start))
+                }
+            }
+            try each(BatchItem(index: index, path: path, result: result))
+        }
+    }
+}
+
+extension BatchDetector {
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+/// An image decoded and turned into the network input, ready for the forward pass.
+struct PreparedImage: Sendable {
+    let image: Image
+    let input: Image
+    let geometry: LetterboxGeometry
+}

@@ -1,0 +1,61 @@
+import BatchDetection
+import Darknet
+import DarknetImage
+import Foundation
+import XCTest
+
+/// The batch pipeline with the real YOLOv3-tiny: the overlapped path gives exactly the
+/// sequential path's (and `Detector.detect`'s) results, in input order, failures included.
+final class BatchDetectorTests: XCTestCase {
+    func testOverlapGivesTheSequentialResultsInOrder() throws {
+        let folder = try BatchFixtures.temporaryDirectory(self)
+        var paths: [String] = []
+        for name in ["dog.jpg", "eagle.jpg", "broken.jpg", "kite.jpg"] {
+            let url = folder.appendingPathComponent(name)
+            if name == "broken.jpg" { try BatchFixtures.writeTruncatedJPEG(to: url) } else { try BatchFixtures.copySample(name, to: url) }
+            paths.append(url.path)
+        }
+        let detector = try BatchFixtures.detector()
+        let options = DetectionOptions(threshold: 0.25)
+        let expected: [[Detection]?] = try paths.map { path in
+            guard let image = try? Image(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+            return try detector.detect(image, options: options)
+        }
+        XCTAssertNil(expected[2], "the truncated JPEG must not decode")
+        XCTAssertFalse(expected[0]?.isEmpty ?? true)
+        for lookAhead in [0, 1, 2] {
+            var items: [BatchItem] = []
+            BatchDetector(detector: detector, options: options, lookAhead: lookAhead).run(paths) { items.append($0) }
+            XCTAssertEqual(items.map(\.index), [0, 1, 2, 3], "lookAhead \(lookAhead)")
+            XCTAssertEqual(items.map(\.path), paths, "lookAhead \(lookAhead)")
+            for (item, want) in zip(items, expected) {
+                switch item.result {
+                case .success(let found):
+                    XCTAssertEqual(found.detections, want, "\(item.path), lookAhead \(lookAhead)")
+                    XCTAssertEqual(found.image, try Image(contentsOf: URL(fileURLWithPath: item.path)))
+                case .failure(let error):
+                    XCTAssertNil(want, "\(item.path) failed: \(error)")
+                    XCTAssertTrue(String(describing: error).contains(item.path), "the error names the file: \(error)")
+                }
+            }
+        }
+    }
+
+    func testStoppingEarlyEndsTheBatch() throws {
+        struct Stop: Error {}
+        let folder = try BatchFixtures.temporaryDirectory(self)
+        var paths: [String] = []
+        for i in 0..<4 {
+            let url = folder.appendingPathComponent("\(i).jpg")
+            try BatchFixtures.writeTruncatedJPEG(to: url)  // fast: every image fails to decode
+            paths.append(url.path)
+        }
+        var seen: [Int] = []
+        XCTAssertThrowsError(try BatchDetector(detector: try BatchFixtures.detector(), options: DetectionOptions(), lookAhead: 2)
+            .run(paths) { item in
+                seen.append(item.index)
+                if item.index == 1 { throw Stop() }
+            }) { XCTAssertTrue($0 is Stop) }
+        XCTAssertEqual(seen, [0, 1])
+    }
+}
