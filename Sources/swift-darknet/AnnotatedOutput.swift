@@ -27,8 +27,8 @@ final class AnnotatedOutput {
         }
     }
 
-    func write(_ frame: VideoFrame, detections: [Detection]) throws {
-        let image = Image(pixels: frame.pixels).annotated(with: DetectCommand.annotations(detections), classCount: classCount)
+    func write(_ frame: VideoFrame, annotations: [BoxAnnotation]) throws {
+        let image = Image(pixels: frame.pixels).annotated(with: annotations, classCount: classCount)
         if let pattern {
             try image.write(to: URL(fileURLWithPath: Self.fill(pattern, with: frame.index)))
         } else if let writer {

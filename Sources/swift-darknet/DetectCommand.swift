@@ -88,10 +88,12 @@ enum DetectionJSON {
 
     /// The `"detections"` array: one object per detection, `extra` appended to each object's
     /// fields (e.g. `"track": 3`), in Darknet's order.
-    static func array(_ detections: [Detection], extra: [String]? = nil) -> String {
+    /// `rects`, if given, replaces each detection's `rect` (a tracker's smoothed boxes).
+    static func array(_ detections: [Detection], rects: [PixelRect]? = nil, extra: [String]? = nil) -> String {
         let items = detections.enumerated().map { i, d in
-            String(format: #"{"class": %d, "label": %@, "prob": %.4f, "x": %d, "y": %d, "w": %d, "h": %d"#,
-                   d.classIndex, jsonStringLiteral(d.label), d.confidence, d.rect.left, d.rect.top, d.rect.width, d.rect.height)
+            let rect = rects?[i] ?? d.rect
+            return String(format: #"{"class": %d, "label": %@, "prob": %.4f, "x": %d, "y": %d, "w": %d, "h": %d"#,
+                          d.classIndex, jsonStringLiteral(d.label), d.confidence, rect.left, rect.top, rect.width, rect.height)
                 + (extra.map { ", " + $0[i] } ?? "") + "}"
         }
         return "[" + items.joined(separator: ", ") + "]"

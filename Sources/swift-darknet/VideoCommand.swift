@@ -12,7 +12,8 @@ struct VideoCommand: Command {
     static let usage = """
         --cfg FILE --weights FILE [--names FILE] [--out annotated.mp4|frame%04d.png] [--json]
                      [--live|--every] [--stride N] [--thresh 0.5] [--nms 0.45] [--max-det N]
-                     [--classes 0,16|dog,cat] [--duration S] [--timeout 10] [--threads 1] INPUT
+                     [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S] [--timeout 10]
+                     [--threads 1] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
           --json     one line per processed frame: {"frame", "time", "detections": [...]}
@@ -21,11 +22,13 @@ struct VideoCommand: Command {
           --stride N only every Nth frame (by decode index) is a candidate
           --out      annotated video (H.264 MP4, or MJPEG AVI without an H.264 encoder), or
                      numbered PNG/JPEG images for a path with %d
+          --track    give each detection a track ID ("track" in --json), kept across frames
+          --smooth N report each track's box averaged over its last N detections (implies --track)
           --duration stop after S seconds of stream time
           --timeout  seconds to wait for a source that sends nothing (default 10)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """
-    static let flagNames: Set<String> = ["json", "live", "every"]
+    static let flagNames: Set<String> = ["json", "live", "every", "track"]
 
     let cfg: URL
     let weights: URL
@@ -40,6 +43,7 @@ struct VideoCommand: Command {
     let timeout: Double
     let threads: Int
     let out: String?
+    let tracking: TrackerOptions?
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -64,6 +68,10 @@ struct VideoCommand: Command {
         timeout = Double(try arguments.float("timeout", default: 10, range: 0.1...3600))
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out")
+        let smooth = try arguments.int("smooth", default: 0, range: 0...10_000)
+        let track = arguments.flag("track")
+        tracking = track || smooth > 0
+            ? TrackerOptions(smoothing: smooth > 1 ? .movingAverage(frames: smooth) : .none) : nil
         guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
             throw CLIError(arguments.positionals.isEmpty ? "no video input given" : "one video input at a time")
         }
@@ -81,7 +89,8 @@ struct VideoCommand: Command {
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: labels) }
         let mode: FramePolicy.Mode = (live ?? (reader.kind == .network)) ? .latest : .every
-        let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options)
+        let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options,
+                                         tracking: tracking)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
         let feed = FrameFeed(reader: reader, pipeline: pipeline, duration: duration, keepFrames: output != nil)
         let run = VideoRun(feed: feed, output: output, json: json,

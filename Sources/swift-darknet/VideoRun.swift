@@ -1,4 +1,5 @@
 import Darknet
+import DarknetImage
 import DarknetVideo
 import Foundation
 
@@ -46,7 +47,7 @@ final class VideoRun: @unchecked Sendable {
         emit(result)
         if let output {
             if let frame = feed.take(result.index) {
-                try output.write(frame, detections: result.detections)
+                try output.write(frame, annotations: Self.annotations(result))
             } else {
                 warn("frame \(result.index) was no longer kept; not written to --out")
             }
@@ -54,14 +55,31 @@ final class VideoRun: @unchecked Sendable {
         progress.update { statistics.progress(read: feed.counts.read, total: total) }
     }
 
-    /// One JSON line, or a text line, per processed frame, written unbuffered.
+    /// Boxes to draw: detect's (labels of one box joined), or with tracking each track's
+    /// (smoothed) box labelled with its ID.
+    static func annotations(_ result: FrameResult) -> [BoxAnnotation] {
+        guard !result.tracks.isEmpty else { return DetectCommand.annotations(result.detections) }
+        return result.tracks.map { t in
+            BoxAnnotation(label: "\(t.label) \(t.trackID)", classIndex: t.classIndex,
+                          left: t.rect.left, top: t.rect.top, right: t.rect.right, bottom: t.rect.bottom)
+        }
+    }
+
+    /// One JSON line, or a text line, per processed frame, written unbuffered. With tracking,
+    /// each detection has its `"track"` ID and its box is the track's reported (smoothed) box.
     private func emit(_ result: FrameResult) {
+        let tracked = result.tracks.count == result.detections.count && !result.tracks.isEmpty
         let line: String
         if json {
-            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, result.index, result.timestamp)
-                + DetectionJSON.array(result.detections) + "}"
+            let array = tracked
+                ? DetectionJSON.array(result.detections, rects: result.tracks.map(\.rect),
+                                      extra: result.tracks.map { #""track": \#($0.trackID)"# })
+                : DetectionJSON.array(result.detections)
+            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, result.index, result.timestamp) + array + "}"
         } else {
-            let found = result.detections.map { String(format: "%@: %.0f%%", $0.label, $0.confidence * 100) }
+            let found = result.detections.enumerated().map { i, d in
+                String(format: "%@%@: %.0f%%", d.label, tracked ? " #\(result.tracks[i].trackID)" : "", d.confidence * 100)
+            }
             line = String(format: "frame %d at %.3f s: ", result.index, result.timestamp)
                 + (found.isEmpty ? "-" : found.joined(separator: ", "))
         }

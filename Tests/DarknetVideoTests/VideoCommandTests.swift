@@ -63,6 +63,33 @@ final class VideoCommandTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("unicorn"))
     }
 
+    func testTrackAndSmoothAddTrackIDsAndSmoothedBoxes() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 10, codec: VideoTestSupport.h264)
+        let model = try CLITool.modelArguments()
+        func dogs(_ extra: [String]) throws -> [[String: Any]] {
+            let result = try CLITool.run(["video"] + model + ["--json"] + extra + [clip.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try result.lines.map(CLITool.object).compactMap { line in
+                (line["detections"] as? [[String: Any]])?.first { $0["label"] as? String == "dog" }
+            }
+        }
+        let plain = try dogs([]), tracked = try dogs(["--track"]), smoothed = try dogs(["--smooth", "5"])
+        XCTAssertGreaterThan(plain.count, 4, "the dog is found in most frames")
+        XCTAssertEqual(tracked.count, plain.count)
+        XCTAssertEqual(smoothed.count, plain.count)
+        XCTAssertNil(plain.first?["track"])
+        let ids = Set(tracked.compactMap { $0["track"] as? Int })
+        XCTAssertEqual(ids.count, 1, "the dog keeps one track ID over the pan")
+        for key in ["x", "y", "w", "h", "prob"] {
+            XCTAssertEqual(tracked.map { "\($0[key]!)" }, plain.map { "\($0[key]!)" }, "--track alone leaves \(key) as detect has it")
+        }
+        XCTAssertEqual(smoothed.map { $0["track"] as? Int }, tracked.map { $0["track"] as? Int })
+        let moved = zip(smoothed, tracked).contains { a, b in ["x", "y", "w", "h"].contains { a[$0] as? Int != b[$0] as? Int } }
+        XCTAssertTrue(moved, "--smooth 5 averages the boxes of a moving dog")
+        XCTAssertEqual(smoothed.first.map { "\($0["x"]!)" }, tracked.first.map { "\($0["x"]!)" }, "a new track's first box is its own")
+    }
+
     func testOutWritesAnH264VideoOfTheSourceSizeAndRate() throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 12, codec: VideoTestSupport.h264)
