@@ -50,6 +50,10 @@ asan_skip+="|AlexeyABFidelityTests.testYoloV4RandomWeights|AlexeyABFidelityTests
 asan_skip+="|AlexeyABFidelityTests.testYoloV4Detections|AlexeyABFidelityTests.testYoloV4SamMishDetections"
 # 100 and 12 YOLOv3-tiny frames: their memory paths run in PixelLetterboxTests and DetectionPipelineTests.
 asan_skip+="|TrackingSequenceTests|PixelDetectionTests.testFramesGiveTheImagePathsDetections"
+# 60 1280x720 video frames through swift-darknet video and detect (4 minutes in a plain debug
+# build), and the 10 s real-time UDP stream (it judges timing): the decoder, pixel and
+# pipeline paths they use run in VideoReaderTests, BadVideoInputTests and VideoCommandTests.
+asan_skip+="|VideoFidelityTests|LiveStreamTests"
 
 # run SANITIZER SELECTION...   (swift test's --filter / --skip options)
 run() {
