@@ -2,7 +2,8 @@
 # Checks the benchmark executables' contracts (issue 4) on YOLOv3-tiny, release build: that
 # `darknet-bench --json` prints exactly one JSON line with every documented key and sane values,
 # that `darknet-bench --serve` answers one line per forward, that `--batch --json` prints one line
-# with its documented keys, and that `darknet-microbench` runs.
+# with its documented keys, that `--video --json` (on a 20-frame clip ffmpeg makes) prints one
+# line with its documented keys, and that `darknet-microbench` runs.
 # Timings are not judged here (see Benchmarks/README.md): only that the tools work.
 #
 # Environment: BENCH_CHECK_SCRATCH (build directory, default .build).
@@ -59,6 +60,23 @@ assert report["images"] == 7 and report["threads"] == 2 and report["passes"] == 
 assert min(report["sequential_images_per_s"], report["overlapped_images_per_s"], report["ceiling_images_per_s"]) > 0, report
 print(f"bench-check: --batch OK ({report['images']} images, 2 threads: {report['sequential_images_per_s']:.1f} "
       f"and {report['overlapped_images_per_s']:.1f} images/s)")
+EOF
+clip="$scratch/bench-check-clip.mp4"
+ffmpeg -nostdin -loglevel error -y -loop 1 -i Weights/darknet/data/dog.jpg -vf scale=640:-2 -frames:v 20 -r 30 \
+    -c:v libx264 -pix_fmt yuv420p "$clip"
+video=$("$bench" --cfg "$cfg" --weights "$weights" --video "$clip" --threads 2 --json)
+python3 - "$video" <<'EOF'
+import json, sys
+lines = sys.argv[1].splitlines()
+assert len(lines) == 1, f"--video --json printed {len(lines)} lines, expected exactly 1"
+report = json.loads(lines[0])
+for key in ("video", "width", "height", "codec", "decode_frames", "decode_fps", "frames", "processed", "dropped",
+            "end_to_end_fps", "forward_median_ms", "lag_p50_ms", "lag_p95_ms", "policy"):
+    assert key in report, f"--video --json lacks {key}"
+assert report["decode_frames"] == 20 and report["frames"] == 20 and report["processed"] == 20, report
+assert report["codec"] == "h264" and report["width"] == 640 and report["policy"] == "every", report
+assert min(report["decode_fps"], report["end_to_end_fps"], report["lag_p50_ms"]) > 0, report
+print(f"bench-check: --video OK (decode {report['decode_fps']:.0f} fps, end to end {report['end_to_end_fps']:.1f} fps)")
 EOF
 if printf 'bogus\n' | "$bench" --cfg "$cfg" --weights "$weights" --warmup 1 --serve > /dev/null 2>&1; then
     echo "bench-check: --serve accepted an unknown command" >&2
