@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Darknet", targets: ["Darknet"]),
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
+        .library(name: "DarknetModels", targets: ["DarknetModels"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -46,6 +47,11 @@ let package = Package(
             name: "DarknetImage",
             dependencies: ["Darknet", "CJPEG", "CPNG"]
         ),
+        // Models from URLs: download, checksum, cache, update checks (the only target that networks).
+        .target(
+            name: "DarknetModels",
+            dependencies: ["Darknet"]
+        ),
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
@@ -74,5 +80,6 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels"]),
     ]
 )
