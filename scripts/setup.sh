@@ -13,7 +13,7 @@ want_fixtures=0
 log() { echo "setup: $*" >&2; }
 
 packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev)
-[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv)
+[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3)  # python3: the model tests' HTTP server
 
 missing=()
 for p in "${packages[@]}"; do
