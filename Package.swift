@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "CommandLineKit"),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetModels", "CommandLineKit"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(

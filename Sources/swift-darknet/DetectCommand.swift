@@ -8,18 +8,16 @@ struct DetectCommand: Command {
     static let name = "detect"
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
     static let usage = """
-        --cfg FILE --weights FILE [--names FILE] [--thresh 0.5] [--hier 0.5] [--nms 0.45]
-                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1] IMAGE...
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--cache DIR] [--update]
+                     [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1] IMAGE...
           default output: "label: NN%" lines per image, as Darknet prints them
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
-        """
-    static let flagNames: Set<String> = ["json", "stretch"]
+        """ + "\n" + ModelOptions.usage
+    static let flagNames: Set<String> = Set(["json", "stretch"]).union(ModelOptions.flagNames)
 
-    let cfg: URL
-    let weights: URL
-    let names: URL?
+    let model: ModelOptions
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -27,9 +25,7 @@ struct DetectCommand: Command {
     let threads: Int
 
     init(arguments: inout Arguments) throws {
-        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
-        weights = URL(fileURLWithPath: try arguments.required("weights"))
-        names = arguments.string("names").map { URL(fileURLWithPath: $0) }
+        model = try ModelOptions(arguments: &arguments)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
@@ -46,6 +42,7 @@ struct DetectCommand: Command {
     }
 
     func run() throws -> Int32 {
+        let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
         let network = try Network(spec: spec, weightsFile: weights)
