@@ -164,8 +164,13 @@ public struct ModelStore: Sendable {
         do {
             outcome = try Transfer.run(request, options: options, callbacks: callbacks)
         } catch {
-            if case .httpStatus = error.reason { cache.discardPartial(role) }
-            throw error
+            guard case .httpStatus(let status) = error.reason else { throw error }  // cut, timed out: resumable
+            cache.discardPartial(role)
+            // 416: the part file already held the whole file (killed before it was moved on); start over.
+            guard status == 416, request.resumeOffset > 0 else { throw error }
+            request.resumeOffset = 0
+            request.resumeValidator = nil
+            outcome = try Transfer.run(request, options: options, callbacks: callbacks)
         }
         switch outcome {
         case .notModified:

@@ -16,6 +16,7 @@ struct ModelOptions {
           --cfg, --weights, --names  local files or http(s):// URLs; URLs are downloaded once into
                      --cache DIR (default ~/.cache/swift-darknet) and used from there
           --update   ask the server for a newer model first (on failure the cached one is used)
+          --timeout  seconds without a byte before a download is abandoned (default 30)
         """
 
     let cfg: String
@@ -23,6 +24,7 @@ struct ModelOptions {
     let names: String?
     let cache: URL?
     let update: Bool
+    let timeout: Double
 
     init(arguments: inout Arguments) throws {
         cfg = try arguments.required("cfg")
@@ -30,8 +32,9 @@ struct ModelOptions {
         names = arguments.string("names")
         cache = arguments.string("cache").map { URL(fileURLWithPath: $0, isDirectory: true) }
         update = arguments.flag("update")
-        if !isRemote, cache != nil || update {
-            throw CLIError("--cache and --update apply to http(s):// URLs; --cfg, --weights and --names are local files")
+        timeout = Double(try arguments.float("timeout", default: 30, range: 0.1...86_400))
+        if !isRemote, cache != nil || update || arguments.string("timeout") != nil {
+            throw CLIError("--cache, --update and --timeout apply to http(s):// URLs; --cfg, --weights and --names are local files")
         }
     }
 
@@ -49,7 +52,7 @@ struct ModelOptions {
                                 cfg: RemoteFile(cfgURL), weights: RemoteFile(weightsURL), names: namesURL.map { RemoteFile($0) })
         let store = ModelStore(model: model, cacheDirectory: cache ?? Self.defaultCache)
         let progress = ProgressLine.onTerminal()
-        var options = DownloadOptions()
+        var options = DownloadOptions(idleTimeout: timeout)
         if let progress { options.progress = { progress.show($0) } }
         let files: ModelFiles
         if store.isDownloaded, let cached = store.cachedModel {

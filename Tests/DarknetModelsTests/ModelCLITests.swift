@@ -95,6 +95,21 @@ final class ModelCLITests: ModelTestCase {
         XCTAssertNil(commandStore.cachedModel)
     }
 
+    func testStalledServerTimesOutWithTimeoutOption() throws {
+        try server.fault("tiny.weights", ["stall_after": 1000, "stall_seconds": 60])
+        let start = Date()
+        let result = try detect(["--timeout", "1"], timeout: 60)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("\(server.url("tiny.weights").absoluteString): timed out"), result.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "generous bound for a 1 s time-out")
+    }
+
+    func testCacheOptionsNeedURLs() throws {
+        let result = try runProcess(try tool, ["detect", "--cfg", "a.cfg", "--weights", "a.weights", "--update", try image])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("apply to http(s):// URLs"), result.stderr)
+    }
+
     /// SIGKILL at random moments of a first download, then of an update: afterwards the cache
     /// holds a model that loads (exactly the old or the new bytes) or, before the first
     /// install, none.

@@ -95,6 +95,28 @@ final class ModelDownloadTests: ModelTestCase {
         XCTAssertNil(store().cachedModel)
     }
 
+    func testWholeTransferLimit() throws {
+        try server.fault("tiny.weights", ["rate": 200_000])
+        let error = sourceError { _ = try store().download(options: DownloadOptions(transferTimeout: 1)) }
+        XCTAssertEqual(error?.url, server.url("tiny.weights"))
+        XCTAssertEqual(error?.reason, .transferTooLong(seconds: 1))
+    }
+
+    /// A part file that already holds the whole file (a kill between the last byte and the move)
+    /// gets 416 to its Range request: the download starts over instead of failing.
+    func testCompletePartFileStartsOver() throws {
+        let partial = cacheDirectory.appendingPathComponent("tiny/partial")
+        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+        let weights = TinyModel.weights(seed: 1)
+        try Data(weights).write(to: partial.appendingPathComponent("weights.part"))
+        let etag = try XCTUnwrap(server.etag("tiny.weights"))
+        let state = #"{"url": "\#(server.url("tiny.weights").absoluteString)", "validators": {"etag": \#(jsonString(etag))}}"#
+        try Data(state.utf8).write(to: partial.appendingPathComponent("weights.json"))
+        let files = try store().download()
+        XCTAssertEqual(try server.requests(for: "tiny.weights").map(\.status), [416, 200])
+        XCTAssertEqual(try Data(contentsOf: files.weights), Data(weights))
+    }
+
     func testRefusedConnectionNamesTheURLAndFallsBackToBundled() throws {
         let bundledFolder = cacheDirectory.appendingPathComponent("bundle")
         try FileManager.default.createDirectory(at: bundledFolder, withIntermediateDirectories: true)

@@ -65,6 +65,15 @@ final class ModelServer {
         try Data(bytes).write(to: root.appendingPathComponent(name))
     }
 
+    /// The ETag the server gives a file now (the same formula as the script's).
+    func etag(_ name: String) throws -> String? {
+        let path = root.appendingPathComponent(name).path
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return "\"" + String(nanoseconds, radix: 16) + "-" + String(info.st_size, radix: 16) + "\""
+    }
+
     /// Injects a fault (see the script's documentation).
     func fault(_ name: String, _ settings: [String: Any]) throws {
         var body = settings
@@ -120,4 +129,9 @@ final class ModelServer {
             return data ?? Data()
         }
     }
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    String(decoding: (try? JSONSerialization.data(withJSONObject: [text])) ?? Data(), as: UTF8.self).dropFirst().dropLast().description
 }
