@@ -110,8 +110,9 @@ final class ModelCLITests: ModelTestCase {
         XCTAssertTrue(result.stderr.contains("apply to http(s):// URLs"), result.stderr)
     }
 
-    /// SIGKILL at random moments of a first download, then of an update: afterwards the cache
-    /// holds a model that loads (exactly the old or the new bytes) or, before the first
+    /// SIGKILL at random moments of a first download (six times, from an empty cache), then of an
+    /// update (six times, the server switching between two weights files): afterwards the cache
+    /// holds a model that loads, with exactly one of the served weights, or, before the first
     /// install, none.
     func testKillAtRandomPointsLeavesALoadableModelOrNone() throws {
         var generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
@@ -120,10 +121,13 @@ final class ModelCLITests: ModelTestCase {
         let oldWeights = Data(TinyModel.weights(seed: 1)), newWeights = Data(TinyModel.weights(seed: 9))
         var outcomes: [String] = []
         for round in 0..<12 {
-            if round == 6 {
-                // From here on: updates over an installed model.
-                XCTAssertEqual(try detect().status, 0)
-                try server.put("tiny.weights", TinyModel.weights(seed: 9))
+            if round < 6 {
+                // A first download each time: kills land before, during and after the install.
+                try? FileManager.default.removeItem(at: cacheDirectory)
+            } else {
+                // An update over an installed model each time: the server alternates two weights files.
+                if round == 6 { XCTAssertEqual(try detect().status, 0) }
+                try server.put("tiny.weights", TinyModel.weights(seed: round % 2 == 0 ? 9 : 1))
             }
             let delay = Double(generator.next() % 3500) / 1000
             try killedRun(after: delay, update: round >= 6)
@@ -135,8 +139,9 @@ final class ModelCLITests: ModelTestCase {
                 XCTAssertTrue(weights == oldWeights || weights == newWeights, "round \(round), kill after \(delay) s (seed \(seed))")
             }
             if let cached { XCTAssertNoThrow(try cached.makeDetector(), "round \(round) (seed \(seed))") }
-            outcomes.append(String(format: "%.2fs:%@", delay, weights == nil ? "none" : weights == oldWeights ? "old" : "new"))
+            outcomes.append(String(format: "%.2fs:%@", delay, weights == nil ? "none" : weights == oldWeights ? "seed1" : "seed9"))
         }
+        try server.put("tiny.weights", TinyModel.weights(seed: 9))
         print("kill points (seed \(seed)): \(outcomes.joined(separator: " "))")
         let final = try detect(["--update"])
         XCTAssertEqual(final.status, 0, final.stderr)
