@@ -13,6 +13,7 @@ public struct DownloadOptions: Sendable {
     /// Set it to stop a download from another thread.
     public var cancellation: DownloadCancellation?
 
+    /// Options with the default time-outs and no progress or cancellation unless given.
     public init(idleTimeout: Double = 30, transferTimeout: Double? = nil,
                 progress: (@Sendable (DownloadProgress) -> Void)? = nil,
                 cancellation: DownloadCancellation? = nil) {
@@ -27,6 +28,7 @@ public struct DownloadOptions: Sendable {
 public struct DownloadProgress: Sendable, Equatable {
     /// The file being transferred.
     public var role: ModelFileRole
+    /// The file's URL.
     public var url: URL
     /// Bytes of this file on disk so far (a resumed download starts above zero).
     public var fileBytes: Int64
@@ -44,6 +46,7 @@ public final class DownloadCancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
 
+    /// A flag not yet set.
     public init() {}
 
     /// Asks the download to stop.

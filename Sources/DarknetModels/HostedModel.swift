@@ -5,6 +5,7 @@ public enum ModelFileRole: String, Sendable, Codable, CodingKeyRepresentable, Ca
     case cfg, weights, names
     /// The file name the cache stores this file under.
     var cachedFileName: String { "model.\(rawValue)" }
+    /// `cfg`, `weights` or `names`.
     public var description: String { rawValue }
 }
 
@@ -16,6 +17,7 @@ public struct RemoteFile: Sendable, Equatable {
     /// The expected SHA-256 in hex; `nil` accepts any content (sizes are still checked).
     public var sha256: String?
 
+    /// A file at `url`, optionally with the SHA-256 (hex) it must have.
     public init(_ url: URL, sha256: String? = nil) {
         self.url = url
         self.sha256 = sha256?.lowercased()
@@ -24,10 +26,14 @@ public struct RemoteFile: Sendable, Equatable {
 
 /// A model shipped inside the app: local `.cfg`, `.weights` and (optional) names files.
 public struct BundledModel: Sendable, Equatable {
+    /// The local `.cfg` file.
     public var cfg: URL
+    /// The local `.weights` file.
     public var weights: URL
+    /// The local names file, if the model has one.
     public var names: URL?
 
+    /// A bundled model from local file URLs.
     public init(cfg: URL, weights: URL, names: URL? = nil) {
         self.cfg = cfg
         self.weights = weights
@@ -41,12 +47,16 @@ public struct HostedModel: Sendable, Equatable {
     /// Names the model's folder in the cache: letters, digits, `-`, `_` and `.` are kept,
     /// anything else becomes `_`.
     public var name: String
+    /// The `.cfg` file's location.
     public var cfg: RemoteFile
+    /// The `.weights` file's location.
     public var weights: RemoteFile
+    /// The names file's location, if the model has one.
     public var names: RemoteFile?
     /// Used by `ModelStore.availableModel()` when nothing is cached.
     public var bundled: BundledModel?
 
+    /// A hosted model; `name` picks its folder in the cache.
     public init(name: String, cfg: RemoteFile, weights: RemoteFile, names: RemoteFile? = nil,
                 bundled: BundledModel? = nil) {
         self.name = name

@@ -11,11 +11,16 @@ public struct ModelFiles: Sendable, Equatable {
         case bundled
     }
 
+    /// The local `.cfg` file.
     public let cfg: URL
+    /// The local `.weights` file.
     public let weights: URL
+    /// The local names file, if the model has one.
     public let names: URL?
+    /// Cache or bundle.
     public let origin: Origin
 
+    /// Files at these local URLs.
     public init(cfg: URL, weights: URL, names: URL?, origin: Origin) {
         self.cfg = cfg
         self.weights = weights

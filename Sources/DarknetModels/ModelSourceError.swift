@@ -3,14 +3,18 @@ import Foundation
 /// Why a hosted model could not be downloaded, checked, updated or installed. Always names
 /// the URL concerned (a `file://` URL for problems inside the cache directory).
 public struct ModelSourceError: Error, Sendable, CustomStringConvertible {
+    /// The URL the failure concerns.
     public let url: URL
+    /// What went wrong.
     public let reason: Reason
 
+    /// An error about `url`.
     public init(url: URL, reason: Reason) {
         self.url = url
         self.reason = reason
     }
 
+    /// What went wrong with the URL.
     public enum Reason: Sendable, Equatable {
         /// The connection failed or broke (refused, reset, cut half-way); the text is the system's.
         case network(String)
@@ -36,6 +40,7 @@ public struct ModelSourceError: Error, Sendable, CustomStringConvertible {
         case noModelAvailable
     }
 
+    /// The URL (or, for a file, its path) and the reason, in one line.
     public var description: String {
         let text: String
         switch reason {

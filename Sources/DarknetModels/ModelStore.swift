@@ -27,12 +27,15 @@ public enum ModelUpdate: Sendable, Equatable {
 /// assembled beside it, checked (sizes, SHA-256, a full load), then switched in by one rename
 /// (see `ModelCache`). The cached model stays usable throughout, by this process and others.
 public struct ModelStore: Sendable {
+    /// The model's description.
     public let model: HostedModel
+    /// The folder holding every model's cache folder (chosen by the caller).
     public let cacheDirectory: URL
     /// What a download must pass before it is installed.
     public let validation: ModelValidation
     private var cache: ModelCache { ModelCache(directory: cacheDirectory, model: model) }
 
+    /// A store for `model` under `cacheDirectory`; touches nothing until asked.
     public init(model: HostedModel, cacheDirectory: URL, validation: ModelValidation = .loadsNetwork) {
         self.model = model
         self.cacheDirectory = cacheDirectory

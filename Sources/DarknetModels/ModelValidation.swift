@@ -6,6 +6,7 @@ public struct ModelValidation: Sendable {
     /// Throws if the files do not make a usable model.
     public let check: @Sendable (ModelFiles) throws -> Void
 
+    /// A custom check (e.g. a `Classifier` or `Detector` with the app's labels).
     public init(_ check: @escaping @Sendable (ModelFiles) throws -> Void) {
         self.check = check
     }

@@ -9,6 +9,7 @@ public struct SHA256: Sendable {
     private var blockCount = 0
     private var messageBytes: UInt64 = 0
 
+    /// A hasher with nothing added yet.
     public init() {}
 
     /// The hex digest of `bytes`, lower case.
@@ -109,6 +110,7 @@ public struct SHA256Digest: Equatable, Hashable, Sendable, CustomStringConvertib
         let digits = Array("0123456789abcdef")
         return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
+    /// The hex digest.
     public var description: String { hexString }
 }
 
