@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Darknet", targets: ["Darknet"]),
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
+        .library(name: "DarknetModels", targets: ["DarknetModels"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -47,6 +48,11 @@ let package = Package(
             name: "DarknetImage",
             dependencies: ["Darknet", "CJPEG", "CPNG"]
         ),
+        // Models from URLs: download, checksum, cache, update checks (the only target that networks).
+        .target(
+            name: "DarknetModels",
+            dependencies: ["Darknet"]
+        ),
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
@@ -57,7 +63,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit", "BatchDetection"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetModels", "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
@@ -82,5 +88,6 @@ let package = Package(
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
         // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
         .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection"]),
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels"]),
     ]
 )
