@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Darknet", targets: ["Darknet"]),
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
         .library(name: "DarknetVideo", targets: ["DarknetVideo"]),
+        .library(name: "DarknetModels", targets: ["DarknetModels"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -60,6 +61,11 @@ let package = Package(
             name: "DarknetVideo",
             dependencies: ["Darknet", "CFFmpeg"]
         ),
+        // Models from URLs: download, checksum, cache, update checks (the only target that networks).
+        .target(
+            name: "DarknetModels",
+            dependencies: ["Darknet"]
+        ),
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
@@ -70,7 +76,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "CommandLineKit", "BatchDetection"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
@@ -95,6 +101,7 @@ let package = Package(
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
         // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
         .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection"]),
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
         .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet"]),
     ]

@@ -13,7 +13,8 @@ want_fixtures=0
 log() { echo "setup: $*" >&2; }
 
 packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
-[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv ffmpeg)
+# python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips
+[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,25 +8,22 @@ struct ClassifyCommand: Command {
     static let name = "classify"
     static let abstract = "classify images with a Darknet classifier (top-k labels)"
     static let usage = """
-        --cfg FILE --weights FILE [--names FILE] [--top 5] [--json] [--threads 1] IMAGE...
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--cache DIR] [--update]
+                     [--top 5] [--json] [--threads 1] IMAGE...
           default output: "NN.NN%: label" lines per image, as `darknet classifier predict` prints them
           --names    one label per line (e.g. imagenet.shortnames.list); without it, class indices
           --json     one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}
-        """
-    static let flagNames: Set<String> = ["json"]
+        """ + "\n" + ModelOptions.usage
+    static let flagNames: Set<String> = Set(["json"]).union(ModelOptions.flagNames)
 
-    let cfg: URL
-    let weights: URL
-    let names: URL?
+    let model: ModelOptions
     let top: Int
     let json: Bool
     let threads: Int
     let images: [String]
 
     init(arguments: inout Arguments) throws {
-        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
-        weights = URL(fileURLWithPath: try arguments.required("weights"))
-        names = arguments.string("names").map { URL(fileURLWithPath: $0) }
+        model = try ModelOptions(arguments: &arguments)
         top = try arguments.int("top", default: 5, range: 1...100_000)
         json = arguments.flag("json")
         threads = try arguments.int("threads", default: 1, range: 1...256)
@@ -35,6 +32,7 @@ struct ClassifyCommand: Command {
     }
 
     func run() throws -> Int32 {
+        let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
         let network = try Network(spec: spec, weightsFile: weights)

@@ -8,19 +8,18 @@ struct DetectCommand: Command {
     static let name = "detect"
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
     static let usage = """
-        --cfg FILE --weights FILE [--names FILE] [--thresh 0.5] [--hier 0.5] [--nms 0.45]
-                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--cache DIR] [--update]
+                     [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
                      [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
-        """ + "\n" + DetectBatchOptions.usage
+        """ + "\n" + DetectBatchOptions.usage + "\n" + ModelOptions.usage
     static let flagNames: Set<String> = Set(["json", "stretch"]).union(DetectBatchOptions.flagNames)
+        .union(ModelOptions.flagNames)
 
-    let cfg: URL
-    let weights: URL
-    let names: URL?
+    let model: ModelOptions
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -29,9 +28,7 @@ struct DetectCommand: Command {
     let batch: DetectBatchOptions
 
     init(arguments: inout Arguments) throws {
-        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
-        weights = URL(fileURLWithPath: try arguments.required("weights"))
-        names = arguments.string("names").map { URL(fileURLWithPath: $0) }
+        model = try ModelOptions(arguments: &arguments)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
@@ -50,6 +47,7 @@ struct DetectCommand: Command {
         if let out, paths.count > 1, Self.isImageFile(out) {
             throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")
         }
+        let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }
         let network = try Network(spec: spec, weightsFile: weights)

@@ -94,7 +94,7 @@ struct VideoCommand: Command {
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
         let feed = FrameFeed(reader: reader, pipeline: pipeline, duration: duration, keepFrames: output != nil)
         let run = VideoRun(feed: feed, output: output, json: json,
-                           progress: ProgressLine(enabled: isatty(2) != 0 && reader.kind != .network),
+                           progress: VideoProgressLine(enabled: isatty(2) != 0 && reader.kind != .network),
                            total: reader.estimatedFrameCount)
         let interrupt = Self.onInterrupt { feed.stop() }
         defer { interrupt.cancel() }

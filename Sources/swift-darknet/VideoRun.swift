@@ -11,11 +11,11 @@ final class VideoRun: @unchecked Sendable {
     private let feed: FrameFeed
     private let output: AnnotatedOutput?
     private let json: Bool
-    private let progress: ProgressLine
+    private let progress: VideoProgressLine
     private let total: Int?
     private(set) var statistics = VideoStatistics()
 
-    init(feed: FrameFeed, output: AnnotatedOutput?, json: Bool, progress: ProgressLine, total: Int?) {
+    init(feed: FrameFeed, output: AnnotatedOutput?, json: Bool, progress: VideoProgressLine, total: Int?) {
         self.feed = feed
         self.output = output
         self.json = json

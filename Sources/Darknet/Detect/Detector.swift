@@ -85,7 +85,7 @@ public final class Detector: Sendable {
     /// Detects objects with explicit options.
     public func detect(_ image: Image, options: DetectionOptions) throws -> [Detection] {
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
-        return try runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
+        return try detect(prepared: input, geometry: geometry, options: options)
     }
 
     /// Detects objects in 8-bit pixels (a camera or decoder frame), letterboxed straight from
@@ -148,7 +148,7 @@ public final class Detector: Sendable {
 
     /// Writes the network input for `pixels` (letterboxed, or stretched) into `input`.
     func prepareInput(_ pixels: PixelBuffer, letterbox: Bool,
-                              into input: UnsafeMutableBufferPointer<Float>) throws -> LetterboxGeometry {
+                      into input: UnsafeMutableBufferPointer<Float>) throws -> LetterboxGeometry {
         let shape = network.inputShape
         return letterbox ? try pixels.letterbox(into: input, width: shape.width, height: shape.height, channels: shape.channels)
                          : try pixels.stretch(into: input, width: shape.width, height: shape.height, channels: shape.channels)
@@ -156,7 +156,7 @@ public final class Detector: Sendable {
 
     /// One forward pass on a prepared input and the decoded detections.
     func detect(input: UnsafeMutableBufferPointer<Float>, geometry: LetterboxGeometry, in pooled: PooledSession,
-                        options: DetectionOptions) throws -> [Detection] {
+                options: DetectionOptions) throws -> [Detection] {
         try pooled.session.forward(UnsafeBufferPointer(input))
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }

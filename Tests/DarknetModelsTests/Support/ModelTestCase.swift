@@ -1,0 +1,59 @@
+import Darknet
+import DarknetModels
+import Foundation
+import XCTest
+
+/// A test with its own HTTP server serving the tiny model, and its own cache folder.
+class ModelTestCase: XCTestCase {
+    var server: ModelServer!
+    var cacheDirectory: URL!
+
+    override func setUpWithError() throws {
+        server = try ModelServer()
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("model-cache-\(UUID().uuidString)")
+        try server.put("tiny.cfg", TinyModel.cfgBytes)
+        try server.put("tiny.weights", TinyModel.weights(seed: 1))
+        try server.put("tiny.names", TinyModel.namesBytes)
+    }
+
+    override func tearDown() {
+        server?.stop()
+        if let cacheDirectory { try? FileManager.default.removeItem(at: cacheDirectory) }
+    }
+
+    /// The served tiny model, with checksums unless told otherwise.
+    func hostedModel(weightsSHA256: String? = SHA256.hex(of: TinyModel.weights(seed: 1)),
+                     bundled: BundledModel? = nil) -> HostedModel {
+        HostedModel(name: "tiny",
+                    cfg: RemoteFile(server.url("tiny.cfg"), sha256: SHA256.hex(of: TinyModel.cfgBytes)),
+                    weights: RemoteFile(server.url("tiny.weights"), sha256: weightsSHA256),
+                    names: RemoteFile(server.url("tiny.names")),
+                    bundled: bundled)
+    }
+
+    func store(_ model: HostedModel? = nil) -> ModelStore {
+        ModelStore(model: model ?? hostedModel(), cacheDirectory: cacheDirectory)
+    }
+
+    /// The error a call throws, failing the test if it throws none or another type.
+    func sourceError(file: StaticString = #filePath, line: UInt = #line,
+                     _ body: () throws -> Void) -> ModelSourceError? {
+        do {
+            try body()
+            XCTFail("expected a ModelSourceError", file: file, line: line)
+        } catch let error as ModelSourceError {
+            return error
+        } catch {
+            XCTFail("expected a ModelSourceError, got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+
+    /// Detections of the tiny model on a fixed synthetic image (the random weights find
+    /// something at a low threshold).
+    func detections(_ detector: Detector) throws -> [Detection] {
+        let pixels: [Float] = (0..<(3 * 32 * 32)).map { (index: Int) -> Float in Float((index * 37) % 101) / 100 }
+        let image = try Image(width: 32, height: 32, channels: 3, pixels: pixels)
+        return try detector.detect(image, options: DetectionOptions(threshold: 0.0001))
+    }
+}
