@@ -10,10 +10,10 @@ struct VideoCommand: Command {
     static let name = "video"
     static let abstract = "detect objects in a video file, image sequence or stream"
     static let usage = """
-        --cfg FILE --weights FILE [--names FILE] [--out annotated.mp4|frame%04d.png] [--json]
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--out annotated.mp4|frame%04d.png] [--json]
                      [--live|--every] [--stride N] [--thresh 0.5] [--nms 0.45] [--max-det N]
-                     [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S] [--timeout 10]
-                     [--threads 1] INPUT
+                     [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
+                     [--input-timeout 10] [--threads 1] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
           --json     one line per processed frame: {"frame", "time", "detections": [...]}
@@ -25,14 +25,12 @@ struct VideoCommand: Command {
           --track    give each detection a track ID ("track" in --json), kept across frames
           --smooth N report each track's box averaged over its last N detections (implies --track)
           --duration stop after S seconds of stream time
-          --timeout  seconds to wait for a source that sends nothing (default 10)
+          --input-timeout  seconds to wait for an input that sends nothing (default 10)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
-        """
-    static let flagNames: Set<String> = ["json", "live", "every", "track"]
+        """ + "\n" + ModelOptions.usage
+    static let flagNames: Set<String> = Set(["json", "live", "every", "track"]).union(ModelOptions.flagNames)
 
-    let cfg: URL
-    let weights: URL
-    let names: URL?
+    let model: ModelOptions
     let input: String
     let options: DetectionOptions
     let classNames: [String]
@@ -46,9 +44,7 @@ struct VideoCommand: Command {
     let tracking: TrackerOptions?
 
     init(arguments: inout Arguments) throws {
-        cfg = URL(fileURLWithPath: try arguments.required("cfg"))
-        weights = URL(fileURLWithPath: try arguments.required("weights"))
-        names = arguments.string("names").map { URL(fileURLWithPath: $0) }
+        model = try ModelOptions(arguments: &arguments)
         let maximum = try arguments.int("max-det", default: 0, range: 0...100_000)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
@@ -65,7 +61,7 @@ struct VideoCommand: Command {
             guard let seconds = Double(text), seconds > 0 else { throw CLIError("--duration must be a positive number of seconds, got '\(text)'") }
             return seconds
         }
-        timeout = Double(try arguments.float("timeout", default: 10, range: 0.1...3600))
+        timeout = Double(try arguments.float("input-timeout", default: 10, range: 0.1...3600))
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out")
         let smooth = try arguments.int("smooth", default: 0, range: 0...10_000)
@@ -79,7 +75,8 @@ struct VideoCommand: Command {
     }
 
     func run() throws -> Int32 {
-        // The source first: a bad file or URL fails before the network loads.
+        let (cfg, weights, names) = try model.resolve()
+        // The input before the network: a bad file or URL fails before the weights load.
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
         let spec = try loadSpec(cfg)
         for diagnostic in spec.diagnostics { warn(diagnostic.description) }

@@ -25,7 +25,7 @@ final class LiveStreamTests: XCTestCase {
         errors.fileHandleForReading.readabilityHandler = { handle in errorText.append(handle.availableData) }
         let cli = Process()
         cli.executableURL = CLITool.executable
-        cli.arguments = ["video"] + (try CLITool.modelArguments()) + ["--live", "--json", "--duration", "9", "--timeout", "5", url]
+        cli.arguments = ["video"] + (try CLITool.modelArguments()) + ["--live", "--json", "--duration", "9", "--input-timeout", "5", url]
         cli.standardOutput = output
         cli.standardError = errors
         cli.standardInput = FileHandle.nullDevice

@@ -15,7 +15,7 @@ final class VideoCommandTests: XCTestCase {
         let model = try CLITool.modelArguments()
         for input in [random.path, empty.path, url, directory.appendingPathComponent("missing.mkv").path] {
             let start = Date()
-            let result = try CLITool.run(["video"] + model + ["--json", "--timeout", "3", input], timeout: 30)
+            let result = try CLITool.run(["video"] + model + ["--json", "--input-timeout", "3", input], timeout: 30)
             XCTAssertEqual(result.status, 1, input)
             XCTAssertTrue(result.stderr.contains(input), result.stderr)
             XCTAssertEqual(result.stdout, "", input)
