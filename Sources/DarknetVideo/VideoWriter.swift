@@ -11,12 +11,17 @@ import Darknet
 public final class VideoWriter {
     /// The encoder in use.
     public enum Codec: Sendable, Equatable {
-        case h264, mjpeg
+        /// H.264 through libx264 (`yuv420p`), in the container the path's extension names.
+        case h264
+        /// MJPEG (`yuvj420p`, quality 3) in AVI.
+        case mjpeg
     }
 
     /// The file being written (for MJPEG fallback, the path with an `.avi` extension).
     public let destination: String
+    /// The encoder in use (`.mjpeg` when H.264 was asked for but is missing).
     public let codec: Codec
+    /// Frame size every written image must have.
     public let width: Int
     public let height: Int
 
