@@ -76,7 +76,7 @@ struct VideoBench {
                 guard let frame = try? second.nextFrame() else { break }
                 count += 1
                 results.read = count
-                let item = Frame(pixels: frame.pixels, timestamp: frame.timestamp, index: frame.index, captureTime: frame.decodedAt)
+                let item = frame.pipelineFrame
                 if policy.mode == .latest {
                     pipeline.offer(item)
                 } else {

@@ -34,3 +34,11 @@ public struct VideoReaderOptions: Sendable, Equatable {
         self.maxPixels = maxPixels
     }
 }
+
+extension VideoFrame {
+    /// The frame for a `DetectionPipeline`: same pixels, timestamp and index, latency measured
+    /// from when the decoder returned it.
+    public var pipelineFrame: Frame {
+        Frame(pixels: pixels, timestamp: timestamp, index: index, captureTime: decodedAt)
+    }
+}

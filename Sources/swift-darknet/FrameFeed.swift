@@ -90,7 +90,7 @@ final class FrameFeed: @unchecked Sendable {
                 return true
             }
             guard proceed else { return }
-            let item = Frame(pixels: frame.pixels, timestamp: frame.timestamp, index: frame.index, captureTime: frame.decodedAt)
+            let item = frame.pipelineFrame
             if pipeline.policy.mode == .latest {
                 pipeline.offer(item)
             } else if !Self.send(item, to: pipeline) {
