@@ -59,12 +59,14 @@ let package = Package(
         // Video files and streams through FFmpeg; the core stays free of it.
         .target(
             name: "DarknetVideo",
-            dependencies: ["Darknet", "CFFmpeg"]
+            dependencies: ["Darknet", "CFFmpeg"],
+            exclude: ["README.md"]
         ),
         // Models from URLs: download, checksum, cache, update checks (the only target that networks).
         .target(
             name: "DarknetModels",
-            dependencies: ["Darknet"]
+            dependencies: ["Darknet"],
+            exclude: ["README.md"]
         ),
 
         // MARK: Executables
@@ -72,7 +74,8 @@ let package = Package(
         // Image batches for the command-line tools: inputs, the overlapped pipeline, output files.
         .target(
             name: "BatchDetection",
-            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"]
+            dependencies: ["Darknet", "DarknetImage", "CommandLineKit"],
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "swift-darknet",
