@@ -61,7 +61,7 @@ struct LiveBench {
             }
             done.signal()
         }
-        let producer = Thread { [frames, fps, policy] in
+        let producer = Thread { [frames, fps] in
             let start = clock.now()
             for index in 0..<frames {
                 let due = start + UInt64(Double(index) * 1e9 / fps)
@@ -69,13 +69,7 @@ struct LiveBench {
                 let frame = Frame(pixels: camera.frame(index), timestamp: Double(index) / fps, index: index,
                                   captureTime: clock.now())
                 collected.produced(at: clock.now())
-                if policy.mode == .latest {
-                    pipeline.offer(frame)
-                } else {
-                    let sent = DispatchSemaphore(value: 0)
-                    Task { try? await pipeline.send(frame); sent.signal() }
-                    sent.wait()
-                }
+                try? pipeline.submit(frame)
             }
             pipeline.finish()
         }

@@ -77,13 +77,7 @@ struct VideoBench {
                 count += 1
                 results.read = count
                 let item = frame.pipelineFrame
-                if policy.mode == .latest {
-                    pipeline.offer(item)
-                } else {
-                    let sent = DispatchSemaphore(value: 0)
-                    Task { try? await pipeline.send(item); sent.signal() }
-                    sent.wait()
-                }
+                try? pipeline.submit(item)
             }
         }
         decoder.start()

@@ -90,29 +90,8 @@ final class FrameFeed: @unchecked Sendable {
                 return true
             }
             guard proceed else { return }
-            let item = frame.pipelineFrame
-            if pipeline.policy.mode == .latest {
-                pipeline.offer(item)
-            } else if !Self.send(item, to: pipeline) {
-                return
-            }
+            // Waits for room under --every; stops when the pipeline has.
+            do { try pipeline.submit(frame.pipelineFrame) } catch { return }
         }
-    }
-
-    /// `pipeline.send` from this (non-async) thread: waits until the pipeline takes the frame;
-    /// false if it stopped.
-    private static func send(_ frame: Frame, to pipeline: DetectionPipeline) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
-        Task {
-            do { try await pipeline.send(frame) } catch { outcome.failed = true }
-            done.signal()
-        }
-        done.wait()
-        return !outcome.failed
-    }
-
-    private final class Outcome: @unchecked Sendable {
-        var failed = false  // written by the task before `done.signal()`, read after `wait()`
     }
 }

@@ -46,6 +46,20 @@ final class DetectionPipelineTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await pipeline.send(frames[0]))
     }
 
+    func testSubmitFromAThreadHoldsItBackUnderEvery() async throws {
+        let frames = try frames(5)
+        let pipeline = DetectionPipeline(detector: try detector(), policy: .every)
+        let producer = Thread {
+            for frame in frames { try? pipeline.submit(frame) }
+            pipeline.finish()
+        }
+        producer.start()
+        var indices: [Int] = []
+        for try await result in pipeline.results { indices.append(result.index) }
+        XCTAssertEqual(indices, Array(0..<5), "every frame, in order, none dropped")
+        XCTAssertThrowsError(try pipeline.submit(frames[0]), "a finished pipeline takes no frame")
+    }
+
     func testLatestDropsWaitingFramesAndEndsOnTheNewest() async throws {
         let pipeline = DetectionPipeline(detector: try detector(), policy: .latest)
         for frame in try frames(10) { XCTAssertTrue(pipeline.offer(frame)) }

@@ -63,6 +63,12 @@ public final class DetectionPipeline: Sendable {
         }
     }
 
+    /// Hands over a frame from a thread of the caller's own (a camera or decoder thread): under
+    /// `.latest` at once, as `offer`; under `.every` blocking the thread until there is room.
+    /// - Throws: `DetectionPipeline.Stopped` if the pipeline finished or stopped (the frame
+    ///   was not taken).
+    public func submit(_ frame: Frame) throws { try core.submit(frame) }
+
     /// No more frames: `results` ends once the frames already in are processed.
     public func finish() { core.finish() }
 
@@ -190,6 +196,19 @@ private final class PipelineCore: @unchecked Sendable {
         continuation.resume()
     }
 
+    func submit(_ frame: Frame) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        let arrived = arrivedLocked(frame)
+        while true {
+            guard !stopped, !scheduler.isFinished else { throw DetectionPipeline.Stopped() }
+            if pendingSends.isEmpty, !isFull(scheduler.arrive(arrived, index: arrived.index)) { break }
+            condition.wait()
+        }
+        inputRate.record(arrived.arrival)
+        condition.broadcast()
+    }
+
     private func isFull(_ arrival: FrameScheduler<Arrived, Prepared>.Arrival) -> Bool {
         if case .full = arrival { return true }
         return false
@@ -248,6 +267,7 @@ private final class PipelineCore: @unchecked Sendable {
                 continue
             }
             admitPendingSendsLocked()
+            condition.broadcast()  // room for a blocked `submit`
             let buffer = freeBuffers.removeLast()
             condition.unlock()
             let start = clock.now()
