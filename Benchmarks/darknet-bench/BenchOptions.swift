@@ -24,6 +24,10 @@ struct BenchOptions {
     let policy: FramePolicy
     /// A folder of images: measure images/s over it (see `BatchBench`) instead.
     let batch: String?
+    /// `--contend`: a busy loop pinned to one CPU for the whole measurement (see `Contention`).
+    let contend: Bool
+    /// `--fixed-threads`: every pass on all `threads`, without the session's `ThreadPolicy`.
+    let fixedThreads: Bool
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -51,6 +55,14 @@ struct BenchOptions {
         }
         frames = try arguments.int("frames", default: 300, range: 1...1_000_000)
         policy = try Self.policy(arguments.string("policy") ?? "latest")
+        contend = arguments.flag("contend")
+        fixedThreads = arguments.flag("fixed-threads")
+    }
+
+    /// A session as the options ask for: with the thread policy unless `--fixed-threads`.
+    func session(_ network: Network) -> InferenceSession {
+        fixedThreads ? InferenceSession(network: network, split: ThreadSplit(threads: threads))
+            : InferenceSession(network: network, threads: threads)
     }
 
     /// `latest`, `every` or `stride:N`.
