@@ -5,13 +5,16 @@
 /// A pass split over two threads waits at the end of every step for the slower one; when the
 /// scheduler takes a helper's core away for a time slice in the middle of its piece, the caller
 /// waits for it, step after step. So the policy runs the session's full thread count and, now
-/// and then, probes one pass at the other count (1 when running the full count, the full count
-/// when running 1). A probe faster than `switchFactor` times the median of the last
-/// `keptPasses` passes at the current count switches to the probed count; a probe that loses
-/// doubles the passes until the next one, from `firstInterval` up to `longestInterval`, so on
-/// an idle machine about one pass in 64 runs at 1 thread. The decision depends only on the
-/// times it is fed (tests script them); results do not depend on it, since every kernel gives
-/// the same bits at any thread count.
+/// and then, probes the other count (1 when running the full count, the full count when running
+/// 1). It leaves the full count only for a 1-thread pass under `leaveFactor` times the median of
+/// the last `keptPasses` full-count passes, and comes back when a full-count probe is no slower
+/// than `returnFactor` times the 1-thread median: running one thread while all would be faster
+/// costs far more than the reverse. A full-count probe is `fullProbePasses` passes, timed on
+/// the last, since the first wakes a helper that has gone to sleep. A probe that loses doubles
+/// the passes until the next one, from `firstInterval` up to `longestInterval`, so on an idle
+/// machine about one pass in 64 runs at 1 thread. The decision depends only on the times it is
+/// fed (tests script them); results do not depend on it, since every kernel gives the same bits
+/// at any thread count.
 package struct ThreadPolicy: Sendable {
     /// The session's thread count, which passes run on unless the policy finds 1 faster.
     package let maximum: Int
@@ -23,6 +26,8 @@ package struct ThreadPolicy: Sendable {
     private var sinceProbe = 0
     /// Passes at `current` before the next probe.
     private(set) var interval = ThreadPolicy.firstInterval
+    /// Passes of the probe under way still to run.
+    private var probeLeft = 0
 
     /// Passes between the first probes, and after every switch.
     package static let firstInterval = 4
@@ -30,8 +35,12 @@ package struct ThreadPolicy: Sendable {
     package static let longestInterval = 64
     /// Passes at the current count whose median a probe is compared with.
     package static let keptPasses = 3
-    /// A probe switches when it takes less than this fraction of that median.
-    package static let switchFactor = 0.95
+    /// A 1-thread probe leaves the full count when it takes less than this fraction of that median.
+    package static let leaveFactor = 0.9
+    /// A full-count probe comes back from 1 thread when it takes at most this fraction of that median.
+    package static let returnFactor = 1.0
+    /// Passes of a full-count probe (timed on the last).
+    package static let fullProbePasses = 2
 
     /// A policy for a session of `maximum` threads, starting at all of them.
     package init(maximum: Int) {
@@ -41,9 +50,11 @@ package struct ThreadPolicy: Sendable {
 
     /// The thread count to run the next pass on.
     package func threadsForNextPass() -> Int {
-        guard maximum > 1, recent.count >= Self.keptPasses, sinceProbe >= interval else { return current }
-        return current == 1 ? maximum : 1
+        probeLeft > 0 ? other : current
     }
+
+    /// The count a probe runs on.
+    private var other: Int { current == 1 ? maximum : 1 }
 
     /// Records that a pass ran on `threads` threads in `nanoseconds`.
     package mutating func record(threads: Int, nanoseconds: UInt64) {
@@ -52,12 +63,20 @@ package struct ThreadPolicy: Sendable {
             recent.append(nanoseconds)
             if recent.count > Self.keptPasses { recent.removeFirst() }
             sinceProbe += 1
+            if recent.count >= Self.keptPasses, sinceProbe >= interval {
+                probeLeft = other == maximum ? Self.fullProbePasses : 1
+            }
             return
         }
+        probeLeft -= 1
+        guard probeLeft <= 0 else { return }  // a warm-up pass of the probe
+        probeLeft = 0
         let sorted = recent.sorted()
         let median = sorted.isEmpty ? 0 : Double(sorted[sorted.count / 2])
         sinceProbe = 0
-        if Double(nanoseconds) < Self.switchFactor * median {
+        let wins = threads == maximum ? Double(nanoseconds) <= Self.returnFactor * median
+            : Double(nanoseconds) < Self.leaveFactor * median
+        if wins {
             current = threads
             recent = [nanoseconds]
             interval = Self.firstInterval
