@@ -56,7 +56,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"}
+SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN",
+           "fixed": "SwiftDk fixed"}  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
 
 
 def status_mb(field):
@@ -181,10 +182,10 @@ def run_json(command):
 
 
 def measure(system, threads, a, files, contended=False):
-    if system == "ours":
+    if system in ("ours", "fixed"):
         result = run_json([a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
                            "--threads", str(threads), "--runs", str(a.runs), "--warmup", str(a.warmup),
-                           "--image", a.image, "--json", "--no-layers"])
+                           "--image", a.image, "--json", "--no-layers"] + (["--fixed-threads"] if system == "fixed" else []))
         # Per-forward times when darknet-bench provides them, else its medians.
         result.setdefault("forward_ms", [result["median_ms"]])
         result.setdefault("forward_cpu_ms", [result.get("cpu_median_ms", float("nan"))])
@@ -200,9 +201,11 @@ class Server:
     """One system in its own process, loaded and warmed up, timing one forward per request."""
 
     def __init__(self, system, threads, a, files):
-        if system == "ours":
+        if system in ("ours", "fixed"):
             command = [a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
                        "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image, "--serve"]
+            if system == "fixed":
+                command.append("--fixed-threads")
         else:
             command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system,
                        "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
@@ -424,7 +427,7 @@ def main():
         for config in configs:
             entry = samples[config]
             wall, cpu = median(entry["wall"]), median(entry["cpu"])
-            base = "-" if config[0] == "ours" else f"{median(entry['base']):.0f}"
+            base = "-" if config[0] in ("ours", "fixed") else f"{median(entry['base']):.0f}"
             fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] == "ours" and config[1] > 1 else ""
             print(f"{SYSTEMS[config[0]]:<14} {label(config):>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
                   f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
@@ -443,10 +446,10 @@ def main():
                     continue
                 ours = samples[("ours", t, c)]
                 parts = []
-                for peer in ("ort", "opencv"):
+                for peer in ("ort", "opencv", "fixed"):
                     if (peer, t, c) in samples:
                         theirs = samples[(peer, t, c)]
-                        parts.append(f"ours/{'ORT' if peer == 'ort' else 'OpenCV'} {median(ours['wall']) / median(theirs['wall']):.2f} "
+                        parts.append(f"ours/{ {'ort': 'ORT', 'opencv': 'OpenCV', 'fixed': 'fixed'}[peer]} {median(ours['wall']) / median(theirs['wall']):.2f} "
                                      f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
                                      f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
                 print(f"ratios at {label(('ours', t, c))} thread(s): " + ", ".join(parts))

@@ -6,11 +6,13 @@
 /// scheduler takes a helper's core away for a time slice in the middle of its piece, the caller
 /// waits for it, step after step. So the policy runs the session's full thread count and, now
 /// and then, probes the other count (1 when running the full count, the full count when running
-/// 1). It leaves the full count only for a 1-thread pass under `leaveFactor` times the median of
-/// the last `keptPasses` full-count passes, and comes back when a full-count probe is no slower
-/// than `returnFactor` times the 1-thread median: running one thread while all would be faster
-/// costs far more than the reverse. A full-count probe is `fullProbePasses` passes, timed on
-/// the last, since the first wakes a helper that has gone to sleep. A probe that loses doubles
+/// 1), and compares it with the fastest of the last `keptPasses` passes at the current count:
+/// with other work on the machine pass times scatter widely, and a probe must beat the current
+/// count's best, not a median, to switch, so that noise does not flip the count back and forth.
+/// It leaves the full count for a 1-thread pass under `leaveFactor` times that, and comes back
+/// when a full-count probe is no slower than the 1-thread passes' fastest. A full-count probe is
+/// `fullProbePasses` passes, timed on the last, since the first wakes a helper that has gone to
+/// sleep. A probe that loses doubles
 /// the passes until the next one, from `firstInterval` up to `longestInterval`, so on an idle
 /// machine about one pass in 64 runs at 1 thread. The decision depends only on the times it is
 /// fed (tests script them); results do not depend on it, since every kernel gives the same bits
@@ -33,11 +35,11 @@ package struct ThreadPolicy: Sendable {
     package static let firstInterval = 4
     /// The most passes between two probes.
     package static let longestInterval = 64
-    /// Passes at the current count whose median a probe is compared with.
+    /// Passes at the current count whose fastest a probe is compared with.
     package static let keptPasses = 3
-    /// A 1-thread probe leaves the full count when it takes less than this fraction of that median.
-    package static let leaveFactor = 0.9
-    /// A full-count probe comes back from 1 thread when it takes at most this fraction of that median.
+    /// A 1-thread probe leaves the full count when it takes less than this fraction of that time.
+    package static let leaveFactor = 0.95
+    /// A full-count probe comes back from 1 thread when it takes at most this fraction of that time.
     package static let returnFactor = 1.0
     /// Passes of a full-count probe (timed on the last).
     package static let fullProbePasses = 2
@@ -71,11 +73,10 @@ package struct ThreadPolicy: Sendable {
         probeLeft -= 1
         guard probeLeft <= 0 else { return }  // a warm-up pass of the probe
         probeLeft = 0
-        let sorted = recent.sorted()
-        let median = sorted.isEmpty ? 0 : Double(sorted[sorted.count / 2])
+        let fastest = Double(recent.min() ?? 0)
         sinceProbe = 0
-        let wins = threads == maximum ? Double(nanoseconds) <= Self.returnFactor * median
-            : Double(nanoseconds) < Self.leaveFactor * median
+        let wins = threads == maximum ? Double(nanoseconds) <= Self.returnFactor * fastest
+            : Double(nanoseconds) < Self.leaveFactor * fastest
         if wins {
             current = threads
             recent = [nanoseconds]
