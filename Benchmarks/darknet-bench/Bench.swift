@@ -35,7 +35,7 @@ struct Bench {
         }
         let networkMilliseconds = Clock.milliseconds(since: networkStart)
         let sessionStart = Clock.now
-        let session = InferenceSession(network: network, threads: options.threads)
+        let session = options.session(network)
         let sessionMilliseconds = Clock.milliseconds(since: sessionStart)
         let loadMilliseconds = Clock.milliseconds(since: loadStart)
         let loadPhases = [("parse", parseMilliseconds), ("plan + weights", networkMilliseconds),
@@ -51,10 +51,12 @@ struct Bench {
         for _ in 0..<options.warmup { try session.forward(input) }
         var forward: [Double] = []
         var forwardCPU: [Double] = []
+        var fewerThreads = 0
         for _ in 0..<options.runs {
             let (wall, cpu) = try Self.timedForward(session, input)
             forward.append(wall)
             forwardCPU.append(cpu)
+            if session.lastPassThreads < session.threads { fewerThreads += 1 }
         }
         var detect: [Double] = []
         let detectionOptions = DetectionOptions()
@@ -76,6 +78,7 @@ struct Bench {
                            runs: options.runs, loadMilliseconds: loaded.loadMilliseconds, loadPhases: loaded.loadPhases,
                            forward: Stats(forward),
                            forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,
+                           fewerThreadForwards: fewerThreads,
                            detect: Stats(detect), flops: network.plan.flops,
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,
@@ -97,7 +100,8 @@ struct Bench {
             switch line.trimmingCharacters(in: .whitespaces) {
             case "forward":
                 let (wall, cpu) = try Self.timedForward(loaded.session, loaded.input)
-                emit(String(format: #"{"forward_ms": %.3f, "forward_cpu_ms": %.3f}"#, wall, cpu))
+                emit(String(format: #"{"forward_ms": %.3f, "forward_cpu_ms": %.3f, "threads_used": %d}"#, wall, cpu,
+                            loaded.session.lastPassThreads))
             case "": continue
             case let command: throw CLIError("--serve: unknown command \(command) (expected forward)")
             }

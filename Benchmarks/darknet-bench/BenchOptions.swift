@@ -28,6 +28,10 @@ struct BenchOptions {
     let policyGiven: Bool
     /// A folder of images: measure images/s over it (see `BatchBench`) instead.
     let batch: String?
+    /// `--contend`: a busy loop pinned to one CPU for the whole measurement (see `Contention`).
+    let contend: Bool
+    /// `--fixed-threads`: every pass on all `threads`, without the session's `ThreadPolicy`.
+    let fixedThreads: Bool
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -59,6 +63,14 @@ struct BenchOptions {
         policyGiven = policyText != nil
         policy = try Self.policy(policyText ?? (video != nil ? "every" : "latest"))
         if video != nil && liveFPS != nil { throw CLIError("--video and --live exclude each other") }
+        contend = arguments.flag("contend")
+        fixedThreads = arguments.flag("fixed-threads")
+    }
+
+    /// A session as the options ask for: with the thread policy unless `--fixed-threads`.
+    func session(_ network: Network) -> InferenceSession {
+        fixedThreads ? InferenceSession(network: network, split: ThreadSplit(threads: threads))
+            : InferenceSession(network: network, threads: threads)
     }
 
     /// `latest`, `every` or `stride:N`.

@@ -17,6 +17,8 @@ struct BenchReport {
     /// Every timed forward pass, in order (wall and process CPU milliseconds).
     let forwardSamples: [Double]
     let forwardCPUSamples: [Double]
+    /// Timed forwards the session's thread policy ran on fewer than `threads` threads.
+    let fewerThreadForwards: Int
     let detect: Stats
     let flops: Int
     let peakResidentMegabytes: Double
@@ -37,7 +39,8 @@ struct BenchReport {
         let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
-        return String(line.dropLast()) + ", \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
+        return String(line.dropLast()) + ", \"fewer_thread_forwards\": \(fewerThreadForwards)"
+            + ", \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
             + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
@@ -47,6 +50,9 @@ struct BenchReport {
         lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds) + " ("
                      + loadPhases.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", ") + ")")
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))
+        if threads > 1 {
+            lines.append("forwards on fewer than \(threads) threads (the session's thread policy): \(fewerThreadForwards) of \(runs)")
+        }
         lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
         lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
         lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB in the file, %.1f MB laid out for the kernels; arena + workspace %.1f MB)",

@@ -10,7 +10,7 @@ let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
-                         [--video FILE [--frames N] [--policy every|latest|stride:N]]
+                         [--video FILE [--frames N] [--policy every|latest|stride:N]] [--contend] [--fixed-threads]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
@@ -31,6 +31,10 @@ let usage = """
                    boxes one after another), overlapped (the next image prepared during the forward),
                    and the ceiling 1000 / forward median; --runs passes over the folder (alternated),
                    --warmup untimed overlapped passes after one untimed sequential pass
+      --contend    a busy loop (a child process doing register arithmetic) pinned to the last CPU for the
+                   whole measurement, as a busy neighbour on a shared machine; stopped at the end
+      --fixed-threads  every forward on all --threads threads: without the session's thread policy, which
+                   runs passes on 1 thread while it finds that faster
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -38,29 +42,41 @@ warnIfDebugBuild(tool: "darknet-bench")
 func fail(_ message: String) -> Never { BenchmarkKit.fail("darknet-bench", message) }
 
 let rawArguments = Array(CommandLine.arguments.dropFirst())
+if rawArguments.count == 2, rawArguments[0] == "--busy-loop" {  // the child of --contend
+    guard let cpu = Int(rawArguments[1]), cpu >= 0, cpu < 1024 else { fail("--busy-loop needs a CPU number") }
+    runBusyLoop(cpu: cpu)
+}
 if rawArguments.contains("--help") || rawArguments.contains("-h") {
     print(usage)
     exit(0)
 }
 
 do {
-    var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers", "serve"])
+    var arguments = try Arguments(rawArguments, flagNames: ["random", "json", "no-layers", "serve", "contend", "fixed-threads"])
     let options = try BenchOptions(arguments: &arguments)
     try arguments.rejectUnknown()
+    let contention = options.contend ? try Contention() : nil
+    defer { contention?.stop() }
+    let contended = contention.map { "\n" + $0.description } ?? ""
     if let video = options.video {
         let report = try VideoBench(options: options, source: video).run()
-        print(options.json ? report.jsonLine() : report.table())
+        print(options.json ? report.jsonLine() : report.table() + contended)
     } else if let fps = options.liveFPS {
         let report = try LiveBench(options: options, fps: fps, frames: options.frames, policy: options.policy).run()
-        print(options.json ? report.jsonLine() : report.table())
+        print(options.json ? report.jsonLine() : report.table() + contended)
     } else if options.serve {
         try Bench(options: options).serve()
     } else if let folder = options.batch {
         let report = try BatchBench(options: options, folder: folder).run()
-        print(options.json ? report.jsonLine() : report.table())
+        print(options.json ? report.jsonLine() : report.table() + contended)
     } else {
         let report = try Bench(options: options).run()
-        print(options.json ? report.jsonLine() : report.table())
+        if options.json {
+            let line = report.jsonLine()
+            print(String(line.dropLast()) + ", \"contend_cpu\": \(contention.map { String($0.cpu) } ?? "null")}")
+        } else {
+            print(report.table() + contended)
+        }
     }
 } catch {
     fail(String(describing: error))

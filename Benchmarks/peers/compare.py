@@ -32,10 +32,19 @@ median wall times, of the median CPU times and of the fastest forwards.
 `--check` first runs `swift-darknet forward` on the same input tensor and prints the largest
 difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's, showing
 that the three systems compute the same network with the same weights.
+
+`--contend on` runs every forward with a busy loop (`darknet-bench --busy-loop CPU`: a process
+doing register arithmetic, pinned to the last CPU) keeping one core busy, as a noisy neighbour
+on a shared machine would; `--contend both` measures every configuration both ways, the busy
+process stopped (SIGSTOP) for the uncontended forwards and continued (SIGCONT) for the others,
+so with --interleave both conditions alternate forward by forward. For our 2-thread
+configurations the table's last column counts the forwards our session's thread policy ran
+on 1 thread.
 """
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -47,7 +56,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"}
+SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN",
+           "fixed": "SwiftDk fixed"}  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
 
 
 def status_mb(field):
@@ -142,6 +152,25 @@ def serve(forward, ready):
 
 # MARK: driver
 
+class Contender:
+    """A busy process pinned to the last CPU, stopped (SIGSTOP) or running (SIGCONT) on request."""
+
+    def __init__(self, bench):
+        self.cpu = max(os.sched_getaffinity(0))
+        self.process = subprocess.Popen([bench, "--busy-loop", str(self.cpu)])
+        self.running = True
+
+    def set(self, running):
+        if running != self.running:
+            self.process.send_signal(signal.SIGCONT if running else signal.SIGSTOP)
+            self.running = running
+
+    def close(self):
+        self.set(True)
+        self.process.terminate()
+        self.process.wait()
+
+
 def run_json(command):
     completed = subprocess.run(command, capture_output=True, text=True)
     if completed.returncode != 0:
@@ -152,11 +181,11 @@ def run_json(command):
     return json.loads(lines[-1])
 
 
-def measure(system, threads, a, files):
-    if system == "ours":
+def measure(system, threads, a, files, contended=False):
+    if system in ("ours", "fixed"):
         result = run_json([a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
                            "--threads", str(threads), "--runs", str(a.runs), "--warmup", str(a.warmup),
-                           "--image", a.image, "--json", "--no-layers"])
+                           "--image", a.image, "--json", "--no-layers"] + (["--fixed-threads"] if system == "fixed" else []))
         # Per-forward times when darknet-bench provides them, else its medians.
         result.setdefault("forward_ms", [result["median_ms"]])
         result.setdefault("forward_cpu_ms", [result.get("cpu_median_ms", float("nan"))])
@@ -172,9 +201,11 @@ class Server:
     """One system in its own process, loaded and warmed up, timing one forward per request."""
 
     def __init__(self, system, threads, a, files):
-        if system == "ours":
+        if system in ("ours", "fixed"):
             command = [a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
                        "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image, "--serve"]
+            if system == "fixed":
+                command.append("--fixed-threads")
         else:
             command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system,
                        "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
@@ -219,20 +250,25 @@ def interleaved_round(configs, a, files, samples):
     loaded side by side (one process each, loaded one after another), then --runs rounds of one
     forward each, in turn: a slow phase of a shared machine, however short, hits every system
     (and every thread count) alike."""
-    counts = [None] if a.interleave_threads else sorted({t for _, t in configs})
+    counts = [None] if a.interleave_threads else sorted({c[1] for c in configs})
     for count in counts:
         group = [c for c in configs if count is None or c[1] == count]
         servers = {}
         for config in group:
             time.sleep(a.pause)
+            if a.contender:
+                a.contender.set(False)
             servers[config] = Server(config[0], config[1], a, files)
         for run in range(a.runs):
             shift = run % len(group)
             for config in group[shift:] + group[:shift]:
+                if a.contender:
+                    a.contender.set(config[2])
                 time.sleep(a.gap)
                 result = servers[config].forward()
                 samples[config]["wall"].append(result["forward_ms"])
                 samples[config]["cpu"].append(result["forward_cpu_ms"])
+                samples[config]["fewer"] += int(result.get("threads_used", config[1]) < config[1])
         for config, server in servers.items():
             entry = samples[config]
             entry["rss"].append(server.close()["peak_rss_mb"])
@@ -303,6 +339,9 @@ def main():
     ap.add_argument("--gap", type=float, default=0.01,
                     help="with --interleave, seconds of idle before each forward (lets the previous system's "
                          "spinning threads go to sleep)")
+    ap.add_argument("--contend", choices=("off", "on", "both"), default="off",
+                    help="forwards with a busy process pinned to the last CPU: never, always, or both ways "
+                         "(every configuration measured with and without it)")
     a = ap.parse_args()
     if a.warmup < 1 or a.runs < 1 or a.rounds < 1:
         ap.error("--warmup, --runs and --rounds must be at least 1")
@@ -312,6 +351,8 @@ def main():
     from darknet_model import letterbox, network_layers, write_cfg_at, write_random_weights
 
     systems = a.systems.split(",")
+    conditions = {"off": [False], "on": [True], "both": [False, True]}[a.contend]
+    a.contender = None
     threads = [int(t) for t in a.threads.split(",")]
     if "ours" in systems and not os.access(a.bench, os.X_OK):
         sys.exit(f"{a.bench} not found: run `swift build -c release` first")
@@ -341,20 +382,27 @@ def main():
         print(f"# {name} at {a.size}, weights {weights_name}, {gflop:.3f} GFLOP, image {os.path.basename(a.image)}; "
               f"threads {threads}; {a.rounds} rounds x {a.runs} runs (+{a.warmup} warm-up) per process; "
               f"{os.cpu_count()} CPUs; load average at start {loadavg()}", flush=True)
+        if a.contend != "off":
+            a.contender = Contender(a.bench)
+            print(f"# contend {a.contend}: busy loop pinned to CPU {a.contender.cpu} (pid {a.contender.process.pid})",
+                  flush=True)
         if a.check:
             check(a, files, layers)
 
-        configs = [(s, t) for t in threads for s in systems]
-        samples = {c: {"wall": [], "cpu": [], "rss": [], "base": [], "load": [], "phases": [], "version": ""} for c in configs}
+        configs = [(s, t, c) for c in conditions for t in threads for s in systems]
+        samples = {c: {"wall": [], "cpu": [], "rss": [], "base": [], "load": [], "phases": [], "version": "",
+                       "fewer": 0} for c in configs}
         for round_index in range(a.rounds):
             if a.interleave:
                 shift = round_index % len(systems)
-                interleaved_round([(s, t) for t in threads for s in systems[shift:] + systems[:shift]],
-                                  a, files, samples)
+                interleaved_round([(s, t, c) for c in conditions for t in threads
+                                   for s in systems[shift:] + systems[:shift]], a, files, samples)
                 print(f"# round {round_index + 1}/{a.rounds} done, load average {loadavg()}", flush=True)
                 continue
             shift = round_index % len(configs)
             for config in configs[shift:] + configs[:shift]:
+                if a.contender:
+                    a.contender.set(config[2])
                 time.sleep(a.pause)
                 result = measure(config[0], config[1], a, files)
                 entry = samples[config]
@@ -365,46 +413,56 @@ def main():
                 entry["load"].append(result["load_ms"])
                 entry["phases"].append(result.get("load_phases_ms", {}))
                 entry["version"] = result.get("version", "")
+                entry["fewer"] += result.get("fewer_thread_forwards", 0)
             print(f"# round {round_index + 1}/{a.rounds} done, load average {loadavg()}", flush=True)
 
+        if a.contender:
+            a.contender.close()
         print(f"# load average at end {loadavg()}")
+        def label(config):
+            return f"{config[1]}{' busy' if config[2] else ''}"
+
         print(f"{'system':<14} {'threads':>7} {'median ms':>10} {'min ms':>9} {'CPU ms':>9} {'CPU/wall':>8} "
-              f"{'GFLOPS':>7} {'load ms':>8} {'peak RSS MB':>11} {'py base MB':>10}  version")
+              f"{'GFLOPS':>7} {'load ms':>8} {'peak RSS MB':>11} {'py base MB':>10}  version (forwards on fewer threads)")
         for config in configs:
             entry = samples[config]
             wall, cpu = median(entry["wall"]), median(entry["cpu"])
-            base = "-" if config[0] == "ours" else f"{median(entry['base']):.0f}"
-            print(f"{SYSTEMS[config[0]]:<14} {config[1]:>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
+            base = "-" if config[0] in ("ours", "fixed") else f"{median(entry['base']):.0f}"
+            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] == "ours" and config[1] > 1 else ""
+            print(f"{SYSTEMS[config[0]]:<14} {label(config):>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
                   f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
-                  f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}")
+                  f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}{fewer}")
         for config in configs:
             entry = samples[config]
             loads = " ".join(f"{load:.0f}" for load in entry["load"])
-            print(f"loads ms, {SYSTEMS[config[0]]} {config[1]} thread(s), each process in order: {loads}")
+            print(f"loads ms, {SYSTEMS[config[0]]} {label(config)} thread(s), each process in order: {loads}")
             if any(entry["phases"]):
                 names = list(entry["phases"][0])
                 print("  of which (medians): " + ", ".join(
                     f"{n} {median([p.get(n, float('nan')) for p in entry['phases']]):.1f}" for n in names))
-        for t in threads:
-            if ("ours", t) not in samples:
-                continue
-            ours = samples[("ours", t)]
-            parts = []
-            for peer in ("ort", "opencv"):
-                if (peer, t) in samples:
-                    theirs = samples[(peer, t)]
-                    parts.append(f"ours/{'ORT' if peer == 'ort' else 'OpenCV'} {median(ours['wall']) / median(theirs['wall']):.2f} "
-                                 f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
-                                 f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
-            print(f"ratios at {t} thread(s): " + ", ".join(parts))
+        for c in conditions:
+            for t in threads:
+                if ("ours", t, c) not in samples:
+                    continue
+                ours = samples[("ours", t, c)]
+                parts = []
+                for peer in ("ort", "opencv", "fixed"):
+                    if (peer, t, c) in samples:
+                        theirs = samples[(peer, t, c)]
+                        parts.append(f"ours/{ {'ort': 'ORT', 'opencv': 'OpenCV', 'fixed': 'fixed'}[peer]} {median(ours['wall']) / median(theirs['wall']):.2f} "
+                                     f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
+                                     f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
+                print(f"ratios at {label(('ours', t, c))} thread(s): " + ", ".join(parts))
         if len(threads) > 1:
-            for system in systems:
-                first, last = samples[(system, threads[0])], samples[(system, threads[-1])]
-                print(f"speed-up {SYSTEMS[system]} {threads[0]} -> {threads[-1]} threads: "
-                      f"{median(first['wall']) / median(last['wall']):.2f}x")
+            for c in conditions:
+                for system in systems:
+                    first, last = samples[(system, threads[0], c)], samples[(system, threads[-1], c)]
+                    print(f"speed-up {SYSTEMS[system]} {threads[0]} -> {threads[-1]} threads"
+                          f"{', busy core' if c else ''}: {median(first['wall']) / median(last['wall']):.2f}x")
         if a.json:
-            for (system, t), entry in samples.items():
+            for (system, t, c), entry in samples.items():
                 print(json.dumps({"cfg": name, "size": a.size, "weights": weights_name, "system": system, "threads": t,
+                                  "contended": c, "fewer_thread_forwards": entry["fewer"],
                                   "rounds": a.rounds, "runs": len(entry["wall"]), "median_ms": median(entry["wall"]),
                                   "min_ms": min(entry["wall"]), "cpu_median_ms": median(entry["cpu"]),
                                   "peak_rss_mb": max(entry["rss"]), "load_ms": median(entry["load"]),

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Why a forward pass or an output read was refused.
 public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input does not have the network's `channels * height * width` values.
@@ -45,22 +47,34 @@ public final class InferenceSession {
     public let threads: Int
     /// The helper threads (`threads - 1`), which spin briefly between the steps of a pass.
     private let split: ThreadSplit
+    /// How many of `threads` each pass runs on; nil: all of them, always.
+    private var policy: ThreadPolicy?
+    /// The threads the latest forward pass ran on: `threads`, or 1 while the session finds that
+    /// one thread is faster (another process keeping a core busy; see `init(network:retaining:threads:)`).
+    public private(set) var lastPassThreads: Int
 
     /// Allocates the arena and workspace for `network`, keeping `retaining` readable after
     /// each pass (detection heads are always kept).
     /// - Parameter threads: threads a forward pass may use (at least 1). Results do not
     ///   depend on it. With more than one, the session keeps `threads - 1` helper threads,
-    ///   which spin for about a millisecond after each step of a pass before they block.
+    ///   which spin for about a millisecond after each step of a pass before they block. A
+    ///   session of several threads times its passes and, now and then, runs one at a different
+    ///   thread count (`ThreadPolicy`): while another process keeps a core busy, so that one
+    ///   thread is faster, its passes run on one thread, until a probe finds all of them faster again.
     public convenience init(network: Network, retaining selection: LayerSelection = .detection, threads: Int = 1) {
-        self.init(network: network, retaining: selection, split: ThreadSplit(threads: max(1, threads)))
+        self.init(network: network, retaining: selection, split: ThreadSplit(threads: max(1, threads)), adaptive: true)
     }
 
     /// A session whose passes spread their steps with `split` (tests pass one that cuts every
-    /// step into its finest pieces).
-    package init(network: Network, retaining selection: LayerSelection = .detection, split: ThreadSplit) {
+    /// step into its finest pieces); with `adaptive`, the thread count of each pass is chosen by
+    /// a `ThreadPolicy`, else every pass runs on all of `split`'s threads.
+    package init(network: Network, retaining selection: LayerSelection = .detection, split: ThreadSplit,
+                 adaptive: Bool = false) {
         self.network = network
         self.threads = split.threads
         self.split = split
+        self.policy = adaptive && split.threads > 1 ? ThreadPolicy(maximum: split.threads) : nil
+        self.lastPassThreads = split.threads
         self.layout = ArenaLayout(plan: network.plan, retaining: selection)
         // Float is trivial: every buffer is written by its layer before anything reads it,
         // so the memory is not zero-filled up front.
@@ -106,8 +120,13 @@ public final class InferenceSession {
         }
         (arena.baseAddress! + layout.inputOffset).update(from: source, count: expected)
         BLAS.setThreads(1)  // the forward pass splits work across its own threads
+        let passThreads = policy?.threadsForNextPass() ?? threads
+        let start = DispatchTime.now().uptimeNanoseconds
         ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
-                    split: split).run(layerNanoseconds: layerNanoseconds)
+                    split: passThreads < threads ? split.limited(to: passThreads) : split)
+            .run(layerNanoseconds: layerNanoseconds)
+        policy?.record(threads: passThreads, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+        lastPassThreads = passThreads
         hasRun = true
     }
 

@@ -9,9 +9,19 @@ package struct ThreadSplit: Sendable {
     /// Every piece one `minimumPiece` long (for tests: each item computed in a piece of its
     /// own, whatever the timing), instead of halves of what is left.
     let finestPieces: Bool
+    /// At most this many of the pool's threads run pieces (see `limited(to:)`).
+    private var workerLimit = Int.max
 
     /// At most this many pieces run at once.
-    package var threads: Int { pool?.threads ?? 1 }
+    package var threads: Int { min(pool?.threads ?? 1, workerLimit) }
+
+    /// The same split on at most `threads` of its threads (at least 1): the others are left
+    /// idle, and every kernel cuts its steps as it would at that thread count.
+    package func limited(to threads: Int) -> ThreadSplit {
+        var split = self
+        split.workerLimit = max(1, threads)
+        return split
+    }
 
     /// A split over `threads` threads: the caller's and a new pool's helpers.
     package init(threads: Int, finestPieces: Bool = false) {

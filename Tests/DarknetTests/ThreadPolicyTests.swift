@@ -1,0 +1,103 @@
+@testable import Darknet
+import XCTest
+
+/// The thread policy of multi-threaded sessions, fed scripted pass times (no clock): it keeps
+/// all threads while they are faster, moves to 1 thread when a probe shows that one is faster
+/// (a busy core), and comes back when a probe shows all threads faster again.
+final class ThreadPolicyTests: XCTestCase {
+    /// Runs `passes` passes whose time is `time(threads)` and returns the thread count of each.
+    private func run(_ policy: inout ThreadPolicy, passes: Int, time: (Int) -> UInt64) -> [Int] {
+        (0..<passes).map { _ in
+            let threads = policy.threadsForNextPass()
+            policy.record(threads: threads, nanoseconds: time(threads))
+            return threads
+        }
+    }
+
+    func testOneThreadSessionsNeverProbe() {
+        var policy = ThreadPolicy(maximum: 1)
+        XCTAssertEqual(Set(run(&policy, passes: 100) { _ in 10 }), [1])
+    }
+
+    func testFasterThreadsAreKeptAndProbedEverLessOften() {
+        var policy = ThreadPolicy(maximum: 2)
+        let threads = run(&policy, passes: 400) { $0 == 2 ? 23_000_000 : 35_000_000 }
+        let probes = threads.indices.filter { threads[$0] == 1 }
+        // First after keptPasses passes at 2 and firstInterval of them, then every 8, 16, 32, 64, 64...
+        XCTAssertEqual(probes.first, max(ThreadPolicy.keptPasses, ThreadPolicy.firstInterval))
+        let gaps = zip(probes.dropFirst(), probes).map { $0 - $1 - 1 }
+        XCTAssertEqual(Array(gaps.prefix(5)), [8, 16, 32, 64, 64])
+        XCTAssertEqual(policy.current, 2)
+    }
+
+    func testABusyCoreMovesPassesToOneThreadAndBack() {
+        var policy = ThreadPolicy(maximum: 2)
+        _ = run(&policy, passes: 200) { $0 == 2 ? 23_000_000 : 35_000_000 }  // probes now 64 passes apart
+        XCTAssertEqual(policy.current, 2)
+        // Another process takes a core: 2 threads now 46 ms, 1 thread 36 ms.
+        let busy = run(&policy, passes: 200) { $0 == 2 ? 46_000_000 : 36_000_000 }
+        XCTAssertEqual(policy.current, 1)
+        let switched = busy.firstIndex(of: 1)!
+        XCTAssertLessThanOrEqual(switched, ThreadPolicy.longestInterval, "the next probe finds 1 thread faster")
+        // Afterwards mostly 1 thread, probing 2 ever less often.
+        let after = busy[(switched + 1)...]
+        XCTAssertGreaterThan(after.filter { $0 == 1 }.count, after.count * 85 / 100)
+        // The core is free again: the next probe of 2 threads switches back.
+        let free = run(&policy, passes: 100) { $0 == 2 ? 23_000_000 : 35_000_000 }
+        XCTAssertEqual(policy.current, 2)
+        XCTAssertLessThanOrEqual(free.firstIndex(of: 2)!, ThreadPolicy.longestInterval)
+    }
+
+    func testAProbeWithinTheMarginDoesNotLeaveTheFullCount() {
+        var policy = ThreadPolicy(maximum: 2)
+        // 1 thread only 3 % faster than 2: not worth the risk of running 1 where 2 would be faster.
+        let threads = run(&policy, passes: 300) { $0 == 2 ? 40_000_000 : 38_800_000 }
+        XCTAssertEqual(policy.current, 2)
+        XCTAssertGreaterThan(threads.filter { $0 == 2 }.count, 290)
+    }
+
+    func testProbesAreComparedWithTheFastestRecentPass() {
+        var policy = ThreadPolicy(maximum: 2)
+        // 2-thread passes scatter 23-60 ms (other work on the machine); 1 thread takes 35 ms, less
+        // than their median but more than their fastest: the policy stays on 2.
+        var pass = 0
+        _ = run(&policy, passes: 300) { threads in
+            pass += 1
+            return threads == 1 ? 35_000_000 : [23_000_000, 60_000_000, 50_000_000][pass % 3]
+        }
+        XCTAssertEqual(policy.current, 2)
+    }
+
+    func testAFullCountProbeIsTimedAfterItsWarmUpPass() {
+        var policy = ThreadPolicy(maximum: 2)
+        _ = run(&policy, passes: 50) { $0 == 2 ? 46_000_000 : 36_000_000 }
+        XCTAssertEqual(policy.current, 1)
+        // The core is free again, but the first pass of each probe wakes a sleeping helper: slow.
+        var previous = 1
+        let threads = run(&policy, passes: 100) { threads in
+            defer { previous = threads }
+            return threads == 1 ? 36_000_000 : previous == 1 ? 60_000_000 : 23_000_000
+        }
+        XCTAssertEqual(policy.current, 2)
+        let back = threads.firstIndex(of: 2)!
+        XCTAssertEqual(Array(threads[back...].prefix(2 + ThreadPolicy.keptPasses)), [2, 2, 2, 2, 2])
+    }
+
+    func testSessionsWithThePolicyGiveTheSameBitsAsOneThread() throws {
+        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
+        let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
+        let single = InferenceSession(network: network, threads: 1)
+        try single.forward(input)
+        let expected = try single.layout.retained.sorted().map { try single.output(ofLayer: $0).values }
+        let session = InferenceSession(network: network, threads: 2)
+        var used: Set<Int> = []
+        // Past the first probe: passes on 2 threads and on 1, all with the same outputs.
+        for _ in 0..<(ThreadPolicy.keptPasses + ThreadPolicy.firstInterval + 2) {
+            try session.forward(input)
+            used.insert(session.lastPassThreads)
+            XCTAssertEqual(try single.layout.retained.sorted().map { try session.output(ofLayer: $0).values }, expected)
+        }
+        XCTAssertEqual(used, [1, 2])
+    }
+}
