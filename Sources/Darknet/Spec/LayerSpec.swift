@@ -175,15 +175,6 @@ public struct LayerSpec: Sendable, Equatable {
     public let kind: LayerKind
 }
 
-/// A remark about the cfg that is not an error, e.g. a key nobody knows.
-public struct CfgDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let key: String
-    public let message: String
-    public var description: String { "\(file):\(line): '\(key)': \(message)" }
-}
-
 /// A whole `.cfg` file as typed descriptions.
 public struct NetworkSpec: Sendable, Equatable {
     /// The file name used in messages.
