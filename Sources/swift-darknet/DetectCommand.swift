@@ -8,18 +8,25 @@ struct DetectCommand: Command {
     static let name = "detect"
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
     static let usage = """
-        --cfg FILE --weights FILE [--names FILE] [--thresh 0.5] [--hier 0.5] [--nms 0.45]
-                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1] IMAGE...
+        --cfg FILE --weights FILE [--names FILE | --data FILE] [--thresh 0.5] [--hier 0.5] [--nms 0.45]
+                     [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1] [--strict] IMAGE...
           default output: "label: NN%" lines per image, as Darknet prints them
+          --names    one label per line (e.g. coco.names); without it (or --data), class indices
+          --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
+          --thresh   smallest confidence reported; --hier: YOLOv2 hierarchy threshold; --nms: overlap for NMS
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
+          --threads  threads for each forward pass (results do not depend on it)
+          --strict   unknown or repeated cfg keys are errors, not warnings
         """
-    static let flagNames: Set<String> = ["json", "stretch"]
+    static let flagNames: Set<String> = ["json", "stretch", "strict"]
 
     let cfg: URL
     let weights: URL
     let names: URL?
+    let labelFiles: LabelFiles
+    let strict: Bool
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -29,7 +36,9 @@ struct DetectCommand: Command {
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
         weights = URL(fileURLWithPath: try arguments.required("weights"))
-        names = arguments.string("names").map { URL(fileURLWithPath: $0) }
+        labelFiles = try LabelFiles(arguments: &arguments)
+        names = labelFiles.names
+        strict = arguments.flag("strict")
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
@@ -47,10 +56,11 @@ struct DetectCommand: Command {
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
-        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weightsFile: weights)
-        let labels = try names.map { try Detector.readLabels($0) } ?? []
-        let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+        try report(spec, options: planOptions(strict: strict))
+        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        let (labels, labelsFile) = try labelFiles.load(classes: DetectionDecoder.classCount(of: network.plan), cfg: cfg,
+                                                       what: "classes")
+        let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
         var failures = 0
         for path in images {
             do {

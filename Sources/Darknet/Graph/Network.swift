@@ -21,7 +21,7 @@ public final class Network: Sendable {
     /// - Throws: `CfgError`, `PlanError`, `WeightsError`, or `FileError` if a file cannot be read.
     public convenience init(cfg: URL, weights: URL, options: PlanOptions = PlanOptions()) throws {
         BLAS.beginLoading()
-        let spec = try NetworkSpec.parse(bytes: try readFile(cfg), file: cfg.path)
+        let spec = try NetworkSpec.parse(contentsOf: cfg)
         try spec.checkKeys(options)
         // Planned before the weights are read: a network over the memory limit is refused
         // without reading (possibly gigabytes of) its weights file.

@@ -1,4 +1,12 @@
+import Foundation
+
 extension NetworkSpec {
+    /// Reads and interprets a `.cfg` file.
+    /// - Throws: `FileError` (missing, unreadable, a directory), `CfgError`.
+    public static func parse(contentsOf url: URL) throws -> NetworkSpec {
+        try parse(bytes: try readFile(url), file: url.path)
+    }
+
     /// Reads and interprets `.cfg` text.
     public static func parse(text: String, file: String) throws(CfgError) -> NetworkSpec {
         try NetworkSpec(document: CfgParser.parse(text: text, file: file))
