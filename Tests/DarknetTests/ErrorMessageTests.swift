@@ -196,3 +196,57 @@ extension ErrorMessageTests {
         XCTAssertTrue("\(whole)".contains("the file has 64: the weights belong to another cfg, or the file is truncated"), "\(whole)")
     }
 }
+
+// MARK: - Swift conventions
+
+extension ErrorMessageTests {
+    /// One case of each public error type: `localizedDescription` is the one-line description.
+    func testLocalizedDescriptionIsTheMessageForEveryErrorType() throws {
+        let errors: [(any Error, String)] = [
+            (CfgError(file: "a.cfg", line: 3, key: "size", reason: .missingKey), "a.cfg:3: 'size': required key is missing"),
+            (PlanError(layer: 2, section: "route", reason: .sizeOverflow, file: "a.cfg", line: 9),
+             "a.cfg:9: layer 2 [route]: tensor sizes overflow"),
+            (WeightsError(file: "a.weights", layer: 1, offset: 40, reason: .nonFinite(parameter: "biases", element: 2)),
+             "a.weights: layer 1, byte offset 40: biases[2] is not a finite number"),
+            (FileError(path: "a.names", reason: "is a directory"), "a.names: is a directory"),
+            (ImageError.corrupt(path: "<data>", reason: "IHDR: CRC error"), "<data>: damaged image data: IHDR: CRC error"),
+            (ImageError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG or PNG image"),
+            (DetectorError.tooFewLabels(file: "a.names", labels: 2, classes: 80), "a.names: 2 labels for a network with 80 classes"),
+            (ClassifierError.noOutputLayer, "the network has no layer other than [cost] to read predictions from"),
+            (InferenceError.noForwardPass, "no forward pass has run yet"),
+            (DataFileError(file: "obj.data", line: 2, key: nil, reason: .malformedLine("names")),
+             "obj.data:2: expected 'key = value' or a comment, found 'names'"),
+        ]
+        for (error, message) in errors {
+            XCTAssertEqual(error.localizedDescription, message, "\(type(of: error))")
+            XCTAssertEqual("\(error)", message, "\(type(of: error))")
+        }
+    }
+
+    /// A missing file and a directory read the same whichever file it is.
+    func testTheSameFileProblemHasTheSameWordingForEveryFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cfg = directory.appendingPathComponent("ok.cfg")
+        try Data((Self.net + "[maxpool]\n").utf8).write(to: cfg)
+        let weights = directory.appendingPathComponent("ok.weights")
+        try Data(WeightsBuilder().header()).write(to: weights)
+        func reason(_ body: () throws -> Void) -> String? {
+            do { try body(); return nil } catch let error as FileError { return error.reason } catch let error as ImageError {
+                guard case .unreadable(_, let reason) = error else { return "\(error)" }
+                return reason
+            } catch { return "\(type(of: error)): \(error)" }
+        }
+        for (target, expected) in [(directory.appendingPathComponent("none"), "No such file or directory"), (directory, "is a directory")] {
+            let reasons = [
+                reason { _ = try Network(cfg: target, weights: weights) },
+                reason { _ = try Network(cfg: cfg, weights: target) },
+                reason { _ = try Detector.readLabels(target) },
+                reason { _ = try DataFile(contentsOf: target) },
+                reason { _ = try Image(contentsOf: target) },
+            ]
+            XCTAssertEqual(reasons, [String?](repeating: expected, count: reasons.count), target.path)
+        }
+    }
+}
