@@ -10,6 +10,7 @@
 #   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
 #                small networks that load also run and decode
 #   FuzzImage    JPEG/PNG bytes -> decoders (1 megapixel limit), letterbox, PNG round trip
+#   FuzzData     Darknet .data bytes -> DataFile (syntax, classes, names lookup)
 #
 # Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds, the first
 # 64 KiB of yolov3-tiny.weights and Darknet's label PNGs, copied into a fresh corpus per run.
@@ -47,11 +48,12 @@ bin=$scratch/release
 log "built in $(( $(date +%s) - start )) s"
 
 # Fresh corpora from the seeds.
-mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image"
+mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image" "$work/corpus/data"
 cp Weights/darknet/cfg/*.cfg Fuzz/Seeds/cfg/*.cfg "$work/corpus/cfg/"
 cp Fuzz/Seeds/weights/* "$work/corpus/weights/"
 head -c 65536 Weights/yolov3-tiny.weights > "$work/corpus/weights/yolov3-tiny-head.weights"
 cp Fuzz/Seeds/image/* "$work/corpus/image/"
+cp Fuzz/Seeds/data/* "$work/corpus/data/"
 find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs -r cp -t "$work/corpus/image/"  # sed, not head: no SIGPIPE under pipefail
 
 # Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
@@ -83,6 +85,7 @@ run() {
 run FuzzCfg "$work/corpus/cfg" 16384 -dict=Fuzz/cfg.dict
 run FuzzWeights "$work/corpus/weights" 65536
 run FuzzImage "$work/corpus/image" 16384
+run FuzzData "$work/corpus/data" 4096
 
 echo "fuzz summary (${seconds} s${runs_limit:+ or $runs_limit runs} per target, $(( $(date +%s) - start )) s in all):"
 printf '  %s\n' "${summary[@]}"

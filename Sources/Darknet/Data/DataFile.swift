@@ -29,7 +29,13 @@ public struct DataFile: Sendable, Equatable {
     /// - Throws: `FileError` (missing or unreadable), `DataFileError`.
     public init(contentsOf url: URL,
                 workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws {
-        let bytes = try readFile(url)
+        try self.init(bytes: try readFile(url), url: url, workingDirectory: workingDirectory)
+    }
+
+    /// Reads `.data` bytes as if they were the file at `url` (which names it in errors and
+    /// anchors its relative paths); only `names` is looked up on disk.
+    /// - Throws: `DataFileError`.
+    public init(bytes: [UInt8], url: URL, workingDirectory: URL) throws(DataFileError) {
         let path = url.path
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw DataFileError(file: path, line: nil, key: nil, reason: .notText)
@@ -92,6 +98,7 @@ public struct DataFile: Sendable, Equatable {
     }
 
     /// The labels of `names` (empty without one).
+    /// - Throws: `FileError` if the names file cannot be read.
     public func labels() throws -> [String] {
         try names.map { try Detector.readLabels($0) } ?? []
     }
