@@ -105,7 +105,7 @@ enum DumpSelection {
 }
 
 func readBytes(_ url: URL) throws -> [UInt8] {
-    do { return [UInt8](try Data(contentsOf: url)) } catch { throw CLIError("\(url.path): cannot read the file") }
+    try FileError.contents(of: url)
 }
 
 /// Reads a raw float32 little-endian tensor of exactly `expectedCount` values.

@@ -250,3 +250,27 @@ extension ErrorMessageTests {
         }
     }
 }
+
+// MARK: - The misspelt key
+
+extension ErrorMessageTests {
+    /// `filtres=16` in YOLOv3-tiny's first layer: the weights no longer fit, and the message
+    /// says so with the unknown key as a note (it used to be "variance[9] is negative").
+    func testAMisspeltKeyIsANoteOfTheWeightsMismatchItCauses() throws {
+        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        var text = try String(contentsOf: url, encoding: .utf8)
+        text = text.replacingOccurrences(of: "filters=16", with: "filtres=16", options: [], range: text.range(of: "filters=16"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cfg = directory.appendingPathComponent("key.cfg")
+        try Data(text.utf8).write(to: cfg)
+        XCTAssertThrowsError(try Detector(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))) { error in
+            guard let error = error as? WeightsError else { return XCTFail("\(error)") }
+            XCTAssertNotNil(error.size)
+            XCTAssertTrue(error.description.contains(": the weights belong to another cfg"), error.description)
+            XCTAssertTrue(error.description.hasSuffix("(note: \(cfg.path):27: 'filtres': unknown key in [convolutional]; ignored)"),
+                          error.description)
+        }
+    }
+}

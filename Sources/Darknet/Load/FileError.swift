@@ -57,6 +57,14 @@ extension FileError {
     }
 }
 
+extension FileError {
+    /// A whole file's bytes, read as the library reads cfg, names and `.data` files, so that a
+    /// tool's other inputs fail with the same words.
+    public static func contents(of url: URL) throws(FileError) -> [UInt8] {
+        try readFile(url)
+    }
+}
+
 /// A whole small file's bytes (a cfg, a names or `.data` file).
 func readFile(_ url: URL) throws(FileError) -> [UInt8] {
     let path = url.path
