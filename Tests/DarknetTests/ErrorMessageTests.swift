@@ -148,7 +148,7 @@ extension ErrorMessageTests {
         let weights = try TestPaths.require(TestPaths.tinyWeights)
         XCTAssertThrowsError(try Network(cfg: cfg, weights: weights)) { error in
             guard let error = error as? WeightsError else { return XCTFail("\(error)") }
-            XCTAssertEqual(error.size, WeightsSizeMismatch(neededBytes: 44_948_600, headerBytes: 20, fileBytes: 35_434_956))
+            XCTAssertEqual(error.sizeMismatch, WeightsSizeMismatch(neededBytes: 44_948_600, headerBytes: 20, fileBytes: 35_434_956))
             XCTAssertEqual(error.layer, 13)
             guard case .truncated(let parameter, _, _) = error.reason else { return XCTFail("\(error)") }
             XCTAssertEqual(parameter, "weights")
@@ -164,7 +164,7 @@ extension ErrorMessageTests {
         let weights = [UInt8](try Data(contentsOf: try TestPaths.require(TestPaths.tinyWeights)))
         XCTAssertNil(try loadError(cfg: "yolov3-tiny.cfg", weights: weights))
         let extra = try XCTUnwrap(try loadError(cfg: "yolov3-tiny.cfg", weights: weights + [0, 0, 0, 0]))
-        XCTAssertEqual(extra.size, WeightsSizeMismatch(neededBytes: weights.count, headerBytes: 20, fileBytes: weights.count + 4))
+        XCTAssertEqual(extra.sizeMismatch, WeightsSizeMismatch(neededBytes: weights.count, headerBytes: 20, fileBytes: weights.count + 4))
         XCTAssertEqual(extra.reason, .trailingBytes(count: 4))
         XCTAssertEqual(extra.offset, weights.count)
         let classifier = try XCTUnwrap(try loadError(cfg: "tiny.cfg", weights: weights))
@@ -184,7 +184,7 @@ extension ErrorMessageTests {
             do { _ = try Network(spec: spec, weights: bytes, weightsFile: "short.weights"); return nil } catch { return error as? WeightsError }
         }
         let partial = try XCTUnwrap(error(Array(good.prefix(52))))
-        XCTAssertEqual(partial.size, WeightsSizeMismatch(neededBytes: 76, headerBytes: 20, fileBytes: 52, wholeLayers: 2))
+        XCTAssertEqual(partial.sizeMismatch, WeightsSizeMismatch(neededBytes: 76, headerBytes: 20, fileBytes: 52, wholeLayers: 2))
         XCTAssertEqual("\(partial)", "short.weights: the cfg needs 76 bytes of weights (header 20), the file has 52: it holds the "
                        + "parameters of layers 0-1 only (a partial file such as darknet53.conv.74, or the weights of another cfg) "
                        + "(it ends inside layer 2's biases at byte offset 52: 8 bytes expected, 0 left)")
@@ -267,7 +267,7 @@ extension ErrorMessageTests {
         try Data(text.utf8).write(to: cfg)
         XCTAssertThrowsError(try Detector(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))) { error in
             guard let error = error as? WeightsError else { return XCTFail("\(error)") }
-            XCTAssertNotNil(error.size)
+            XCTAssertNotNil(error.sizeMismatch)
             XCTAssertTrue(error.description.contains(": the weights belong to another cfg"), error.description)
             XCTAssertTrue(error.description.hasSuffix("(note: \(cfg.path):27: 'filtres': unknown key in [convolutional]; ignored)"),
                           error.description)

@@ -32,7 +32,7 @@ extension WeightsReader {
     /// Fails unless the file holds exactly the bytes `layers` need after the header just read:
     /// a shorter file with the `.truncated` error reading would stop at (the layer and parameter
     /// the file ends in), a longer one with `.trailingBytes`; both carry the two sizes
-    /// (`WeightsError.size`). So the weights of another cfg are reported as a size mismatch
+    /// (`WeightsError.sizeMismatch`). So the weights of another cfg are reported as a size mismatch
     /// before any of their values, which would fail on whatever happened to be misread.
     func checkSize(for layers: [LayerPlan]) throws(WeightsError) {
         var cursor = offset
@@ -58,11 +58,11 @@ extension WeightsReader {
             throw WeightsError(file: file, layer: shortAt.layer, offset: shortAt.offset,
                                reason: .truncated(parameter: shortAt.parameter, neededBytes: shortAt.bytes,
                                                   availableBytes: size - shortAt.offset),
-                               size: mismatch)
+                               sizeMismatch: mismatch)
         }
         if cursor < size {
             throw WeightsError(file: file, layer: nil, offset: cursor, reason: .trailingBytes(count: size - cursor),
-                               size: mismatch)
+                               sizeMismatch: mismatch)
         }
     }
 }

@@ -29,24 +29,24 @@ public struct WeightsError: Error, Equatable, Sendable, CustomStringConvertible 
     public let reason: Reason
     /// For `.truncated` and `.trailingBytes` found by the size check before any parameter is
     /// read: the bytes the cfg needs against the bytes the file has.
-    public var size: WeightsSizeMismatch?
+    public var sizeMismatch: WeightsSizeMismatch?
     /// The cfg's diagnostics (unknown or repeated keys), which may explain the mismatch.
     public var notes: [CfgDiagnostic]
 
-    public init(file: String, layer: Int?, offset: Int, reason: Reason, size: WeightsSizeMismatch? = nil,
+    public init(file: String, layer: Int?, offset: Int, reason: Reason, sizeMismatch: WeightsSizeMismatch? = nil,
                 notes: [CfgDiagnostic] = []) {
         self.file = file
         self.layer = layer
         self.offset = offset
         self.reason = reason
-        self.size = size
+        self.sizeMismatch = sizeMismatch
         self.notes = notes
     }
 
     /// `file: layer L, byte offset O: what`; a size mismatch leads with the two sizes:
     /// `file: the cfg needs N bytes of weights (header 20), the file has M: ... (where it ends)`.
     public var description: String {
-        guard let size else {
+        guard let sizeMismatch else {
             let subject = layer.map { "layer \($0), " } ?? ""
             return "\(file): \(subject)byte offset \(offset): \(reason.message)" + notes.noteSuffix
         }
@@ -59,7 +59,7 @@ public struct WeightsError: Error, Equatable, Sendable, CustomStringConvertible 
         default:
             "byte offset \(offset): \(reason.message)"
         }
-        return "\(file): \(size) (\(detail))" + notes.noteSuffix
+        return "\(file): \(sizeMismatch) (\(detail))" + notes.noteSuffix
     }
 }
 
