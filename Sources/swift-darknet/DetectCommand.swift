@@ -58,6 +58,7 @@ struct DetectCommand: Command {
         let spec = try loadSpec(cfg)
         try report(spec, options: planOptions(strict: strict))
         let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        _ = try Detector(network: network, threads: threads)  // a network without a head is refused first
         let (labels, labelsFile) = try labelFiles.load(classes: DetectionDecoder.classCount(of: network.plan), cfg: cfg,
                                                        what: "classes")
         let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
