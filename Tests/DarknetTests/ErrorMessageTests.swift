@@ -59,8 +59,8 @@ final class ErrorMessageTests: XCTestCase {
         (net + "[crop]\ncrop_width=9\ncrop_height=2\n", 4 << 30, "plan.cfg:5: layer 0 [crop]: crop 9x2 is larger than the input"),
         (net + "[softmax]\ngroups=5\n", 4 << 30, "plan.cfg:5: layer 0 [softmax]: groups 5 do not divide the 192 input values"),
         (net + "[maxpool]\n[upsample]\nstride=100000\n", 4 << 30, "plan.cfg:6: layer 1 [upsample]: tensor sizes overflow"),
-        ("[net]\nwidth=65536\nheight=65536\nchannels=1\n[maxpool]\n", 4 << 30, "plan.cfg: network: tensor sizes overflow"),
-        (net + "[convolutional]\nfilters=4\n", 100, "plan.cfg: network: needs 1856 bytes, more than the limit of 100 bytes"),
+        ("[net]\nwidth=65536\nheight=65536\nchannels=1\n[maxpool]\n", 4 << 30, "plan.cfg:1: network: tensor sizes overflow"),
+        (net + "[convolutional]\nfilters=4\n", 100, "plan.cfg:1: network: needs 1856 bytes, more than the limit of 100 bytes"),
     ]
 
     func testEveryPlanErrorReasonNamesTheCfgFileAndTheSectionLine() throws {

@@ -38,7 +38,7 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The cfg file (path or name given to the parser); empty when the plan was made from a
     /// spec built without one.
     public var file: String
-    /// 1-based line of the layer's section header (nil for the network as a whole).
+    /// 1-based line of the layer's section header (of `[net]` for the network as a whole).
     public var line: Int?
     /// The cfg's diagnostics (unknown or repeated keys): often the cause of the mismatch.
     public var notes: [CfgDiagnostic]
@@ -65,7 +65,7 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
     func located(in spec: NetworkSpec) -> PlanError {
         var located = self
         located.file = spec.file
-        located.line = spec.layers.indices.contains(layer) ? spec.layers[layer].line : nil
+        located.line = spec.layers.indices.contains(layer) ? spec.layers[layer].line : spec.netLine
         located.notes = spec.diagnostics
         return located
     }

@@ -181,6 +181,8 @@ public struct NetworkSpec: Sendable, Equatable {
     public let file: String
     /// The `[net]` section.
     public let net: NetSpec
+    /// 1-based line of the `[net]` header, for errors about the network as a whole.
+    public let netLine: Int
     /// The layers in order.
     public let layers: [LayerSpec]
     /// Keys that were not understood (and other remarks); never errors.
@@ -189,7 +191,7 @@ public struct NetworkSpec: Sendable, Equatable {
     /// The same network with another input size (Darknet's `resize_network`); the plan
     /// checks that every layer still fits.
     public func resized(width: Int, height: Int) -> NetworkSpec {
-        NetworkSpec(file: file, net: NetSpec(width: width, height: height, channels: net.channels),
+        NetworkSpec(file: file, net: NetSpec(width: width, height: height, channels: net.channels), netLine: netLine,
                     layers: layers, diagnostics: diagnostics)
     }
 }

@@ -59,7 +59,7 @@ extension NetworkSpec {
             layers.append(LayerSpec(index: index, line: section.line, kind: layer))
         }
         guard !layers.isEmpty else { throw CfgError(file: file, line: first.line, reason: .noLayers) }
-        self.init(file: file, net: net, layers: layers, diagnostics: diagnostics)
+        self.init(file: file, net: net, netLine: first.line, layers: layers, diagnostics: diagnostics)
     }
 
     private static func decodeNet(_ r: inout SectionReader) throws(CfgError) -> NetSpec {
