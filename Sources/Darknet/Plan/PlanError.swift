@@ -53,7 +53,7 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         self.notes = notes
     }
 
-    /// `yolo-channels.cfg:126: layer 16 [yolo]: input has 200 channels, ...`, then the notes.
+    /// `yolo-channels.cfg:132: layer 16 [yolo]: input has 200 channels, ...`, then the notes.
     public var description: String {
         var location = file
         if let line { location += location.isEmpty ? "line \(line)" : ":\(line)" }
