@@ -19,6 +19,11 @@ let package = Package(
             path: "FuzzWeights"
         ),
         .executableTarget(
+            name: "FuzzData",
+            dependencies: [.product(name: "Darknet", package: "SwiftDarknet")],
+            path: "FuzzData"
+        ),
+        .executableTarget(
             name: "FuzzImage",
             dependencies: [
                 .product(name: "Darknet", package: "SwiftDarknet"),

@@ -4,6 +4,7 @@
 # out-of-memory; prints executions per second and total executions per target.
 #
 #   ./scripts/fuzz.sh [SECONDS]
+#   FUZZ_RUNS=1000000 ./scripts/fuzz.sh 7200   # stop each target after N executions instead
 #
 #   FuzzCfg      .cfg bytes -> parser, planner; small networks also run (random weights) and decode
 #   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
@@ -11,6 +12,7 @@
 #   FuzzImage    JPEG/PNG bytes -> decoders (1 megapixel limit), letterbox, PNG round trip
 #   FuzzVideo    video file bytes -> VideoReader from memory (libavformat probing, libavcodec
 #                decoding, 1 megapixel limit, at most 32 frames), letterbox
+#   FuzzData     Darknet .data bytes -> DataFile (syntax, classes, names lookup)
 #
 # Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds, the first
 # 64 KiB of yolov3-tiny.weights and Darknet's label PNGs, copied into a fresh corpus per run;
@@ -23,6 +25,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 seconds=${1:-60}
+# FUZZ_RUNS: stop each target after this many executions (SECONDS stays the upper bound).
+runs_limit=${FUZZ_RUNS:-}
 scratch=${FUZZ_SCRATCH:-$root/.build/fuzz}
 work=${FUZZ_WORK:-$root/.build/fuzz-work}
 
@@ -48,7 +52,7 @@ bin=$scratch/release
 log "built in $(( $(date +%s) - start )) s"
 
 # Fresh corpora from the seeds.
-mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image" "$work/corpus/video"
+mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image" "$work/corpus/video" "$work/corpus/data"
 cp Weights/darknet/cfg/*.cfg Fuzz/Seeds/cfg/*.cfg "$work/corpus/cfg/"
 cp Fuzz/Seeds/weights/* "$work/corpus/weights/"
 head -c 65536 Weights/yolov3-tiny.weights > "$work/corpus/weights/yolov3-tiny-head.weights"
@@ -61,6 +65,7 @@ clip -c:v mjpeg "$work/corpus/video/mjpeg.avi"
 clip -c:v libvpx "$work/corpus/video/vp8.webm"
 clip -c:v mpeg2video -f mpegts "$work/corpus/video/mpeg2.ts"
 clip "$work/corpus/video/anim.gif"
+cp Fuzz/Seeds/data/* "$work/corpus/data/"
 find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs -r cp -t "$work/corpus/image/"  # sed, not head: no SIGPIPE under pipefail
 
 # Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
@@ -71,11 +76,11 @@ summary=()
 run() {
     local target=$1 corpus=$2 max_len=$3 out="$work/$1.log" status=0
     shift 3
-    log "$target: ${seconds} s, -max_len=$max_len, $(ls "$corpus" | wc -l) seeds"
+    log "$target: ${seconds} s${runs_limit:+ or $runs_limit runs}, -max_len=$max_len, $(ls "$corpus" | wc -l) seeds"
     # Seeds and newly found inputs go to the corpus directory; libFuzzer's own exit code says
     # whether it found anything (crash, sanitizer report, leak, timeout, rss limit).
     "$bin/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len="$max_len" \
-        -timeout=30 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" "$@" > "$out" 2>&1 || status=$?
+        -timeout=30 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" ${runs_limit:+-runs=$runs_limit} "$@" > "$out" 2>&1 || status=$?
     local runs rate
     grep -q "inline 8-bit counters" "$out" || { log "$target is not instrumented for coverage"; status=1; }
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
@@ -93,8 +98,9 @@ run FuzzCfg "$work/corpus/cfg" 16384 -dict=Fuzz/cfg.dict
 run FuzzWeights "$work/corpus/weights" 65536
 run FuzzImage "$work/corpus/image" 16384
 run FuzzVideo "$work/corpus/video" 16384
+run FuzzData "$work/corpus/data" 4096
 
-echo "fuzz summary (${seconds} s per target, $(( $(date +%s) - start )) s in all):"
+echo "fuzz summary (${seconds} s${runs_limit:+ or $runs_limit runs} per target, $(( $(date +%s) - start )) s in all):"
 printf '  %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
     log "failures in ${failed[*]}"

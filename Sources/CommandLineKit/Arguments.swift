@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small command-line helpers shared by `swift-darknet` and `darknet-bench`.
 /// A command line split into `--option value` pairs, `--flag`s and positional arguments.
 public struct Arguments {
@@ -65,7 +67,8 @@ public struct Arguments {
 }
 
 /// A usage or input problem reported by the command-line tool.
-public struct CLIError: Error, CustomStringConvertible {
+public struct CLIError: Error, CustomStringConvertible, LocalizedError {
     public let description: String
     public init(_ description: String) { self.description = description }
+    public var errorDescription: String? { description }
 }

@@ -11,15 +11,15 @@ import Darknet
 enum FileIO {
     /// The bytes of the file at `path`; refuses files longer than `maxBytes`.
     static func readFile(path: String, maxBytes: Int) throws(ImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(path: path, reason: Self.lastError()) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: Self.lastError()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .unreadable(path: path, reason: "not a regular file")
+        // Opened as the library opens every file, so a missing file or a directory is worded
+        // as for a cfg or weights file.
+        let fd: Int32, size: Int
+        do {
+            (fd, size) = try FileError.openRegularFile(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
         }
-        let size = Int(info.st_size)
+        defer { close(fd) }
         guard size <= maxBytes else {
             throw .unreadable(path: path, reason: "file is \(size) bytes, more than any image within the pixel limit (\(maxBytes))")
         }
@@ -72,6 +72,6 @@ enum FileIO {
     }
 
     private static func lastError() -> String {
-        String(cString: strerror(errno))
+        FileError.reason(errno: errno)
     }
 }

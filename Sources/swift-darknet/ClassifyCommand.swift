@@ -8,15 +8,21 @@ struct ClassifyCommand: Command {
     static let name = "classify"
     static let abstract = "classify images with a Darknet classifier (top-k labels)"
     static let usage = """
-        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--cache DIR] [--update]
-                     [--top 5] [--json] [--threads 1] IMAGE...
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
+                     [--top 5] [--json] [--threads 1] [--strict] IMAGE...
           default output: "NN.NN%: label" lines per image, as `darknet classifier predict` prints them
-          --names    one label per line (e.g. imagenet.shortnames.list); without it, class indices
+          --names    one label per line (e.g. imagenet.shortnames.list); without it (or --data), class indices
+          --data     a Darknet .data file (imagenet1k.data): its names=, its classes= checked against the outputs
+          --top      how many classes to print per image
           --json     one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}
+          --threads  threads for each forward pass (results do not depend on it)
+          --strict   unknown or repeated cfg keys are errors, not warnings
         """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json"]).union(ModelOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "strict"]).union(ModelOptions.flagNames)
 
     let model: ModelOptions
+    let labelFiles: LabelFiles
+    let strict: Bool
     let top: Int
     let json: Bool
     let threads: Int
@@ -24,6 +30,8 @@ struct ClassifyCommand: Command {
 
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
+        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
+        strict = arguments.flag("strict")
         top = try arguments.int("top", default: 5, range: 1...100_000)
         json = arguments.flag("json")
         threads = try arguments.int("threads", default: 1, range: 1...256)
@@ -34,11 +42,12 @@ struct ClassifyCommand: Command {
     func run() throws -> Int32 {
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
-        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weightsFile: weights)
-        let labels = try names.map { try Detector.readLabels($0) } ?? []
-        let classifier = try Classifier(network: network, labels: labels, labelsFile: names?.path ?? "<labels>",
-                                        threads: threads)
+        try report(spec, options: planOptions(strict: strict))
+        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        let unlabelled = try Classifier(network: network, threads: threads)
+        let outputs = network.plan.layers[unlabelled.outputLayer].outputShape.count
+        let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")
+        let classifier = try Classifier(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
         var failures = 0
         for path in images {
             do {

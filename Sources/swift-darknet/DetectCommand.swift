@@ -8,18 +8,25 @@ struct DetectCommand: Command {
     static let name = "detect"
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
     static let usage = """
-        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--cache DIR] [--update]
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
                      [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
-                     [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
+                     [--strict] [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
+          --names    one label per line (e.g. coco.names); without it (or --data), class indices
+          --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
+          --thresh   smallest confidence reported; --hier: YOLOv2 hierarchy threshold; --nms: overlap for NMS
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
+          --threads  threads for each forward pass (results do not depend on it)
+          --strict   unknown or repeated cfg keys are errors, not warnings
         """ + "\n" + DetectBatchOptions.usage + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "stretch"]).union(DetectBatchOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "stretch", "strict"]).union(DetectBatchOptions.flagNames)
         .union(ModelOptions.flagNames)
 
     let model: ModelOptions
+    let labelFiles: LabelFiles
+    let strict: Bool
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -29,6 +36,8 @@ struct DetectCommand: Command {
 
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
+        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
+        strict = arguments.flag("strict")
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
@@ -49,10 +58,12 @@ struct DetectCommand: Command {
         }
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
-        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weightsFile: weights)
-        let labels = try names.map { try Detector.readLabels($0) } ?? []
-        let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+        try report(spec, options: planOptions(strict: strict))
+        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        _ = try Detector(network: network, threads: threads)  // a network without a head is refused first
+        let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
+                                                       cfg: cfg, what: "classes")
+        let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
         return try runBatch(paths, with: detector)
     }
 

@@ -8,12 +8,15 @@ struct ForwardCommand: Command {
     static let name = "forward"
     static let abstract = "run one forward pass and dump layer outputs"
     static let usage = """
-        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1]
+        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1] [--strict]
           --input-bin   raw float32 little-endian planar CHW tensor at the network size
           --image       a JPEG or PNG, letterboxed to the network size as Darknet does
           --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
           --layers      which layers to dump (default: yolo)
+          --threads     threads for the forward pass
+          --strict      unknown or repeated cfg keys are errors, not warnings
         """
+    static let flagNames: Set<String> = ["strict"]
 
     let cfg: URL
     let weights: URL
@@ -21,6 +24,7 @@ struct ForwardCommand: Command {
     let dump: URL?
     let selection: DumpSelection
     let threads: Int
+    let strict: Bool
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -33,12 +37,13 @@ struct ForwardCommand: Command {
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.string("layers") ?? "yolo")
         threads = try arguments.int("threads", default: 1, range: 1...256)
+        strict = arguments.flag("strict")
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
-        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weightsFile: weights)
+        try report(spec, options: planOptions(strict: strict))
+        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
         let tensor: [Float]
         switch input {
         case .tensor(let url):
@@ -100,7 +105,7 @@ enum DumpSelection {
 }
 
 func readBytes(_ url: URL) throws -> [UInt8] {
-    do { return [UInt8](try Data(contentsOf: url)) } catch { throw CLIError("\(url.path): cannot read the file") }
+    try FileError.contents(of: url)
 }
 
 /// Reads a raw float32 little-endian tensor of exactly `expectedCount` values.

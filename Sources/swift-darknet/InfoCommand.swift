@@ -6,18 +6,24 @@ import Foundation
 struct InfoCommand: Command {
     static let name = "info"
     static let abstract = "print each layer's shapes and BFLOPs for a .cfg"
-    static let usage = "--cfg FILE"
+    static let usage = """
+        --cfg FILE [--strict]
+          --strict   unknown or repeated cfg keys are errors, not warnings
+        """
+    static let flagNames: Set<String> = ["strict"]
 
     let cfg: URL
+    let strict: Bool
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
+        strict = arguments.flag("strict")
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
+        try report(spec, options: planOptions(strict: strict))
         let plan = try NetworkPlan(spec: spec)
-        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
         print(LayerTable.render(plan))
         return 0
     }
@@ -25,9 +31,7 @@ struct InfoCommand: Command {
 
 /// Reads and interprets a cfg file, naming the file in errors.
 func loadSpec(_ url: URL) throws -> NetworkSpec {
-    let data: Data
-    do { data = try Data(contentsOf: url) } catch { throw CLIError("\(url.path): cannot read the file") }
-    return try NetworkSpec.parse(bytes: [UInt8](data), file: url.path)
+    try NetworkSpec.parse(contentsOf: url)
 }
 
 func warn(_ message: String) {

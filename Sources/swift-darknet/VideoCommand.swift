@@ -10,10 +10,10 @@ struct VideoCommand: Command {
     static let name = "video"
     static let abstract = "detect objects in a video file, image sequence or stream"
     static let usage = """
-        --cfg FILE|URL --weights FILE|URL [--names FILE|URL] [--out annotated.mp4|frame%04d.png] [--json]
+        --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--out annotated.mp4|frame%04d.png] [--json]
                      [--live|--every] [--stride N] [--thresh 0.5] [--nms 0.45] [--max-det N]
                      [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
-                     [--input-timeout 10] [--threads 1] INPUT
+                     [--input-timeout 10] [--threads 1] [--strict] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
           --json     one line per processed frame: {"frame", "time", "detections": [...]}
@@ -26,11 +26,16 @@ struct VideoCommand: Command {
           --smooth N report each track's box averaged over its last N detections (implies --track)
           --duration stop after S seconds of stream time
           --input-timeout  seconds to wait for an input that sends nothing (default 10)
+          --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
+          --threads  threads for each forward pass (results do not depend on it)
+          --strict   unknown or repeated cfg keys are errors, not warnings
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "live", "every", "track"]).union(ModelOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "live", "every", "track", "strict"]).union(ModelOptions.flagNames)
 
     let model: ModelOptions
+    let labelFiles: LabelFiles
+    let strict: Bool
     let input: String
     let options: DetectionOptions
     let classNames: [String]
@@ -45,6 +50,8 @@ struct VideoCommand: Command {
 
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
+        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
+        strict = arguments.flag("strict")
         let maximum = try arguments.int("max-det", default: 0, range: 0...100_000)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
@@ -79,10 +86,12 @@ struct VideoCommand: Command {
         // The input before the network: a bad file or URL fails before the weights load.
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
         let spec = try loadSpec(cfg)
-        for diagnostic in spec.diagnostics { warn(diagnostic.description) }
-        let network = try Network(spec: spec, weightsFile: weights)
-        let labels = try names.map { try Detector.readLabels($0) } ?? []
-        let detector = try Detector(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads)
+        try report(spec, options: planOptions(strict: strict))
+        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        _ = try Detector(network: network, threads: threads)  // a network without a head is refused first
+        let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
+                                                       cfg: cfg, what: "classes")
+        let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: labels) }
         let mode: FramePolicy.Mode = (live ?? (reader.kind == .network)) ? .latest : .every

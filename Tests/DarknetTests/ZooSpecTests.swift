@@ -21,7 +21,9 @@ final class ZooSpecTests: XCTestCase {
 
     private func assertPlanError(_ text: String, _ expected: PlanError, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try NetworkPlan(spec: try spec(text)), file: file, line: line) { error in
-            XCTAssertEqual(error as? PlanError, expected, file: file, line: line)
+            let error = error as? PlanError
+            XCTAssertEqual(error.map { PlanError(layer: $0.layer, section: $0.section, reason: $0.reason) }, expected,
+                           file: file, line: line)
         }
     }
 

@@ -15,10 +15,14 @@ public final class Network: Sendable {
     let convolutions: [ConvolutionParameters?]
 
     /// Loads a network from a `.cfg` file and a `.weights` file.
+    ///
+    /// Every error names its file; a `PlanError` or `WeightsError` also lists the cfg's
+    /// diagnostics as notes (`options.rejectsUnknownKeys` makes them `CfgError`s instead).
     /// - Throws: `CfgError`, `PlanError`, `WeightsError`, or `FileError` if a file cannot be read.
     public convenience init(cfg: URL, weights: URL, options: PlanOptions = PlanOptions()) throws {
         BLAS.beginLoading()
-        let spec = try NetworkSpec.parse(bytes: try readFile(cfg), file: cfg.path)
+        let spec = try NetworkSpec.parse(contentsOf: cfg)
+        try spec.checkKeys(options)
         // Planned before the weights are read: a network over the memory limit is refused
         // without reading (possibly gigabytes of) its weights file.
         let plan = try NetworkPlan(spec: spec, options: options)
@@ -27,6 +31,7 @@ public final class Network: Sendable {
 
     /// Loads a `.weights` file for a parsed cfg (read a layer at a time, never held whole).
     public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions()) throws {
+        try spec.checkKeys(options)
         let plan = try NetworkPlan(spec: spec, options: options)
         try self.init(spec: spec, plan: plan, weightsFile: url)
     }
@@ -45,12 +50,14 @@ public final class Network: Sendable {
     /// Loads weights already in memory for a parsed cfg.
     public convenience init(spec: NetworkSpec, weights: Data, weightsFile: String = "<memory>",
                             options: PlanOptions = PlanOptions()) throws {
+        try spec.checkKeys(options)
         try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weights: weights, weightsFile: weightsFile)
     }
 
     /// Loads weights already in memory for a parsed cfg.
     public convenience init(spec: NetworkSpec, weights: [UInt8], weightsFile: String = "<memory>",
                             options: PlanOptions = PlanOptions()) throws {
+        try spec.checkKeys(options)
         try self.init(spec: spec, plan: try NetworkPlan(spec: spec, options: options), weights: weights, weightsFile: weightsFile)
     }
 
@@ -58,7 +65,7 @@ public final class Network: Sendable {
         BLAS.beginLoading()  // opened while the weights are read
         let (header, convolutions) = try weights.withUnsafeBytes { bytes in
             var reader = WeightsReader(file: weightsFile, bytes: bytes)
-            return try Self.readParameters(&reader, plan: plan, dialect: spec.dialect)
+            return try Self.readParameters(&reader, spec: spec, plan: plan)
         }
         try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
     }
@@ -68,7 +75,7 @@ public final class Network: Sendable {
         BLAS.beginLoading()  // opened while the weights are read
         var reader = WeightsReader(file: try WeightsFile(opening: url.path))
         reader.floatsPerRun = floatsPerRun
-        let (header, convolutions) = try Self.readParameters(&reader, plan: plan, dialect: spec.dialect)
+        let (header, convolutions) = try Self.readParameters(&reader, spec: spec, plan: plan)
         try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
     }
 
@@ -81,10 +88,24 @@ public final class Network: Sendable {
         self.convolutions = convolutions
     }
 
-    /// Reads the header and every layer's parameters, in cfg order, to the last byte.
+    /// `readParameters(_:plan:dialect:)`, its error carrying `spec`'s diagnostics as notes.
+    private static func readParameters(_ reader: inout WeightsReader, spec: NetworkSpec, plan: NetworkPlan)
+        throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
+        do {
+            return try readParameters(&reader, plan: plan, dialect: spec.dialect)
+        } catch {
+            var noted = error
+            noted.notes = spec.diagnostics
+            throw noted
+        }
+    }
+
+    /// Reads the header, checks the file's size against the plan (`WeightsReader.checkSize`),
+    /// then reads every layer's parameters, in cfg order, to the last byte.
     static func readParameters(_ reader: inout WeightsReader, plan: NetworkPlan, dialect: DarknetDialect)
         throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
         let header = try reader.readHeader()
+        try reader.checkSize(for: plan.layers)
         var convolutions: [ConvolutionParameters?] = []
         for layer in plan.layers {
             reader.layer = layer.index
@@ -102,6 +123,7 @@ public final class Network: Sendable {
 
     /// A network with seeded random parameters, for benchmarking any cfg without its weights.
     public init(spec: NetworkSpec, randomSeed seed: UInt64, options: PlanOptions = PlanOptions()) throws {
+        try spec.checkKeys(options)
         BLAS.beginLoading()  // opened while the parameters are drawn
         let plan = try NetworkPlan(spec: spec, options: options)
         var generator = SplitMix64(seed: seed)
@@ -124,23 +146,6 @@ public final class Network: Sendable {
 
     /// The `[net]` input shape (planar CHW).
     public var inputShape: TensorShape { plan.inputShape }
-}
-
-/// Why a file could not be read.
-public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let path: String
-    public let reason: String
-    public var description: String { "\(path): \(reason)" }
-}
-
-/// A whole file's bytes (a cfg, a names file).
-func readFile(_ url: URL) throws(FileError) -> [UInt8] {
-    do {
-        return [UInt8](try Data(contentsOf: url))
-    } catch {
-        let reason = (error as NSError).localizedFailureReason ?? "cannot be read (missing, a directory, or no permission)"
-        throw FileError(path: url.path, reason: reason)
-    }
 }
 
 /// A small, fast, seedable generator (SplitMix64) so random weights are reproducible.

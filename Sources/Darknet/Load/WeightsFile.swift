@@ -22,21 +22,8 @@ final class WeightsFile {
 
     /// Opens a regular file for reading.
     init(opening path: String) throws(FileError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError(path: path, reason: Self.describe(errno)) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let reason = Self.describe(errno)
-            close(descriptor)
-            throw FileError(path: path, reason: reason)
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw FileError(path: path, reason: status.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "not a regular file")
-        }
+        (descriptor, size) = try FileError.openRegularFile(path)
         self.path = path
-        self.descriptor = descriptor
-        size = Int(status.st_size)
     }
 
     deinit {
@@ -85,6 +72,6 @@ final class WeightsFile {
     }
 
     private static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        FileError.reason(errno: code)
     }
 }

@@ -24,6 +24,9 @@ public struct CfgError: Error, Equatable, Sendable, CustomStringConvertible {
         case missingKey
         /// A known feature this library does not implement.
         case unsupported(String)
+        /// An unknown or repeated key, an error with `PlanOptions.rejectsUnknownKeys`
+        /// (the diagnostic's message).
+        case rejectedKey(CfgDiagnostic.Kind, section: String)
     }
 
     /// The file (path or name given to the parser).
@@ -64,6 +67,8 @@ extension CfgError.Reason {
         case .invalidValue(let value, let expected): "invalid value '\(value)', expected \(expected)"
         case .missingKey: "required key is missing"
         case .unsupported(let what): "not supported: \(what)"
+        case .rejectedKey(.unknownKey, let section): "unknown key in [\(section)] (an error with strict checking)"
+        case .rejectedKey(.repeatedKey, let section): "repeated key in [\(section)] (an error with strict checking)"
         }
     }
 }

@@ -79,10 +79,16 @@ public struct PlanOptions: Sendable, Equatable {
     /// above, `.winograd`. Tests lower it to reach the 36 GEMMs on small layers.
     package var bandWeightLimit = ConvolutionAlgorithm.bandWeightLimit
 
-    /// Default: 4 GiB, fastest paths.
-    public init(memoryLimit: Int = 4 << 30, convolutionStrategy: ConvolutionStrategy = .fastest) {
+    /// Unknown and repeated cfg keys are errors (`CfgError.Reason.rejectedKey`) instead of
+    /// diagnostics: `Network`'s initialisers check it before planning (see `NetworkSpec.checkKeys`).
+    public var rejectsUnknownKeys: Bool
+
+    /// Default: 4 GiB, fastest paths, unknown keys reported as diagnostics.
+    public init(memoryLimit: Int = 4 << 30, convolutionStrategy: ConvolutionStrategy = .fastest,
+                rejectsUnknownKeys: Bool = false) {
         self.memoryLimit = memoryLimit
         self.convolutionStrategy = convolutionStrategy
+        self.rejectsUnknownKeys = rejectsUnknownKeys
     }
 }
 
@@ -109,8 +115,17 @@ public struct NetworkPlan: Sendable, Equatable {
     /// Total floating-point operations of one forward pass.
     public var flops: Int { layers.reduce(0) { $0 + $1.flops } }
 
-    /// Plans `spec`, validating every connection.
+    /// Plans `spec`, validating every connection. An error names the cfg file and the line of
+    /// the layer's section, and carries the cfg's diagnostics.
     public init(spec: NetworkSpec, options: PlanOptions = PlanOptions()) throws(PlanError) {
+        do {
+            try self.init(unlocated: spec, options: options)
+        } catch {
+            throw error.located(in: spec)
+        }
+    }
+
+    private init(unlocated spec: NetworkSpec, options: PlanOptions) throws(PlanError) {
         let input = TensorShape(channels: spec.net.channels, height: spec.net.height, width: spec.net.width)
         let networkOverflow = PlanError(layer: -1, section: "net", reason: .sizeOverflow)
         guard Self.fitsInt32(input) else { throw networkOverflow }

@@ -35,10 +35,39 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
     public let section: String
     /// What does not fit.
     public let reason: Reason
+    /// The cfg file (path or name given to the parser); empty when the plan was made from a
+    /// spec built without one.
+    public var file: String
+    /// 1-based line of the layer's section header (of `[net]` for the network as a whole).
+    public var line: Int?
+    /// The cfg's diagnostics (unknown or repeated keys): often the cause of the mismatch.
+    public var notes: [CfgDiagnostic]
 
+    public init(layer: Int, section: String, reason: Reason, file: String = "", line: Int? = nil,
+                notes: [CfgDiagnostic] = []) {
+        self.layer = layer
+        self.section = section
+        self.reason = reason
+        self.file = file
+        self.line = line
+        self.notes = notes
+    }
+
+    /// `yolo-channels.cfg:132: layer 16 [yolo]: input has 200 channels, ...`, then the notes.
     public var description: String {
+        var location = file
+        if let line { location += location.isEmpty ? "line \(line)" : ":\(line)" }
         let subject = layer >= 0 ? "layer \(layer) [\(section)]" : "network"
-        return "\(subject): \(reason.message)"
+        return (location.isEmpty ? "" : location + ": ") + "\(subject): \(reason.message)" + notes.noteSuffix
+    }
+
+    /// The same error located in `spec`'s file, at its layer's section, with its diagnostics.
+    func located(in spec: NetworkSpec) -> PlanError {
+        var located = self
+        located.file = spec.file
+        located.line = spec.layers.indices.contains(layer) ? spec.layers[layer].line : spec.netLine
+        located.notes = spec.diagnostics
+        return located
     }
 }
 

@@ -175,21 +175,14 @@ public struct LayerSpec: Sendable, Equatable {
     public let kind: LayerKind
 }
 
-/// A remark about the cfg that is not an error, e.g. a key nobody knows.
-public struct CfgDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let key: String
-    public let message: String
-    public var description: String { "\(file):\(line): '\(key)': \(message)" }
-}
-
 /// A whole `.cfg` file as typed descriptions.
 public struct NetworkSpec: Sendable, Equatable {
     /// The file name used in messages.
     public let file: String
     /// The `[net]` section.
     public let net: NetSpec
+    /// 1-based line of the `[net]` header, for errors about the network as a whole.
+    public let netLine: Int
     /// The layers in order.
     public let layers: [LayerSpec]
     /// Keys that were not understood (and other remarks); never errors.
@@ -198,7 +191,7 @@ public struct NetworkSpec: Sendable, Equatable {
     /// The same network with another input size (Darknet's `resize_network`); the plan
     /// checks that every layer still fits.
     public func resized(width: Int, height: Int) -> NetworkSpec {
-        NetworkSpec(file: file, net: NetSpec(width: width, height: height, channels: net.channels),
+        NetworkSpec(file: file, net: NetSpec(width: width, height: height, channels: net.channels), netLine: netLine,
                     layers: layers, diagnostics: diagnostics)
     }
 }

@@ -1,4 +1,12 @@
+import Foundation
+
 extension NetworkSpec {
+    /// Reads and interprets a `.cfg` file.
+    /// - Throws: `FileError` (missing, unreadable, a directory), `CfgError`.
+    public static func parse(contentsOf url: URL) throws -> NetworkSpec {
+        try parse(bytes: try readFile(url), file: url.path)
+    }
+
     /// Reads and interprets `.cfg` text.
     public static func parse(text: String, file: String) throws(CfgError) -> NetworkSpec {
         try NetworkSpec(document: CfgParser.parse(text: text, file: file))
@@ -51,7 +59,7 @@ extension NetworkSpec {
             layers.append(LayerSpec(index: index, line: section.line, kind: layer))
         }
         guard !layers.isEmpty else { throw CfgError(file: file, line: first.line, reason: .noLayers) }
-        self.init(file: file, net: net, layers: layers, diagnostics: diagnostics)
+        self.init(file: file, net: net, netLine: first.line, layers: layers, diagnostics: diagnostics)
     }
 
     private static func decodeNet(_ r: inout SectionReader) throws(CfgError) -> NetSpec {

@@ -124,10 +124,10 @@ struct SectionReader {
         for entry in section.entries {
             if seen.contains(entry.key) {
                 result.append(CfgDiagnostic(file: file, line: entry.line, key: entry.key,
-                                            message: "repeated key in [\(section.name)]; the first value is used"))
+                                            section: section.name, kind: .repeatedKey))
             } else if !consumed.contains(entry.key) {
                 result.append(CfgDiagnostic(file: file, line: entry.line, key: entry.key,
-                                            message: "unknown key in [\(section.name)]; ignored"))
+                                            section: section.name, kind: .unknownKey))
             }
             seen.insert(entry.key)
         }

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A Darknet `.data` file, as `darknet detector test obj.data yolo-obj.cfg yolo-obj.weights`
+/// takes it: `key = value` lines (`classes`, `names`, `train`, `valid`, `backup`, `eval`,
+/// `top`, ...), `#` or `;` comments, blank lines.
+///
+/// Only `classes` and `names` matter for inference; every other key is kept as written in
+/// `values`.
+///
+/// **Relative paths.** Darknet opens them from the process's working directory (its own files
+/// say `names = data/coco.names` and are meant to be run from Darknet's folder). A relative
+/// `names` is looked for, in this order:
+/// 1. in the working directory (Darknet's rule);
+/// 2. beside the `.data` file;
+/// 3. in the `.data` file's parent folder (Darknet's layout: `cfg/coco.data` next to
+///    `data/coco.names`; a trained model's `data/obj.data` next to `data/obj.names`).
+/// The first that exists is used; if none does, the error lists all three.
+public struct DataFile: Sendable, Equatable {
+    /// The file's path as given.
+    public let path: String
+    /// `classes=`, if present.
+    public let classes: Int?
+    /// The names file (`names=`) resolved to one that exists; nil without a `names` key.
+    public let names: URL?
+    /// Every `key = value` as written (the first of a repeated key, as Darknet's lookup takes).
+    public let values: [String: String]
+
+    /// Reads `url`, resolving relative paths against `workingDirectory` first (see above).
+    /// - Throws: `FileError` (missing or unreadable), `DataFileError`.
+    public init(contentsOf url: URL,
+                workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws {
+        try self.init(bytes: try readFile(url), url: url, workingDirectory: workingDirectory)
+    }
+
+    /// Reads `.data` bytes as if they were the file at `url` (which names it in errors and
+    /// anchors its relative paths); only `names` is looked up on disk.
+    /// - Throws: `DataFileError`.
+    public init(bytes: [UInt8], url: URL, workingDirectory: URL) throws(DataFileError) {
+        let path = url.path
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw DataFileError(file: path, line: nil, key: nil, reason: .notText)
+        }
+        var values: [String: String] = [:]
+        var lines: [String: Int] = [:]
+        var number = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            number += 1
+            var line = Substring(rawLine)
+            if number == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
+            let content = line.trimmingWhitespace()
+            if content.isEmpty || content.first == "#" || content.first == ";" { continue }
+            guard let equals = content.firstIndex(of: "=") else {
+                throw DataFileError(file: path, line: number, key: nil, reason: .malformedLine(String(content)))
+            }
+            let key = String(content[..<equals].trimmingWhitespace())
+            let value = String(content[content.index(after: equals)...].trimmingWhitespace())
+            guard !key.isEmpty else {
+                throw DataFileError(file: path, line: number, key: nil, reason: .malformedLine(String(content)))
+            }
+            if values[key] == nil {
+                values[key] = value
+                lines[key] = number
+            }
+        }
+        var classes: Int?
+        if let text = values["classes"] {
+            guard let count = Int(text), count >= 1 else {
+                throw DataFileError(file: path, line: lines["classes"], key: "classes",
+                                    reason: .invalidValue(value: text, expected: "an integer >= 1"))
+            }
+            classes = count
+        }
+        var names: URL?
+        if let value = values["names"] {
+            let candidates = Self.candidates(for: value, dataFile: url, workingDirectory: workingDirectory)
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                throw DataFileError(file: path, line: lines["names"], key: "names",
+                                    reason: .fileNotFound(value: value, tried: candidates.map(\.path)))
+            }
+            names = found
+        }
+        self.path = path
+        self.classes = classes
+        self.names = names
+        self.values = values
+    }
+
+    /// Where a path written in `dataFile` may be, in the order they are tried.
+    public static func candidates(for value: String, dataFile: URL, workingDirectory: URL) -> [URL] {
+        if value.hasPrefix("/") { return [URL(fileURLWithPath: value)] }
+        let folder = dataFile.deletingLastPathComponent()
+        var result: [URL] = []
+        for base in [workingDirectory, folder, folder.deletingLastPathComponent()] {
+            let candidate = base.appendingPathComponent(value).standardizedFileURL
+            if !result.contains(candidate) { result.append(candidate) }
+        }
+        return result
+    }
+
+    /// The labels of `names` (empty without one).
+    /// - Throws: `FileError` if the names file cannot be read.
+    public func labels() throws -> [String] {
+        try names.map { try Detector.readLabels($0) } ?? []
+    }
+
+    /// Fails unless `classes=` (when present) is what the network computes.
+    /// - Parameters:
+    ///   - networkClasses: the detection layers' classes, or a classifier's outputs.
+    ///   - cfg: the cfg's path, named in the error.
+    ///   - what: `classes` for a detector, `outputs` for a classifier.
+    public func check(classes networkClasses: Int, cfg: String, what: String = "classes") throws(DataFileError) {
+        if let classes, classes != networkClasses {
+            throw DataFileError(file: path, line: nil, key: "classes",
+                                reason: .classCountMismatch(classes: classes, cfg: cfg, networkClasses: networkClasses, what: what))
+        }
+    }
+}

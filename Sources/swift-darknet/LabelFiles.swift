@@ -1,0 +1,53 @@
+import CommandLineKit
+import Darknet
+import Foundation
+
+/// Where a command's labels come from: `--names FILE` (one label per line) or `--data FILE`
+/// (a Darknet `.data` file: its `names`, and its `classes` checked against the network).
+struct LabelFiles {
+    let data: URL?
+
+    /// Reads `--data`; with `--names` (`names`, read by `ModelOptions`) too, a usage mistake.
+    init(arguments: inout Arguments, names: String?) throws {
+        data = arguments.string("data").map { URL(fileURLWithPath: $0) }
+        if names != nil, data != nil { throw CLIError("give --names or --data, not both") }
+    }
+
+    /// The labels and the file they came from: the `.data` file's names (its `classes` checked
+    /// against `classes`, the detection layers' classes or a classifier's outputs: `what`), or
+    /// the names file `names` (the local copy of `--names`).
+    func load(names: URL?, classes: Int, cfg: URL, what: String) throws -> (labels: [String], file: String) {
+        if let data {
+            let file = try DataFile(contentsOf: data)
+            try file.check(classes: classes, cfg: cfg.path, what: what)
+            return (try file.labels(), file.names?.path ?? "<labels>")
+        }
+        return (try names.map { try Detector.readLabels($0) } ?? [], names?.path ?? "<labels>")
+    }
+}
+
+/// `--strict`: unknown and repeated cfg keys are errors instead of warnings.
+func planOptions(strict: Bool) -> PlanOptions {
+    PlanOptions(rejectsUnknownKeys: strict)
+}
+
+/// Prints the cfg's diagnostics as warnings (unless `--strict` made them errors, checked here).
+func report(_ spec: NetworkSpec, options: PlanOptions) throws {
+    try spec.checkKeys(options)
+    for diagnostic in spec.diagnostics { warn(diagnostic.description) }
+}
+
+/// An error's message for stderr: the cfg's diagnostics were already printed as warnings, so
+/// they are not repeated as notes.
+func cliMessage(_ error: any Error) -> String {
+    switch error {
+    case var error as PlanError:
+        error.notes = []
+        return error.description
+    case var error as WeightsError:
+        error.notes = []
+        return error.description
+    default:
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+
+/// `swift-darknet`'s conventions (issue 20): help on stdout with status 0, usage mistakes on
+/// stderr with status 2, input errors with status 1, `--version`, `--data`, `--strict`; and
+/// every subcommand's help lists every option it reads.
+final class CommandLineTests: XCTestCase {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The tool beside the test binary (`swift test` builds every product into the same folder).
+    static var tool: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-darknet")
+    }
+
+    func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+        let tool = try TestPaths.require(Self.tool, file: file, line: line)
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testHelpGoesToStdoutWithStatus0() throws {
+        for arguments in [["--help"], ["-h"], ["help"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.stdout.hasPrefix("usage: swift-darknet <command>"), "\(arguments): \(result.stdout)")
+            XCTAssertEqual(result.stderr, "", "\(arguments)")
+        }
+        for arguments in [["help", "detect"], ["detect", "--help"], ["detect", "-h"], ["classify", "--cfg", "x", "--help"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.stdout.hasPrefix("usage: swift-darknet \(arguments.first == "help" ? arguments[1] : arguments[0]) --cfg"),
+                          "\(arguments): \(result.stdout)")
+            XCTAssertEqual(result.stderr, "", "\(arguments)")
+        }
+        let version = try run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("swift-darknet "), version.stdout)
+    }
+
+    func testUsageMistakesExit2WithTheUsageOnStderr() throws {
+        let cases: [([String], String)] = [
+            ([], "usage: swift-darknet <command>"),
+            (["frobnicate"], "swift-darknet: unknown command 'frobnicate'\nusage: swift-darknet <command>"),
+            (["help", "frobnicate"], "swift-darknet: unknown command 'frobnicate'\nusage: swift-darknet <command>"),
+            (["info"], "swift-darknet: missing --cfg\nusage: swift-darknet info --cfg FILE"),
+            (["info", "--cfg", "a.cfg", "--bogus", "1"], "swift-darknet: unknown option --bogus\nusage: swift-darknet info"),
+            (["detect", "--cfg", "a.cfg", "--weights", "b"], "swift-darknet: no image given\nusage: swift-darknet detect"),
+            (["detect", "--cfg", "a", "--weights", "b", "--thresh", "2", "x.jpg"], "swift-darknet: --thresh must be a number in"),
+            (["detect", "--cfg", "a", "--weights", "b", "--names", "n", "--data", "d", "x.jpg"],
+             "swift-darknet: give --names or --data, not both\nusage: swift-darknet detect"),
+        ]
+        for (arguments, start) in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix(start), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+
+    func testInputErrorsExit1AndNameTheFile() throws {
+        let missing = try run(["info", "--cfg", "no/such.cfg"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "swift-darknet: \(TestPaths.packageRoot.path)/no/such.cfg: No such file or directory\n")
+        let directory = try run(["info", "--cfg", "Weights"])
+        XCTAssertEqual(directory.status, 1)
+        XCTAssertEqual(directory.stderr, "swift-darknet: \(TestPaths.packageRoot.path)/Weights: is a directory\n")
+    }
+
+    func testDetectWithADataFileAndStrictKeys() throws {
+        let coco = try TestPaths.require(URL(fileURLWithPath: "/usr/share/darknet/cfg/coco.data"))
+        _ = try TestPaths.require(TestPaths.tinyWeights)
+        let detect = try run(["detect", "--cfg", "Weights/darknet/cfg/yolov3-tiny.cfg", "--weights", "Weights/yolov3-tiny.weights",
+                              "--data", coco.path, "--json", "Weights/darknet/data/dog.jpg"])
+        XCTAssertEqual(detect.status, 0, detect.stderr)
+        XCTAssertTrue(detect.stdout.contains(#""label": "dog""#), detect.stdout)
+        let voc = try run(["detect", "--cfg", "Weights/darknet/cfg/yolov3-tiny.cfg", "--weights", "Weights/yolov3-tiny.weights",
+                           "--data", "/usr/share/darknet/cfg/voc.data", "Weights/darknet/data/dog.jpg"])
+        XCTAssertEqual(voc.status, 1)
+        XCTAssertTrue(voc.stderr.contains("classes=20, but \(TestPaths.packageRoot.path)/Weights/darknet/cfg/yolov3-tiny.cfg has 80 classes"),
+                      voc.stderr)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cfg = directory.appendingPathComponent("key.cfg")
+        try Data("[net]\nwidth=8\nheight=8\nchannels=3\n[maxpool]\nsize=2\nstrdie=2\n".utf8).write(to: cfg)
+        let lenient = try run(["info", "--cfg", cfg.path])
+        XCTAssertEqual(lenient.status, 0)
+        XCTAssertEqual(lenient.stderr, "swift-darknet: warning: \(cfg.path):7: 'strdie': unknown key in [maxpool]; ignored\n")
+        let strict = try run(["info", "--cfg", cfg.path, "--strict"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertEqual(strict.stderr, "swift-darknet: \(cfg.path):7: 'strdie': unknown key in [maxpool] (an error with strict checking)\n")
+    }
+
+    /// Every option a command reads (`arguments.string("x")`, `.flag`, `.int`, ...) appears in
+    /// its help as `--x`.
+    func testEveryCommandsHelpListsEveryOptionItReads() throws {
+        let sources = TestPaths.packageRoot.appendingPathComponent("Sources/swift-darknet")
+        let pattern = try NSRegularExpression(pattern: #"arguments\.(?:string|required|flag|int|float)\("([a-z0-9-]+)""#)
+        func options(in file: String) throws -> Set<String> {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            var found = Set(pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+                String(text[Range($0.range(at: 1), in: text)!])
+            })
+            if text.contains("LabelFiles(arguments:") { found.formUnion(try options(in: "LabelFiles.swift")) }
+            return found
+        }
+        let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
+                        "classify": "ClassifyCommand.swift"]
+        for (name, file) in commands {
+            let read = try options(in: file)
+            XCTAssertFalse(read.isEmpty, file)
+            let help = try run(["help", name]).stdout
+            for option in read.sorted() {
+                XCTAssertTrue(help.contains("--\(option)"), "\(name) --help does not list --\(option):\n\(help)")
+            }
+        }
+    }
+}
