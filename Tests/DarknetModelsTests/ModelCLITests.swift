@@ -106,7 +106,7 @@ final class ModelCLITests: ModelTestCase {
 
     func testCacheOptionsNeedURLs() throws {
         let result = try runProcess(try tool, ["detect", "--cfg", "a.cfg", "--weights", "a.weights", "--update", try image])
-        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.status, 2, "a usage mistake")
         XCTAssertTrue(result.stderr.contains("apply to http(s):// URLs"), result.stderr)
     }
 
