@@ -57,13 +57,8 @@ struct DetectCommand: Command {
             throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")
         }
         let (cfg, weights, names) = try model.resolve()
-        let spec = try loadSpec(cfg)
-        try report(spec, options: planOptions(strict: strict))
-        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
-        _ = try Detector(network: network, threads: threads)  // a network without a head is refused first
-        let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
-                                                       cfg: cfg, what: "classes")
-        let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
+        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, strict: strict,
+                                        threads: threads)
         return try runBatch(paths, with: detector)
     }
 

@@ -51,3 +51,17 @@ func cliMessage(_ error: any Error) -> String {
         return String(describing: error)
     }
 }
+
+/// The detector of a command's resolved model files: the cfg's diagnostics reported (errors
+/// under `--strict`), the weights loaded, the labels from `--names` or `--data` checked against
+/// the network's classes (a network without a detection head is refused first).
+func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, strict: Bool,
+                  threads: Int) throws -> Detector {
+    let spec = try loadSpec(cfg)
+    try report(spec, options: planOptions(strict: strict))
+    let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+    _ = try Detector(network: network, threads: threads)
+    let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
+                                                   cfg: cfg, what: "classes")
+    return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
+}

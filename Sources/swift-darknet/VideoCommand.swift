@@ -85,15 +85,11 @@ struct VideoCommand: Command {
         let (cfg, weights, names) = try model.resolve()
         // The input before the network: a bad file or URL fails before the weights load.
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
-        let spec = try loadSpec(cfg)
-        try report(spec, options: planOptions(strict: strict))
-        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
-        _ = try Detector(network: network, threads: threads)  // a network without a head is refused first
-        let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
-                                                       cfg: cfg, what: "classes")
-        let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
+        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, strict: strict,
+                                        threads: threads)
+        let network = detector.network
         var options = options
-        if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: labels) }
+        if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: detector.labels) }
         let mode: FramePolicy.Mode = (live ?? (reader.kind == .network)) ? .latest : .every
         let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options,
                                          tracking: tracking)
