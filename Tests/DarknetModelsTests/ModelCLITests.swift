@@ -1,4 +1,4 @@
-import Darknet
+@testable import Darknet
 import DarknetModels
 import Foundation
 import XCTest
@@ -115,8 +115,8 @@ final class ModelCLITests: ModelTestCase {
     /// holds a model that loads, with exactly one of the served weights, or, before the first
     /// install, none.
     func testKillAtRandomPointsLeavesALoadableModelOrNone() throws {
-        var generator = SplitMix(seed: UInt64(Date().timeIntervalSince1970))
-        let seed = generator.state
+        let seed = UInt64(Date().timeIntervalSince1970)
+        var generator = SplitMix64(seed: seed)  // seedable, so a failing kill schedule can be named
         try server.fault("tiny.weights", ["rate": 3_000_000])
         let oldWeights = Data(TinyModel.weights(seed: 1)), newWeights = Data(TinyModel.weights(seed: 9))
         var outcomes: [String] = []
@@ -161,18 +161,5 @@ final class ModelCLITests: ModelTestCase {
         usleep(UInt32(delay * 1_000_000))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-    }
-}
-
-/// A seedable generator, so a failing kill schedule can be named by its seed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
