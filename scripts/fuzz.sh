@@ -5,6 +5,7 @@
 #
 #   ./scripts/fuzz.sh [SECONDS]
 #   FUZZ_RUNS=1000000 ./scripts/fuzz.sh 7200   # stop each target after N executions instead
+#   FUZZ_TARGETS="FuzzWeights FuzzVideo" ./scripts/fuzz.sh 7200   # run only these targets
 #
 #   FuzzCfg      .cfg bytes -> parser, planner; small networks also run (random weights) and decode
 #   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
@@ -27,6 +28,8 @@ root=$PWD
 seconds=${1:-60}
 # FUZZ_RUNS: stop each target after this many executions (SECONDS stays the upper bound).
 runs_limit=${FUZZ_RUNS:-}
+# FUZZ_TARGETS: the targets to run, in order (default: all).
+targets=${FUZZ_TARGETS:-FuzzCfg FuzzWeights FuzzImage FuzzVideo FuzzData}
 scratch=${FUZZ_SCRATCH:-$root/.build/fuzz}
 work=${FUZZ_WORK:-$root/.build/fuzz-work}
 
@@ -74,6 +77,7 @@ failed=()
 summary=()
 # run TARGET CORPUS MAX_LEN [LIBFUZZER OPTION...]
 run() {
+    case " $targets " in *" $1 "*) ;; *) return 0 ;; esac
     local target=$1 corpus=$2 max_len=$3 out="$work/$1.log" status=0
     shift 3
     log "$target: ${seconds} s${runs_limit:+ or $runs_limit runs}, -max_len=$max_len, $(ls "$corpus" | wc -l) seeds"
