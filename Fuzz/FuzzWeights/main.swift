@@ -109,7 +109,7 @@ func run(_ network: Network) -> [[UInt32]] {
         for detection in try detector.detect(image, threshold: 0.01, nmsThreshold: 0.3) {
             check(detection.confidence > 0.01, "a detection below the threshold")
         }
-    } catch DetectorError.noDetectionHead {
+    } catch DetectorError.noDetectionHead(_) {
     } catch {
         fatalError("a loaded network failed to run: \(error)")
     }

@@ -80,7 +80,7 @@ final class ClassifierTests: XCTestCase {
         XCTAssertEqual(classifier.outputLayer, 1, "the last layer that is not [cost]")
         let costOnly = try NetworkSpec.parse(text: "[net]\nwidth=2\nheight=2\nchannels=3\n[cost]\n", file: "c.cfg")
         XCTAssertThrowsError(try Classifier(network: try Network(spec: costOnly, randomSeed: 1))) { error in
-            XCTAssertEqual(error as? ClassifierError, .noOutputLayer)
+            XCTAssertEqual(error as? ClassifierError, .noOutputLayer(cfg: "c.cfg"))
         }
     }
 }

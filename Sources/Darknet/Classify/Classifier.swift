@@ -16,8 +16,8 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
     case tooFewLabels(file: String, labels: Int, outputs: Int)
     /// The image's channel count differs from the network input's.
     case channelMismatch(expected: Int, actual: Int)
-    /// Every layer is a `[cost]` layer: there is no output to read.
-    case noOutputLayer
+    /// Every layer of `cfg`'s network is a `[cost]` layer: there is no output to read.
+    case noOutputLayer(cfg: String)
 
     public var description: String {
         switch self {
@@ -25,8 +25,8 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
             "\(file): \(labels) labels for a network with \(outputs) outputs"
         case .channelMismatch(let expected, let actual):
             "the image has \(actual) channels, the network expects \(expected)"
-        case .noOutputLayer:
-            "the network has no layer other than [cost] to read predictions from"
+        case .noOutputLayer(let cfg):
+            "\(cfg): the network has no layer other than [cost] to read predictions from"
         }
     }
 }
@@ -69,7 +69,7 @@ public final class Classifier: Sendable {
         guard let output = network.plan.layers.last(where: { layer in
             if case .cost = layer.spec.kind { return false }
             return true
-        }) else { throw ClassifierError.noOutputLayer }
+        }) else { throw ClassifierError.noOutputLayer(cfg: network.plan.file) }
         let outputs = output.outputShape.count
         guard labels.isEmpty || labels.count >= outputs else {
             throw ClassifierError.tooFewLabels(file: labelsFile, labels: labels.count, outputs: outputs)

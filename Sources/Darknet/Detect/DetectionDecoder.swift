@@ -39,13 +39,14 @@ public enum DetectionDecoder {
     /// - Throws: `DetectorError.noDetectionHead`, or `.classCountMismatch` if heads differ
     ///   (Darknet sizes its boxes by the last head and overruns or truncates the others).
     static func checkedClassCount(of plan: NetworkPlan) throws(DetectorError) -> Int {
-        var heads: [(layer: Int, classes: Int)] = []
+        var heads: [(layer: Int, line: Int, classes: Int)] = []
         for layer in plan.layers {
-            if let classes = layer.spec.kind.detectionClasses { heads.append((layer.index, classes)) }
+            if let classes = layer.spec.kind.detectionClasses { heads.append((layer.index, layer.spec.line, classes)) }
         }
-        guard let last = heads.last else { throw .noDetectionHead }
+        guard let last = heads.last else { throw .noDetectionHead(cfg: plan.file) }
         if let odd = heads.first(where: { $0.classes != last.classes }) {
-            throw .classCountMismatch(layer: odd.layer, classes: odd.classes, expected: last.classes)
+            throw .classCountMismatch(cfg: plan.file, line: odd.line, layer: odd.layer, classes: odd.classes,
+                                      expected: last.classes)
         }
         return last.classes
     }

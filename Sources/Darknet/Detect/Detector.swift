@@ -6,11 +6,12 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooFewLabels(file: String, labels: Int, classes: Int)
     /// The image's channel count differs from the network input's.
     case channelMismatch(expected: Int, actual: Int)
-    /// The network has no detection head (`[yolo]` or `[region]`).
-    case noDetectionHead
-    /// Detection heads disagree on the number of classes (`layer` has `classes`, the last
-    /// head `expected`); their boxes cannot be suppressed and reported together.
-    case classCountMismatch(layer: Int, classes: Int, expected: Int)
+    /// The network of `cfg` has no detection head (`[yolo]` or `[region]`).
+    case noDetectionHead(cfg: String)
+    /// Detection heads disagree on the number of classes (`layer`, whose section starts at
+    /// `line` of `cfg`, has `classes`, the last head `expected`); their boxes cannot be
+    /// suppressed and reported together.
+    case classCountMismatch(cfg: String, line: Int, layer: Int, classes: Int, expected: Int)
 
     public var description: String {
         switch self {
@@ -18,10 +19,10 @@ public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(file): \(labels) labels for a network with \(classes) classes"
         case .channelMismatch(let expected, let actual):
             "the image has \(actual) channels, the network expects \(expected)"
-        case .noDetectionHead:
-            "the network has no [yolo] or [region] layer to decode detections from"
-        case .classCountMismatch(let layer, let classes, let expected):
-            "detection layer \(layer) has \(classes) classes, the last detection layer \(expected)"
+        case .noDetectionHead(let cfg):
+            "\(cfg): the network has no [yolo] or [region] layer to decode detections from"
+        case .classCountMismatch(let cfg, let line, let layer, let classes, let expected):
+            "\(cfg):\(line): detection layer \(layer) has \(classes) classes, the last detection layer \(expected)"
         }
     }
 }

@@ -95,6 +95,8 @@ public struct PlanOptions: Sendable, Equatable {
 /// The shapes, costs and data flow of a whole network: everything known before any
 /// memory is allocated or any weight is read.
 public struct NetworkPlan: Sendable, Equatable {
+    /// The cfg file the plan was made from, for messages.
+    public let file: String
     /// The input the network expects.
     public let inputShape: TensorShape
     /// Every layer, in order.
@@ -139,6 +141,7 @@ public struct NetworkPlan: Sendable, Equatable {
             parameters &+= planned.parameterCount
             layers.append(planned)
         }
+        self.file = spec.file
         self.inputShape = input
         self.layers = layers
         self.workspaceCount = workspace
