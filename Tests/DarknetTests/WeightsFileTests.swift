@@ -84,15 +84,17 @@ final class WeightsFileTests: XCTestCase {
         for floatsPerRun in Self.runSizes {
             let fromFile = try Network(spec: fixture.spec, weightsFile: url, floatsPerRun: floatsPerRun)
             XCTAssertEqual(fromFile.header, fromMemory.header)
-            XCTAssertEqual(fromFile.convolutions.count, fromMemory.convolutions.count)
-            for (layer, (file, memory)) in zip(fromFile.convolutions, fromMemory.convolutions).enumerated() {
-                XCTAssertEqual(file?.biases, memory?.biases, "layer \(layer), runs of \(floatsPerRun) floats")
-                let fileWeights = file?.weights ?? [], memoryWeights = memory?.weights ?? []
-                XCTAssertEqual(fileWeights.count, memoryWeights.count, "layer \(layer), runs of \(floatsPerRun) floats")
-                let difference = fileWeights.indices.first {
-                    $0 >= memoryWeights.count || fileWeights[$0].bitPattern != memoryWeights[$0].bitPattern
+            XCTAssertEqual(fromFile.steps.count, fromMemory.steps.count)
+            for (layer, (file, memory)) in zip(fromFile.steps, fromMemory.steps).enumerated() {
+                let fileArrays = file.parameterArrays, memoryArrays = memory.parameterArrays
+                XCTAssertEqual(fileArrays.count, memoryArrays.count, "layer \(layer), runs of \(floatsPerRun) floats")
+                for (array, (fileValues, memoryValues)) in zip(fileArrays, memoryArrays).enumerated() {
+                    XCTAssertEqual(fileValues.count, memoryValues.count, "layer \(layer) array \(array), runs of \(floatsPerRun) floats")
+                    let difference = fileValues.indices.first {
+                        $0 >= memoryValues.count || fileValues[$0].bitPattern != memoryValues[$0].bitPattern
+                    }
+                    XCTAssertNil(difference, "layer \(layer) array \(array), runs of \(floatsPerRun) floats: the first value that differs")
                 }
-                XCTAssertNil(difference, "layer \(layer), runs of \(floatsPerRun) floats: the first weight that differs")
             }
         }
     }

@@ -7,19 +7,9 @@ public enum DetectionDecoder {
         let plan = session.network.plan
         var candidates: [BoxCandidate] = []
         for layer in plan.layers {
-            switch layer.spec.kind {
-            case .yolo(let yolo):
-                try session.withOutput(ofLayer: layer.index) { output, shape in
-                    YoloDecoder.decode(output, shape: shape, spec: yolo,
-                                       networkWidth: plan.inputShape.width, networkHeight: plan.inputShape.height,
-                                       threshold: threshold, into: &candidates)
-                }
-            case .region(let region):
-                try session.withOutput(ofLayer: layer.index) { output, shape in
-                    RegionDecoder.decode(output, shape: shape, spec: region, threshold: threshold, into: &candidates)
-                }
-            default:
-                continue
+            guard let head = layer.spec.kind.layer as? any DetectionHead else { continue }
+            try session.withOutput(ofLayer: layer.index) { output, shape in
+                head.decode(output, shape: shape, networkShape: plan.inputShape, threshold: threshold, into: &candidates)
             }
         }
         // correct_region_boxes and correct_yolo_boxes do the same arithmetic.
@@ -77,16 +67,5 @@ public enum DetectionDecoder {
         }
         return options.shape(detections(from: candidates, labels: labels, threshold: options.threshold,
                                         imageWidth: geometry.imageWidth, imageHeight: geometry.imageHeight))
-    }
-}
-
-extension LayerKind {
-    /// The number of classes of a detection head (`[yolo]`, `[region]`), `nil` for other layers.
-    var detectionClasses: Int? {
-        switch self {
-        case .yolo(let yolo): yolo.classes
-        case .region(let region): region.classes
-        default: nil
-        }
     }
 }

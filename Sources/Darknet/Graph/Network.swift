@@ -11,8 +11,8 @@ public final class Network: Sendable {
     public let plan: NetworkPlan
     /// The weights file's version header.
     public let header: WeightsHeader
-    /// Learned parameters of each layer that has any, by layer index (`nil` for the others).
-    let convolutions: [ConvolutionParameters?]
+    /// Each layer's forward step with its parameters, by layer index.
+    let steps: [any LayerStep]
 
     /// Loads a network from a `.cfg` file and a `.weights` file.
     ///
@@ -63,11 +63,11 @@ public final class Network: Sendable {
 
     private convenience init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
         BLAS.beginLoading()  // opened while the weights are read
-        let (header, convolutions) = try weights.withUnsafeBytes { bytes in
+        let (header, steps) = try weights.withUnsafeBytes { bytes in
             var reader = WeightsReader(file: weightsFile, bytes: bytes)
             return try Self.readParameters(&reader, spec: spec, plan: plan)
         }
-        try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
+        try self.init(spec: spec, plan: plan, header: header, steps: steps)
     }
 
     private convenience init(spec: NetworkSpec, plan: NetworkPlan, weightsFile url: URL,
@@ -75,22 +75,21 @@ public final class Network: Sendable {
         BLAS.beginLoading()  // opened while the weights are read
         var reader = WeightsReader(file: try WeightsFile(opening: url.path))
         reader.floatsPerRun = floatsPerRun
-        let (header, convolutions) = try Self.readParameters(&reader, spec: spec, plan: plan)
-        try self.init(spec: spec, plan: plan, header: header, convolutions: convolutions)
+        let (header, steps) = try Self.readParameters(&reader, spec: spec, plan: plan)
+        try self.init(spec: spec, plan: plan, header: header, steps: steps)
     }
 
-    private init(spec: NetworkSpec, plan: NetworkPlan, header: WeightsHeader,
-                 convolutions: [ConvolutionParameters?]) throws {
+    private init(spec: NetworkSpec, plan: NetworkPlan, header: WeightsHeader, steps: [any LayerStep]) throws {
         try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan
         self.header = header
-        self.convolutions = convolutions
+        self.steps = steps
     }
 
     /// `readParameters(_:plan:dialect:)`, its error carrying `spec`'s diagnostics as notes.
     private static func readParameters(_ reader: inout WeightsReader, spec: NetworkSpec, plan: NetworkPlan)
-        throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
+        throws(WeightsError) -> (WeightsHeader, [any LayerStep]) {
         do {
             return try readParameters(&reader, plan: plan, dialect: spec.dialect)
         } catch {
@@ -101,24 +100,19 @@ public final class Network: Sendable {
     }
 
     /// Reads the header, checks the file's size against the plan (`WeightsReader.checkSize`),
-    /// then reads every layer's parameters, in cfg order, to the last byte.
+    /// then every layer's parameters, in cfg order, to the last byte, each into its forward step.
     static func readParameters(_ reader: inout WeightsReader, plan: NetworkPlan, dialect: DarknetDialect)
-        throws(WeightsError) -> (WeightsHeader, [ConvolutionParameters?]) {
+        throws(WeightsError) -> (WeightsHeader, [any LayerStep]) {
         let header = try reader.readHeader()
         try reader.checkSize(for: plan.layers)
-        var convolutions: [ConvolutionParameters?] = []
+        let context = LoadingContext(dialect: dialect, transposed: header.transposed)
+        var steps: [any LayerStep] = []
         for layer in plan.layers {
             reader.layer = layer.index
-            if case .convolutional(let conv) = layer.spec.kind {
-                convolutions.append(try ConvolutionParameters(reading: &reader, spec: conv,
-                                                              inputChannels: layer.inputShape.channels, dialect: dialect,
-                                                              algorithm: layer.algorithm ?? .im2col))
-            } else {
-                convolutions.append(try readDenseParameters(&reader, layer: layer, transposed: header.transposed))
-            }
+            steps.append(try layer.spec.kind.layer.loadStep(layer, from: &reader, context: context))
         }
         try reader.finish()
-        return (header, convolutions)
+        return (header, steps)
     }
 
     /// A network with seeded random parameters, for benchmarking any cfg without its weights.
@@ -127,17 +121,7 @@ public final class Network: Sendable {
         BLAS.beginLoading()  // opened while the parameters are drawn
         let plan = try NetworkPlan(spec: spec, options: options)
         var generator = SplitMix64(seed: seed)
-        convolutions = plan.layers.map { layer in
-            guard case .convolutional(let conv) = layer.spec.kind else {
-                return Self.randomDenseParameters(layer: layer, generator: &generator)
-            }
-            let kernelArea = layer.inputShape.channels / conv.groups * conv.size * conv.size
-            let bound = (3 / Float(kernelArea)).squareRoot()
-            let weights = (0..<(conv.filters * kernelArea)).map { _ in generator.nextFloat(in: -bound...bound) }
-            let biases = (0..<conv.filters).map { _ in generator.nextFloat(in: -0.1...0.1) }
-            return ConvolutionParameters(weights: weights, biases: biases)
-                .prepared(for: layer.algorithm ?? .im2col, filters: conv.filters, inputChannels: layer.inputShape.channels)
-        }
+        steps = plan.layers.map { layer in layer.spec.kind.layer.randomStep(layer, generator: &generator) }
         try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan

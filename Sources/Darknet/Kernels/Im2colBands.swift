@@ -6,7 +6,7 @@
 /// back; in bands it never leaves L2. Each band's GEMM re-packs the weights, so this only pays
 /// while they are small. Stride 2 goes to `SlidingWindowStride2` when its weights are small,
 /// which skips the copy altogether; this path keeps the strides and dilations it does not take.
-package struct Im2colBands {
+package struct Im2colBands: ConvolutionMethod {
     /// Column-matrix bytes one band aims at (L2 is 1-2 MB per core on current x86 parts).
     static let bandBytes = 1 << 20
     /// Largest weights (bytes) re-packed for every band: YOLOv3's 3x3/2 32 -> 64 (72 KB) gains
@@ -66,4 +66,15 @@ package struct Im2colBands {
             }
         }
     }
+
+    /// Each band lives in its thread's scratch.
+    package var workspaceCount: Int { 0 }
+
+    package func run(_ buffers: ConvolutionBuffers) {
+        run(input: buffers.input, weights: buffers.weights, output: buffers.output, scratch: buffers.scratch,
+            scratchStride: buffers.scratchStride, split: buffers.split)
+        buffers.addBiases(filters: conv.filters, planeSize: outputShape.planeSize, activation: conv.activation)
+    }
+
+    package var weightCount: Int { conv.gemmWeightCount(inputChannels: inputShape.channels) }
 }

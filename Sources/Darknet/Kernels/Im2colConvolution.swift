@@ -2,7 +2,7 @@
 /// per group, im2col into the workspace (skipped for 1x1 stride-1 unpadded layers, whose input
 /// already is the column matrix), then one GEMM, without bias or activation. With several
 /// threads im2col is split by channels and each GEMM by filters or by output columns.
-package struct Im2colConvolution {
+package struct Im2colConvolution: ConvolutionMethod {
     let conv: ConvolutionalSpec
     let inputShape: TensorShape
     let outputShape: TensorShape
@@ -72,4 +72,19 @@ package struct Im2colConvolution {
             }
         }
     }
+
+    /// The column matrix of one group (none for a 1x1 stride-1 layer, whose input already is one).
+    package var workspaceCount: Int {
+        isDirect ? 0 : inputShape.channels / conv.groups * conv.size * conv.size * outputShape.planeSize
+    }
+
+    package var scratchCount: Int { 0 }
+
+    package func run(_ buffers: ConvolutionBuffers) {
+        run(input: buffers.input, weights: buffers.weights, output: buffers.output, workspace: buffers.workspace,
+            split: buffers.split)
+        buffers.addBiases(filters: conv.filters, planeSize: outputShape.planeSize, activation: conv.activation)
+    }
+
+    package var weightCount: Int { conv.gemmWeightCount(inputChannels: inputShape.channels) }
 }

@@ -5,7 +5,61 @@ import CDarknetKernels
 ///
 /// The input is first copied into zero-padded planes (the workspace); the C kernel then keeps a
 /// block of filters x output columns in SIMD registers while it walks the window.
-package enum SlidingWindowConvolution {
+package struct SlidingWindowConvolution: ConvolutionMethod {
+    let conv: ConvolutionalSpec
+    let inputShape: TensorShape
+    let outputShape: TensorShape
+
+    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
+        self.conv = conv
+        self.inputShape = inputShape
+        self.outputShape = outputShape
+    }
+
+    /// The zero-padded input planes (`Int.max` if the count overflows).
+    package var workspaceCount: Int {
+        saturatingProduct(inputShape.channels, inputShape.height + 2 * conv.padding,
+                          Self.paddedWidth(outputWidth: outputShape.width, size: conv.size))
+    }
+
+    package var scratchCount: Int { 0 }
+
+    package var weightCount: Int { conv.gemmWeightCount(inputChannels: inputShape.channels) }
+
+    /// Threads split the padding by channel and the convolution by output rows. Bias (and leaky /
+    /// ReLU) are applied by the kernel itself. With `buffers.pooled`, the next layer's 2x2/2 max
+    /// pooling is applied in the same pass and only its output written there.
+    package func run(_ buffers: ConvolutionBuffers) {
+        let split = buffers.split, workspace = buffers.workspace, output = buffers.output
+        split(inputShape.channels) { channels, _ in
+            Self.pad(buffers.input, channels: channels, height: inputShape.height, width: inputShape.width,
+                     padding: conv.padding, into: workspace, outputWidth: outputShape.width, size: conv.size)
+        }
+        let fused = Self.fusedEpilogue(for: conv.activation)
+        let paddedHeight = inputShape.height + 2 * conv.padding
+        if let pooled = buffers.pooled, let fused {  // the plan fuses a pool only after a fused activation
+            split(outputShape.height / 2) { rows, _ in
+                Self.convolvePooled(padded: workspace, channels: inputShape.channels, paddedHeight: paddedHeight,
+                                    size: conv.size, weights: buffers.weights, biases: buffers.biases, filters: conv.filters,
+                                    into: pooled, outputHeight: outputShape.height, outputWidth: outputShape.width,
+                                    rows: rows, epilogue: fused)
+            }
+            return
+        }
+        split(outputShape.height) { rows, _ in
+            Self.convolve(padded: workspace, channels: inputShape.channels, paddedHeight: paddedHeight, size: conv.size,
+                          weights: buffers.weights, biases: buffers.biases, filters: conv.filters, into: output,
+                          outputHeight: outputShape.height, outputWidth: outputShape.width, rows: rows, epilogue: fused ?? 0)
+        }
+        if fused == nil {
+            let planeSize = outputShape.planeSize
+            split(conv.filters, minimumPiece: 4) { filters, _ in
+                activate(output + filters.lowerBound * planeSize, count: filters.count * planeSize,
+                         activation: conv.activation)
+            }
+        }
+    }
+
     /// Whether the planner should take this path: stride 1 on both axes, no dilation, one group,
     /// and at most 16 input channels (measured on YOLOv3-tiny: 3 and 16 channels run 2-4x faster
     /// than im2col + sgemm; from 32 channels on, Winograd or the GEMM win).

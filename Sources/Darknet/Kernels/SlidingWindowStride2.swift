@@ -8,7 +8,7 @@ import CDarknetKernels
 /// same register-blocked kernel as `SlidingWindowConvolution` sums the window. The band is small
 /// enough to stay in L2 while every filter runs over it, and the copy is paid once per band, not
 /// once per filter.
-package struct SlidingWindowStride2 {
+package struct SlidingWindowStride2: ConvolutionMethod {
     /// Band buffer bytes one thread aims at (L2 is 512 KB to 2 MB per core on current x86 parts).
     static let bandBytes = 384 << 10
     /// Largest weights (bytes) the planner takes this path for: every block of outputs reads all
@@ -74,4 +74,14 @@ package struct SlidingWindowStride2 {
             }
         }
     }
+
+    /// Each band lives in its thread's scratch.
+    package var workspaceCount: Int { 0 }
+
+    package func run(_ buffers: ConvolutionBuffers) {
+        run(input: buffers.input, weights: buffers.weights, biases: buffers.biases, output: buffers.output,
+            scratch: buffers.scratch, scratchStride: buffers.scratchStride, split: buffers.split)
+    }
+
+    package var weightCount: Int { conv.gemmWeightCount(inputChannels: inputShape.channels) }
 }

@@ -5,7 +5,7 @@
 /// output transform with bias and leaky / ReLU fused (split by filter). `.winogradBands` runs
 /// the tile-major steps a band of tile rows at a time instead, each band in its thread's scratch
 /// (split by band).
-package struct WinogradConvolution {
+package struct WinogradConvolution: ConvolutionMethod {
     /// Bytes of transformed input and products one band aims at: with the weights, about what
     /// one core's L2 holds.
     static let bandBytes = 512 << 10
@@ -166,6 +166,24 @@ package struct WinogradConvolution {
                     }
                 }
             }
+        }
+    }
+
+    package func run(_ buffers: ConvolutionBuffers) {
+        run(input: buffers.input, weights: buffers.weights, biases: buffers.biases, output: buffers.output,
+            workspace: buffers.workspace, scratch: buffers.scratch, scratchStride: buffers.scratchStride,
+            split: buffers.split)
+    }
+
+    /// Transformed kernels: `[36][filters][channels]` for `.winograd`, `[36][channels][padded
+    /// filters]` for the tile-major F(4x4, 3x3) paths, `[16][channels][padded filters]` for F(2x2, 3x3).
+    package var weightCount: Int {
+        let filters = outputShape.channels, channels = inputShape.channels
+        return switch algorithm {
+        case .winogradF23: saturatingProduct(WinogradF23.elements, WinogradF43.paddedFilters(filters), channels)
+        case .winogradFewTiles, .winogradBands:
+            saturatingProduct(WinogradF43.elements, WinogradF43.paddedFilters(filters), channels)
+        default: saturatingProduct(WinogradF43.elements, filters, channels)
         }
     }
 }

@@ -1,31 +1,10 @@
 /// What a `.weights` file stores for each layer, in file order and before batch-norm folding:
 /// the loader compares the file's size with it before reading a single parameter.
 ///
-/// The order is the readers' (`ConvolutionParameters.init(reading:)`, `init(readingConnected:)`,
-/// `init(readingBatchnorm:)`), which is Darknet's `load_weights`.
+/// Each layer type gives its own order (`Layer.storedParameters`), which is Darknet's `load_weights`.
 extension LayerPlan {
     /// The named float arrays this layer reads, in file order (empty for weightless layers).
-    var storedParameters: [(name: String, count: Int)] {
-        switch spec.kind {
-        case .convolutional(let conv):
-            let f = conv.filters
-            // The planner checked this product (`parameterCount`) for overflow.
-            let weights = f &* (inputShape.channels / conv.groups &* conv.size &* conv.size)
-            let norm = conv.batchNormalize ? [("scales", f), ("rolling_mean", f), ("rolling_variance", f)] : []
-            return [("biases", f)] + norm + [("weights", weights)]
-        case .connected(let connected):
-            let outputs = connected.outputs
-            let norm = connected.batchNormalize
-                ? [("scales", outputs), ("rolling_mean", outputs), ("rolling_variance", outputs)] : []
-            return [("biases", outputs), ("weights", outputs &* inputShape.count)] + norm
-        case .batchnorm:
-            let channels = inputShape.channels
-            return [("scales", channels), ("rolling_mean", channels), ("rolling_variance", channels)]
-        case .maxpool, .route, .upsample, .shortcut, .yolo, .scaleChannels, .sam, .region, .reorg, .avgpool,
-             .softmax, .dropout, .cost, .crop:
-            return []
-        }
-    }
+    var storedParameters: [(name: String, count: Int)] { spec.kind.layer.storedParameters(self) }
 }
 
 extension WeightsReader {

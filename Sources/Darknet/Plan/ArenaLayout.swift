@@ -86,13 +86,3 @@ struct FirstFitAllocator {
         live.removeAll { $0.id == id }
     }
 }
-
-extension LayerKind {
-    /// Whether this layer's output is what detections are decoded from.
-    public var isDetectionHead: Bool {
-        switch self {
-        case .yolo, .region: return true
-        default: return false
-        }
-    }
-}

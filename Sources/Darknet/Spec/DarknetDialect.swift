@@ -15,30 +15,7 @@ extension NetworkSpec {
     /// `[sam]`, the `[yolo]` extensions): such a network was trained there. `.original`
     /// otherwise (a YOLOv3 cfg runs in both; its weights usually come from the original).
     public var dialect: DarknetDialect {
-        layers.contains { $0.kind.needsAlexeyAB } ? .alexeyAB : .original
-    }
-}
-
-extension LayerKind {
-    var needsAlexeyAB: Bool {
-        switch self {
-        case .convolutional(let conv):
-            return conv.strideX != conv.strideY || conv.dilation != 1 || conv.activation.isAlexeyABOnly
-        case .maxpool(let pool):
-            return pool.strideX != pool.strideY
-        case .route(let route):
-            return route.groups != 1
-        case .shortcut(let shortcut):
-            return shortcut.from.count > 1 || shortcut.activation.isAlexeyABOnly
-        case .yolo(let yolo):
-            return yolo.scaleXY != 1 || yolo.newCoords || yolo.nms != .default
-        case .scaleChannels, .sam:
-            return true
-        case .connected(let connected):
-            return connected.activation.isAlexeyABOnly
-        case .upsample, .region, .reorg, .avgpool, .softmax, .dropout, .batchnorm, .cost, .crop:
-            return false
-        }
+        layers.contains { $0.kind.layer.needsAlexeyAB } ? .alexeyAB : .original
     }
 }
 

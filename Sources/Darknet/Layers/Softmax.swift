@@ -1,0 +1,45 @@
+/// `[softmax]` / `[soft]`: softmax over the whole input, or over each of `groups` equal
+/// consecutive slices of it.
+public struct SoftmaxSpec: Sendable, Equatable {
+    /// Number of independent slices (`groups`, default 1); must divide the input size.
+    public var groups: Int
+    /// Divides every input before the exponential (`temperature`, default 1).
+    public var temperature: Float
+}
+
+extension SoftmaxSpec: WeightlessLayer {
+    static let sectionNames = ["softmax", "soft"]
+
+    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> SoftmaxSpec {
+        r.ignore(TrainingKeys.softmax)
+        let groups = try r.int("groups", default: 1, minimum: 1)
+        let temperature = try r.float("temperature", default: 1)
+        guard temperature > 0 else {
+            throw r.error("temperature", .invalidValue(value: String(temperature), expected: "a positive number"))
+        }
+        if r.has("tree") { throw r.error("tree", .unsupported("softmax over a class hierarchy (tree=)")) }
+        // Darknet's CPU forward ignores `spatial`, its GPU forward does not: refuse the ambiguity.
+        try r.requireNeutral("spatial", 0, feature: "spatial softmax")
+        return SoftmaxSpec(groups: groups, temperature: temperature)
+    }
+
+    func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
+        guard context.input.count % groups == 0 else {
+            throw context.fail(.softmaxGroupsNotDividing(inputs: context.input.count, groups: groups))
+        }
+        return LayerPlanning(output: context.input)
+    }
+
+    func run(_ layer: LayerPlan, in pass: ForwardPass) {
+        let input = pass.input(of: layer), output = pass.output(of: layer)
+        let size = layer.inputShape.count / groups
+        for g in 0..<groups {
+            softmax(input + g * size, count: size, temperature: temperature, into: output + g * size)
+        }
+    }
+}
+
+extension TrainingKeys {
+    /// `[softmax]`: `noloss` only affects the training loss.
+    static let softmax: Set<String> = ["noloss"]
+}

@@ -1,0 +1,125 @@
+/// `[yolo]`: YOLOv3 detection head.
+public struct YoloSpec: Sendable, Equatable {
+    /// Indices into `anchors` used by this head (`mask`).
+    public var mask: [Int]
+    /// All anchors as (width, height) pairs in network-input pixels (`anchors`).
+    public var anchors: [(width: Float, height: Float)]
+    /// Number of classes (`classes`, default 20).
+    public var classes: Int
+    /// AlexeyAB's `scale_x_y` (default 1): x and y become `s * x - (s - 1) / 2` after the logistic.
+    public var scaleXY: Float = 1
+    /// AlexeyAB's `new_coords` (YOLOv7 style, default off): no logistic in the layer, and
+    /// `w = 4 * tw^2 * anchor_w` when decoding.
+    public var newCoords: Bool = false
+    /// How detections are suppressed (`nms_kind`, `beta_nms`); the last head's choice applies.
+    public var nms: NMSKind = .default
+
+    public static func == (a: YoloSpec, b: YoloSpec) -> Bool {
+        a.mask == b.mask && a.classes == b.classes && a.anchors.count == b.anchors.count
+            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height }
+            && a.scaleXY == b.scaleXY && a.newCoords == b.newCoords && a.nms == b.nms
+    }
+}
+
+/// Non-maximum suppression as AlexeyAB's `[yolo] nms_kind` selects it.
+public enum NMSKind: Sendable, Equatable {
+    /// `do_nms_sort`: IoU against the threshold (Darknet's only kind; AlexeyAB's `default`).
+    case `default`
+    /// `greedynms`: AlexeyAB's `diounms_sort` with `box_diou` (IoU minus the normalised centre
+    /// distance to the power 0.6; `beta_nms` is not used by this kind).
+    case greedy
+    /// `diounms`: `diounms_sort` with `box_diounms`, the distance term to the power `beta`.
+    case diou(beta: Float)
+}
+
+extension YoloSpec: DetectionHead, WeightlessLayer {
+    static let sectionNames = ["yolo"]
+
+    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> YoloSpec {
+        r.ignore(TrainingKeys.yolo)
+        let classes = try r.int("classes", default: 20, minimum: 1)
+        let num = try r.int("num", default: 1, minimum: 1)
+        guard let values = try r.floatList("anchors") else { throw r.error("anchors", .missingKey) }
+        guard values.count % 2 == 0 else {
+            throw r.error("anchors", .invalidValue(value: r.entry("anchors")!.value, expected: "an even count of numbers (width,height pairs)"))
+        }
+        guard values.count == 2 * num else {
+            throw r.error("anchors", .invalidValue(value: r.entry("anchors")!.value, expected: "num=\(num) width,height pairs (\(2 * num) numbers), found \(values.count)"))
+        }
+        let anchors = stride(from: 0, to: values.count, by: 2).map { (width: values[$0], height: values[$0 + 1]) }
+        let mask = try r.intList("mask") ?? Array(0..<num)
+        if let bad = mask.first(where: { $0 < 0 || $0 >= num }) {
+            throw r.error("mask", .invalidValue(value: String(bad), expected: "anchor indices in 0..<\(num)"))
+        }
+        var spec = YoloSpec(mask: mask, anchors: anchors, classes: classes)
+        try spec.decodeExtensions(&r)
+        return spec
+    }
+
+    /// AlexeyAB's `scale_x_y`, `new_coords`, `nms_kind`, `beta_nms`; tracking keys are accepted
+    /// and ignored.
+    private mutating func decodeExtensions(_ r: inout SectionReader) throws(CfgError) {
+        scaleXY = try r.float("scale_x_y", default: 1)
+        newCoords = try r.bool("new_coords", default: false)
+        let beta = try r.float("beta_nms", default: 0.6)
+        r.ignore(["nms_kind"])
+        switch r.entry("nms_kind")?.value ?? "default" {
+        case "default": nms = .default
+        case "greedynms": nms = .greedy
+        case "diounms": nms = .diou(beta: beta)
+        case let other:
+            throw r.error("nms_kind", .invalidValue(value: other, expected: "one of default, greedynms, diounms"))
+        }
+        // Object tracking by embeddings (AlexeyAB's demo): no effect on detections.
+        r.ignore(["track_history_size", "sim_thresh", "dets_for_track", "dets_for_show", "track_ciou_norm", "embedding_layer"])
+    }
+
+    var needsAlexeyAB: Bool { scaleXY != 1 || newCoords || nms != .default }
+
+    func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
+        let expected = mask.count * (classes + 5)
+        guard context.input.channels == expected else {
+            throw context.fail(.yoloChannelMismatch(expected: expected, actual: context.input.channels))
+        }
+        return LayerPlanning(output: context.input)
+    }
+
+    /// `[yolo]` forward as AlexeyAB's `forward_yolo_layer`: a copy of the input with the
+    /// logistic on x, y, objectness and class scores (none with `new_coords`: the network's
+    /// last convolution already applied it), then x and y mapped to `s * v - (s - 1) / 2`.
+    func run(_ layer: LayerPlan, in pass: ForwardPass) {
+        let input = pass.input(of: layer), output = pass.output(of: layer), shape = layer.outputShape
+        let plane = shape.planeSize
+        let entries = classes + 5
+        // `scal_add_cpu(n, scale, -0.5*(scale - 1), ...)`: the offset is computed in double.
+        let scale = scaleXY
+        let offset = Float(-0.5 * (Double(scale) - 1))
+        // Threads split the output; a piece applies each step to its part of the step's range.
+        pass.split(shape.count, minimumPiece: 1 << 14) { span, _ in
+            (output + span.lowerBound).update(from: input + span.lowerBound, count: span.count)
+            func apply(_ range: Range<Int>, _ step: (UnsafeMutablePointer<Float>, Int) -> Void) {
+                let part = range.clamped(to: span)
+                if !part.isEmpty { step(output + part.lowerBound, part.count) }
+            }
+            for anchor in 0..<mask.count {
+                let base = anchor * entries * plane
+                let xy = base..<(base + 2 * plane)
+                if !newCoords {
+                    apply(xy) { activate($0, count: $1, activation: .logistic) }
+                    apply((base + 4 * plane)..<(base + entries * plane)) { activate($0, count: $1, activation: .logistic) }
+                }
+                if scale != 1 {
+                    apply(xy) { values, count in
+                        for i in 0..<count { values[i] = values[i] * scale + offset }
+                    }
+                }
+            }
+        }
+    }
+
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape, threshold: Float,
+                into candidates: inout [BoxCandidate]) {
+        YoloDecoder.decode(output, shape: shape, spec: self, networkWidth: networkShape.width,
+                           networkHeight: networkShape.height, threshold: threshold, into: &candidates)
+    }
+}
