@@ -10,6 +10,10 @@ extension AvgpoolSpec: WeightlessLayer {
         LayerPlanning(output: TensorShape(channels: context.input.channels, height: 1, width: 1))
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "avg                     " + layer.shapes
+    }
+
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         averagePool(pass.input(of: layer), channels: layer.inputShape.channels, planeSize: layer.inputShape.planeSize,
                     into: pass.output(of: layer))

@@ -11,6 +11,10 @@ extension BatchnormSpec: Layer {
         LayerPlanning(output: context.input, parameters: 2 * context.input.channels)
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "batchnorm               " + layer.shapes
+    }
+
     /// Darknet's `load_batchnorm_weights`: scales, rolling mean and variance.
     func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
         let channels = layer.inputShape.channels

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[connected]` / `[conn]`: fully connected layer over the flattened input.
 public struct ConnectedSpec: Sendable, Equatable {
     /// Output values (`output`, default 1).
@@ -26,6 +28,10 @@ extension ConnectedSpec: Layer {
         // BLAS takes the input size (GEMM's k) as a 32-bit int.
         guard !overflow, inputs < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
         return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1), parameters: weights)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "connected                            %4d  ->  %4d", layer.inputShape.count, layer.outputShape.count)
     }
 
     /// Darknet's `load_connected_weights` order: biases, weights, then scales, rolling mean and

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[convolutional]` / `[conv]`.
 public struct ConvolutionalSpec: Sendable, Equatable {
     /// Output channels (`filters`).
@@ -122,6 +124,11 @@ extension ConvolutionalSpec: Layer {
         return LayerPlanning(output: output, flops: flops, workspace: method.workspaceCount,
                              threadScratch: method.scratchCount, parameters: parameters, resident: resident,
                              algorithm: algorithm)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "conv  %5d %2d x%2d /%2d  ", filters, size, size, strideX) + layer.shapes
+            + String(format: "  %5.3f BFLOPs", Double(layer.flops) / 1e9)
     }
 
     /// Darknet's order: biases, [scales, rolling mean, rolling variance], weights.

@@ -12,6 +12,10 @@ extension CostSpec: WeightlessLayer {
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning { LayerPlanning(output: context.input) }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "cost                                           \(layer.inputShape.count)"
+    }
+
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         pass.output(of: layer).update(from: pass.input(of: layer), count: layer.outputShape.count)
     }

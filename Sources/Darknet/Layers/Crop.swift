@@ -27,6 +27,10 @@ extension CropSpec: WeightlessLayer {
         return LayerPlanning(output: TensorShape(channels: input.channels, height: cropHeight, width: cropWidth))
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "crop                    " + layer.shapes
+    }
+
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         let inShape = layer.inputShape, outShape = layer.outputShape
         centreCrop(pass.input(of: layer), channels: inShape.channels, height: inShape.height, width: inShape.width,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[dropout]`: identity at inference (Darknet's layer shares its input's buffer).
 public struct DropoutSpec: Sendable, Equatable {
     /// Training drop probability (`probability`, default 0.5); unused at inference.
@@ -19,6 +21,11 @@ extension DropoutSpec: WeightlessLayer {
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning { LayerPlanning(output: context.input) }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "dropout       p = %.2f               %4d  ->  %4d", probability, layer.inputShape.count,
+                      layer.outputShape.count)
+    }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         pass.output(of: layer).update(from: pass.input(of: layer), count: layer.outputShape.count)

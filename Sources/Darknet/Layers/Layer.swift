@@ -14,6 +14,8 @@ protocol Layer: Sendable {
     /// The output shape, costs and memory of this layer given what comes before it.
     /// - Throws: `PlanError` (via `context.fail`) if the layer does not fit its input.
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning
+    /// This layer's line of Darknet's layer table, after the index (`conv     16  3 x 3 / 1 ...`).
+    func summary(_ layer: LayerPlan) -> String
     /// The float arrays the weights file stores for this layer, in file order (empty if none).
     func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)]
     /// The forward step, its parameters read from `reader` (positioned at this layer's first byte).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[maxpool]` / `[max]`.
 public struct MaxpoolSpec: Sendable, Equatable {
     /// Window side (`size`, default `stride`).
@@ -51,6 +53,10 @@ extension MaxpoolSpec: WeightlessLayer {
         let workspace = MaxpoolKernel.usesRowPass(size: size)
             ? try context.product(input.height, output.width, input.channels) : 0
         return LayerPlanning(output: output, workspace: workspace)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "max         %2d x%2d /%2d  ", size, size, strideX) + layer.shapes
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

@@ -66,6 +66,10 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
         return LayerPlanning(output: context.input)
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "detection"
+    }
+
     /// Darknet's `[region]` forward: a copy of the input with the logistic applied to x, y and
     /// objectness of every anchor, and a softmax (or the logistic) over its class scores.
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

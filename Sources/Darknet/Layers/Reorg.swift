@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[reorg]`: YOLOv2's passthrough rearrangement, Darknet's own permutation.
 ///
 /// The output is `W/stride x H/stride x C*stride²`, but its values are not a standard
@@ -52,6 +54,12 @@ extension ReorgSpec: WeightlessLayer {
         }
         return LayerPlanning(output: TensorShape(channels: input.channels * s * s, height: input.height / s,
                                                  width: input.width / s))
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        extra > 0
+            ? String(format: "reorg              %4d   ->  %4d", layer.inputShape.count, layer.outputShape.count)
+            : String(format: "reorg             /%2d  ", stride) + layer.shapes
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

@@ -42,6 +42,10 @@ extension RouteSpec: WeightlessLayer {
         return LayerPlanning(output: TensorShape(channels: channels, height: first.height, width: first.width), sources: layers)
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "route  " + layers.map(String.init).joined(separator: " ")
+    }
+
     /// For each source in order, slice `groupID` of its `groups` equal channel runs (the whole
     /// output when `groups` is 1), concatenated.
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

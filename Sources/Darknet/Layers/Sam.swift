@@ -30,6 +30,10 @@ extension SamSpec: WeightlessLayer {
         return LayerPlanning(output: context.input, sources: [context.index - 1, from])
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "sam  \(from)" + String(repeating: " ", count: 18) + layer.shapes
+    }
+
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         multiply(pass.input(of: layer), pass.buffer(of: from), count: layer.outputShape.count, activation: activation,
                  into: pass.output(of: layer))

@@ -36,6 +36,10 @@ extension ScaleChannelsSpec: WeightlessLayer {
         return LayerPlanning(output: fromShape, sources: [context.index - 1, from])
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "scale_channels \(from)" + String(repeating: " ", count: 8) + layer.shapes
+    }
+
     /// The `from` layer's output scaled per channel (or per pixel with `scale_wh`) by the previous
     /// layer's output; the output has `from`'s shape.
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

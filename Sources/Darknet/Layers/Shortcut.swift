@@ -55,6 +55,10 @@ extension ShortcutSpec: WeightlessLayer {
         return LayerPlanning(output: input, sources: [context.index - 1] + from)
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "res  " + from.map(String.init).joined(separator: ",") + String(repeating: " ", count: 18) + layer.shapes
+    }
+
     /// The previous output plus every `from` output. One source keeps the two-operand kernel, or
     /// Darknet's resampling when its shape differs (ResNet cfgs).
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

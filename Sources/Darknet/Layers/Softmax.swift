@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[softmax]` / `[soft]`: softmax over the whole input, or over each of `groups` equal
 /// consecutive slices of it.
 public struct SoftmaxSpec: Sendable, Equatable {
@@ -28,6 +30,10 @@ extension SoftmaxSpec: WeightlessLayer {
             throw context.fail(.softmaxGroupsNotDividing(inputs: context.input.count, groups: groups))
         }
         return LayerPlanning(output: context.input)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "softmax                                        %5d", layer.outputShape.count)
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

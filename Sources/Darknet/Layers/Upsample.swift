@@ -1,3 +1,5 @@
+import Foundation
+
 /// `[upsample]`: nearest-neighbour enlargement.
 public struct UpsampleSpec: Sendable, Equatable {
     /// Enlargement factor (`stride`, default 2).
@@ -21,6 +23,10 @@ extension UpsampleSpec: WeightlessLayer {
         let width = input.width.multipliedReportingOverflow(by: stride)
         guard !height.overflow, !width.overflow else { throw context.fail(.sizeOverflow) }
         return LayerPlanning(output: TensorShape(channels: input.channels, height: height.partialValue, width: width.partialValue))
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "upsample          %2dx  ", stride) + layer.shapes
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {

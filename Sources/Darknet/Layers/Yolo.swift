@@ -84,6 +84,10 @@ extension YoloSpec: DetectionHead, WeightlessLayer {
         return LayerPlanning(output: context.input)
     }
 
+    func summary(_ layer: LayerPlan) -> String {
+        "yolo"
+    }
+
     /// `[yolo]` forward as AlexeyAB's `forward_yolo_layer`: a copy of the input with the
     /// logistic on x, y, objectness and class scores (none with `new_coords`: the network's
     /// last convolution already applied it), then x and y mapped to `s * v - (s - 1) / 2`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One layer with its shapes, cost and data dependencies worked out.
 public struct LayerPlan: Sendable, Equatable {
     /// The layer as the cfg describes it.
@@ -24,6 +26,17 @@ public struct LayerPlan: Sendable, Equatable {
     public let threadScratchCount: Int
 
     public var index: Int { spec.index }
+
+    /// This layer's line of Darknet's layer summary after the index: type, filters, size/stride,
+    /// input -> output, BFLOPs (as `darknet` prints it when it loads a network).
+    public var summary: String { spec.kind.layer.summary(self) }
+
+    /// `input   ->  output`, each `W x H x C` as Darknet prints them.
+    var shapes: String { "\(Self.shape(inputShape))   ->  \(Self.shape(outputShape))" }
+
+    private static func shape(_ s: TensorShape) -> String {
+        String(format: "%4d x%4d x%4d", s.width, s.height, s.channels)
+    }
 }
 
 /// Limits checked while planning.
