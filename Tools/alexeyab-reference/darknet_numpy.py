@@ -132,11 +132,60 @@ class Conv:
 
     def finish(self, out, params):
         """Batch norm (AlexeyAB's epsilon), bias and activation after the convolution."""
-        if self.bn:
-            scale = params["scales"] / np.sqrt(params["variance"] + 0.00001)   # AlexeyAB's epsilon
-            out = (out - params["mean"][:, None, None]) * scale[:, None, None]
-        out = out + params["biases"][:, None, None]
-        return activate(out, self.activation)
+        return finish(out, params, self.bn, self.activation)
+
+    def blobs(self, p, variance_shift=0.0):
+        """The arrays of the .weights file in Darknet's order for a convolution."""
+        norm = [p["scales"], p["mean"], p["variance"] + variance_shift] if self.bn else []
+        return [p["biases"]] + norm + [p["weights"]]
+
+
+def normalize(out, params):
+    """AlexeyAB's inference batch norm (normalize_cpu + scale_bias): (x - mean) / sqrt(var + 1e-5) * scale."""
+    scale = params["scales"] / np.sqrt(params["variance"] + 0.00001)   # AlexeyAB's epsilon
+    return (out - params["mean"][:, None, None]) * scale[:, None, None]
+
+
+def finish(out, params, bn, activation):
+    if bn:
+        out = normalize(out, params)
+    out = out + params["biases"][:, None, None]
+    return activate(out, activation)
+
+
+class Connected:
+    """[connected]: outputs x inputs weights on the flattened input, then batch norm, bias, activation."""
+    def __init__(self, o, inputs):
+        self.filters = int(o.get("output", 1))
+        self.inputs = inputs
+        self.bn = int(o.get("batch_normalize", 0)) == 1
+        self.activation = o.get("activation", "logistic")
+        self.weight_count = self.filters * inputs
+
+    def shape(self, h, w):
+        return (self.filters, 1, 1)
+
+    def linear(self, x, flat_weights):
+        return (flat_weights.reshape(self.filters, self.inputs) @ x.reshape(-1)).reshape(self.filters, 1, 1)
+
+    def finish(self, out, params):
+        return finish(out, params, self.bn, self.activation)
+
+    def blobs(self, p, variance_shift=0.0):
+        """load_connected_weights' order: biases, weights, then the batch-norm arrays."""
+        norm = [p["scales"], p["mean"], p["variance"] + variance_shift] if self.bn else []
+        return [p["biases"], p["weights"]] + norm
+
+
+class BatchNorm:
+    """[batchnorm]: batch norm alone (no bias of its own)."""
+    def __init__(self, c):
+        self.filters = c
+        self.bn = True
+        self.weight_count = 0
+
+    def blobs(self, p, variance_shift=0.0):
+        return [p["scales"], p["mean"], p["variance"] + variance_shift]
 
 
 def maxpool(x, o):
@@ -182,13 +231,15 @@ def forward(sections, params, x, calibrate=False):
     outputs = []
     for index, (kind, o, _) in enumerate(sections[1:]):
         prev = x if index == 0 else outputs[-1]
-        if kind in ("convolutional", "conv"):
+        if kind in ("convolutional", "conv", "connected", "conn"):
             p, conv = params[index], params[index]["layer"]
             raw = conv.linear(prev, p["weights"])
             if calibrate:
                 p["weights"] = (p["weights"] * (p["target"] / max(raw.std(), 1e-6))).astype(np.float32).astype(np.float64)
                 raw = conv.linear(prev, p["weights"])
             y = conv.finish(raw, p)
+        elif kind == "batchnorm":
+            y = normalize(prev, params[index])
         elif kind in ("maxpool", "max"):
             y = maxpool(prev, o)
         elif kind == "route":
@@ -235,6 +286,12 @@ def conv_layers(sections):
             conv = Conv(o, pc)
             convs[index] = conv
             shape = conv.shape(ph, pw)
+        elif kind in ("connected", "conn"):
+            convs[index] = Connected(o, pc * ph * pw)
+            shape = convs[index].shape(ph, pw)
+        elif kind == "batchnorm":
+            convs[index] = BatchNorm(pc)
+            shape = (pc, ph, pw)
         elif kind in ("maxpool", "max"):
             stride = int(o.get("stride", 1))
             sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
@@ -263,11 +320,7 @@ def write_weights(params, path, variance_shift=0.0):
         f.write(struct.pack("<iiiQ", 0, 2, 0, 0))
         for index in sorted(params):
             p = params[index]
-            blobs = [p["biases"]]
-            if p["layer"].bn:
-                blobs += [p["scales"], p["mean"], p["variance"] + variance_shift]
-            blobs.append(p["weights"])
-            for b in blobs:
+            for b in p["layer"].blobs(p, variance_shift):
                 f.write(np.asarray(b).astype("<f4").tobytes())
 
 
@@ -283,15 +336,22 @@ def random_weights(sections, seed, path, x):
     kinds = [s[0] for s in sections[1:]]
     params = {}
     for index, conv in sorted(convs.items()):
-        fan_in = conv.weight_count // conv.filters
         following = kinds[index + 1] if index + 1 < len(kinds) else ""
-        p = {"layer": conv, "target": 0.5 if following == "shortcut" else 1.0,
-             "biases": rng.normal(0, 0.05, conv.filters),
-             "weights": rng.normal(0, math.sqrt(2.0 / fan_in), conv.weight_count)}
-        if conv.bn:
+        p = {"layer": conv, "target": 0.5 if following == "shortcut" else 1.0}
+        if not isinstance(conv, BatchNorm):
+            fan_in = conv.weight_count // conv.filters
+            p["biases"] = rng.normal(0, 0.05, conv.filters)
+            p["weights"] = rng.normal(0, math.sqrt(2.0 / fan_in), conv.weight_count)
+        if isinstance(conv, Conv) and conv.bn:
             p["scales"] = rng.uniform(0.8, 1.2, conv.filters)
             p["mean"] = rng.normal(0, 0.05, conv.filters)
             p["variance"] = rng.uniform(0.6, 1.4, conv.filters)
+        elif conv.bn:
+            # Tiny variances, scales in proportion: the output stays O(1) while the two Darknets'
+            # batch norms differ by 10-25 % (sqrt(var) + 1e-6 against sqrt(var + 1e-5)).
+            p["variance"] = rng.uniform(1e-5, 4e-5, conv.filters)
+            p["scales"] = rng.uniform(0.8, 1.2, conv.filters) * np.sqrt(p["variance"])
+            p["mean"] = rng.normal(0, 0.05, conv.filters) * np.sqrt(p["variance"])
         # What the file holds is float32: the reference uses exactly those values.
         for key in ("biases", "scales", "mean", "variance", "weights"):
             if key in p:
