@@ -69,191 +69,72 @@ struct Suites {
                 continue
             }
             seen[shape] = result.count
-            var im2colPath = im2colConvolution(layer, conv, shape: shape)
-            im2colPath.planned = layer.algorithm == .im2col || layer.algorithm == .direct
-            result.append(im2colPath)
+            func add(_ algorithm: ConvolutionAlgorithm, pooled: Bool = false, planned: Bool) {
+                var benchmark = convolution(layer, conv, shape: shape, algorithm: algorithm, pooled: pooled)
+                benchmark.planned = planned
+                result.append(benchmark)
+            }
+            add(.im2col, planned: layer.algorithm == .im2col || layer.algorithm == .direct)
             if conv.groups == 1, !(conv.size == 1 && conv.strideX == 1 && conv.padding == 0) {
-                var bands = im2colBandsConvolution(layer, conv, shape: shape)
-                bands.planned = layer.algorithm == .im2colBands
-                result.append(bands)
+                add(.im2colBands, planned: layer.algorithm == .im2colBands)
             }
             if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
                 for algorithm in [ConvolutionAlgorithm.winograd, .winogradFewTiles, .winogradF23, .winogradBands] {
-                    var winograd = winogradConvolution(layer, conv, shape: shape, algorithm: algorithm)
-                    winograd.planned = layer.algorithm == algorithm
-                    result.append(winograd)
+                    add(algorithm, planned: layer.algorithm == algorithm)
                 }
             }
             if SlidingWindowStride2.computes(conv) {
-                var stride2 = slidingWindowStride2Convolution(layer, conv, shape: shape)
-                stride2.planned = layer.algorithm == .slidingWindowStride2
-                result.append(stride2)
+                add(.slidingWindowStride2, planned: layer.algorithm == .slidingWindowStride2)
             }
             if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
-                var sliding = slidingWindowConvolution(layer, conv, shape: shape)
-                sliding.planned = layer.algorithm == .slidingWindow && !plan.fusibleMaxpools.contains(layer.index + 1)
-                result.append(sliding)
-                if plan.fusibleMaxpools.contains(layer.index + 1) {
-                    var pooled = slidingWindowConvolution(layer, conv, shape: shape, pooled: true)
-                    pooled.planned = true
-                    result.append(pooled)
-                }
+                let fused = plan.fusibleMaxpools.contains(layer.index + 1)
+                add(.slidingWindow, planned: layer.algorithm == .slidingWindow && !fused)
+                if fused { add(.slidingWindow, pooled: true, planned: true) }
             }
         }
         return result
     }
 
-    /// The general path as the forward pass runs it (`Im2colConvolution`, split over the threads
-    /// with the BLAS single-threaded inside), bias and activation included.
-    private func im2colConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
+    /// One convolution method (`ConvolutionMethod`, the object the forward pass runs) on this
+    /// layer's shapes, split over the threads, bias and activation included: `im2col+sgemm` (im2col
+    /// skipped for 1x1/1; the general path and the reference), `im2col bands`, the Winograd paths,
+    /// `sliding window` (with `pooled`, the 2x2/2 max pool after it in the same pass) and
+    /// `sliding window /2`. GFLOPS are Darknet's (direct convolution) FLOPs over the time, so the
+    /// paths compare directly.
+    private func convolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String,
+                             algorithm: ConvolutionAlgorithm, pooled: Bool) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
-        return MicroBenchmark(
-            name: "conv L\(layer.index) im2col+sgemm", shape: shape, flops: Double(layer.flops), bytes: 0,
-            setUp: {
-                let convolution = Im2colConvolution(conv, inputShape: input, outputShape: output)
-                let kernelArea = input.channels / conv.groups * conv.size * conv.size
-                let x = randomBuffer(input.count, seed: 3)
-                let weights = randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1)
-                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                let workspace = alignedBuffer(kernelArea * output.planeSize)
-                let y = alignedBuffer(output.count)
-                return Fixture(body: {
-                    convolution.run(input: x, weights: weights, output: y, workspace: workspace, split: split)
-                    split(conv.filters, minimumPiece: 4) { filters, _ in
-                        addBiasAndActivate(y + filters.lowerBound * output.planeSize, biases: biases + filters.lowerBound,
-                                           channels: filters.count, planeSize: output.planeSize,
-                                           activation: conv.activation)
-                    }
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
-            })
-    }
-
-    /// im2col + sgemm a band of output rows at a time (`Im2colBands`, bands split over the
-    /// threads), bias and activation included.
-    private func im2colBandsConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String) -> MicroBenchmark {
-        let input = layer.inputShape, output = layer.outputShape
-        return MicroBenchmark(
-            name: "conv L\(layer.index) im2col bands", shape: shape, flops: Double(layer.flops), bytes: 0,
-            setUp: {
-                let bands = Im2colBands(conv, inputShape: input, outputShape: output)
-                let x = randomBuffer(input.count, seed: 3)
-                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4,
-                                           low: -0.1, high: 0.1)
-                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                let scratch = alignedBuffer(bands.scratchCount * split.threads)
-                let y = alignedBuffer(output.count)
-                return Fixture(body: {
-                    bands.run(input: x, weights: weights, output: y, scratch: scratch, scratchStride: bands.scratchCount,
-                              split: split)
-                    addBiasAndActivate(y, biases: biases, channels: conv.filters, planeSize: output.planeSize,
-                                       activation: conv.activation)
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
-            })
-    }
-
-    /// One Winograd path as the forward pass runs it (`WinogradConvolution`, split over the threads):
-    /// `winograd` (F(4x4, 3x3), 36 sgemm), `few tiles` (F(4x4, 3x3), the tile-major product
-    /// kernel) or `F(2x2,3x3)`. GFLOPS are Darknet's (direct convolution) FLOPs over the time, so
-    /// the paths compare directly.
-    private func winogradConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String,
-                                     algorithm: ConvolutionAlgorithm) -> MicroBenchmark {
-        let input = layer.inputShape, output = layer.outputShape
-        let suffix = switch algorithm {
-        case .winogradFewTiles: " few tiles"
-        case .winogradF23: " F(2x2,3x3)"
-        case .winogradBands: " bands"
-        default: ""
+        let name = switch algorithm {
+        case .direct, .im2col: "im2col+sgemm"
+        case .im2colBands: "im2col bands"
+        case .winograd: "winograd"
+        case .winogradFewTiles: "winograd few tiles"
+        case .winogradF23: "winograd F(2x2,3x3)"
+        case .winogradBands: "winograd bands"
+        case .slidingWindow: pooled ? "sliding window + maxpool" : "sliding window"
+        case .slidingWindowStride2: "sliding window /2"
         }
         return MicroBenchmark(
-            name: "conv L\(layer.index) winograd" + suffix, shape: shape, flops: Double(layer.flops), bytes: 0,
+            name: "conv L\(layer.index) \(name)", shape: shape, flops: Double(layer.flops), bytes: 0,
             setUp: {
-                let channels = input.channels, filters = conv.filters
-                let convolution = WinogradConvolution(algorithm: algorithm, inputShape: input, outputShape: output,
-                                                      activation: conv.activation)
+                let method = algorithm.method(for: conv, input: input, output: output)
+                let kernelArea = input.channels / conv.groups * conv.size * conv.size
+                let raw = Array(UnsafeBufferPointer(start: randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1),
+                                                    count: conv.filters * kernelArea))
+                let laidOut = ConvolutionParameters(weights: raw, biases: [], for: algorithm, filters: conv.filters,
+                                                    inputChannels: input.channels).weights
+                let weights = alignedBuffer(laidOut.count)
+                weights.update(from: laidOut, count: laidOut.count)
                 let x = randomBuffer(input.count, seed: 3)
-                let raw = Array(UnsafeBufferPointer(start: randomBuffer(filters * channels * 9, seed: 4, low: -0.1, high: 0.1),
-                                                    count: filters * channels * 9))
-                let transformedWeights = algorithm == .winogradF23
-                    ? WinogradF23.transformWeights(raw, filters: filters, channels: channels)
-                    : WinogradF43.transformWeights(raw, filters: filters, channels: channels,
-                                                   channelMajor: algorithm.hasTileMajorF43Weights)
-                let weights = alignedBuffer(transformedWeights.count)
-                weights.update(from: transformedWeights, count: transformedWeights.count)
-                let biases = randomBuffer(filters, seed: 5, low: -0.1, high: 0.1)
-                let workspace = alignedBuffer(convolution.workspaceCount + convolution.scratchCount * split.threads)
-                let scratch = workspace + convolution.workspaceCount
-                let y = alignedBuffer(output.count)
-                return Fixture(body: {
-                    convolution.run(input: x, weights: weights, biases: biases, output: y, workspace: workspace,
-                                    scratch: scratch, scratchStride: convolution.scratchCount,
-                                    split: split)
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
-            })
-    }
-
-    /// The same convolution computed directly from zero-padded planes (bias and activation fused),
-    /// padding split by channels and the convolution by output rows; with `pooled`, the 2x2/2
-    /// maxpool after it in the same pass (`+ maxpool`, the planner's path when the pool is the
-    /// convolution's only reader), split by pooled rows.
-    private func slidingWindowConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String,
-                                          pooled: Bool = false) -> MicroBenchmark {
-        let input = layer.inputShape, output = layer.outputShape
-        return MicroBenchmark(
-            name: "conv L\(layer.index) sliding window" + (pooled ? " + maxpool" : ""), shape: shape,
-            flops: Double(layer.flops), bytes: 0,
-            setUp: {
-                let paddedHeight = input.height + 2 * conv.padding
-                let paddedWidth = SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size)
-                let x = randomBuffer(input.count, seed: 3)
-                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4, low: -0.1, high: 0.1)
                 let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                let padded = alignedBuffer(input.channels * paddedHeight * paddedWidth)
+                let workspace = alignedBuffer(method.workspaceCount + method.scratchCount * split.threads)
                 let y = alignedBuffer(output.count)
-                let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
-                return Fixture(body: {
-                    split(input.channels) { channels, _ in
-                        SlidingWindowConvolution.pad(x, channels: channels, height: input.height, width: input.width,
-                                                     padding: conv.padding, into: padded, outputWidth: output.width,
-                                                     size: conv.size)
-                    }
-                    if pooled, let fused {
-                        split(output.height / 2) { rows, _ in
-                            SlidingWindowConvolution.convolvePooled(
-                                padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
-                                weights: weights, biases: biases, filters: conv.filters, into: y,
-                                outputHeight: output.height, outputWidth: output.width, rows: rows, epilogue: fused)
-                        }
-                        return
-                    }
-                    split(output.height) { rows, _ in
-                        SlidingWindowConvolution.convolve(
-                            padded: padded, channels: input.channels, paddedHeight: paddedHeight, size: conv.size,
-                            weights: weights, biases: biases, filters: conv.filters, into: y,
-                            outputHeight: output.height, outputWidth: output.width, rows: rows, epilogue: fused ?? 0)
-                    }
-                    if fused == nil { activate(y, count: output.count, activation: conv.activation) }
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, padded, y) })
-            })
-    }
-
-    /// The stride-2 direct convolution (`SlidingWindowStride2`, bands of output rows split over
-    /// the threads), bias and activation included.
-    private func slidingWindowStride2Convolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec,
-                                                 shape: String) -> MicroBenchmark {
-        let input = layer.inputShape, output = layer.outputShape
-        return MicroBenchmark(
-            name: "conv L\(layer.index) sliding window /2", shape: shape, flops: Double(layer.flops), bytes: 0,
-            setUp: {
-                let convolution = SlidingWindowStride2(conv, inputShape: input, outputShape: output)
-                let x = randomBuffer(input.count, seed: 3)
-                let weights = randomBuffer(conv.filters * input.channels * conv.size * conv.size, seed: 4, low: -0.1, high: 0.1)
-                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
-                let scratch = alignedBuffer(convolution.scratchCount * split.threads)
-                let y = alignedBuffer(output.count)
-                return Fixture(body: {
-                    convolution.run(input: x, weights: weights, biases: biases, output: y, scratch: scratch,
-                                    scratchStride: convolution.scratchCount, split: split)
-                }, tearDown: { blackHole(y[0]); release(x, weights, biases, scratch, y) })
+                let buffers = ConvolutionBuffers(
+                    input: x, weights: weights, biases: biases, output: y, workspace: workspace,
+                    scratch: workspace + method.workspaceCount, scratchStride: method.scratchCount, split: split,
+                    pooled: pooled ? y : nil)
+                return Fixture(body: { method.run(buffers) },
+                               tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
             })
     }
 

@@ -43,7 +43,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
             check(error.layer.map { spec.layers.indices.contains($0) } ?? true, "no such layer: \(error)")
             check(fileError == error, "file and memory loads fail differently: \(fileError) / \(error)")
         case (.success(let network), .success(let fileNetwork)):
-            check(size == network.header.byteCount + 4 * storedFloats(network.plan), "loaded \(size) bytes, the network stores \(storedFloats(network.plan)) floats")
+            check(size == network.header.byteCount + 4 * WeightsWriter.storedFloatCount(network.plan), "loaded \(size) bytes, the network stores \(WeightsWriter.storedFloatCount(network.plan)) floats")
             guard network.plan.flops < 50_000_000 else { continue }
             check(run(network) == run(fileNetwork), "file and memory loads give different outputs")
         case (.failure(let error), .success):
@@ -81,15 +81,6 @@ enum WeightsCopy {
             fatalError("FuzzWeights: cannot write \(url.path): \(error)")
         }
         return url
-    }
-}
-
-/// Floats the file holds for `plan`: biases, batch-norm scales, means and variances, weights.
-func storedFloats(_ plan: NetworkPlan) -> Int {
-    plan.layers.reduce(0) { total, layer in
-        guard case .convolutional(let conv) = layer.spec.kind else { return total }
-        let kernel = layer.inputShape.channels / conv.groups * conv.size * conv.size
-        return total + conv.filters * (conv.batchNormalize ? 4 : 1) + conv.filters * kernel
     }
 }
 

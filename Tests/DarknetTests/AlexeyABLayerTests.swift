@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import Foundation
 import XCTest
 
@@ -11,7 +11,7 @@ final class AlexeyABLayerTests: XCTestCase {
 
     private func network(_ text: String, seed: UInt64 = 1, strategy: ConvolutionStrategy = .fastest) throws -> Network {
         let spec = try NetworkSpec.parse(text: text, file: "case.cfg")
-        return try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: seed),
+        return try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: seed),
                            options: PlanOptions(convolutionStrategy: strategy))
     }
 
@@ -49,7 +49,7 @@ final class AlexeyABLayerTests: XCTestCase {
                 try session.forward(input)
                 guard case .convolutional(let conv) = network.spec.layers[0].kind else { return XCTFail("not a convolution") }
                 let expected = NaiveLayers.convolution(input: input, shape: network.inputShape, spec: conv,
-                                                       parameters: try WeightsBuilder.layerParameters(spec: network.spec, seed: UInt64(n))[0],
+                                                       parameters: try WeightsWriter.randomArrays(for: try NetworkPlan(spec: network.spec), seed: UInt64(n))[0],
                                                        dialect: network.spec.dialect)
                 let actual = try session.output(ofLayer: 0)
                 XCTAssertEqual(actual.values.count, expected.count, "case \(n) shape \(actual.shape)")

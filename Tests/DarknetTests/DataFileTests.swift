@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import Foundation
 import XCTest
 
@@ -117,7 +117,7 @@ final class DataFileTests: XCTestCase {
         let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("tiny.cfg"))
         let spec = try NetworkSpec.parse(bytes: [UInt8](try Data(contentsOf: cfgURL)), file: cfgURL.path)
         let weights = scratch.appendingPathComponent("tiny.weights")
-        try Data(try WeightsBuilder().bytes(spec: spec, seed: 5)).write(to: weights)
+        try Data(try WeightsWriter().randomBytes(for: spec, seed: 5)).write(to: weights)
         let data = try TestPaths.require(Self.debian.appendingPathComponent("imagenet1k.data"))
         let classifier = try Classifier(data: data, cfg: cfgURL, weights: weights)
         // The list holds ImageNet-22k's 21842 names; Darknet's 1000 outputs use the first 1000.

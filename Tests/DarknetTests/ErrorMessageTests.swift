@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
 import XCTest
@@ -101,7 +101,7 @@ final class ErrorMessageTests: XCTestCase {
         }
         // A weights error carries them too.
         let fine = try NetworkSpec.parse(text: Self.net + "[convolutional]\nfilters=2\nsize=1\nbogus=3\n", file: "key.cfg")
-        XCTAssertThrowsError(try Network(spec: fine, weights: WeightsBuilder().header(), weightsFile: "k.weights")) { error in
+        XCTAssertThrowsError(try Network(spec: fine, weights: WeightsWriter().header(), weightsFile: "k.weights")) { error in
             guard let error = error as? WeightsError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.notes.map(\.key), ["bogus"])
             XCTAssertTrue(error.description.hasSuffix("(note: key.cfg:8: 'bogus': unknown key in [convolutional]; ignored)"),
@@ -118,12 +118,12 @@ final class ErrorMessageTests: XCTestCase {
             XCTAssertEqual("\(error)", "key.cfg:6: 'filtres': unknown key in [convolutional] (an error with strict checking)")
         }
         let repeated = try NetworkSpec.parse(text: Self.net + "[maxpool]\nsize=2\nsize=3\n", file: "key.cfg")
-        XCTAssertThrowsError(try Network(spec: repeated, weights: WeightsBuilder().header(), options: strict)) { error in
+        XCTAssertThrowsError(try Network(spec: repeated, weights: WeightsWriter().header(), options: strict)) { error in
             XCTAssertEqual((error as? CfgError)?.reason, .rejectedKey(.repeatedKey, section: "maxpool"))
             XCTAssertEqual((error as? CfgError)?.line, 7)
         }
         // Without the option they stay diagnostics.
-        XCTAssertNoThrow(try Network(spec: repeated, weights: WeightsBuilder().header()))
+        XCTAssertNoThrow(try Network(spec: repeated, weights: WeightsWriter().header()))
     }
 }
 
@@ -177,7 +177,7 @@ extension ErrorMessageTests {
     func testAShorterFileSaysWhereItEndsAndWhatThatSuggests() throws {
         let spec = try NetworkSpec.parse(text: Self.net + "[convolutional]\nfilters=2\nsize=1\n[maxpool]\n[convolutional]\nfilters=2\nsize=1\n",
                                          file: "short.cfg")
-        let good = try WeightsBuilder().bytes(spec: spec, seed: 1)
+        let good = try WeightsWriter().randomBytes(for: spec, seed: 1)
         // Header 20, layer 0: 2 biases + 2 x 3 weights, layer 2: 2 biases + 2 x 2 weights.
         XCTAssertEqual(good.count, 20 + 8 * 4 + 6 * 4)
         func error(_ bytes: [UInt8]) -> WeightsError? {
@@ -234,7 +234,7 @@ extension ErrorMessageTests {
         let cfg = directory.appendingPathComponent("ok.cfg")
         try Data((Self.net + "[maxpool]\n").utf8).write(to: cfg)
         let weights = directory.appendingPathComponent("ok.weights")
-        try Data(WeightsBuilder().header()).write(to: weights)
+        try Data(WeightsWriter().header()).write(to: weights)
         func reason(_ body: () throws -> Void) -> String? {
             do { try body(); return nil } catch let error as FileError { return error.reason } catch let error as ImageError {
                 guard case .unreadable(_, let reason) = error else { return "\(error)" }

@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import XCTest
 
 /// The im2col + sgemm convolution and the pooling kernels against direct, naive versions,
@@ -102,7 +102,7 @@ final class KernelTests: XCTestCase {
         var checked = 0
         for (n, c) in Self.convCases.enumerated() where c.stride == 2 && c.groups == 1 {
             let spec = try NetworkSpec.parse(text: Self.cfg(for: c), file: "stride2-\(n).cfg")
-            let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: UInt64(n)))
+            let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: UInt64(n)))
             guard network.plan.layers[0].algorithm == .slidingWindowStride2 else { continue }
             checked += 1
             var generator = SplitMix64(seed: 7 + UInt64(n))
@@ -195,8 +195,8 @@ final class KernelTests: XCTestCase {
         }
         for (n, c) in Self.convCases.enumerated() {
             let spec = try NetworkSpec.parse(text: Self.cfg(for: c), file: "case\(n).cfg")
-            let builder = WeightsBuilder()
-            let network = try Network(spec: spec, weights: try builder.bytes(spec: spec, seed: UInt64(n)),
+            let builder = WeightsWriter()
+            let network = try Network(spec: spec, weights: try builder.randomBytes(for: spec, seed: UInt64(n)),
                                       options: options)
             let shape = network.inputShape
             algorithms.append(network.plan.layers[0].algorithm!)
@@ -206,7 +206,7 @@ final class KernelTests: XCTestCase {
             try session.forward(input)
             guard case .convolutional(let conv) = spec.layers[0].kind else { return XCTFail("not a convolution") }
             let expected = NaiveLayers.convolution(input: input, shape: shape, spec: conv,
-                                                   parameters: try WeightsBuilder.layerParameters(spec: spec, seed: UInt64(n))[0])
+                                                   parameters: try WeightsWriter.randomArrays(for: try NetworkPlan(spec: spec), seed: UInt64(n))[0])
             let actual = try session.output(ofLayer: 0).values
             assertClose(actual, expected, tolerance: 1e-4, "for \(c), \(strategy), \(network.plan.layers[0].algorithm!)")
         }
@@ -228,7 +228,7 @@ final class KernelTests: XCTestCase {
             for (n, c) in cases.enumerated() {
                 let spec = try NetworkSpec.parse(text: Self.cfg(for: c) + "\n[maxpool]\nsize=2\nstride=2\n",
                                                  file: "pooled\(n).cfg")
-                let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: UInt64(n)))
+                let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: UInt64(n)))
                 XCTAssertEqual(network.plan.fusibleMaxpools, [1], "\(c)")
                 var generator = SplitMix64(seed: 40 + UInt64(n))
                 let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
@@ -269,7 +269,7 @@ final class KernelTests: XCTestCase {
             let padding = c.padding.map { "padding=\($0)\n" } ?? ""
             let cfg = "[net]\nwidth=\(c.w)\nheight=\(c.h)\nchannels=3\n[maxpool]\nsize=\(c.size)\nstride=\(c.stride)\n\(padding)"
             let spec = try NetworkSpec.parse(text: cfg, file: "pool\(n).cfg")
-            let network = try Network(spec: spec, weights: WeightsBuilder().header())
+            let network = try Network(spec: spec, weights: WeightsWriter().header())
             var generator = SplitMix64(seed: UInt64(n))
             let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -3...3) }
             let session = InferenceSession(network: network, retaining: .all)
@@ -314,7 +314,7 @@ final class KernelTests: XCTestCase {
         // first 2 of 4, as Darknet does (ResNet cfgs; ZooSpecTests checks the values).
         XCTAssertEqual(try NetworkPlan(spec: spec).layers[3].outputShape, TensorShape(channels: 4, height: 3, width: 4))
         let fixed = try NetworkSpec.parse(text: cfg.replacingOccurrences(of: "layers=-1,1", with: "layers=-1"), file: "mixed.cfg")
-        let network = try Network(spec: fixed, weights: try WeightsBuilder().bytes(spec: fixed, seed: 5))
+        let network = try Network(spec: fixed, weights: try WeightsWriter().randomBytes(for: fixed, seed: 5))
         let input = (0..<network.inputShape.count).map { Float($0) - 10 }
         let session = InferenceSession(network: network, retaining: .all)
         try session.forward(input)

@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
 import XCTest
@@ -35,7 +35,7 @@ final class MalformedInputTests: XCTestCase {
         for layout in layouts {
             let spec = try NetworkSpec.parse(text: "[net]\nwidth=\(layout.size)\nheight=\(layout.size)\nchannels=32\n"
                 + "[convolutional]\nbatch_normalize=1\nfilters=4\nsize=3\npad=1\nactivation=leaky\n", file: Self.file)
-            let good = try WeightsBuilder().bytes(spec: spec, seed: 3)
+            let good = try WeightsWriter().randomBytes(for: spec, seed: 3)
             // Header 20 bytes; then 4 biases, scales, means, variances; then 4 x 32 x 3 x 3 weights.
             let variances = 20 + 3 * 16, weights = 20 + 4 * 16
             func error(_ bytes: [UInt8]) -> WeightsError? {
@@ -327,11 +327,11 @@ final class MalformedInputTests: XCTestCase {
     /// A correct file for `weightsCfg` (316 bytes; 312 with a 16-byte v0.1 header).
     static func goodWeights(major: Int32 = 0, minor: Int32 = 2, revision: Int32 = 0) -> [UInt8] {
         let spec = try! NetworkSpec.parse(text: weightsCfg, file: file)
-        var builder = WeightsBuilder()
+        var builder = WeightsWriter()
         builder.major = major
         builder.minor = minor
         builder.revision = revision
-        return try! builder.bytes(spec: spec, seed: 7)
+        return try! builder.randomBytes(for: spec, seed: 7)
     }
 
     static func header(_ major: Int32, _ minor: Int32, _ revision: Int32) -> [UInt8] {
@@ -524,15 +524,10 @@ final class MalformedInputTests: XCTestCase {
 
     static func hugeWeights(for cfg: String) -> [UInt8] {
         let spec = try! NetworkSpec.parse(text: cfg, file: file)
-        let plan = try! NetworkPlan(spec: spec)
-        var floats: [Float] = []
-        for layer in plan.layers {
-            guard case .convolutional(let conv) = layer.spec.kind else { continue }
-            let kernel = layer.inputShape.channels / conv.groups * conv.size * conv.size
-            floats += [Float](repeating: 1e30, count: conv.filters)
-            floats += (0..<(conv.filters * kernel)).map { $0 % 2 == 0 ? 3e38 : -3e38 }
+        return WeightsWriter().bytes(for: try! NetworkPlan(spec: spec)) { array in
+            array.name == "biases" ? [Float](repeating: 1e30, count: array.count)
+                                   : (0..<array.count).map { $0 % 2 == 0 ? 3e38 : -3e38 }
         }
-        return WeightsBuilder().header() + WeightsBuilder.floatBytes(floats)
     }
 
     static let runRows: [Row] = [

@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import Foundation
 import XCTest
 
@@ -45,7 +45,7 @@ final class ThreadingTests: XCTestCase {
             + "[maxpool]\nsize=2\nstride=2\n"
             + "[convolutional]\nfilters=200\nsize=1\nactivation=leaky\n"
         let spec = try NetworkSpec.parse(text: text, file: "small-gemms.cfg")
-        let network = try Network(spec: spec, weights: try WeightsBuilder().bytes(spec: spec, seed: 8),
+        let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 8),
                                   options: PlanOptions(convolutionStrategy: .im2colOnly))
         var generator = SplitMix64(seed: 13)
         let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -1...1) }

@@ -23,20 +23,14 @@ final class WeightsFileTests: XCTestCase {
             let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
             spec = try NetworkSpec.parse(bytes: [UInt8](Data(contentsOf: cfg)), file: cfg.path)
             plan = try NetworkPlan(spec: spec)
-            bytes = try WeightsBuilder().bytes(spec: spec, seed: 11)
-            var offset = 20
-            var weights: [(Int, String, Range<Int>)] = []
-            for layer in plan.layers {
-                guard case .convolutional(let conv) = layer.spec.kind else { continue }
-                let start = offset + conv.filters * (conv.batchNormalize ? 4 : 1) * 4
-                let end = start + conv.filters * layer.inputShape.channels / conv.groups * conv.size * conv.size * 4
-                let algorithm = layer.algorithm ?? .im2col
-                weights.append((layer.index, algorithm.isWinograd ? "transformed in runs (\(algorithm))" : "read whole",
-                                start..<end))
-                offset = end
+            bytes = try WeightsWriter().randomBytes(for: spec, seed: 11)
+            let algorithms = plan.layers.map { $0.algorithm ?? .im2col }
+            self.weights = WeightsWriter.layout(of: plan).filter { $0.name == "weights" }.map { array in
+                let algorithm = algorithms[array.layer]
+                return (array.layer, algorithm.isWinograd ? "transformed in runs (\(algorithm))" : "read whole",
+                        array.offset..<(array.offset + 4 * array.count))
             }
-            self.weights = weights
-            XCTAssertEqual(offset, bytes.count, "the fixture's layout is Darknet's")
+            XCTAssertEqual(20 + 4 * WeightsWriter.storedFloatCount(plan), bytes.count, "the fixture's layout is Darknet's")
         }
 
         /// The bytes written to a fresh file.

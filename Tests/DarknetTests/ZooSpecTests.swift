@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import Foundation
 import XCTest
 
@@ -142,7 +142,7 @@ final class ZooSpecTests: XCTestCase {
         let cfg = "[net]\nwidth=4\nheight=4\nchannels=1\n[maxpool]\nsize=1\nstride=1\n[maxpool]\nsize=2\nstride=2\n"
             + "[route]\nlayers=-1,-1,-1\n[shortcut]\nfrom=0\nalpha=2\nbeta=10\nactivation=linear\n"
         let spec = try NetworkSpec.parse(text: cfg, file: "s.cfg")
-        let network = try Network(spec: spec, weights: WeightsBuilder().header())
+        let network = try Network(spec: spec, weights: WeightsWriter().header())
         XCTAssertEqual(network.plan.layers[3].outputShape, TensorShape(channels: 3, height: 2, width: 2))
         let input = (0..<16).map(Float.init)
         let session = InferenceSession(network: network, retaining: .all)
@@ -156,7 +156,7 @@ final class ZooSpecTests: XCTestCase {
     func testConnectedWeightsAreCheckedToTheByte() throws {
         let s = try spec("[connected]\noutput=2\nbatch_normalize=1\n")
         let floats = 2 + 2 * 192 + 3 * 2
-        let bytes = WeightsBuilder().header() + WeightsBuilder.floatBytes((0..<floats).map { Float($0 % 7) * 0.1 + 0.1 })
+        let bytes = WeightsWriter().header() + WeightsWriter.floatBytes((0..<floats).map { Float($0 % 7) * 0.1 + 0.1 })
         XCTAssertNoThrow(try Network(spec: s, weights: bytes))
         XCTAssertThrowsError(try Network(spec: s, weights: Array(bytes.dropLast(4)))) { error in
             guard case .truncated(let parameter, _, _)? = (error as? WeightsError)?.reason else { return XCTFail("\(error)") }

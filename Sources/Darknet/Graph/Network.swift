@@ -120,12 +120,27 @@ public final class Network: Sendable {
         try spec.checkKeys(options)
         BLAS.beginLoading()  // opened while the parameters are drawn
         let plan = try NetworkPlan(spec: spec, options: options)
-        var generator = SplitMix64(seed: seed)
-        steps = plan.layers.map { layer in layer.spec.kind.layer.randomStep(layer, generator: &generator) }
+        steps = try Self.randomSteps(plan, dialect: spec.dialect, seed: seed)
         try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan
         self.header = WeightsHeader(major: 0, minor: 2, revision: 0, seen: 0, byteCount: 20)
+    }
+
+    /// Each layer's step with the parameters `WeightsWriter` draws for it, read the way a file is.
+    private static func randomSteps(_ plan: NetworkPlan, dialect: DarknetDialect, seed: UInt64) throws -> [any LayerStep] {
+        var generator = SplitMix64(seed: seed)
+        let context = LoadingContext(dialect: dialect, transposed: false)
+        var steps: [any LayerStep] = []
+        for layer in plan.layers {
+            let bytes = WeightsWriter.randomArrays(for: layer, generator: &generator).flatMap(WeightsWriter.floatBytes)
+            try bytes.withUnsafeBytes { bytes in
+                var reader = WeightsReader(file: "<random>", bytes: bytes)
+                reader.layer = layer.index
+                steps.append(try layer.spec.kind.layer.loadStep(layer, from: &reader, context: context))
+            }
+        }
+        return steps
     }
 
     /// The `[net]` input shape (planar CHW).

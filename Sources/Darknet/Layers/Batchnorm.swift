@@ -31,12 +31,6 @@ extension BatchnormSpec: Layer {
         try BatchNormFolding.checkFinite(factors, shifts, what: "folded batch-norm factors", reader: reader, statistics)
         return BatchnormStep(factors: factors, shifts: shifts)
     }
-
-    func randomStep(_ layer: LayerPlan, generator: inout SplitMix64) -> any LayerStep {
-        let channels = layer.inputShape.channels
-        return BatchnormStep(factors: (0..<channels).map { _ in generator.nextFloat(in: 0.5...1.5) },
-                             shifts: (0..<channels).map { _ in generator.nextFloat(in: -0.1...0.1) })
-    }
 }
 
 /// `x * factor + shift` per channel.

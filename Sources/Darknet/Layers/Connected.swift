@@ -56,14 +56,6 @@ extension ConnectedSpec: Layer {
         }
         return ConnectedStep(spec: self, weights: weights, biases: biases)
     }
-
-    func randomStep(_ layer: LayerPlan, generator: inout SplitMix64) -> any LayerStep {
-        let inputs = layer.inputShape.count
-        let bound = (3 / Float(inputs)).squareRoot()
-        let weights = (0..<(outputs * inputs)).map { _ in generator.nextFloat(in: -bound...bound) }
-        let biases = (0..<outputs).map { _ in generator.nextFloat(in: -0.1...0.1) }
-        return ConnectedStep(spec: self, weights: weights, biases: biases)
-    }
 }
 
 /// A connected layer's forward: one GEMV of `outputs x inputs` weights with the flattened input,

@@ -146,16 +146,6 @@ extension ConvolutionalSpec: Layer {
                                                    dialect: context.dialect, algorithm: algorithm)
         return ConvolutionStep(layer, spec: self, parameters: parameters)
     }
-
-    func randomStep(_ layer: LayerPlan, generator: inout SplitMix64) -> any LayerStep {
-        let kernelArea = layer.inputShape.channels / groups * size * size
-        let bound = (3 / Float(kernelArea)).squareRoot()
-        let weights = (0..<(filters * kernelArea)).map { _ in generator.nextFloat(in: -bound...bound) }
-        let biases = (0..<filters).map { _ in generator.nextFloat(in: -0.1...0.1) }
-        let parameters = ConvolutionParameters(weights: weights, biases: biases, for: layer.algorithm ?? .im2col,
-                                               filters: filters, inputChannels: layer.inputShape.channels)
-        return ConvolutionStep(layer, spec: self, parameters: parameters)
-    }
 }
 
 /// A convolution's forward step: its planned method, built once, and its parameters in that

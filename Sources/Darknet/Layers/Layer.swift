@@ -21,8 +21,6 @@ protocol Layer: Sendable {
     /// The forward step, its parameters read from `reader` (positioned at this layer's first byte).
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep
-    /// The forward step with seeded random parameters (benchmarks and tests of any cfg).
-    func randomStep(_ layer: LayerPlan, generator: inout SplitMix64) -> any LayerStep
 }
 
 /// A layer's forward computation, built once per network with its parameters laid out for it.
@@ -44,7 +42,6 @@ extension WeightlessLayer {
     func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] { [] }
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep { self }
-    func randomStep(_ layer: LayerPlan, generator: inout SplitMix64) -> any LayerStep { self }
 }
 
 extension Layer {

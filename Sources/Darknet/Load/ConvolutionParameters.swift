@@ -15,7 +15,7 @@ public struct ConvolutionParameters: Sendable, Equatable {
     }
 
     /// Row-major `filters x kernelArea` weights laid out for `algorithm`.
-    init(weights: [Float], biases: [Float], for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) {
+    package init(weights: [Float], biases: [Float], for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) {
         guard algorithm.isWinograd else {
             self.init(weights: weights, biases: biases)
             return

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Compares two builds of darknet-bench forward by forward, for a refactoring that must not
+change speed: both run as `darknet-bench --serve` processes at once, and single forwards
+alternate between them (A, B, B, A, ...), so both meet the same minutes of a noisy machine.
+
+    Benchmarks/before-after/before_after.py BEFORE_BIN AFTER_BIN [--forwards 40] [--threads 1 2]
+        [--net NAME=CFG:WEIGHTS ...] [--image FILE]
+
+Default networks: YOLOv3-tiny (real weights) and YOLOv3 (random weights), 416x416, dog.jpg.
+Prints a table of medians and the after/before ratio per network and thread count.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+
+def start(binary, cfg, weights, threads, image, warmup):
+    command = [binary, "--cfg", cfg, "--threads", str(threads), "--warmup", str(warmup), "--image", image,
+               "--size", "416", "--serve"]
+    command += ["--random"] if weights == "random" else ["--weights", weights]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    ready = json.loads(process.stdout.readline())
+    assert ready.get("ready"), ready
+    return process
+
+
+def forward(process):
+    process.stdin.write("forward\n")
+    process.stdin.flush()
+    return json.loads(process.stdout.readline())["forward_ms"]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("before")
+    parser.add_argument("after")
+    parser.add_argument("--forwards", type=int, default=40)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--image", default="Weights/darknet/data/dog.jpg")
+    parser.add_argument("--net", action="append", default=None,
+                        help="NAME=CFG:WEIGHTS (WEIGHTS may be 'random')")
+    a = parser.parse_args()
+    nets = a.net or ["yolov3-tiny=Weights/darknet/cfg/yolov3-tiny.cfg:Weights/yolov3-tiny.weights",
+                     "yolov3=Weights/darknet/cfg/yolov3.cfg:random"]
+    print("| network | threads | before median ms | after median ms | after / before |")
+    print("|---|---|---|---|---|")
+    for net in nets:
+        name, files = net.split("=", 1)
+        cfg, weights = files.rsplit(":", 1)
+        for threads in a.threads:
+            processes = {"before": start(a.before, cfg, weights, threads, a.image, a.warmup),
+                         "after": start(a.after, cfg, weights, threads, a.image, a.warmup)}
+            times = {"before": [], "after": []}
+            for i in range(a.forwards):
+                order = ["before", "after"] if i % 2 == 0 else ["after", "before"]
+                for key in order:
+                    times[key].append(forward(processes[key]))
+            for process in processes.values():
+                process.stdin.close()
+                process.wait(timeout=60)
+            before, after = statistics.median(times["before"]), statistics.median(times["after"])
+            print("| %s | %d | %.1f | %.1f | %.3f |" % (name, threads, before, after, after / before), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
