@@ -69,3 +69,14 @@ public enum DetectionDecoder {
                                         imageWidth: geometry.imageWidth, imageHeight: geometry.imageHeight))
     }
 }
+
+extension DetectionDecoder {
+    /// The suppression the network asks for: AlexeyAB reads `nms_kind` from the network's last
+    /// layer (the last `[yolo]` here); `.default` without one.
+    public static func nmsKind(of plan: NetworkPlan) -> NMSKind {
+        for layer in plan.layers.reversed() {
+            if case .yolo(let yolo) = layer.spec.kind { return yolo.nms }
+        }
+        return .default
+    }
+}

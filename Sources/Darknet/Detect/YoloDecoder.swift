@@ -49,3 +49,10 @@ enum YoloDecoder {
         }
     }
 }
+
+extension YoloDecoder {
+    /// AlexeyAB's `new_coords` box size: `t * t * 4 * anchor / network` (float, in C's order).
+    static func squaredSize(_ t: Float, anchor: Float, network: Int) -> Float {
+        t * t * 4 * anchor / Float(network)
+    }
+}

@@ -1,4 +1,6 @@
-/// Element-wise combinations of several layers' outputs: the multi-source shortcut, the
+import CDarknetKernels
+
+/// Element-wise combinations of several layers' outputs: the shortcut, the
 /// products of `[sam]` and `[scale_channels]`, and the channel slices of a grouped `[route]`.
 
 /// `output = alpha * previous`: the first step of a multi-source shortcut.
@@ -49,4 +51,12 @@ package func scaleByPlane(_ from: UnsafePointer<Float>, plane: UnsafePointer<Flo
         let source = from + c * planeSize, destination = output + c * planeSize
         for i in 0..<planeSize { destination[i] = source[i] * plane[i] }
     }
+}
+
+/// `output = activation(alpha * previous + beta * from)`, element-wise.
+@inline(__always)
+package func shortcut(_ previous: UnsafePointer<Float>, _ from: UnsafePointer<Float>, count: Int,
+              alpha: Float, beta: Float, activation: Activation, into output: UnsafeMutablePointer<Float>) {
+    swiftdarknet_weighted_sum(previous, from, count, alpha, beta, output)
+    activate(output, count: count, activation: activation)
 }

@@ -39,9 +39,9 @@ package enum WinogradF43 {
     /// folded on the way: the weights can be read straight from a file, and are checked by
     /// `largestScaledWeight`, the largest magnitude of the scaled weights: NaN or infinity if any
     /// is one).
-    static func transformWeights(_ weights: UncheckedFloats, filterScales: [Float]? = nil, filters: Int,
-                                 channels: Int, channelMajor: Bool = false)
-        throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
+    package static func transformWeights<Runs: WeightRuns>(_ weights: Runs, filterScales: [Float]? = nil, filters: Int,
+                                                          channels: Int, channelMajor: Bool = false)
+        throws(Runs.Failure) -> (values: [Float], largestScaledWeight: Float) {
         let count = elements * channels * (channelMajor ? paddedFilters(filters) : filters)
         let major: Int32 = channelMajor ? 1 : 0
         // A block is 16 kernels, or 16 filters when channel-major (see the kernel).
@@ -56,10 +56,8 @@ package enum WinogradF43 {
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
                                          channels: Int, channelMajor: Bool = false)
         -> (values: [Float], largestScaledWeight: Float) {
-        inMemory { () throws(WeightsError) in
-            try transformWeights(UncheckedFloats(memory: weights, count: filters * channels * 9), filterScales: filterScales,
-                                 filters: filters, channels: channels, channelMajor: channelMajor)
-        }
+        transformWeights(MemoryWeightRuns(weights, count: filters * channels * 9), filterScales: filterScales,
+                         filters: filters, channels: channels, channelMajor: channelMajor)
     }
 
     /// `transformWeights` of an array.
@@ -133,12 +131,12 @@ package enum WinogradF43 {
 /// of all. Layers of a few MB and up are laid out by every core: loading is bound by this. Each
 /// worker reads its blocks' weights a run at a time (`weights.floatsPerRun`, whole blocks: from a
 /// file, into its part of the staging buffer, where the transform finds them in cache).
-func transformWeightsInBlocks(
-    _ weights: UncheckedFloats, floatsPerBlock: Int, filterScales: [Float]?, count: Int, blocks: Int,
+func transformWeightsInBlocks<Runs: WeightRuns>(
+    _ weights: Runs, floatsPerBlock: Int, filterScales: [Float]?, count: Int, blocks: Int,
     _ transform: @escaping @Sendable (UnsafePointer<Float>, UnsafePointer<Float>?, UnsafeMutablePointer<Float>, Int, Int) -> Float
-) throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
+) throws(Runs.Failure) -> (values: [Float], largestScaledWeight: Float) {
     var largestBits: UInt32 = 0
-    var failure: WeightsError?
+    var failure: Runs.Failure?
     let values = [Float](unsafeUninitializedCapacity: count) { u, initialized in
         // A worker per 2 MB of output: backing fresh memory is most of the cost.
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
@@ -153,7 +151,7 @@ func transformWeightsInBlocks(
         let staging = weights.stagingBuffer(floats: workers * runBlocks * floatsPerBlock)
             .map { UncheckedSendablePointer(pointer: $0) }
         var largest = [UInt32](repeating: 0, count: workers)
-        var failures = [WeightsError?](repeating: nil, count: workers)
+        var failures = [Runs.Failure?](repeating: nil, count: workers)
         largest.withUnsafeMutableBufferPointer { largest in
             failures.withUnsafeMutableBufferPointer { failures in
                 let largestPointer = UncheckedSendablePointer(pointer: largest.baseAddress!)
@@ -187,20 +185,11 @@ func transformWeightsInBlocks(
             }
         }
         largestBits = largest.max() ?? 0
-        failure = failures.lazy.compactMap { $0 }.min { $0.offset < $1.offset }  // where the file first fell short
+        failure = failures.lazy.compactMap { $0 }.min(by: weights.reportsFirst)  // where the file first fell short
         initialized = count
     }
     if let failure { throw failure }
     return (values, Float(bitPattern: largestBits))
-}
-
-/// The result of `body`, which reads weights in memory only and so cannot fail.
-func inMemory<Result>(_ body: () throws(WeightsError) -> Result) -> Result {
-    do {
-        return try body()
-    } catch {
-        preconditionFailure("weights in memory are read without failing: \(error)")
-    }
 }
 
 /// A pointer handed to `concurrentPerform` workers that each touch a disjoint part of it.

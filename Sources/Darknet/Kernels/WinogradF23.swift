@@ -34,8 +34,9 @@ package enum WinogradF23 {
     /// `G g Gᵀ` for every (filter, channel) kernel of row-major `filters x channels x 3 x 3`
     /// weights, each filter's kernels times its entry of `filterScales` if given, and the largest
     /// magnitude of the scaled weights (as `WinogradF43.transformWeights`).
-    static func transformWeights(_ weights: UncheckedFloats, filterScales: [Float]? = nil, filters: Int,
-                                 channels: Int) throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
+    package static func transformWeights<Runs: WeightRuns>(_ weights: Runs, filterScales: [Float]? = nil, filters: Int,
+                                                          channels: Int) throws(Runs.Failure)
+        -> (values: [Float], largestScaledWeight: Float) {
         let count = elements * channels * WinogradF43.paddedFilters(filters)
         // A block is 16 filters (see the kernel).
         return try transformWeightsInBlocks(weights, floatsPerBlock: 16 * 9 * channels, filterScales: filterScales,
@@ -48,10 +49,8 @@ package enum WinogradF23 {
     /// `transformWeights` of weights in memory.
     package static func transformWeights(_ weights: UnsafePointer<Float>, filterScales: [Float]? = nil, filters: Int,
                                          channels: Int) -> (values: [Float], largestScaledWeight: Float) {
-        inMemory { () throws(WeightsError) in
-            try transformWeights(UncheckedFloats(memory: weights, count: filters * channels * 9), filterScales: filterScales,
-                                 filters: filters, channels: channels)
-        }
+        transformWeights(MemoryWeightRuns(weights, count: filters * channels * 9), filterScales: filterScales,
+                         filters: filters, channels: channels)
     }
 
     /// `transformWeights` of an array.

@@ -21,10 +21,8 @@ public struct ConvolutionParameters: Sendable, Equatable {
             return
         }
         let transformed = weights.withUnsafeBufferPointer { weights in
-            inMemory { () throws(WeightsError) in
-                try Self.transformed(UncheckedFloats(memory: weights.baseAddress!, count: weights.count), filterScales: nil,
-                                     for: algorithm, filters: filters, inputChannels: inputChannels).values
-            }
+            Self.transformed(MemoryWeightRuns(weights.baseAddress!, count: weights.count), filterScales: nil,
+                             for: algorithm, filters: filters, inputChannels: inputChannels).values
         }
         self.init(weights: transformed, biases: biases)
     }
@@ -69,9 +67,10 @@ public struct ConvolutionParameters: Sendable, Equatable {
     }
 
     /// Weights laid out for a Winograd `algorithm`, from row-major `filters x channels x 3 x 3`.
-    private static func transformed(_ weights: UncheckedFloats, filterScales: [Float]?,
-                                    for algorithm: ConvolutionAlgorithm, filters: Int,
-                                    inputChannels: Int) throws(WeightsError) -> (values: [Float], largestScaledWeight: Float) {
+    private static func transformed<Runs: WeightRuns>(_ weights: Runs, filterScales: [Float]?,
+                                                      for algorithm: ConvolutionAlgorithm, filters: Int,
+                                                      inputChannels: Int) throws(Runs.Failure)
+        -> (values: [Float], largestScaledWeight: Float) {
         algorithm == .winogradF23
             ? try WinogradF23.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels)
             : try WinogradF43.transformWeights(weights, filterScales: filterScales, filters: filters, channels: inputChannels,

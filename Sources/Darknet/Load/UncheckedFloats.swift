@@ -3,7 +3,7 @@
 /// layer's weights are never copied whole before they are laid out.
 ///
 /// Workers may read disjoint runs at once: a file is read with `pread`, which keeps no position.
-struct UncheckedFloats: @unchecked Sendable {
+struct UncheckedFloats: WeightRuns, @unchecked Sendable {
     /// The loader's run, about 1 MB; tests and the fuzzer ask for shorter ones.
     static let defaultFloatsPerRun = 256 << 10
 
@@ -60,4 +60,7 @@ struct UncheckedFloats: @unchecked Sendable {
         }
         return .success(UnsafePointer(staging))
     }
+
+    /// The failure at the smaller byte offset: where the file first fell short.
+    func reportsFirst(_ a: WeightsError, _ b: WeightsError) -> Bool { a.offset < b.offset }
 }
