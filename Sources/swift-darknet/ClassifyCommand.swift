@@ -9,20 +9,20 @@ struct ClassifyCommand: Command {
     static let abstract = "classify images with a Darknet classifier (top-k labels)"
     static let usage = """
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
-                     [--top 5] [--json] [--threads 1] [--strict] IMAGE...
+                     [--top 5] [--json] [--threads 1] [--strict] [--memory-limit MIB] IMAGE...
           default output: "NN.NN%: label" lines per image, as `darknet classifier predict` prints them
           --names    one label per line (e.g. imagenet.shortnames.list); without it (or --data), class indices
           --data     a Darknet .data file (imagenet1k.data): its names=, its classes= checked against the outputs
           --top      how many classes to print per image
           --json     one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}
           --threads  threads for each forward pass (results do not depend on it)
-          --strict   unknown or repeated cfg keys are errors, not warnings
+        \(PlanFlags.help)
         """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "strict"]).union(ModelOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
-    let strict: Bool
+    let plan: PlanFlags
     let top: Int
     let json: Bool
     let threads: Int
@@ -31,7 +31,7 @@ struct ClassifyCommand: Command {
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        strict = arguments.flag("strict")
+        plan = try PlanFlags(arguments: &arguments)
         top = try arguments.int("top", default: 5, range: 1...100_000)
         json = arguments.flag("json")
         threads = try arguments.int("threads", default: 1, range: 1...256)
@@ -42,8 +42,8 @@ struct ClassifyCommand: Command {
     func run() throws -> Int32 {
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
-        try report(spec, options: planOptions(strict: strict))
-        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        try report(spec, options: plan.options)
+        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
         let unlabelled = try Classifier(network: network, threads: threads)
         let outputs = network.plan.layers[unlabelled.outputLayer].outputShape.count
         let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")

@@ -10,7 +10,7 @@ struct DetectCommand: Command {
     static let usage = """
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
                      [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
-                     [--strict] [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
+                     [--strict] [--memory-limit MIB] [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --names    one label per line (e.g. coco.names); without it (or --data), class indices
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
@@ -19,14 +19,14 @@ struct DetectCommand: Command {
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
           --threads  threads for each forward pass (results do not depend on it)
-          --strict   unknown or repeated cfg keys are errors, not warnings
+        \(PlanFlags.help)
         """ + "\n" + DetectBatchOptions.usage + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "stretch", "strict"]).union(DetectBatchOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "stretch"]).union(PlanFlags.flagNames).union(DetectBatchOptions.flagNames)
         .union(ModelOptions.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
-    let strict: Bool
+    let plan: PlanFlags
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -37,7 +37,7 @@ struct DetectCommand: Command {
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        strict = arguments.flag("strict")
+        plan = try PlanFlags(arguments: &arguments)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
@@ -57,7 +57,7 @@ struct DetectCommand: Command {
             throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")
         }
         let (cfg, weights, names) = try model.resolve()
-        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, strict: strict,
+        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
                                         threads: threads)
         return try runBatch(paths, with: detector)
     }

@@ -8,15 +8,15 @@ struct ForwardCommand: Command {
     static let name = "forward"
     static let abstract = "run one forward pass and dump layer outputs"
     static let usage = """
-        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1] [--strict]
+        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1] [--strict] [--memory-limit MIB]
           --input-bin   raw float32 little-endian planar CHW tensor at the network size
           --image       a JPEG or PNG, letterboxed to the network size as Darknet does
           --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
           --layers      which layers to dump (default: yolo)
           --threads     threads for the forward pass
-          --strict      unknown or repeated cfg keys are errors, not warnings
+        \(PlanFlags.help)
         """
-    static let flagNames: Set<String> = ["strict"]
+    static let flagNames: Set<String> = PlanFlags.flagNames
 
     let cfg: URL
     let weights: URL
@@ -24,7 +24,7 @@ struct ForwardCommand: Command {
     let dump: URL?
     let selection: DumpSelection
     let threads: Int
-    let strict: Bool
+    let plan: PlanFlags
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -37,13 +37,13 @@ struct ForwardCommand: Command {
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.string("layers") ?? "yolo")
         threads = try arguments.int("threads", default: 1, range: 1...256)
-        strict = arguments.flag("strict")
+        plan = try PlanFlags(arguments: &arguments)
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
-        try report(spec, options: planOptions(strict: strict))
-        let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+        try report(spec, options: plan.options)
+        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
         let tensor: [Float]
         switch input {
         case .tensor(let url):

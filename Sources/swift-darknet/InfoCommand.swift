@@ -7,24 +7,23 @@ struct InfoCommand: Command {
     static let name = "info"
     static let abstract = "print each layer's shapes and BFLOPs for a .cfg"
     static let usage = """
-        --cfg FILE [--strict]
-          --strict   unknown or repeated cfg keys are errors, not warnings
+        --cfg FILE [--strict] [--memory-limit MIB]
+        \(PlanFlags.help)
         """
-    static let flagNames: Set<String> = ["strict"]
+    static let flagNames: Set<String> = PlanFlags.flagNames
 
     let cfg: URL
-    let strict: Bool
+    let plan: PlanFlags
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
-        strict = arguments.flag("strict")
+        plan = try PlanFlags(arguments: &arguments)
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
-        try report(spec, options: planOptions(strict: strict))
-        let plan = try NetworkPlan(spec: spec)
-        print(LayerTable.render(plan))
+        try report(spec, options: plan.options)
+        print(LayerTable.render(try NetworkPlan(spec: spec, options: plan.options)))
         return 0
     }
 }

@@ -26,11 +26,6 @@ struct LabelFiles {
     }
 }
 
-/// `--strict`: unknown and repeated cfg keys are errors instead of warnings.
-func planOptions(strict: Bool) -> PlanOptions {
-    PlanOptions(rejectsUnknownKeys: strict)
-}
-
 /// Prints the cfg's diagnostics as warnings (unless `--strict` made them errors, checked here).
 func report(_ spec: NetworkSpec, options: PlanOptions) throws {
     try spec.checkKeys(options)
@@ -55,11 +50,11 @@ func cliMessage(_ error: any Error) -> String {
 /// The detector of a command's resolved model files: the cfg's diagnostics reported (errors
 /// under `--strict`), the weights loaded, the labels from `--names` or `--data` checked against
 /// the network's classes (a network without a detection head is refused first).
-func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, strict: Bool,
+func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, options: PlanOptions,
                   threads: Int) throws -> Detector {
     let spec = try loadSpec(cfg)
-    try report(spec, options: planOptions(strict: strict))
-    let network = try Network(spec: spec, weightsFile: weights, options: planOptions(strict: strict))
+    try report(spec, options: options)
+    let network = try Network(spec: spec, weightsFile: weights, options: options)
     _ = try Detector(network: network, threads: threads)
     let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
                                                    cfg: cfg, what: "classes")

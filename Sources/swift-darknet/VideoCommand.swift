@@ -13,7 +13,7 @@ struct VideoCommand: Command {
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--out annotated.mp4|frame%04d.png] [--json]
                      [--live|--every] [--stride N] [--thresh 0.5] [--nms 0.45] [--max-det N]
                      [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
-                     [--input-timeout 10] [--threads 1] [--strict] INPUT
+                     [--input-timeout 10] [--threads 1] [--strict] [--memory-limit MIB] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
           --json     one line per processed frame: {"frame", "time", "detections": [...]}
@@ -28,14 +28,14 @@ struct VideoCommand: Command {
           --input-timeout  seconds to wait for an input that sends nothing (default 10)
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
           --threads  threads for each forward pass (results do not depend on it)
-          --strict   unknown or repeated cfg keys are errors, not warnings
+        \(PlanFlags.help)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "live", "every", "track", "strict"]).union(ModelOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "live", "every", "track"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
-    let strict: Bool
+    let plan: PlanFlags
     let input: String
     let options: DetectionOptions
     let classNames: [String]
@@ -51,7 +51,7 @@ struct VideoCommand: Command {
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        strict = arguments.flag("strict")
+        plan = try PlanFlags(arguments: &arguments)
         let maximum = try arguments.int("max-det", default: 0, range: 0...100_000)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
@@ -85,7 +85,7 @@ struct VideoCommand: Command {
         let (cfg, weights, names) = try model.resolve()
         // The input before the network: a bad file or URL fails before the weights load.
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
-        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, strict: strict,
+        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
                                         threads: threads)
         let network = detector.network
         var options = options
