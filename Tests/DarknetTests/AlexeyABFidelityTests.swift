@@ -24,6 +24,7 @@ final class AlexeyABFidelityTests: XCTestCase {
     func testYoloScaleXYAndNewCoords() throws { try compareSmall("yolo-heads", expectAtLeast: 6) }
     /// Tiny variances, where AlexeyAB's `sqrt(var + 1e-5)` and the original's `sqrt(var) + 1e-6`
     /// differ by 10-25 %: the cfg's dialect reaches the stand-alone and the connected batch norms.
+    func testLocalAvgpool() throws { try compareSmall("local-avgpool", expectAtLeast: 4) }
     func testBatchnormAndConnectedBatchNormUseAlexeyABsEpsilon() throws {
         try compareSmall("connected-batchnorm", expectAtLeast: 4)
     }
@@ -47,7 +48,7 @@ final class AlexeyABFidelityTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.cfgDirectory.path)
             .filter { $0.hasSuffix(".cfg") && !$0.hasPrefix("yolov7") }.map { String($0.dropLast(4)) }
         XCTAssertEqual(Set(names), ["activations", "conv-strides", "conv-dilation", "conv-groups", "maxpool-spp", "maxpool-strides",
-                                    "route-shortcut", "attention", "yolo-heads", "connected-batchnorm"])
+                                    "route-shortcut", "attention", "yolo-heads", "connected-batchnorm", "local-avgpool"])
     }
 
     private func compareSmall(_ name: String, expectAtLeast: Int, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -133,6 +133,9 @@ final class MalformedInputTests: XCTestCase {
     // MARK: layer keys
 
     static let layerRows: [Row] = [
+        Row("local_avgpool window wholly in the padding (Darknet averages 0 cells: NaN)",
+            .cfg(net + "[local_avgpool]\nsize=2\nstride=2\npadding=3\n"),
+            .cfg(line: 8, key: "padding", reason: .invalidValue(value: "3", expected: "at most 2 * size - 2 = 2 (no window wholly in the padding)"))),
         Row("filters zero", .cfg(net + "[convolutional]\nfilters=0\n"),
             .cfg(line: 6, key: "filters", reason: .invalidValue(value: "0", expected: "an integer >= 1"))),
         Row("filters negative", .cfg(net + "[convolutional]\nfilters=-16\n"),

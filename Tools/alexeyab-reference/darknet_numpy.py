@@ -205,6 +205,24 @@ def maxpool(x, o):
     return out
 
 
+def local_avgpool(x, o):
+    """AlexeyAB's [local_avgpool]: maxpool's windows, the mean of the cells inside the input."""
+    stride = int(o.get("stride", 1))
+    sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
+    size = int(o.get("size", stride))
+    padding = int(o.get("padding", size - 1))
+    c, h, w = x.shape
+    oh, ow = (h + padding - size) // sy + 1, (w + padding - size) // sx + 1
+    off = -(padding // 2)
+    out = np.zeros((c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            y0, x0 = max(0, off + i * sy), max(0, off + j * sx)
+            y1, x1 = min(h, off + i * sy + size), min(w, off + j * sx + size)
+            out[:, i, j] = x[:, y0:y1, x0:x1].mean(axis=(1, 2))
+    return out
+
+
 def yolo(x, o):
     classes = int(o.get("classes", 20))
     mask = ints(o["mask"]) if "mask" in o else list(range(int(o.get("num", 1))))
@@ -242,6 +260,8 @@ def forward(sections, params, x, calibrate=False):
             y = normalize(prev, params[index])
         elif kind in ("maxpool", "max"):
             y = maxpool(prev, o)
+        elif kind == "local_avgpool":
+            y = local_avgpool(prev, o)
         elif kind == "route":
             groups, gid = int(o.get("groups", 1)), int(o.get("group_id", 0))
             parts = []
@@ -292,7 +312,7 @@ def conv_layers(sections):
         elif kind == "batchnorm":
             convs[index] = BatchNorm(pc)
             shape = (pc, ph, pw)
-        elif kind in ("maxpool", "max"):
+        elif kind in ("maxpool", "max", "local_avgpool"):
             stride = int(o.get("stride", 1))
             sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
             size = int(o.get("size", stride))

@@ -107,3 +107,26 @@ private func maxpool2x2(_ input: UnsafePointer<Float>, channels: Int, height: In
                         outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
     swiftdarknet_maxpool2x2(input, channels, height, width, stride, output, outHeight, outWidth)
 }
+
+/// AlexeyAB's local average pooling: windows placed as Darknet's max pool places them, each
+/// output the mean of the window cells inside the input (the sum divided by their count).
+package func localAveragePool(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
+                              size: Int, strideX: Int, strideY: Int, padding: Int,
+                              outHeight: Int, outWidth: Int, into output: UnsafeMutablePointer<Float>) {
+    let offset = -padding / 2
+    for c in 0..<channels {
+        let plane = input + c * height * width
+        let out = output + c * outHeight * outWidth
+        for oy in 0..<outHeight {
+            let rows = max(0, offset + oy * strideY)..<min(height, offset + oy * strideY + size)
+            for ox in 0..<outWidth {
+                let columns = max(0, offset + ox * strideX)..<min(width, offset + ox * strideX + size)
+                var sum: Float = 0
+                for y in rows {
+                    for x in columns { sum += plane[y * width + x] }
+                }
+                out[oy * outWidth + ox] = sum / Float(rows.count * columns.count)
+            }
+        }
+    }
+}

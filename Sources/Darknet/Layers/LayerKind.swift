@@ -17,6 +17,7 @@ public enum LayerKind: Sendable, Equatable {
     case batchnorm(BatchnormSpec)
     case cost(CostSpec)
     case crop(CropSpec)
+    case localAvgpool(LocalAvgpoolSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -38,6 +39,7 @@ public enum LayerKind: Sendable, Equatable {
         case .batchnorm(let layer): layer
         case .cost(let layer): layer
         case .crop(let layer): layer
+        case .localAvgpool(let layer): layer
         }
     }
 
@@ -72,6 +74,7 @@ enum LayerRegistry {
         Entry(BatchnormSpec.self, LayerKind.batchnorm),
         Entry(CostSpec.self, LayerKind.cost),
         Entry(CropSpec.self, LayerKind.crop),
+        Entry(LocalAvgpoolSpec.self, LayerKind.localAvgpool),
     ]
 
     /// The `[net]` section's names.
@@ -83,7 +86,6 @@ enum LayerRegistry {
         "reorg3d", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
-        "local_avgpool",
     ]
 
     /// The entry for a section name or alias.
