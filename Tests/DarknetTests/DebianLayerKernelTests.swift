@@ -1,0 +1,575 @@
+@testable import Darknet
+import Foundation
+import XCTest
+
+/// The kernels and decoders for the eight Debian cfgs that do not run yet (`[local]`,
+/// `[detection]`, `[region] tree=`, `[softmax] tree=`, `[rnn]`, `[gru]`), each run on its
+/// layer's input as Darknet computed it and compared with Darknet's output of that layer:
+/// reference data from `Tools/make-fixtures-debian.sh` (random weights, dog.jpg, the one-hot
+/// sequence "Hello" for the recurrent cfgs). Weights are read from the random weights file at
+/// offsets computed here from the cfg and the layer shapes (and checked against the offsets
+/// Darknet's own layer sizes give).
+final class DebianLayerKernelTests: XCTestCase {
+    static let debian = TestPaths.fixtures.appendingPathComponent("debian")
+
+    override class func setUp() {
+        super.setUp()
+        try? BLAS.ensureLoaded()
+    }
+
+    // MARK: - weights layout
+
+    func testWeightsOffsetsFollowLoadWeightsLayout() throws {
+        for (name, cfg, dump) in [("yolov1-192", "yolov1-192", "yolov1-192"), ("yolov1-tiny-224", "yolov1-tiny-224", "yolov1-tiny-224"),
+                                  ("t1.test", "t1.test", "t1.test"), ("yolo9000-224", "yolo9000-224", "yolo9000-224"),
+                                  ("darknet9000-224", "darknet9000-224", "darknet9000-224"),
+                                  ("rnn", "rnn", "rnn/step00"), ("rnn.train-1", "rnn.train-1", "rnn.train-1/step00"),
+                                  ("gru", "gru", "gru/step00")] {
+            let layout = try Layout(cfg: cfg, dump: dump)
+            let size = try FileManager.default.attributesOfItem(atPath: try weightsURL(name).path)[.size] as! Int
+            XCTAssertEqual(layout.totalBytes, size, "\(name): the layout accounts for every byte of the weights file")
+            for entry in layout.entries {
+                XCTAssertEqual(layout.offsets[entry.index], entry.weights_offset, "\(name) layer \(entry.index) [\(entry.type)] offset")
+                XCTAssertEqual(layout.floats[entry.index], entry.weights_floats, "\(name) layer \(entry.index) [\(entry.type)] floats")
+            }
+        }
+    }
+
+    // MARK: - [local]
+
+    func testLocalConvolutionMatchesDarknet() throws {
+        let layout = try Layout(cfg: "yolov1-192", dump: "yolov1-192")
+        let entry = try XCTUnwrap(layout.entries.first { $0.type == "local" })
+        let previous = try XCTUnwrap(layout.entries.first { $0.index == entry.index - 1 })
+        let section = layout.sections[entry.index]
+        let size = section.int("size", 1), stride = section.int("stride", 1), pad = section.int("pad", 0)
+        let filters = section.int("filters", 1)
+        let activation = try XCTUnwrap(Activation(rawValue: section.string("activation", "logistic")))
+        let input = try dump("yolov1-192", previous.index)
+        let weights = try readWeights("yolov1-192", byteOffset: layout.offsets[entry.index], count: layout.floats[entry.index])
+        XCTAssertEqual(LocalConvolution.outputExtent(input: previous.out_h, size: size, stride: stride, pad: pad), entry.out_h)
+        XCTAssertEqual(weights.count, entry.outputs + LocalConvolution.weightCount(
+            channels: previous.out_c, filters: filters, size: size, outHeight: entry.out_h, outWidth: entry.out_w))
+
+        var output = [Float](repeating: .nan, count: entry.outputs)
+        var patch = [Float](repeating: 0, count: previous.out_c * size * size)
+        input.withUnsafeBufferPointer { x in
+            weights.withUnsafeBufferPointer { w in
+                LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h, width: previous.out_w,
+                                         filters: filters, size: size, stride: stride, pad: pad,
+                                         weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!, activation: activation,
+                                         patch: &patch, output: &output)
+            }
+        }
+        try assertMatches(output, dump("yolov1-192", entry.index), "yolov1-192 layer \(entry.index) [local]")
+        // The weights are not shared: the same input patch at another location gives another output.
+        XCTAssertGreaterThan(maxAbsDifference(output[0..<entry.outputs / filters], output[entry.outputs / filters..<2 * entry.outputs / filters]), 1e-2)
+    }
+
+    // MARK: - [detection] (YOLOv1)
+
+    func testYoloV1TinyDetectionsMatchDarknet() throws {
+        try compareDetectionLayer(name: "yolov1-tiny-224", threshold: "0.2")
+    }
+
+    func testYoloV1DetectionsMatchDarknet() throws {
+        try compareDetectionLayer(name: "yolov1-192", threshold: "0.2")
+    }
+
+    func testDetectionLayerRelativeBoxesAreThePixelBoxesOverTheImageSize() throws {
+        let layout = try Layout(cfg: "t1.test", dump: "t1.test")
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "detection" })
+        let section = layout.sections[entry.index]
+        let output = try dump("t1.test", entry.index)
+        var pixels: [BoxCandidate] = [], relative: [BoxCandidate] = []
+        for (units, into) in [(DetectionLayerDecoder.Units.darknetPixels, 0), (.relative, 1)] {
+            var candidates: [BoxCandidate] = []
+            output.withUnsafeBufferPointer {
+                DetectionLayerDecoder.decodeDetection($0.baseAddress!, side: section.int("side", 7), num: section.int("num", 1),
+                                                      classes: section.int("classes", 1), sqrt: section.int("sqrt", 0) != 0,
+                                                      threshold: 0.2, imageWidth: 768, imageHeight: 576, units: units, into: &candidates)
+            }
+            if into == 0 { pixels = candidates } else { relative = candidates }
+        }
+        XCTAssertEqual(pixels.count, 7 * 7 * 2)
+        for (p, r) in zip(pixels, relative) {
+            XCTAssertEqual(p.box.x, r.box.x * 768, accuracy: 1e-3 * max(1, abs(p.box.x)))
+            XCTAssertEqual(p.box.height, r.box.height * 576, accuracy: 1e-3 * max(1, abs(p.box.height)))
+            XCTAssertEqual(p.probabilities, r.probabilities)
+        }
+    }
+
+    // MARK: - class trees
+
+    func testClassTreeReads9kTree() throws {
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        XCTAssertEqual(tree.count, 9418)
+        XCTAssertEqual(tree.groups.first?.lowerBound, 0)
+        XCTAssertEqual(tree.groups.last?.upperBound, 9418)
+        for (g, group) in tree.groups.enumerated() {
+            XCTAssertFalse(group.isEmpty)
+            if g > 0 { XCTAssertEqual(group.lowerBound, tree.groups[g - 1].upperBound, "groups are consecutive runs") }
+            let parent = tree.parents[group.lowerBound]
+            XCTAssertTrue(group.allSatisfy { tree.parents[$0] == parent && tree.groupOfClass[$0] == g })
+            if parent >= 0 { XCTAssertEqual(tree.childGroup[parent], g) }
+        }
+        let parentsSet = Set(tree.parents.filter { $0 >= 0 })
+        XCTAssertEqual((0..<tree.count).filter { tree.isLeaf($0) }.count, tree.count - parentsSet.count)
+        XCTAssertEqual(tree.names[0], "n00002452")
+    }
+
+    func testClassTreeErrorsNameFileAndLine() {
+        func error(_ text: String) -> String? {
+            do { _ = try ClassTree(bytes: Array(text.utf8), file: "t.tree"); return nil } catch { return error.description }
+        }
+        XCTAssertEqual(error("a -1\nb x\n"), "t.tree:2: parent 'x' is not an integer")
+        XCTAssertEqual(error("a -1\nb 1\n"), "t.tree:2: class 1 has parent 1: expected -1 or the index of an earlier line (0..<1)")
+        XCTAssertEqual(error("a -1\n\nb 0\n"), "t.tree:2: empty line: expected 'NAME PARENT'")
+        XCTAssertEqual(error("a -1\nb -1\nc 0\nd 1\ne 0\n"),
+                       "t.tree:5: the children of class 0 are not consecutive lines (the first is on line 3)")
+        XCTAssertEqual(error(""), "t.tree: no classes: a tree file has one 'NAME PARENT' line per class")
+        XCTAssertEqual(error(String(repeating: "n", count: 300) + " -1\n"), "t.tree:1: class name of 300 bytes, at most 255")
+        XCTAssertThrowsError(try ClassTree(contentsOf: URL(fileURLWithPath: "/nonexistent/9k.tree"))) {
+            XCTAssertEqual(($0 as? FileError)?.description, "/nonexistent/9k.tree: No such file or directory")
+        }
+        // CRLF line ends and a missing parent (Darknet's default -1) are accepted.
+        let tree = try? ClassTree(bytes: Array("a\r\nb 0\r\nc 0\r\n".utf8), file: "t.tree")
+        XCTAssertEqual(tree?.parents, [-1, 0, 0])
+        XCTAssertEqual(tree?.groups, [0..<1, 1..<3])
+        XCTAssertEqual(tree?.childGroup, [1, -1, -1])
+    }
+
+    func testTreeSoftmaxLayerMatchesDarknet() throws {
+        let layout = try Layout(cfg: "darknet9000-224", dump: "darknet9000-224")
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "softmax" })
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let input = try dump("darknet9000-224", entry.index - 1)
+        let expected = try dump("darknet9000-224", entry.index)
+        var output = [Float](repeating: .nan, count: input.count)
+        input.withUnsafeBufferPointer {
+            TreeSoftmax.forwardSoftmaxLayer($0.baseAddress!, tree: tree, temperature: Float(layout.sections[entry.index].double("temperature", 1)),
+                                            into: &output)
+        }
+        try assertMatches(output, expected, "darknet9000 layer \(entry.index) [softmax] tree")
+        XCTAssertLessThanOrEqual(maxAbsDifference(output, expected), 1e-3 * (expected.max() ?? 0))
+        // Each group sums to 1 (a plain softmax over all 9418 would not).
+        for group in tree.groups.prefix(50) {
+            XCTAssertEqual(output[group].reduce(0, +), 1, accuracy: 1e-4)
+        }
+    }
+
+    func testDarknet9000TopFiveMatchesClassifierPredict() throws {
+        let layout = try Layout(cfg: "darknet9000-224", dump: "darknet9000-224")
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "softmax" })
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
+        var values = try dump("darknet9000-224", entry.index)
+        values.withUnsafeMutableBufferPointer { tree.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: true) }
+        let top = values.withUnsafeBufferPointer { Classifier.topK($0, count: 5) }
+        let mine = top.map { String(format: "%5.2f%%: %@", values[$0] * 100, names[$0]) }
+        let url = try TestPaths.require(Self.debian.appendingPathComponent("classify/darknet9000-224-dog.txt"))
+        let theirs = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(mine, theirs)
+        XCTAssertTrue(top.allSatisfy { tree.isLeaf($0) })
+    }
+
+    func testRegionTreeActivationMatchesDarknet() throws {
+        let layout = try Layout(cfg: "yolo9000-224", dump: "yolo9000-224")
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "region" })
+        let section = layout.sections[entry.index]
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let input = try dump("yolo9000-224", entry.index - 1)
+        let expected = try dump("yolo9000-224", entry.index)
+        var output = [Float](repeating: 0, count: input.count)
+        input.withUnsafeBufferPointer {
+            RegionTreeActivation.forward($0.baseAddress!, anchors: section.int("num", 1), width: entry.out_w, height: entry.out_h,
+                                         coords: section.int("coords", 4), classes: section.int("classes", 20),
+                                         background: section.int("background", 0) != 0, tree: tree, temperature: 0, into: &output)
+        }
+        // Debian's Darknet divides by a temperature of 0 here: the values the tree softmax writes are NaN.
+        let theirNaN = expected.indices.filter { expected[$0].isNaN }
+        XCTAssertGreaterThan(theirNaN.count, 1000)
+        XCTAssertEqual(output.indices.filter { output[$0].isNaN }, theirNaN, "the same values are NaN")
+        let finite = expected.indices.filter { !expected[$0].isNaN }
+        try assertMatches(finite.map { output[$0] }, finite.map { expected[$0] }, "yolo9000 layer \(entry.index) [region] tree")
+        // Some of the box entries went through the logistic, many class entries stayed raw.
+        XCTAssertTrue(finite.contains { expected[$0] != input[$0] })
+        XCTAssertTrue(finite.contains { expected[$0] == input[$0] && input[$0] < 0 })
+    }
+
+    func testRegionTreeDetectionsMatchDarknet() throws {
+        let layout = try Layout(cfg: "yolo9000-224", dump: "yolo9000-224")
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "region" })
+        let section = layout.sections[entry.index]
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
+        let reference = try detectReference("yolo9000-224", threshold: "0.1")
+        let anchors = section.string("anchors", "").split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
+        let num = section.int("num", 1)
+        XCTAssertEqual(anchors.count, 2 * num)
+        let classes = section.int("classes", 20)
+        var output = try dump("yolo9000-224", entry.index)
+        var candidates: [BoxCandidate] = []
+        output.withUnsafeMutableBufferPointer {
+            DetectionLayerDecoder.decodeRegionTree($0.baseAddress!, width: entry.out_w, height: entry.out_h, anchors: num,
+                                                   coords: section.int("coords", 4), classes: classes,
+                                                   background: section.int("background", 0) != 0,
+                                                   anchorSizes: (0..<num).map { (anchors[2 * $0], anchors[2 * $0 + 1]) },
+                                                   tree: tree, threshold: 0.1, hierThreshold: 0.5, into: &candidates)
+        }
+        XCTAssertEqual(candidates.count, num * entry.out_w * entry.out_h)
+        let decoded = candidates
+        YoloDecoder.correct(&candidates, geometry: LetterboxGeometry(imageWidth: reference.width, imageHeight: reference.height,
+                                                                     networkWidth: 224, networkHeight: 224))
+        NonMaximumSuppression.apply(&candidates, classes: classes, threshold: 0.45)
+        let detections = DetectionDecoder.detections(from: candidates, labels: names, threshold: 0.1,
+                                                     imageWidth: reference.width, imageHeight: reference.height)
+        assertSame(detections, reference, "yolo9000-224")
+        // hier_thresh matters: with 0 the walk goes on below where 0.5 stops, to other classes.
+        var deep: [BoxCandidate] = []
+        var again = try dump("yolo9000-224", entry.index)
+        again.withUnsafeMutableBufferPointer {
+            DetectionLayerDecoder.decodeRegionTree($0.baseAddress!, width: entry.out_w, height: entry.out_h, anchors: num,
+                                                   coords: 4, classes: classes, background: false,
+                                                   anchorSizes: (0..<num).map { (anchors[2 * $0], anchors[2 * $0 + 1]) },
+                                                   tree: tree, threshold: 0.1, hierThreshold: 0, into: &deep)
+        }
+        var deeper = 0
+        for (shallow, deep) in zip(decoded, deep) {
+            guard let a = shallow.probabilities.firstIndex(where: { $0 > 0 }) else { continue }
+            var b = try XCTUnwrap(deep.probabilities.firstIndex { $0 > 0 })
+            if b != a { deeper += 1 }
+            while b != a && b >= 0 { b = tree.parents[b] }
+            XCTAssertEqual(b, a, "the class found with hier_thresh 0 is the one found with 0.5 or below it")
+        }
+        XCTAssertGreaterThan(deeper, 0)
+    }
+
+    // MARK: - [rnn], [gru]
+
+    func testRnnStepsMatchDarknet() throws {
+        try compareRecurrent(name: "rnn")
+    }
+
+    func testRnnTrainStepsMatchDarknet() throws {
+        try compareRecurrent(name: "rnn.train-1")
+    }
+
+    func testGruStepsMatchDarknet() throws {
+        try compareRecurrent(name: "gru")
+    }
+
+    // MARK: - helpers
+
+    private static let text = Array("Hello".utf8)
+
+    private func compareRecurrent(name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let layout = try Layout(cfg: name, dump: "\(name)/step00")
+        var reader = try WeightsSlices(url: weightsURL(name))
+        let recurrent = layout.entries.filter { $0.type == "rnn" || $0.type == "gru" }
+        XCTAssertEqual(recurrent.count, 3, file: file, line: line)
+        var cells: [Int: RecurrentLayer] = [:]
+        for entry in recurrent {
+            let section = layout.sections[entry.index]
+            let inputs = entry.index == 0 ? layout.netInputs : layout.entries[entry.index - 1].outputs
+            cells[entry.index] = try RecurrentLayer(section: section, inputs: inputs, offset: layout.offsets[entry.index], reader: &reader)
+        }
+        var worst: Float = 0
+        for (step, character) in Self.text.enumerated() {
+            let folder = "\(name)/step\(String(format: "%02d", step))"
+            let input = try floats(Self.debian.appendingPathComponent("\(folder)/input.bin"))
+            XCTAssertEqual(input.firstIndex(of: 1), Int(character), "step \(step) input is the one-hot '\(character)'", file: file, line: line)
+            for entry in recurrent {
+                let cell = try XCTUnwrap(cells[entry.index])
+                let x = entry.index == 0 ? input : try dump(folder, entry.index - 1)
+                let expected = try dump(folder, entry.index)
+                let stateBefore = cell.state
+                let output = cell.step(x)
+                worst = max(worst, maxAbsDifference(output, expected))
+                try assertMatches(output, expected, "\(name) step \(step) layer \(entry.index) [\(entry.type)]", file: file, line: line)
+                if step > 0 {
+                    // The carried state matters: the same step from a zero state is far off.
+                    let fresh = cell.copy(withState: [Float](repeating: 0, count: stateBefore.count))
+                    XCTAssertGreaterThan(maxAbsDifference(fresh.step(x), expected), 1e-2,
+                                         "\(name) step \(step) layer \(entry.index) does not depend on the state", file: file, line: line)
+                }
+            }
+        }
+        print("\(name): max abs difference over \(Self.text.count) steps: \(worst)")
+    }
+
+    private func compareDetectionLayer(name: String, threshold: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let layout = try Layout(cfg: name, dump: name)
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "detection" }, file: file, line: line)
+        let section = layout.sections[entry.index]
+        let reference = try detectReference(name, threshold: threshold)
+        let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("voc.names")))
+        let classes = section.int("classes", 1), side = section.int("side", 7), num = section.int("num", 1)
+        XCTAssertEqual(section.int("softmax", 0), 0, "these cfgs have no per-cell softmax: the layer is a copy", file: file, line: line)
+        let output = try dump(name, entry.index)
+        XCTAssertEqual(output.count, side * side * (classes + 5 * num), file: file, line: line)
+        var candidates: [BoxCandidate] = []
+        output.withUnsafeBufferPointer {
+            DetectionLayerDecoder.decodeDetection($0.baseAddress!, side: side, num: num, classes: classes, sqrt: section.int("sqrt", 0) != 0,
+                                                  threshold: Float(threshold)!, imageWidth: reference.width, imageHeight: reference.height,
+                                                  units: .darknetPixels, into: &candidates)
+        }
+        NonMaximumSuppression.apply(&candidates, classes: classes, threshold: 0.45)
+        let detections = DetectionDecoder.detections(from: candidates, labels: names, threshold: Float(threshold)!,
+                                                     imageWidth: reference.width, imageHeight: reference.height)
+        assertSame(detections, reference, name, file: file, line: line)
+    }
+
+    private func assertSame(_ detections: [Detection], _ reference: DetectionTests.Reference, _ name: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertGreaterThanOrEqual(reference.detections.count, 3, "\(name): Darknet finds something to compare", file: file, line: line)
+        XCTAssertEqual(detections.count, reference.detections.count, "\(name) detections", file: file, line: line)
+        for (k, (mine, theirs)) in zip(detections, reference.detections).enumerated() {
+            let same = mine.classIndex == theirs.class && mine.label == theirs.label && abs(mine.confidence - theirs.prob) <= 1e-4
+                && abs(mine.rect.left - theirs.x) <= 1 && abs(mine.rect.top - theirs.y) <= 1
+                && abs(mine.rect.width - theirs.w) <= 1 && abs(mine.rect.height - theirs.h) <= 1
+            XCTAssertTrue(same, "\(name) #\(k): mine \(mine.label) \(mine.confidence) \(mine.rect), Darknet's \(theirs.label) \(theirs.prob) \(theirs.x),\(theirs.y),\(theirs.w),\(theirs.h)",
+                          file: file, line: line)
+        }
+    }
+
+    private func detectReference(_ name: String, threshold: String) throws -> DetectionTests.Reference {
+        let url = try TestPaths.require(Self.debian.appendingPathComponent("detect/\(name)-thresh-\(threshold).json"))
+        return try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(contentsOf: url))
+    }
+
+    private func assertMatches(_ actual: [Float], _ expected: [Float], _ what: String,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(actual.count, expected.count, "\(what): size", file: file, line: line)
+        let difference = maxAbsDifference(actual, expected)
+        XCTAssertLessThanOrEqual(difference, LayerReference.tolerance, "\(what) differs from Darknet by \(difference)", file: file, line: line)
+        let spread = (expected.max() ?? 0) - (expected.min() ?? 0)
+        XCTAssertGreaterThan(spread, 1e-3, "\(what): the reference is nearly constant", file: file, line: line)
+        print("\(what): max abs difference \(difference)")
+    }
+
+    private func weightsURL(_ name: String) throws -> URL {
+        try TestPaths.require(Self.debian.appendingPathComponent("weights/\(name).weights"))
+    }
+
+    private func dump(_ folder: String, _ index: Int) throws -> [Float] {
+        try floats(Self.debian.appendingPathComponent(folder).appendingPathComponent(String(format: "layer%03d.bin", index)))
+    }
+
+    private func floats(_ url: URL) throws -> [Float] {
+        try readFloatFile(try TestPaths.require(url))
+    }
+
+    private func readWeights(_ name: String, byteOffset: Int, count: Int) throws -> [Float] {
+        var reader = try WeightsSlices(url: weightsURL(name))
+        return try reader.read(at: byteOffset, count: count)
+    }
+}
+
+/// A fixture directory's `layers.json` with the cfg it ran, and each layer's place in the weights
+/// file computed from the cfg's keys and the layer shapes (`load_weights` order: see
+/// `Tools/darknet-reference/RECURRENT_AND_V1.md`).
+private struct Layout {
+    struct Entry: Decodable {
+        let index: Int
+        let type: String
+        let file: String
+        let out_c: Int, out_h: Int, out_w: Int
+        let outputs: Int
+        let weights_offset: Int
+        let weights_floats: Int
+    }
+    private struct Index: Decodable { let layers: [Entry] }
+
+    let entries: [Entry]
+    /// The cfg's layer sections (without `[net]`), by layer index.
+    let sections: [Section]
+    /// Inputs of the network (`inputs=`, or width * height * channels).
+    let netInputs: Int
+    /// Byte offset and float count of every layer's parameters, by layer index.
+    let offsets: [Int]
+    let floats: [Int]
+    let totalBytes: Int
+
+    init(cfg: String, dump: String) throws {
+        let dir = DebianLayerKernelTests.debian
+        let index = try TestPaths.require(dir.appendingPathComponent("\(dump)/layers.json"))
+        entries = try JSONDecoder().decode(Index.self, from: Data(contentsOf: index)).layers
+        let cfgURL = try TestPaths.require(dir.appendingPathComponent("cfg/\(cfg).cfg"))
+        let document = try CfgParser.parse(bytes: [UInt8](Data(contentsOf: cfgURL)), file: cfgURL.path)
+        let all = document.sections.map(Section.init)
+        let net = all[0]
+        sections = Array(all.dropFirst())
+        let channels = net.int("channels", 0)
+        netInputs = net.int("inputs", net.int("width", 0) * net.int("height", 0) * channels)
+        var offsets: [Int] = [], floats: [Int] = []
+        var cursor = 20  // save_weights: major 0, minor 2, revision, 64-bit seen
+        var byIndex: [Int: Entry] = [:]
+        for entry in entries { byIndex[entry.index] = entry }
+        for (i, section) in sections.enumerated() {
+            let previous = i == 0 ? nil : byIndex[i - 1]
+            let inputChannels = previous?.out_c ?? channels
+            let inputs = previous?.outputs ?? netInputs
+            let n = Self.storedFloats(section, inputChannels: inputChannels, inputs: inputs, entry: byIndex[i])
+            offsets.append(cursor)
+            floats.append(n)
+            cursor += 4 * n
+        }
+        self.offsets = offsets
+        self.floats = floats
+        totalBytes = cursor
+    }
+
+    /// Floats `load_weights` reads for one layer.
+    static func storedFloats(_ s: Section, inputChannels: Int, inputs: Int, entry: Entry?) -> Int {
+        func connected(_ inputs: Int, _ outputs: Int, _ norm: Bool) -> Int { outputs + outputs * inputs + (norm ? 3 * outputs : 0) }
+        let norm = s.int("batch_normalize", 0) != 0
+        switch s.name {
+        case "convolutional", "conv":
+            let f = s.int("filters", 1), size = s.int("size", 1)
+            return f + (norm ? 3 * f : 0) + f * inputChannels * size * size
+        case "connected", "conn":
+            return connected(inputs, s.int("output", 1), norm)
+        case "local":
+            let size = s.int("size", 1)
+            guard let entry else { return -1 }
+            return entry.outputs + s.int("filters", 1) * inputChannels * size * size * entry.out_h * entry.out_w
+        case "rnn":
+            let o = s.int("output", 1)
+            return connected(inputs, o, norm) + 2 * connected(o, o, norm)
+        case "gru":
+            let o = s.int("output", 1)
+            return 3 * connected(o, o, norm) + 3 * connected(inputs, o, norm)
+        default:
+            return 0
+        }
+    }
+}
+
+/// One cfg section's keys (the first of a repeated key, as Darknet's lookup takes).
+private struct Section {
+    let name: String
+    let values: [String: String]
+
+    init(_ section: CfgSection) {
+        name = section.name
+        var values: [String: String] = [:]
+        for entry in section.entries where values[entry.key] == nil { values[entry.key] = entry.value }
+        self.values = values
+    }
+
+    func string(_ key: String, _ fallback: String) -> String { values[key] ?? fallback }
+    func int(_ key: String, _ fallback: Int) -> Int { values[key].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? fallback }
+    func double(_ key: String, _ fallback: Double) -> Double {
+        values[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? fallback
+    }
+}
+
+/// Float runs read from a weights file at byte offsets.
+private struct WeightsSlices {
+    let handle: FileHandle
+
+    init(url: URL) throws { handle = try FileHandle(forReadingFrom: url) }
+
+    mutating func read(at byteOffset: Int, count: Int) throws -> [Float] {
+        try handle.seek(toOffset: UInt64(byteOffset))
+        let data = try XCTUnwrap(try handle.read(upToCount: 4 * count))
+        XCTAssertEqual(data.count, 4 * count, "weights file ends early")
+        return data.withUnsafeBytes { raw in
+            (0..<count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+        }
+    }
+}
+
+/// A `[connected]` sub-layer's parameters read in `load_connected_weights` order (biases,
+/// weights, then scales, rolling mean, rolling variance with batch norm) and folded as the
+/// library folds `[connected]` batch norm.
+private final class OwnedSublayer {
+    let weights: UnsafeMutablePointer<Float>
+    let biases: UnsafeMutablePointer<Float>
+    let sublayer: ConnectedSublayer
+
+    init(inputs: Int, outputs: Int, batchNormalize: Bool, activation: Activation, at offset: inout Int, reader: inout WeightsSlices) throws {
+        var b = try reader.read(at: offset, count: outputs); offset += 4 * outputs
+        var w = try reader.read(at: offset, count: outputs * inputs); offset += 4 * outputs * inputs
+        if batchNormalize {
+            let scales = try reader.read(at: offset, count: outputs); offset += 4 * outputs
+            let means = try reader.read(at: offset, count: outputs); offset += 4 * outputs
+            let variances = try reader.read(at: offset, count: outputs); offset += 4 * outputs
+            ConvolutionParameters.fold(weights: &w, biases: &b, scales: scales, means: means, variances: variances, kernelArea: inputs)
+        }
+        weights = .allocate(capacity: w.count)
+        weights.initialize(from: w, count: w.count)
+        biases = .allocate(capacity: b.count)
+        biases.initialize(from: b, count: b.count)
+        sublayer = ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation)
+    }
+
+    deinit {
+        weights.deallocate()
+        biases.deallocate()
+    }
+}
+
+/// An `[rnn]` or `[gru]` layer with its sub-layers and a state carried from step to step.
+private final class RecurrentLayer {
+    let kind: String
+    let sublayers: [OwnedSublayer]
+    let shortcut: Bool, tanh: Bool
+    var state: [Float]
+
+    private init(kind: String, sublayers: [OwnedSublayer], shortcut: Bool, tanh: Bool, state: [Float]) {
+        self.kind = kind
+        self.sublayers = sublayers
+        self.shortcut = shortcut
+        self.tanh = tanh
+        self.state = state
+    }
+
+    convenience init(section: Section, inputs: Int, offset: Int, reader: inout WeightsSlices) throws {
+        let outputs = section.int("output", 1)
+        let norm = section.int("batch_normalize", 0) != 0
+        var cursor = offset
+        var sublayers: [OwnedSublayer] = []
+        if section.name == "rnn" {
+            let activation = try XCTUnwrap(Activation(rawValue: section.string("activation", "logistic")))
+            // load_weights: input layer, self layer, output layer
+            for n in [inputs, outputs, outputs] {
+                sublayers.append(try OwnedSublayer(inputs: n, outputs: outputs, batchNormalize: norm, activation: activation,
+                                                   at: &cursor, reader: &reader))
+            }
+        } else {
+            // load_weights: wz, wr, wh (state side), then uz, ur, uh (input side); all linear
+            for n in [outputs, outputs, outputs, inputs, inputs, inputs] {
+                sublayers.append(try OwnedSublayer(inputs: n, outputs: outputs, batchNormalize: norm, activation: .linear,
+                                                   at: &cursor, reader: &reader))
+            }
+        }
+        self.init(kind: section.name, sublayers: sublayers, shortcut: section.int("shortcut", 0) != 0,
+                  tanh: section.int("tanh", 0) != 0, state: [Float](repeating: 0, count: outputs))
+    }
+
+    func copy(withState state: [Float]) -> RecurrentLayer {
+        RecurrentLayer(kind: kind, sublayers: sublayers, shortcut: shortcut, tanh: tanh, state: state)
+    }
+
+    /// One step on `x`, updating the state.
+    func step(_ x: [Float]) -> [Float] {
+        let n = state.count
+        var output = [Float](repeating: .nan, count: n)
+        var scratch = [Float](repeating: 0, count: 4 * n)
+        let s = sublayers.map(\.sublayer)
+        x.withUnsafeBufferPointer { x in
+            state.withUnsafeMutableBufferPointer { state in
+                if kind == "rnn" {
+                    RecurrentCells.rnnStep(x.baseAddress!, input: s[0], self: s[1], output: s[2], shortcut: shortcut,
+                                           state: state.baseAddress!, scratch: &scratch, output: &output)
+                } else {
+                    RecurrentCells.gruStep(x.baseAddress!, uz: s[3], ur: s[4], uh: s[5], wz: s[0], wr: s[1], wh: s[2], tanh: tanh,
+                                           state: state.baseAddress!, scratch: &scratch, output: &output)
+                }
+            }
+        }
+        return output
+    }
+}
