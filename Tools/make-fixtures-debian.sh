@@ -17,6 +17,8 @@
 #                            give each layer's byte offset and float count in the weights)
 #   NAME/stepKK/             recurrent cfgs: one step per character of "Hello" (one-hot at the
 #                            byte value: H e l l o), state carried (darknet_ref steps)
+#   rnn.train-5/             rnn.train with time_steps=5: "Hello" in one forward (darknet_ref
+#                            sequence), every layer's 5 outputs; checked against rnn.train-1's steps
 #   detect/NAME.json         `darknet detect` logic (get_network_boxes + do_nms_sort) on dog.jpg
 #   classify/darknet9000-224-dog.txt   `darknet classifier predict` (the Debian binary), top 5
 #   flops/NAME.json          BFLOPs as Darknet prints them, at the fixture's size
@@ -91,6 +93,9 @@ cfg "$CFG_SRC/gru.cfg" "$D/cfg/gru.cfg"
 cfg "$CFG_SRC/rnn.train.cfg" "$D/cfg/rnn.train-1.cfg"
 sed -i -E '/^\[(net|network)\]/,/^\[/{s/^[[:space:]]*time_steps[[:space:]]*=.*/time_steps=1/}' "$D/cfg/rnn.train-1.cfg"
 grep -qx "time_steps=1" "$D/cfg/rnn.train-1.cfg" || die "rnn.train-1.cfg: could not set time_steps=1"
+# ... and with time_steps=5, one forward runs the five steps of "Hello" (see sequence below).
+sed -E '/^\[(net|network)\]/,/^\[/{s/^time_steps=1$/time_steps=5/}' "$D/cfg/rnn.train-1.cfg" > "$D/cfg/rnn.train-5.cfg"
+grep -qx "time_steps=5" "$D/cfg/rnn.train-5.cfg" || die "rnn.train-5.cfg: could not set time_steps=5"
 step_done "cfgs"
 
 # 2. inputs
@@ -131,6 +136,9 @@ seq_net() {
 seq_net rnn 56
 seq_net rnn.train-1 57
 seq_net gru 58
+# rnn.train as it trains: time_steps=5 steps in one forward, same weights as rnn.train-1
+run rnn.train-5 "$TOOL" sequence "$D/cfg/rnn.train-5.cfg" "$D/weights/rnn.train-1.weights" "$TEXT" "$D/rnn.train-5"
+step_done "rnn.train-5 (one forward over $TEXT)"
 
 # 5. detections (image paths relative to the repo root)
 detect() {
@@ -207,6 +215,16 @@ for name in ("rnn", "rnn.train-1", "gru"):
     print("%s: layer 0, steps 2 and 3 (both 'l'): max difference %.4f" % (name, diff))
     if diff < 1e-2:
         problems.append("%s: the same input twice gives the same output, no state carried" % name)
+# One forward over time_steps=5 steps must equal five one-step forwards with the state carried.
+for i in range(5):
+    whole = load(os.path.join(d, "rnn.train-5", "layer%03d.bin" % i))
+    steps = array.array("f")
+    for k in range(len(text)):
+        steps += load(os.path.join(d, "rnn.train-1", "step%02d" % k, "layer%03d.bin" % i))
+    diff = max(abs(x - y) for x, y in zip(whole, steps)) if len(whole) == len(steps) else float("inf")
+    print("rnn.train-5 layer %d: one forward over %d steps vs %d single steps: max difference %g" % (i, len(text), len(text), diff))
+    if diff > 1e-5:
+        problems.append("rnn.train-5 layer %d differs from the single steps by %g" % (i, diff))
 for f in sorted(os.listdir(os.path.join(d, "detect"))):
     with open(os.path.join(d, "detect", f)) as h:
         n = len(json.load(h)["detections"])

@@ -4,6 +4,7 @@
  *   darknet_ref randweights CFG OUT.weights SEED INPUT.bin
  *   darknet_ref forward     CFG WEIGHTS INPUT.bin OUTDIR LAYERS     (LAYERS: all | yolo | i,j,k)
  *   darknet_ref steps       CFG WEIGHTS TEXT OUTDIR LAYERS          (one step per character of TEXT)
+ *   darknet_ref sequence    CFG WEIGHTS TEXT OUTDIR                 (time_steps characters, one forward)
  *   darknet_ref load        IMAGE OUT.bin                           (prints "W H C")
  *   darknet_ref letterbox   IMAGE W H OUT.bin
  *   darknet_ref detect      CFG WEIGHTS IMAGE THRESH HIER NMS [NAMES] [--names NAMES]
@@ -716,6 +717,46 @@ static void cmd_steps(int argc, char **argv)
     free_network(net);
 }
 
+/* A recurrent cfg run as it trains: parsed without set_batch_network, so a forward covers
+ * time_steps steps (net->batch = batch / subdivisions * time_steps inputs, one after the
+ * other) and every recurrent layer carries its state through them within the one call. TEXT
+ * (one character per step, one-hot as for steps) must have time_steps characters. Writes
+ * OUTDIR/layerNNN.bin with each layer's outputs for all net->batch inputs, step after step. */
+static void cmd_sequence(int argc, char **argv)
+{
+    if (argc != 6) die("usage: sequence CFG WEIGHTS TEXT OUTDIR");
+    const char *cfg = argv[2], *weights = argv[3], *text = argv[4], *outdir = argv[5];
+    require_readable_file(cfg, "cfg file");
+    network *net = parse_network_cfg((char *)cfg);
+    if (!net) die("Darknet could not parse '%s'", cfg);
+    check_weights_file(net, weights);
+    load_weights(net, (char *)weights);
+    size_t len = strlen(text);
+    if ((int)len != net->batch)
+        die("TEXT has %zu characters but one forward of '%s' takes %d inputs (batch x time_steps)", len, cfg, net->batch);
+    float *input = calloc((size_t)net->inputs * net->batch, sizeof(float));
+    if (!input) die("out of memory");
+    for (size_t k = 0; k < len; ++k) {
+        int c = (unsigned char)text[k];
+        if (c >= net->inputs) die("character %d of TEXT is outside the %d inputs", (int)k, net->inputs);
+        input[k * net->inputs + c] = 1;
+    }
+    network_predict(net, input);
+    ensure_dir(outdir);
+    size_t plen = strlen(outdir) + 32;
+    char *path = malloc(plen);
+    if (!path) die("out of memory");
+    for (int i = 0; i < net->n; ++i) {
+        layer l = net->layers[i];
+        if (l.type == COST) continue;
+        snprintf(path, plen, "%s/layer%03d.bin", outdir, i);
+        write_floats(path, l.output, (size_t)l.outputs * net->batch);
+    }
+    free(path);
+    free(input);
+    free_network(net);
+}
+
 /* ------------------------------------------------------------------ load / letterbox */
 
 static void cmd_load(int argc, char **argv)
@@ -872,6 +913,7 @@ static void usage(void)
           "  darknet_ref randweights CFG OUT.weights SEED INPUT.bin\n"
           "  darknet_ref forward CFG WEIGHTS INPUT.bin OUTDIR LAYERS   (all | yolo | i,j,k)\n"
           "  darknet_ref steps CFG WEIGHTS TEXT OUTDIR LAYERS         (one-hot characters, state carried)\n"
+          "  darknet_ref sequence CFG WEIGHTS TEXT OUTDIR              (all time_steps in one forward)\n"
           "  darknet_ref load IMAGE OUT.bin\n"
           "  darknet_ref letterbox IMAGE W H OUT.bin\n"
           "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n"
@@ -888,6 +930,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "randweights") == 0) cmd_randweights(argc, argv);
     else if (strcmp(cmd, "forward") == 0) cmd_forward(argc, argv);
     else if (strcmp(cmd, "steps") == 0) cmd_steps(argc, argv);
+    else if (strcmp(cmd, "sequence") == 0) cmd_sequence(argc, argv);
     else if (strcmp(cmd, "load") == 0) cmd_load(argc, argv);
     else if (strcmp(cmd, "letterbox") == 0) cmd_letterbox(argc, argv);
     else if (strcmp(cmd, "detect") == 0) cmd_detect(argc, argv);
