@@ -252,7 +252,7 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testRnnTrainStepsMatchDarknet() throws {
-        try compareRecurrent(name: "rnn.train-1")
+        try compareRecurrent(name: "rnn.train-1", wholeSequence: "rnn.train-5")
     }
 
     func testGruStepsMatchDarknet() throws {
@@ -263,7 +263,9 @@ final class DebianLayerKernelTests: XCTestCase {
 
     private static let text = Array("Hello".utf8)
 
-    private func compareRecurrent(name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// With `wholeSequence`, also against that dump of one Darknet forward over all the steps
+    /// (the cfg with `time_steps` = the text's length), step `k` at offset `k * outputs`.
+    private func compareRecurrent(name: String, wholeSequence: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
         let layout = try Layout(cfg: name, dump: "\(name)/step00")
         var reader = try WeightsSlices(url: weightsURL(name))
         let recurrent = layout.entries.filter { $0.type == "rnn" || $0.type == "gru" }
@@ -287,6 +289,12 @@ final class DebianLayerKernelTests: XCTestCase {
                 let output = cell.step(x)
                 worst = max(worst, maxAbsDifference(output, expected))
                 try assertMatches(output, expected, "\(name) step \(step) layer \(entry.index) [\(entry.type)]", file: file, line: line)
+                if let wholeSequence {
+                    let whole = try dump(wholeSequence, entry.index)
+                    XCTAssertEqual(whole.count, Self.text.count * entry.outputs, file: file, line: line)
+                    try assertMatches(output, Array(whole[(step * entry.outputs)..<((step + 1) * entry.outputs)]),
+                                      "\(wholeSequence) (one forward) step \(step) layer \(entry.index)", file: file, line: line)
+                }
                 if step > 0 {
                     // The carried state matters: the same step from a zero state is far off.
                     let fresh = cell.copy(withState: [Float](repeating: 0, count: stateBefore.count))
