@@ -21,8 +21,10 @@ enum LocalConvolution {
     }
 
     /// One forward pass over a CHW `input` (`channels x height x width`) into `output`
-    /// (`filters x outHeight x outWidth`): each value is its bias plus the patch products
-    /// summed in im2col order (Darknet's GEMM order), then `activation`.
+    /// (`filters x outHeight x outWidth`), as Darknet computes it: the biases, plus for each
+    /// location the product of its filter bank with its input patch (one GEMV with the BLAS,
+    /// writing the location's column of `output` in place), then `activation`.
+    /// `BLAS.ensureLoaded()` must have succeeded.
     ///
     /// - Parameter patch: scratch for one location's input patch, `channels * size * size` floats.
     static func forward(input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
@@ -34,31 +36,38 @@ enum LocalConvolution {
         precondition(pad == 0 || size == 2 * pad + 1, "[local] with pad needs size = 2 * pad + 1")
         let locations = outHeight * outWidth
         let patchSize = channels * size * size
+        output.update(from: biases, count: filters * locations)
         for oy in 0..<outHeight {
             for ox in 0..<outWidth {
-                // Gather this location's patch (zeros outside the image), in im2col row order.
-                var k = 0
-                for c in 0..<channels {
-                    let plane = input + c * height * width
-                    for ky in 0..<size {
-                        let iy = oy * stride + ky - pad
-                        for kx in 0..<size {
-                            let ix = ox * stride + kx - pad
-                            patch[k] = iy >= 0 && iy < height && ix >= 0 && ix < width ? plane[iy * width + ix] : 0
-                            k += 1
-                        }
-                    }
-                }
+                gatherPatch(input, channels: channels, height: height, width: width, size: size,
+                            top: oy * stride - pad, left: ox * stride - pad, into: patch)
                 let location = oy * outWidth + ox
-                let bank = weights + location * filters * patchSize
-                for f in 0..<filters {
-                    let row = bank + f * patchSize
-                    var sum = biases[f * locations + location]
-                    for i in 0..<patchSize { sum += row[i] * patch[i] }
-                    output[f * locations + location] = sum
-                }
+                // output[f * locations + location] += bank[f] . patch, for every filter f
+                BLAS.sgemm(m: filters, n: 1, k: patchSize, a: weights + location * filters * patchSize, lda: patchSize,
+                           b: patch, ldb: 1, beta: 1, c: output + location, ldc: locations)
             }
         }
         activate(output, count: filters * locations, activation: activation)
+    }
+
+    /// The `size x size` window at (`top`, `left`) of every channel, in im2col row order
+    /// (channel, kernel row, kernel column), zeros outside the image.
+    @inline(__always)
+    private static func gatherPatch(_ input: UnsafePointer<Float>, channels: Int, height: Int, width: Int, size: Int,
+                                    top: Int, left: Int, into patch: UnsafeMutablePointer<Float>) {
+        var k = 0
+        for c in 0..<channels {
+            let plane = input + c * height * width
+            for ky in 0..<size {
+                let iy = top + ky
+                let inside = iy >= 0 && iy < height
+                let row = plane + (inside ? iy * width : 0)
+                for kx in 0..<size {
+                    let ix = left + kx
+                    patch[k] = inside && ix >= 0 && ix < width ? row[ix] : 0
+                    k += 1
+                }
+            }
+        }
     }
 }
