@@ -10,7 +10,8 @@
 #
 # OUTDIR/debian/
 #   cfg/NAME.cfg             Darknet's cfg with batch=1, subdivisions=1 (and the size in NAME;
-#                            rnn.train-1: time_steps=1 as well, see RECURRENT_AND_V1.md)
+#                            rnn.train-1: time_steps=1 as well, see RECURRENT_AND_V1.md), and
+#                            Fixtures/cfg/detection-softmax.cfg (unpadded [local], softmax=1 head)
 #   input/dog-WxH.bin        letterboxed dog.jpg (darknet_ref letterbox)
 #   weights/NAME.weights     random weights (darknet_ref randweights, fixed seeds)
 #   NAME/                    every layer on dog (layers.json + layerNNN.bin; the entries also
@@ -52,7 +53,8 @@ done
 [ -f /usr/share/darknet/data/9k.tree ] || die "/usr/share/darknet/data/9k.tree missing: apt-get install darknet"
 
 DARKNET_VERSION=$(dpkg-query -W -f='${Version}' darknet 2>/dev/null) || die "dpkg does not know the darknet package"
-STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" | sha256sum | cut -c1-16)"
+STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
+    "$REPO/Fixtures/cfg/detection-softmax.cfg" | sha256sum | cut -c1-16)"
 if [ -f "$D/.complete" ] && [ "$(cat "$D/.complete")" = "$STAMP" ]; then
     log "up to date ($STAMP), nothing to do"
     exit 0
@@ -86,6 +88,7 @@ cfg "$CFG_SRC/yolov1.cfg" "$D/cfg/yolov1-192.cfg" 192
 cfg "$CFG_SRC/t1.test.cfg" "$D/cfg/t1.test.cfg"
 cfg "$CFG_SRC/yolo9000.cfg" "$D/cfg/yolo9000-224.cfg" 224
 cfg "$CFG_SRC/darknet9000.cfg" "$D/cfg/darknet9000-224.cfg" 224
+cp Fixtures/cfg/detection-softmax.cfg "$D/cfg/detection-softmax.cfg"
 cfg "$CFG_SRC/rnn.cfg" "$D/cfg/rnn.cfg"
 cfg "$CFG_SRC/gru.cfg" "$D/cfg/gru.cfg"
 # rnn.train: batch=128 time_steps=576 make one forward run 576 steps over 576 inputs; the
@@ -99,7 +102,7 @@ grep -qx "time_steps=5" "$D/cfg/rnn.train-5.cfg" || die "rnn.train-5.cfg: could 
 step_done "cfgs"
 
 # 2. inputs
-for s in 192 224; do
+for s in 32 192 224; do
     run input "$TOOL" letterbox "$DATA/dog.jpg" "$s" "$s" "$D/input/dog-${s}x${s}.bin"
 done
 python3 - "$D/input/onehot-H.bin" <<'PY'
@@ -123,6 +126,7 @@ net yolov1-tiny-224 51 224
 net t1.test 52 224
 net yolov1-192 53 192
 net yolo9000-224 54 224
+net detection-softmax 59 32
 # [cost] keeps no output at inference (Darknet only computes a training loss): not dumped.
 net darknet9000-224 55 224 "$(seq -s, 0 25)"
 
@@ -152,6 +156,7 @@ detect() {
 detect yolov1-tiny-224 0.2 0.5 "$DATA/voc.names"
 detect yolov1-192 0.2 0.5 "$DATA/voc.names"
 detect yolo9000-224 0.1 0.5 "$DATA/9k.names"
+detect detection-softmax 0.05 0.5 "$DATA/voc.names"
 step_done "detect"
 
 # 6. `darknet classifier predict` itself (the Debian binary), top 5 with the tree
@@ -161,7 +166,7 @@ run classify darknet classifier predict "$D/classify/9k.data" "$D/cfg/darknet900
 step_done "darknet classifier predict"
 
 # 7. BFLOPs at the fixture sizes (Darknet counts convolutions only)
-for name in yolov1-tiny-224 t1.test yolov1-192 yolo9000-224 darknet9000-224 rnn rnn.train-1 gru; do
+for name in yolov1-tiny-224 t1.test yolov1-192 yolo9000-224 darknet9000-224 detection-softmax rnn rnn.train-1 gru; do
     run flops "$TOOL" flops "$D/cfg/$name.cfg" > "$D/flops/$name.json"
 done
 step_done "flops"
@@ -204,7 +209,7 @@ def check(folder, label):
         elif l["type"] in ("convolutional", "local", "connected", "rnn") and not (0.05 < s < 20 and abs(m) < 20):
             problems.append("%s layer %d: activations not O(1) (mean %.3g std %.3g)" % (label, l["index"], m, s))
     return layers
-for name in ("yolov1-tiny-224", "t1.test", "yolov1-192", "yolo9000-224", "darknet9000-224"):
+for name in ("yolov1-tiny-224", "t1.test", "yolov1-192", "yolo9000-224", "darknet9000-224", "detection-softmax"):
     check(os.path.join(d, name), name)
 for name in ("rnn", "rnn.train-1", "gru"):
     for k in range(len(text)):
