@@ -24,7 +24,7 @@ final class DebianLayerKernelTests: XCTestCase {
                                   ("t1.test", "t1.test", "t1.test"), ("yolo9000-224", "yolo9000-224", "yolo9000-224"),
                                   ("darknet9000-224", "darknet9000-224", "darknet9000-224"),
                                   ("rnn", "rnn", "rnn/step00"), ("rnn.train-1", "rnn.train-1", "rnn.train-1/step00"),
-                                  ("gru", "gru", "gru/step00")] {
+                                  ("gru", "gru", "gru/step00"), ("detection-softmax", "detection-softmax", "detection-softmax")] {
             let layout = try Layout(cfg: cfg, dump: dump)
             let size = try FileManager.default.attributesOfItem(atPath: try weightsURL(name).path)[.size] as! Int
             XCTAssertEqual(layout.totalBytes, size, "\(name): the layout accounts for every byte of the weights file")
@@ -38,15 +38,24 @@ final class DebianLayerKernelTests: XCTestCase {
     // MARK: - [local]
 
     func testLocalConvolutionMatchesDarknet() throws {
-        let layout = try Layout(cfg: "yolov1-192", dump: "yolov1-192")
+        try compareLocal(name: "yolov1-192")
+    }
+
+    /// Unpadded and strided (size 3, stride 2, pad 0 on 16 x 16).
+    func testUnpaddedStridedLocalConvolutionMatchesDarknet() throws {
+        try compareLocal(name: "detection-softmax")
+    }
+
+    private func compareLocal(name: String) throws {
+        let layout = try Layout(cfg: name, dump: name)
         let entry = try XCTUnwrap(layout.entries.first { $0.type == "local" })
         let previous = try XCTUnwrap(layout.entries.first { $0.index == entry.index - 1 })
         let section = layout.sections[entry.index]
         let size = section.int("size", 1), stride = section.int("stride", 1), pad = section.int("pad", 0)
         let filters = section.int("filters", 1)
         let activation = try XCTUnwrap(Activation(rawValue: section.string("activation", "logistic")))
-        let input = try dump("yolov1-192", previous.index)
-        let weights = try readWeights("yolov1-192", byteOffset: layout.offsets[entry.index], count: layout.floats[entry.index])
+        let input = try dump(name, previous.index)
+        let weights = try readWeights(name, byteOffset: layout.offsets[entry.index], count: layout.floats[entry.index])
         XCTAssertEqual(LocalConvolution.outputExtent(input: previous.out_h, size: size, stride: stride, pad: pad), entry.out_h)
         XCTAssertEqual(weights.count, entry.outputs + LocalConvolution.weightCount(
             channels: previous.out_c, filters: filters, size: size, outHeight: entry.out_h, outWidth: entry.out_w))
@@ -61,9 +70,22 @@ final class DebianLayerKernelTests: XCTestCase {
                                          patch: &patch, output: &output)
             }
         }
-        try assertMatches(output, dump("yolov1-192", entry.index), "yolov1-192 layer \(entry.index) [local]")
-        // The weights are not shared: the same input patch at another location gives another output.
-        XCTAssertGreaterThan(maxAbsDifference(output[0..<entry.outputs / filters], output[entry.outputs / filters..<2 * entry.outputs / filters]), 1e-2)
+        try assertMatches(output, dump(name, entry.index), "\(name) layer \(entry.index) [local]")
+        // The weights are not shared: with location 0's filters everywhere (a plain convolution)
+        // the result is far from Darknet's.
+        let bank = filters * previous.out_c * size * size
+        var shared = Array(weights[0..<entry.outputs])
+        for _ in 0..<(entry.out_h * entry.out_w) { shared += weights[entry.outputs..<(entry.outputs + bank)] }
+        var sharedOutput = [Float](repeating: .nan, count: entry.outputs)
+        input.withUnsafeBufferPointer { x in
+            shared.withUnsafeBufferPointer { w in
+                LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h, width: previous.out_w,
+                                         filters: filters, size: size, stride: stride, pad: pad,
+                                         weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!, activation: activation,
+                                         patch: &patch, output: &sharedOutput)
+            }
+        }
+        XCTAssertGreaterThan(maxAbsDifference(sharedOutput, try dump(name, entry.index)), 1e-2)
     }
 
     // MARK: - [detection] (YOLOv1)
@@ -74,6 +96,29 @@ final class DebianLayerKernelTests: XCTestCase {
 
     func testYoloV1DetectionsMatchDarknet() throws {
         try compareDetectionLayer(name: "yolov1-192", threshold: "0.2")
+    }
+
+    func testDetectionLayerSoftmaxMatchesDarknet() throws {
+        let layout = try Layout(cfg: "detection-softmax", dump: "detection-softmax")
+        let entry = try XCTUnwrap(layout.entries.last { $0.type == "detection" })
+        let section = layout.sections[entry.index]
+        let side = section.int("side", 7), num = section.int("num", 1), classes = section.int("classes", 1)
+        XCTAssertEqual(section.int("softmax", 0), 1)
+        let input = try dump("detection-softmax", entry.index - 1)
+        var output = [Float](repeating: .nan, count: input.count)
+        input.withUnsafeBufferPointer {
+            DetectionLayerActivation.forward($0.baseAddress!, side: side, num: num, classes: classes, softmax: true, into: &output)
+        }
+        let expected = try dump("detection-softmax", entry.index)
+        try assertMatches(output, expected, "detection-softmax layer \(entry.index) [detection] softmax=1")
+        XCTAssertGreaterThan(maxAbsDifference(input[0..<(side * side * classes)], expected[0..<(side * side * classes)]), 0.1,
+                             "the class scores did change")
+        XCTAssertEqual(Array(input[(side * side * classes)...]), Array(expected[(side * side * classes)...]), "the rest is a copy")
+    }
+
+    /// softmax=1 and sqrt=0, on a 2 x 2 grid.
+    func testSmallDetectionHeadDetectionsMatchDarknet() throws {
+        try compareDetectionLayer(name: "detection-softmax", threshold: "0.05")
     }
 
     func testDetectionLayerRelativeBoxesAreThePixelBoxesOverTheImageSize() throws {
@@ -313,7 +358,7 @@ final class DebianLayerKernelTests: XCTestCase {
         let reference = try detectReference(name, threshold: threshold)
         let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("voc.names")))
         let classes = section.int("classes", 1), side = section.int("side", 7), num = section.int("num", 1)
-        XCTAssertEqual(section.int("softmax", 0), 0, "these cfgs have no per-cell softmax: the layer is a copy", file: file, line: line)
+        // The dump is the layer's output: after the per-cell softmax when the cfg asks for one.
         let output = try dump(name, entry.index)
         XCTAssertEqual(output.count, side * side * (classes + 5 * num), file: file, line: line)
         var candidates: [BoxCandidate] = []
