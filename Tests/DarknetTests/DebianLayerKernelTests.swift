@@ -168,6 +168,8 @@ final class DebianLayerKernelTests: XCTestCase {
             do { _ = try ClassTree(bytes: Array(text.utf8), file: "t.tree"); return nil } catch { return error.description }
         }
         XCTAssertEqual(error("a -1\nb x\n"), "t.tree:2: parent 'x' is not an integer")
+        XCTAssertEqual(ClassTreeError(file: "t.tree", line: 3, reason: .emptyLine).localizedDescription,
+                       "t.tree:3: empty line: expected 'NAME PARENT'")
         XCTAssertEqual(error("a -1\nb 1\n"), "t.tree:2: class 1 has parent 1: expected -1 or the index of an earlier line (0..<1)")
         XCTAssertEqual(error("a -1\n\nb 0\n"), "t.tree:2: empty line: expected 'NAME PARENT'")
         XCTAssertEqual(error("a -1\nb -1\nc 0\nd 1\ne 0\n"),

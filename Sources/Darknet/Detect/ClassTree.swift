@@ -137,3 +137,8 @@ public struct ClassTreeError: Error, Equatable, Sendable, CustomStringConvertibl
         return "\(place): \(what)"
     }
 }
+
+// As every public error: `localizedDescription` is the one-line `description`.
+extension ClassTreeError: LocalizedError {
+    public var errorDescription: String? { description }
+}
