@@ -186,6 +186,25 @@ final class DebianLayerKernelTests: XCTestCase {
         XCTAssertEqual(tree?.childGroup, [1, -1, -1])
     }
 
+    /// Darknet's walk on a small tree: roots a, b; c, d under a; e, f under c.
+    func testTreePathProbabilitiesAndTopPrediction() throws {
+        let tree = try ClassTree(bytes: Array("a -1\nb -1\nc 0\nd 0\ne 2\nf 2\n".utf8), file: "small.tree")
+        XCTAssertEqual(tree.groups, [0..<2, 2..<4, 4..<6])
+        var values: [Float] = [0.9, 0.1, 0.8, 0.2, 0.6, 0.4]
+        values.withUnsafeMutableBufferPointer { tree.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: false) }
+        for (got, want) in zip(values, [0.9, 0.1, 0.72, 0.18, 0.432, 0.288] as [Float]) { XCTAssertEqual(got, want, accuracy: 1e-6) }
+        func top(_ threshold: Float) -> String {
+            tree.names[values.withUnsafeBufferPointer { tree.topPrediction($0.baseAddress!, stride: 1, threshold: threshold) }]
+        }
+        XCTAssertEqual(top(0.2), "e")    // 0.9 * 0.72 * 0.432 = 0.28 > 0.2: down to the leaf
+        // Darknet multiplies path probabilities again: e's own 0.432 passes 0.3, the product 0.28 does not.
+        XCTAssertEqual(top(0.3), "c")
+        XCTAssertEqual(top(0.95), "a")   // nothing in group 0 passes: its largest class
+        var leaves: [Float] = [0.9, 0.1, 0.8, 0.2, 0.6, 0.4]
+        leaves.withUnsafeMutableBufferPointer { tree.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: true) }
+        XCTAssertEqual(leaves.map { $0 == 0 }, [true, false, true, false, false, false])
+    }
+
     func testTreeSoftmaxLayerMatchesDarknet() throws {
         let layout = try Layout(cfg: "darknet9000-224", dump: "darknet9000-224")
         let entry = try XCTUnwrap(layout.entries.last { $0.type == "softmax" })
