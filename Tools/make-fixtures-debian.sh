@@ -11,7 +11,8 @@
 # OUTDIR/debian/
 #   cfg/NAME.cfg             Darknet's cfg with batch=1, subdivisions=1 (and the size in NAME;
 #                            rnn.train-1: time_steps=1 as well, see RECURRENT_AND_V1.md), and
-#                            Fixtures/cfg/detection-softmax.cfg (unpadded [local], softmax=1 head)
+#                            Fixtures/cfg/detection-softmax.cfg (unpadded [local], softmax=1 head),
+#                            Fixtures/cfg/recurrent-variants.cfg ([rnn] shortcut, [gru] tanh + BN)
 #   input/dog-WxH.bin        letterboxed dog.jpg (darknet_ref letterbox)
 #   weights/NAME.weights     random weights (darknet_ref randweights, fixed seeds)
 #   NAME/                    every layer on dog (layers.json + layerNNN.bin; the entries also
@@ -54,7 +55,7 @@ done
 
 DARKNET_VERSION=$(dpkg-query -W -f='${Version}' darknet 2>/dev/null) || die "dpkg does not know the darknet package"
 STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
-    "$REPO/Fixtures/cfg/detection-softmax.cfg" | sha256sum | cut -c1-16)"
+    "$REPO/Fixtures/cfg/detection-softmax.cfg" "$REPO/Fixtures/cfg/recurrent-variants.cfg" | sha256sum | cut -c1-16)"
 if [ -f "$D/.complete" ] && [ "$(cat "$D/.complete")" = "$STAMP" ]; then
     log "up to date ($STAMP), nothing to do"
     exit 0
@@ -88,7 +89,7 @@ cfg "$CFG_SRC/yolov1.cfg" "$D/cfg/yolov1-192.cfg" 192
 cfg "$CFG_SRC/t1.test.cfg" "$D/cfg/t1.test.cfg"
 cfg "$CFG_SRC/yolo9000.cfg" "$D/cfg/yolo9000-224.cfg" 224
 cfg "$CFG_SRC/darknet9000.cfg" "$D/cfg/darknet9000-224.cfg" 224
-cp Fixtures/cfg/detection-softmax.cfg "$D/cfg/detection-softmax.cfg"
+cp Fixtures/cfg/detection-softmax.cfg Fixtures/cfg/recurrent-variants.cfg "$D/cfg/"
 cfg "$CFG_SRC/rnn.cfg" "$D/cfg/rnn.cfg"
 cfg "$CFG_SRC/gru.cfg" "$D/cfg/gru.cfg"
 # rnn.train: batch=128 time_steps=576 make one forward run 576 steps over 576 inputs; the
@@ -140,6 +141,7 @@ seq_net() {
 seq_net rnn 56
 seq_net rnn.train-1 57
 seq_net gru 58
+seq_net recurrent-variants 60
 # rnn.train as it trains: time_steps=5 steps in one forward, same weights as rnn.train-1
 run rnn.train-5 "$TOOL" sequence "$D/cfg/rnn.train-5.cfg" "$D/weights/rnn.train-1.weights" "$TEXT" "$D/rnn.train-5"
 step_done "rnn.train-5 (one forward over $TEXT)"
@@ -211,7 +213,7 @@ def check(folder, label):
     return layers
 for name in ("yolov1-tiny-224", "t1.test", "yolov1-192", "yolo9000-224", "darknet9000-224", "detection-softmax"):
     check(os.path.join(d, name), name)
-for name in ("rnn", "rnn.train-1", "gru"):
+for name in ("rnn", "rnn.train-1", "gru", "recurrent-variants"):
     for k in range(len(text)):
         check(os.path.join(d, name, "step%02d" % k), "%s step %d ('%s')" % (name, k, text[k]))
     # the state must matter: the 2nd and 4th characters differ, yet 'l' twice in a row must not repeat
