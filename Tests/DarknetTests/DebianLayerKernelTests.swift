@@ -24,7 +24,8 @@ final class DebianLayerKernelTests: XCTestCase {
                                   ("t1.test", "t1.test", "t1.test"), ("yolo9000-224", "yolo9000-224", "yolo9000-224"),
                                   ("darknet9000-224", "darknet9000-224", "darknet9000-224"),
                                   ("rnn", "rnn", "rnn/step00"), ("rnn.train-1", "rnn.train-1", "rnn.train-1/step00"),
-                                  ("gru", "gru", "gru/step00"), ("detection-softmax", "detection-softmax", "detection-softmax")] {
+                                  ("gru", "gru", "gru/step00"), ("detection-softmax", "detection-softmax", "detection-softmax"),
+                                  ("recurrent-variants", "recurrent-variants", "recurrent-variants/step00")] {
             let layout = try Layout(cfg: cfg, dump: dump)
             let size = try FileManager.default.attributesOfItem(atPath: try weightsURL(name).path)[.size] as! Int
             XCTAssertEqual(layout.totalBytes, size, "\(name): the layout accounts for every byte of the weights file")
@@ -325,17 +326,23 @@ final class DebianLayerKernelTests: XCTestCase {
         try compareRecurrent(name: "gru")
     }
 
+    /// `[rnn] shortcut=1` with relu, `[gru] tanh=1` with batch norm.
+    func testRecurrentVariantsMatchDarknet() throws {
+        try compareRecurrent(name: "recurrent-variants", layers: 2)
+    }
+
     // MARK: - helpers
 
     private static let text = Array("Hello".utf8)
 
     /// With `wholeSequence`, also against that dump of one Darknet forward over all the steps
     /// (the cfg with `time_steps` = the text's length), step `k` at offset `k * outputs`.
-    private func compareRecurrent(name: String, wholeSequence: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func compareRecurrent(name: String, layers: Int = 3, wholeSequence: String? = nil,
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
         let layout = try Layout(cfg: name, dump: "\(name)/step00")
         var reader = try WeightsSlices(url: weightsURL(name))
         let recurrent = layout.entries.filter { $0.type == "rnn" || $0.type == "gru" }
-        XCTAssertEqual(recurrent.count, 3, file: file, line: line)
+        XCTAssertEqual(recurrent.count, layers, file: file, line: line)
         var cells: [Int: RecurrentLayer] = [:]
         for entry in recurrent {
             let section = layout.sections[entry.index]
