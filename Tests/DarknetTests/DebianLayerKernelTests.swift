@@ -12,9 +12,9 @@ import XCTest
 final class DebianLayerKernelTests: XCTestCase {
     static let debian = DebianLayout.directory
 
-    override class func setUp() {
-        super.setUp()
-        try? BLAS.ensureLoaded()
+    /// The GEMM kernels need the BLAS; without it every test fails here, with the reason.
+    override func setUpWithError() throws {
+        try BLAS.ensureLoaded()
     }
 
     // MARK: - weights layout
