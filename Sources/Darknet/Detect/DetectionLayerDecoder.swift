@@ -16,9 +16,8 @@ enum DetectionLayerDecoder {
         case relative
     }
 
-    /// The candidates of a `[detection]` layer's output (the connected layer's values: Darknet's
-    /// forward is a copy, plus a softmax per cell over the classes with `softmax=1`, which the
-    /// caller applies). Layout: `side * side * classes` class scores (cell-major), then
+    /// The candidates of a `[detection]` layer's output (after ``DetectionLayerActivation``: the
+    /// previous layer's values, with `softmax=1` a softmax over each cell's classes). Layout: `side * side * classes` class scores (cell-major), then
     /// `side * side * num` confidences, then `side * side * num * 4` box values.
     ///
     /// One candidate per (cell, box) in cell-major order (`cell * num + box`), all kept:
