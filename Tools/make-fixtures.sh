@@ -22,6 +22,8 @@
 #   stats.txt                             activation statistics of the random nets
 #   zoo/                                  YOLOv2, YOLOv3-SPP, classifiers, BFLOPs of every
 #                                         Debian cfg (see Tools/make-fixtures-zoo.sh)
+#   debian/                               YOLOv1, t1.test, yolo9000, darknet9000, rnn, rnn.train,
+#                                         gru (see Tools/make-fixtures-debian.sh)
 #   logs/                                 Darknet's stderr per step
 #   .complete                             written last: the darknet package version
 # Every layer directory has layers.json and layerNNN.bin (l.output, float32 LE, CHW).
@@ -265,6 +267,11 @@ step_done "sanity checks"
 # 9. YOLOv2, YOLOv3-SPP, the classifiers and every Debian cfg's BFLOPs: OUT/zoo/
 bash "$REPO/Tools/make-fixtures-zoo.sh" "$OUT"
 step_done "zoo (Tools/make-fixtures-zoo.sh)"
+
+# 10. YOLOv1 ([local], [detection]), class trees (yolo9000, darknet9000), [rnn] and [gru]:
+#     OUT/debian/ (see Tools/make-fixtures-debian.sh; skipped when its .complete is current)
+bash "$REPO/Tools/make-fixtures-debian.sh" "$OUT"
+step_done "debian (Tools/make-fixtures-debian.sh)"
 
 du -sh "$OUT" | awk '{print "make-fixtures: total size " $1}' >&2
 printf '%s\n' "$DARKNET_VERSION" > "$OUT/.complete"

@@ -3,6 +3,8 @@
  *
  *   darknet_ref randweights CFG OUT.weights SEED INPUT.bin
  *   darknet_ref forward     CFG WEIGHTS INPUT.bin OUTDIR LAYERS     (LAYERS: all | yolo | i,j,k)
+ *   darknet_ref steps       CFG WEIGHTS TEXT OUTDIR LAYERS          (one step per character of TEXT)
+ *   darknet_ref sequence    CFG WEIGHTS TEXT OUTDIR                 (time_steps characters, one forward)
  *   darknet_ref load        IMAGE OUT.bin                           (prints "W H C")
  *   darknet_ref letterbox   IMAGE W H OUT.bin
  *   darknet_ref detect      CFG WEIGHTS IMAGE THRESH HIER NMS [NAMES] [--names NAMES]
@@ -193,36 +195,60 @@ static network *parse_cfg_batch1(const char *cfg)
     return net;
 }
 
+/* Floats load_connected_weights reads for one [connected] (sub-)layer. */
+static long long connected_floats(const layer *l)
+{
+    long long n = (long long)l->outputs + (long long)l->outputs * l->inputs;
+    if (l->batch_normalize && !l->dontloadscales) n += 3LL * l->outputs;
+    return n;
+}
+
+/* Number of float32 values Darknet's load_weights reads for one layer (in the order of
+ * load_weights_upto), or -1 for a layer type whose size this tool does not model. */
+static long long layer_weight_floats(const layer *l)
+{
+    if (l->dontload) return 0;
+    switch (l->type) {
+    case CONVOLUTIONAL:
+    case DECONVOLUTIONAL:
+        if (l->numload) return -1;
+        return l->n + l->nweights + (l->batch_normalize && !l->dontloadscales ? 3LL * l->n : 0);
+    case CONNECTED:
+        return connected_floats(l);
+    case BATCHNORM:
+        return 3LL * l->c;
+    case LOCAL:
+        /* one bias per output value, then filters x (c * size * size) weights per location */
+        return (long long)l->outputs + (long long)l->size * l->size * l->c * l->n * l->out_w * l->out_h;
+    case RNN:
+        return connected_floats(l->input_layer) + connected_floats(l->self_layer) +
+               connected_floats(l->output_layer);
+    case GRU:
+        return connected_floats(l->wz) + connected_floats(l->wr) + connected_floats(l->wh) +
+               connected_floats(l->uz) + connected_floats(l->ur) + connected_floats(l->uh);
+    case LSTM: case CRNN:
+        return -1;
+    default:
+        return 0;
+    }
+}
+
 /* Number of float32 values Darknet's load_weights will read for this network,
  * or -1 when it contains a layer type whose size this tool does not model. */
 static long long expected_weight_floats(const network *net)
 {
     long long total = 0;
     for (int i = 0; i < net->n; ++i) {
-        const layer *l = &net->layers[i];
-        if (l->dontload) continue;
-        switch (l->type) {
-        case CONVOLUTIONAL:
-        case DECONVOLUTIONAL:
-            if (l->numload) return -1;
-            total += l->n + l->nweights;
-            if (l->batch_normalize && !l->dontloadscales) total += 3LL * l->n;
-            break;
-        case CONNECTED:
-            total += (long long)l->outputs + (long long)l->outputs * l->inputs;
-            if (l->batch_normalize && !l->dontloadscales) total += 3LL * l->outputs;
-            break;
-        case BATCHNORM:
-            total += 3LL * l->c;
-            break;
-        case LOCAL: case RNN: case GRU: case LSTM: case CRNN:
-            return -1;
-        default:
-            break;
-        }
+        long long n = layer_weight_floats(&net->layers[i]);
+        if (n < 0) return -1;
+        total += n;
     }
     return total;
 }
+
+/* Header size of the weights file load_net read last (16 or 20 bytes), for the byte offsets
+ * the layer dumps record. */
+static long long loaded_weights_header = -1;
 
 /* Darknet never checks the length of a .weights file (missing values load as zeros). */
 static void check_weights_file(const network *net, const char *path)
@@ -236,6 +262,7 @@ static void check_weights_file(const network *net, const char *path)
     long long size = ftell(f);
     fclose(f);
     long long header = 12 + (((hdr[0] * 10 + hdr[1]) >= 2 && hdr[0] < 1000 && hdr[1] < 1000) ? 8 : 4);
+    loaded_weights_header = header;
     long long floats = expected_weight_floats(net);
     if (floats < 0) {
         fprintf(stderr, "darknet_ref: warning: cannot verify the size of '%s' for this network\n", path);
@@ -418,6 +445,89 @@ static void calibrate_weighted_layer(layer *lp, network st, int filters, int spa
     l.forward(l, st);
 }
 
+/* [local]: every output location has its own filters, stored location-major
+ * (weights[(location * n + filter) * c*size*size + k]), and every output value its own bias
+ * (biases[filter * locations + location]). Uniform weights, then per filter a gain and bias so
+ * that the linear response over the locations has std TARGET_STD around a small offset. */
+static void calibrate_local_layer(layer *lp, network st)
+{
+    layer l = *lp;
+    int locations = l.out_h * l.out_w;
+    int per_filter = l.c * l.size * l.size;
+    float bound = (float)sqrt(3.0 / per_filter);
+    size_t nweights = (size_t)per_filter * l.n * locations;
+    for (size_t k = 0; k < nweights; ++k) l.weights[k] = rng_uniform(-1, 1) * bound;
+    memset(l.biases, 0, sizeof(float) * l.outputs);
+    layer probe = l;
+    probe.activation = LINEAR;
+    probe.forward(probe, st);
+    double gm = 0, gv = 0;
+    global_stats(l.output, (size_t)l.outputs, &gm, &gv);
+    for (int f = 0; f < l.n; ++f) {
+        double m = gm, v = gv;
+        if (locations >= 2) channel_stats(l.output, locations, f, &m, &v);
+        double sd = sqrt(v);
+        if (!(sd > 1e-8)) { sd = sqrt(gv); m = gm; }
+        double g = sd > 1e-8 ? TARGET_STD / sd : 1.0;
+        for (int j = 0; j < locations; ++j) {
+            float *w = l.weights + ((size_t)j * l.n + f) * per_filter;
+            for (int k = 0; k < per_filter; ++k) w[k] = (float)(w[k] * g);
+            l.biases[(size_t)f * locations + j] = (float)(-g * m + rng_uniform(-0.1f, 0.1f));
+        }
+    }
+    l.forward(l, st);
+}
+
+/* A [connected] sub-layer of a recurrent layer, calibrated on `input` (outputs x 1). */
+static void calibrate_sublayer(layer *sub, network st, float *input, int damped)
+{
+    st.input = input;
+    calibrate_weighted_layer(sub, st, sub->outputs, 1, sub->inputs, (float)sqrt(3.0 / sub->inputs), damped, 0);
+}
+
+/* [rnn] (Darknet's three [connected] sub-layers, loaded input, self, output): the input layer
+ * on the real input; the self layer on a stand-in state (the input layer's response) with
+ * damped batch-norm scales, so the state stays bounded over many steps; the output layer on
+ * the state of the first step. The layer's state is zero again afterwards. */
+static void calibrate_rnn_layer(layer *lp, network st)
+{
+    size_t n = (size_t)lp->outputs * lp->batch;
+    float *proxy = malloc(sizeof(float) * n);
+    if (!proxy) die("out of memory");
+    calibrate_sublayer(lp->input_layer, st, st.input, 0);
+    memcpy(proxy, lp->input_layer->output, sizeof(float) * n);
+    calibrate_sublayer(lp->self_layer, st, proxy, 1);
+    memset(lp->state, 0, sizeof(float) * n);
+    lp->forward(*lp, st); /* the state of step 0: input response + self response to zeros */
+    memcpy(proxy, lp->state, sizeof(float) * n);
+    calibrate_sublayer(lp->output_layer, st, proxy, 0);
+    memset(lp->state, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memset(lp->state, 0, sizeof(float) * n);
+    free(proxy);
+}
+
+/* [gru] (six linear [connected] sub-layers): the input-side ones (uz, ur, uh) on the real
+ * input, the state-side ones (wz, wr, wh) on a stand-in state uniform in [0, 1) (a GRU's
+ * state is a running mix of logistic outputs). */
+static void calibrate_gru_layer(layer *lp, network st)
+{
+    size_t n = (size_t)lp->outputs * lp->batch;
+    float *proxy = malloc(sizeof(float) * n);
+    if (!proxy) die("out of memory");
+    for (size_t k = 0; k < n; ++k) proxy[k] = rng_uniform(0, 1);
+    calibrate_sublayer(lp->uz, st, st.input, 0);
+    calibrate_sublayer(lp->ur, st, st.input, 0);
+    calibrate_sublayer(lp->uh, st, st.input, 0);
+    calibrate_sublayer(lp->wz, st, proxy, 0);
+    calibrate_sublayer(lp->wr, st, proxy, 0);
+    calibrate_sublayer(lp->wh, st, proxy, 0);
+    memset(lp->state, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memset(lp->state, 0, sizeof(float) * n);
+    free(proxy);
+}
+
 static void cmd_randweights(int argc, char **argv)
 {
     if (argc != 6) die("usage: randweights CFG OUT.weights SEED INPUT.bin");
@@ -459,9 +569,14 @@ static void cmd_randweights(int argc, char **argv)
                 lp->rolling_variance[f] = (float)(v + BN_VARIANCE_FLOOR);
             }
             lp->forward(*lp, st);
+        } else if (lp->type == LOCAL) {
+            calibrate_local_layer(lp, st);
+        } else if (lp->type == RNN) {
+            calibrate_rnn_layer(lp, st);
+        } else if (lp->type == GRU) {
+            calibrate_gru_layer(lp, st);
         } else {
-            if (lp->type == DECONVOLUTIONAL || lp->type == LOCAL ||
-                lp->type == RNN || lp->type == GRU || lp->type == LSTM || lp->type == CRNN)
+            if (lp->type == DECONVOLUTIONAL || lp->type == LSTM || lp->type == CRNN)
                 fprintf(stderr, "darknet_ref: warning: layer %d (%s) keeps Darknet's own initialisation\n",
                         i, layer_type_name(lp->type));
             lp->forward(*lp, st);
@@ -512,18 +627,13 @@ static int *select_layers(const network *net, const char *spec, int *count)
     return sel;
 }
 
-static void cmd_forward(int argc, char **argv)
+/* Writes OUTDIR/layers.json and OUTDIR/layerNNN.bin (l.output, l.outputs floats) for every
+ * selected layer. Besides the shape, each entry records `outputs` and where the layer's
+ * parameters sit in the weights file load_net read (`weights_offset` in bytes, `weights_floats`;
+ * -1 when this tool does not model the layer's size). */
+static void dump_layers(const network *net, const int *sel, const char *outdir)
 {
-    if (argc != 7) die("usage: forward CFG WEIGHTS INPUT.bin OUTDIR LAYERS   (LAYERS: all | yolo | i,j,k)");
-    const char *outdir = argv[5];
-    network *net = load_net(argv[2], argv[3]);
-    float *input = read_network_input(net, argv[4]);
-    int count = 0;
-    int *sel = select_layers(net, argv[6], &count);
     ensure_dir(outdir);
-
-    network_predict(net, input);
-
     size_t plen = strlen(outdir) + 32;
     char *path = malloc(plen);
     if (!path) die("out of memory");
@@ -532,22 +642,117 @@ static void cmd_forward(int argc, char **argv)
     if (!js) die("cannot create '%s': %s", path, strerror(errno));
     fputs("{\"layers\": [", js);
     int first = 1;
+    long long offset = loaded_weights_header;
     for (int i = 0; i < net->n; ++i) {
-        if (!sel[i]) continue;
         layer l = net->layers[i];
+        long long floats = layer_weight_floats(&l);
+        long long here = offset;
+        if (floats < 0 || offset < 0) offset = -1;
+        else offset += 4 * floats;
+        if (!sel[i]) continue;
         char name[32];
         snprintf(name, sizeof name, "layer%03d.bin", i);
         snprintf(path, plen, "%s/%s", outdir, name);
         if (!l.output) die("layer %d (%s) has no output buffer", i, layer_type_name(l.type));
         write_floats(path, l.output, (size_t)l.outputs);
-        fprintf(js, "%s\n  {\"index\": %d, \"type\": \"%s\", \"file\": \"%s\", \"out_c\": %d, \"out_h\": %d, \"out_w\": %d}",
-                first ? "" : ",", i, layer_type_name(l.type), name, l.out_c, l.out_h, l.out_w);
+        fprintf(js, "%s\n  {\"index\": %d, \"type\": \"%s\", \"file\": \"%s\", \"out_c\": %d, \"out_h\": %d, \"out_w\": %d, "
+                "\"outputs\": %d, \"weights_offset\": %lld, \"weights_floats\": %lld}",
+                first ? "" : ",", i, layer_type_name(l.type), name, l.out_c, l.out_h, l.out_w,
+                l.outputs, floats < 0 ? -1 : here, floats);
         first = 0;
     }
     fputs("\n]}\n", js);
     if (fclose(js) != 0) die("write failed on layers.json");
     free(path);
+}
+
+static void cmd_forward(int argc, char **argv)
+{
+    if (argc != 7) die("usage: forward CFG WEIGHTS INPUT.bin OUTDIR LAYERS   (LAYERS: all | yolo | i,j,k)");
+    network *net = load_net(argv[2], argv[3]);
+    float *input = read_network_input(net, argv[4]);
+    int count = 0;
+    int *sel = select_layers(net, argv[6], &count);
+    network_predict(net, input);
+    dump_layers(net, sel, argv[5]);
     free(sel);
+    free(input);
+    free_network(net);
+}
+
+/* One network_predict per character of TEXT, as `darknet rnn generate` feeds its seed: the
+ * input is all zeros except 1 at the character's byte value; the network (and the state of
+ * its recurrent layers) is kept from one step to the next. Step k's layers go to
+ * OUTDIR/stepKK/ (layers.json + layerNNN.bin as for forward, plus input.bin). */
+static void cmd_steps(int argc, char **argv)
+{
+    if (argc != 7) die("usage: steps CFG WEIGHTS TEXT OUTDIR LAYERS   (LAYERS: all | i,j,k)");
+    const char *text = argv[4], *outdir = argv[5];
+    size_t len = strlen(text);
+    if (len == 0 || len > 100) die("TEXT must have 1 to 100 characters");
+    network *net = load_net(argv[2], argv[3]);
+    int count = 0;
+    int *sel = select_layers(net, argv[6], &count);
+    float *input = calloc((size_t)net->inputs, sizeof(float));
+    if (!input) die("out of memory");
+    ensure_dir(outdir);
+    size_t plen = strlen(outdir) + 32;
+    char *dir = malloc(plen), *path = malloc(plen + 16);
+    if (!dir || !path) die("out of memory");
+    for (size_t k = 0; k < len; ++k) {
+        int c = (unsigned char)text[k];
+        if (c >= net->inputs) die("character %d of TEXT (byte %d) is outside the %d inputs", (int)k, c, net->inputs);
+        input[c] = 1;
+        network_predict(net, input);
+        snprintf(dir, plen, "%s/step%02d", outdir, (int)k);
+        dump_layers(net, sel, dir);
+        snprintf(path, plen + 16, "%s/input.bin", dir);
+        write_floats(path, input, (size_t)net->inputs);
+        input[c] = 0;
+    }
+    free(dir);
+    free(path);
+    free(input);
+    free(sel);
+    free_network(net);
+}
+
+/* A recurrent cfg run as it trains: parsed without set_batch_network, so a forward covers
+ * time_steps steps (net->batch = batch / subdivisions * time_steps inputs, one after the
+ * other) and every recurrent layer carries its state through them within the one call. TEXT
+ * (one character per step, one-hot as for steps) must have time_steps characters. Writes
+ * OUTDIR/layerNNN.bin with each layer's outputs for all net->batch inputs, step after step. */
+static void cmd_sequence(int argc, char **argv)
+{
+    if (argc != 6) die("usage: sequence CFG WEIGHTS TEXT OUTDIR");
+    const char *cfg = argv[2], *weights = argv[3], *text = argv[4], *outdir = argv[5];
+    require_readable_file(cfg, "cfg file");
+    network *net = parse_network_cfg((char *)cfg);
+    if (!net) die("Darknet could not parse '%s'", cfg);
+    check_weights_file(net, weights);
+    load_weights(net, (char *)weights);
+    size_t len = strlen(text);
+    if ((int)len != net->batch)
+        die("TEXT has %zu characters but one forward of '%s' takes %d inputs (batch x time_steps)", len, cfg, net->batch);
+    float *input = calloc((size_t)net->inputs * net->batch, sizeof(float));
+    if (!input) die("out of memory");
+    for (size_t k = 0; k < len; ++k) {
+        int c = (unsigned char)text[k];
+        if (c >= net->inputs) die("character %d of TEXT is outside the %d inputs", (int)k, net->inputs);
+        input[k * net->inputs + c] = 1;
+    }
+    network_predict(net, input);
+    ensure_dir(outdir);
+    size_t plen = strlen(outdir) + 32;
+    char *path = malloc(plen);
+    if (!path) die("out of memory");
+    for (int i = 0; i < net->n; ++i) {
+        layer l = net->layers[i];
+        if (l.type == COST) continue;
+        snprintf(path, plen, "%s/layer%03d.bin", outdir, i);
+        write_floats(path, l.output, (size_t)l.outputs * net->batch);
+    }
+    free(path);
     free(input);
     free_network(net);
 }
@@ -707,6 +912,8 @@ static void usage(void)
     fputs("usage:\n"
           "  darknet_ref randweights CFG OUT.weights SEED INPUT.bin\n"
           "  darknet_ref forward CFG WEIGHTS INPUT.bin OUTDIR LAYERS   (all | yolo | i,j,k)\n"
+          "  darknet_ref steps CFG WEIGHTS TEXT OUTDIR LAYERS         (one-hot characters, state carried)\n"
+          "  darknet_ref sequence CFG WEIGHTS TEXT OUTDIR              (all time_steps in one forward)\n"
           "  darknet_ref load IMAGE OUT.bin\n"
           "  darknet_ref letterbox IMAGE W H OUT.bin\n"
           "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n"
@@ -722,6 +929,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "randweights") == 0) cmd_randweights(argc, argv);
     else if (strcmp(cmd, "forward") == 0) cmd_forward(argc, argv);
+    else if (strcmp(cmd, "steps") == 0) cmd_steps(argc, argv);
+    else if (strcmp(cmd, "sequence") == 0) cmd_sequence(argc, argv);
     else if (strcmp(cmd, "load") == 0) cmd_load(argc, argv);
     else if (strcmp(cmd, "letterbox") == 0) cmd_letterbox(argc, argv);
     else if (strcmp(cmd, "detect") == 0) cmd_detect(argc, argv);
