@@ -17,6 +17,13 @@ enum BatchNormFolding {
         /// Where the variances start in the file, for errors about the folded values.
         let varianceOffset: Int
 
+        init(scales: [Float], means: [Float], variances: [Float], varianceOffset: Int = 0) {
+            self.scales = scales
+            self.means = means
+            self.variances = variances
+            self.varianceOffset = varianceOffset
+        }
+
         /// Reads `count` scales, rolling means and rolling variances; a negative variance is an
         /// error at its byte.
         init(reading reader: inout WeightsReader, count: Int) throws(WeightsError) {

@@ -140,7 +140,8 @@ final class OwnedSublayer {
             let scales = try reader.read(at: offset, count: outputs); offset += 4 * outputs
             let means = try reader.read(at: offset, count: outputs); offset += 4 * outputs
             let variances = try reader.read(at: offset, count: outputs); offset += 4 * outputs
-            ConvolutionParameters.fold(weights: &w, biases: &b, scales: scales, means: means, variances: variances, kernelArea: inputs)
+            BatchNormFolding.fold(weights: &w, biases: &b, rowLength: inputs,
+                                  BatchNormFolding.Statistics(scales: scales, means: means, variances: variances), dialect: .original)
         }
         weights = .allocate(capacity: w.count)
         weights.initialize(from: w, count: w.count)
