@@ -24,6 +24,7 @@ final class ErrorMessageTests: XCTestCase {
         case .scaleShapeMismatch: "scaleShapeMismatch"
         case .yoloChannelMismatch: "yoloChannelMismatch"
         case .regionChannelMismatch: "regionChannelMismatch"
+        case .detectionSizeMismatch: "detectionSizeMismatch"
         case .reorgNotDivisible: "reorgNotDivisible"
         case .cropLargerThanInput: "cropLargerThanInput"
         case .softmaxGroupsNotDividing: "softmaxGroupsNotDividing"
@@ -34,7 +35,7 @@ final class ErrorMessageTests: XCTestCase {
 
     static let allReasonNames: Set<String> = [
         "windowLargerThanInput", "channelsNotDivisibleByGroups", "routeSizeMismatch", "shortcutShapeMismatch",
-        "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "reorgNotDivisible", "cropLargerThanInput",
+        "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "detectionSizeMismatch", "reorgNotDivisible", "cropLargerThanInput",
         "softmaxGroupsNotDividing", "sizeOverflow", "memoryLimitExceeded",
     ]
 
@@ -55,6 +56,8 @@ final class ErrorMessageTests: XCTestCase {
          "plan.cfg:7: layer 1 [yolo]: input has 5 channels, expected len(mask) * (classes + 5) = 6"),
         (net + "[convolutional]\nfilters=24\n[region]\nnum=1\nclasses=20\n", 4 << 30,
          "plan.cfg:7: layer 1 [region]: input has 24 channels, expected num * (classes + 5) = 25"),
+        (net + "[detection]\nside=2\nnum=1\nclasses=3\ncoords=4\n", 4 << 30,
+         "plan.cfg:5: layer 0 [detection]: input has 192 values, expected side * side * (classes + num * 5) = 32"),
         (net + "[reorg]\nstride=3\n", 4 << 30, "plan.cfg:5: layer 0 [reorg]: input"),
         (net + "[crop]\ncrop_width=9\ncrop_height=2\n", 4 << 30, "plan.cfg:5: layer 0 [crop]: crop 9x2 is larger than the input"),
         (net + "[softmax]\ngroups=5\n", 4 << 30, "plan.cfg:5: layer 0 [softmax]: groups 5 do not divide the 192 input values"),

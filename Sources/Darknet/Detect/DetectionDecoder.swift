@@ -8,12 +8,15 @@ public enum DetectionDecoder {
         var candidates: [BoxCandidate] = []
         for layer in plan.layers {
             guard let head = layer.spec.kind.layer as? any DetectionHead else { continue }
+            var decoded: [BoxCandidate] = []
             try session.withOutput(ofLayer: layer.index) { output, shape in
-                head.decode(output, shape: shape, networkShape: plan.inputShape, threshold: threshold, into: &candidates)
+                head.decode(output, shape: shape, networkShape: plan.inputShape, geometry: geometry, threshold: threshold,
+                            into: &decoded)
             }
+            // correct_region_boxes and correct_yolo_boxes do the same arithmetic.
+            if !head.boxesAreInImagePixels { YoloDecoder.correct(&decoded, geometry: geometry) }
+            candidates += decoded
         }
-        // correct_region_boxes and correct_yolo_boxes do the same arithmetic.
-        YoloDecoder.correct(&candidates, geometry: geometry)
         return candidates
     }
 

@@ -18,6 +18,8 @@ public enum LayerKind: Sendable, Equatable {
     case cost(CostSpec)
     case crop(CropSpec)
     case localAvgpool(LocalAvgpoolSpec)
+    case local(LocalSpec)
+    case detection(DetectionSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -40,6 +42,8 @@ public enum LayerKind: Sendable, Equatable {
         case .cost(let layer): layer
         case .crop(let layer): layer
         case .localAvgpool(let layer): layer
+        case .local(let layer): layer
+        case .detection(let layer): layer
         }
     }
 
@@ -75,6 +79,8 @@ enum LayerRegistry {
         Entry(CostSpec.self, LayerKind.cost),
         Entry(CropSpec.self, LayerKind.crop),
         Entry(LocalAvgpoolSpec.self, LayerKind.localAvgpool),
+        Entry(LocalSpec.self, LayerKind.local),
+        Entry(DetectionSpec.self, LayerKind.detection),
     ]
 
     /// The `[net]` section's names.
@@ -83,7 +89,7 @@ enum LayerRegistry {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "reorg3d", "detection", "local", "lstm", "rnn", "gru", "crnn", "conv_lstm",
+        "reorg3d", "lstm", "rnn", "gru", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
     ]

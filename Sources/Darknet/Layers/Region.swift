@@ -91,8 +91,8 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
         }
     }
 
-    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape, threshold: Float,
-                into candidates: inout [BoxCandidate]) {
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
+                geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate]) {
         RegionDecoder.decode(output, shape: shape, spec: self, threshold: threshold, into: &candidates)
     }
 }

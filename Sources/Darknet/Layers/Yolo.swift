@@ -121,8 +121,8 @@ extension YoloSpec: DetectionHead, WeightlessLayer {
         }
     }
 
-    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape, threshold: Float,
-                into candidates: inout [BoxCandidate]) {
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
+                geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate]) {
         YoloDecoder.decode(output, shape: shape, spec: self, networkWidth: networkShape.width,
                            networkHeight: networkShape.height, threshold: threshold, into: &candidates)
     }

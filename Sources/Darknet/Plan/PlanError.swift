@@ -17,6 +17,8 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case yoloChannelMismatch(expected: Int, actual: Int)
         /// A `[region]` layer's input does not have `num * (classes + 5)` channels.
         case regionChannelMismatch(expected: Int, actual: Int)
+        /// A `[detection]` layer's input does not hold `side * side * (classes + num * 5)` values.
+        case detectionSizeMismatch(expected: Int, actual: Int)
         /// A `[reorg]` input whose width, height or channels the stride does not divide.
         case reorgNotDivisible(input: TensorShape, stride: Int)
         /// A `[crop]` window larger than its input.
@@ -88,6 +90,8 @@ extension PlanError.Reason {
             "input has \(actual) channels, expected len(mask) * (classes + 5) = \(expected)"
         case .regionChannelMismatch(let expected, let actual):
             "input has \(actual) channels, expected num * (classes + 5) = \(expected)"
+        case .detectionSizeMismatch(let expected, let actual):
+            "input has \(actual) values, expected side * side * (classes + num * 5) = \(expected)"
         case .reorgNotDivisible(let input, let stride):
             "input \(input) cannot be reorganised with stride \(stride): width and height must be multiples of it and channels of its square"
         case .cropLargerThanInput(let width, let height, let input):
