@@ -3,7 +3,7 @@ import Foundation
 /// Small command-line helpers shared by `swift-darknet` and `darknet-bench`.
 /// A command line split into `--option value` pairs, `--flag`s and positional arguments.
 public struct Arguments {
-    private var options: [String: String] = [:]
+    private var options: [String: [String]] = [:]
     private var flags: Set<String> = []
     public private(set) var positionals: [String] = []
     private var consumed: Set<String> = []
@@ -15,12 +15,12 @@ public struct Arguments {
             if argument.hasPrefix("--") {
                 let name = String(argument.dropFirst(2))
                 if let equals = name.firstIndex(of: "=") {
-                    options[String(name[..<equals])] = String(name[name.index(after: equals)...])
+                    options[String(name[..<equals]), default: []].append(String(name[name.index(after: equals)...]))
                 } else if flagNames.contains(name) {
                     flags.insert(name)
                 } else {
                     guard let value = iterator.next() else { throw CLIError("--\(name) needs a value") }
-                    options[name] = value
+                    options[name, default: []].append(value)
                 }
             } else {
                 positionals.append(argument)
@@ -28,9 +28,16 @@ public struct Arguments {
         }
     }
 
+    /// The value of `--name` (the last, if given more than once).
     public mutating func string(_ name: String) -> String? {
         consumed.insert(name)
-        return options[name]
+        return options[name]?.last
+    }
+
+    /// Every value of `--name`, in order (empty if not given).
+    public mutating func strings(_ name: String) -> [String] {
+        consumed.insert(name)
+        return options[name] ?? []
     }
 
     public mutating func required(_ name: String) throws(CLIError) -> String {

@@ -9,7 +9,8 @@ struct ForwardCommand: Command {
     static let abstract = "run one forward pass and dump layer outputs"
     static let usage = """
         --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1] [--strict] [--memory-limit MIB]
-          --input-bin   raw float32 little-endian planar CHW tensor at the network size
+          --input-bin   raw float32 little-endian planar CHW tensor at the network size; given N times,
+                        N consecutive passes of one session (recurrent state carried), dumped to DIR/stepNN/
           --image       a JPEG or PNG, letterboxed to the network size as Darknet does
           --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
           --layers      which layers to dump (default: yolo)
@@ -29,10 +30,10 @@ struct ForwardCommand: Command {
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
         weights = URL(fileURLWithPath: try arguments.required("weights"))
-        switch (arguments.string("input-bin"), arguments.string("image")) {
-        case (let bin?, nil): input = .tensor(URL(fileURLWithPath: bin))
-        case (nil, let image?): input = .image(URL(fileURLWithPath: image))
-        default: throw CLIError("give exactly one of --input-bin and --image")
+        switch (arguments.strings("input-bin"), arguments.string("image")) {
+        case (let bins, nil) where !bins.isEmpty: input = .tensors(bins.map { URL(fileURLWithPath: $0) })
+        case ([], let image?): input = .image(URL(fileURLWithPath: image))
+        default: throw CLIError("give --input-bin (once, or once per time step) or --image, not both")
         }
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.string("layers") ?? "yolo")
@@ -44,32 +45,38 @@ struct ForwardCommand: Command {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
         let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
-        let tensor: [Float]
+        let tensors: [[Float]]
         switch input {
-        case .tensor(let url):
-            tensor = try readFloats(url, expectedCount: network.inputShape.count)
+        case .tensors(let urls):
+            tensors = try urls.map { try readFloats($0, expectedCount: network.inputShape.count) }
         case .image(let url):
             let shape = network.inputShape
-            tensor = try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels
+            tensors = [try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
         }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)
-        try session.forward(tensor)
-        guard let dump else {
-            for index in layers {
-                let output = try session.output(ofLayer: index)
-                print("layer \(index) \(network.plan.layers[index].spec.kind.sectionName) \(output.shape)")
+        // Several inputs are consecutive time steps of one session: recurrent layers carry their state.
+        for (step, tensor) in tensors.enumerated() {
+            try session.forward(tensor)
+            let prefix = tensors.count > 1 ? String(format: "step %02d ", step) : ""
+            guard let dump else {
+                for index in layers {
+                    let output = try session.output(ofLayer: index)
+                    print(prefix + "layer \(index) \(network.plan.layers[index].spec.kind.sectionName) \(output.shape)")
+                }
+                continue
             }
-            return 0
+            try LayerDump.write(session: session, layers: layers,
+                                to: tensors.count > 1 ? dump.appendingPathComponent(String(format: "step%02d", step)) : dump)
         }
-        try LayerDump.write(session: session, layers: layers, to: dump)
         return 0
     }
 }
 
-/// Where the input tensor comes from.
+/// Where the input tensors come from.
 enum Input {
-    case tensor(URL)
+    /// Raw tensors, one per forward pass (time step).
+    case tensors([URL])
     case image(URL)
 }
 

@@ -109,6 +109,29 @@ final class CommandLineTests: XCTestCase {
 
     /// Every option a command reads (`arguments.string("x")`, `.flag`, `.int`, ...) appears in
     /// its help as `--x`.
+    /// `forward --input-bin` given once per time step: one session, the recurrent state carried,
+    /// each step's layers in DIR/stepNN/ equal to Darknet's.
+    func testForwardRunsSeveralInputsAsTimeSteps() throws {
+        let debian = TestPaths.fixtures.appendingPathComponent("debian")
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("forward-steps-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dump) }
+        let steps = (0..<3).map { debian.appendingPathComponent(String(format: "gru/step%02d", $0)) }
+        let result = try run(["forward", "--cfg", try TestPaths.require(debian.appendingPathComponent("cfg/gru.cfg")).path,
+                              "--weights", debian.appendingPathComponent("weights/gru.weights").path, "--layers", "all",
+                              "--dump", dump.path] + steps.flatMap { ["--input-bin", $0.appendingPathComponent("input.bin").path] })
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for (step, reference) in steps.enumerated() {
+            let directory = dump.appendingPathComponent(String(format: "step%02d", step))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("layers.json").path))
+            for layer in 0..<5 {
+                let name = String(format: "layer%03d.bin", layer)
+                let difference = maxAbsDifference(try readFloatFile(directory.appendingPathComponent(name)),
+                                                  try readFloatFile(reference.appendingPathComponent(name)))
+                XCTAssertLessThanOrEqual(difference, LayerReference.tolerance, "step \(step) \(name)")
+            }
+        }
+    }
+
     func testEveryCommandsHelpListsEveryOptionItReads() throws {
         let sources = TestPaths.packageRoot.appendingPathComponent("Sources/swift-darknet")
         let pattern = try NSRegularExpression(pattern: #"arguments\.(?:string|required|flag|int|float)\("([a-z0-9-]+)""#)

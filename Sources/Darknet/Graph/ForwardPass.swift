@@ -8,6 +8,8 @@ struct ForwardPass {
     let arena: UnsafeMutablePointer<Float>
     /// The shared workspace, followed by each thread's scratch.
     let workspace: UnsafeMutablePointer<Float>
+    /// The session's recurrent state (`NetworkPlan.stateCount` floats).
+    let state: UnsafeMutablePointer<Float>
     /// How every kernel is spread over the session's threads.
     let split: ThreadSplit
 
@@ -35,6 +37,9 @@ struct ForwardPass {
 
     /// Where `layer` writes.
     func output(of layer: LayerPlan) -> UnsafeMutablePointer<Float> { buffer(of: layer.index) }
+
+    /// The state `layer` carries between passes.
+    func state(of layer: LayerPlan) -> UnsafeMutablePointer<Float> { state + plan.stateOffsets[layer.index] }
 
     /// Thread 0's scratch; thread `w`'s is `scratchStride * w` floats further.
     var threadScratch: UnsafeMutablePointer<Float> { workspace + plan.workspaceCount }

@@ -42,6 +42,8 @@ public final class InferenceSession {
     public let layout: ArenaLayout
     private let arena: UnsafeMutableBufferPointer<Float>
     private let workspace: UnsafeMutableBufferPointer<Float>
+    /// What recurrent layers carry from one pass to the next, zero until the first.
+    private let state: UnsafeMutableBufferPointer<Float>
     private var hasRun = false
     /// Threads one forward pass may use.
     public let threads: Int
@@ -80,15 +82,24 @@ public final class InferenceSession {
         // so the memory is not zero-filled up front.
         arena = .allocate(capacity: max(layout.count, 1))
         workspace = .allocate(capacity: max(network.plan.workspaceCount + self.threads * network.plan.threadScratchCount, 1))
+        state = .allocate(capacity: max(network.plan.stateCount, 1))
+        state.initialize(repeating: 0)
     }
 
     deinit {
         arena.deallocate()
         workspace.deallocate()
+        state.deallocate()
     }
 
     /// Bytes this session holds (arena and workspace).
-    public var allocatedBytes: Int { (arena.count + workspace.count) * MemoryLayout<Float>.size }
+    public var allocatedBytes: Int { (arena.count + workspace.count + state.count) * MemoryLayout<Float>.size }
+
+    /// Forgets what recurrent layers (`[rnn]`, `[gru]`) carried from earlier passes: the next pass
+    /// starts a new sequence, as the first pass of a new session does.
+    public func resetState() {
+        state.update(repeating: 0)
+    }
 
     /// Runs the network on a planar CHW input of the network's size.
     public func forward(_ input: [Float]) throws(InferenceError) {
@@ -123,6 +134,7 @@ public final class InferenceSession {
         let passThreads = policy?.threadsForNextPass() ?? threads
         let start = DispatchTime.now().uptimeNanoseconds
         ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
+                    state: state.baseAddress!,
                     split: passThreads < threads ? split.limited(to: passThreads) : split)
             .run(layerNanoseconds: layerNanoseconds)
         policy?.record(threads: passThreads, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)

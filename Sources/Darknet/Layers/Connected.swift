@@ -34,50 +34,85 @@ extension ConnectedSpec: Layer {
         String(format: "connected                            %4d  ->  %4d", layer.inputShape.count, layer.outputShape.count)
     }
 
-    /// Darknet's `load_connected_weights` order: biases, weights, then scales, rolling mean and
-    /// variance if `batch_normalize`.
     func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
-        let norm = batchNormalize ? [("scales", outputs), ("rolling_mean", outputs), ("rolling_variance", outputs)] : []
-        return [("biases", outputs), ("weights", outputs &* layer.inputShape.count)] + norm
+        DenseBlock.storedParameters(inputs: layer.inputShape.count, outputs: outputs, batchNormalize: batchNormalize)
     }
 
-    /// Reads the layer and folds its batch norm. With `transposed` (header major or minor above
-    /// 1000) the file holds the weights as `inputs x outputs`; they are turned to `outputs x inputs`.
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        let inputs = layer.inputShape.count
-        var biases = try reader.readFloats(outputs, parameter: "biases")
-        var weights = try reader.readFloats(outputs * inputs, parameter: "weights")
-        if context.transposed { weights = transposed(weights, rows: inputs, columns: outputs) }
-        if batchNormalize {
-            let statistics = try BatchNormFolding.Statistics(reading: &reader, count: outputs)
-            BatchNormFolding.fold(weights: &weights, biases: &biases, rowLength: inputs, statistics, dialect: context.dialect)
-            try BatchNormFolding.checkFinite(weights, biases, what: "folded batch-norm weights", reader: reader, statistics)
-        }
-        return ConnectedStep(spec: self, weights: weights, biases: biases)
+        ConnectedStep(activation: activation,
+                      block: try DenseBlock(reading: &reader, inputs: layer.inputShape.count, outputs: outputs,
+                                            batchNormalize: batchNormalize, context: context))
     }
 }
 
-/// A connected layer's forward: one GEMV of `outputs x inputs` weights with the flattened input,
-/// then bias and activation.
+/// A connected layer's forward: its block on the flattened input.
 struct ConnectedStep: LayerStep {
-    let spec: ConnectedSpec
-    /// Row-major `outputs x inputs`, batch norm folded.
-    let weights: [Float]
-    let biases: [Float]
+    let activation: Activation
+    let block: DenseBlock
 
-    var parameterArrays: [[Float]] { [weights, biases] }
+    var parameterArrays: [[Float]] { block.parameterArrays }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        let input = pass.input(of: layer), output = pass.output(of: layer)
-        let inputs = layer.inputShape.count
-        weights.withUnsafeBufferPointer { weights in
-            BLAS.sgemm(m: spec.outputs, n: 1, k: inputs, a: weights.baseAddress!, lda: inputs, b: input, ldb: 1, c: output, ldc: 1)
+        block.forward(pass.input(of: layer), into: pass.output(of: layer), activation: activation)
+    }
+}
+
+/// The parameters of one `[connected]` block (a `[connected]` layer, or a sub-layer of `[rnn]` and
+/// `[gru]`): `outputs x inputs` weights and the biases, batch norm folded. Immutable after
+/// loading; its memory stays where the forward pass's kernels can point at it.
+final class DenseBlock: @unchecked Sendable {
+    let inputs: Int
+    let outputs: Int
+    let weights: UnsafeMutablePointer<Float>
+    let biases: UnsafeMutablePointer<Float>
+
+    /// `load_connected_weights`' order: biases, weights, then scales, rolling mean and variance
+    /// with batch norm; `prefix` names a sub-layer (`input_layer.` in `input_layer.biases`).
+    static func storedParameters(inputs: Int, outputs: Int, batchNormalize: Bool, prefix: String = "")
+        -> [(name: String, count: Int)] {
+        let norm = batchNormalize ? [("scales", outputs), ("rolling_mean", outputs), ("rolling_variance", outputs)] : []
+        return ([("biases", outputs), ("weights", outputs &* inputs)] + norm).map { (prefix + $0.0, $0.1) }
+    }
+
+    /// Reads the block and folds its batch norm. With `context.transposed` (header major or minor
+    /// above 1000) the file holds the weights as `inputs x outputs`; they are turned to `outputs x inputs`.
+    init(reading reader: inout WeightsReader, inputs: Int, outputs: Int, batchNormalize: Bool, prefix: String = "",
+         context: LoadingContext) throws(WeightsError) {
+        var biases = try reader.readFloats(outputs, parameter: prefix + "biases")
+        var weights = try reader.readFloats(outputs * inputs, parameter: prefix + "weights")
+        if context.transposed { weights = transposed(weights, rows: inputs, columns: outputs) }
+        if batchNormalize {
+            let statistics = try BatchNormFolding.Statistics(reading: &reader, count: outputs, prefix: prefix)
+            BatchNormFolding.fold(weights: &weights, biases: &biases, rowLength: inputs, statistics, dialect: context.dialect)
+            try BatchNormFolding.checkFinite(weights, biases, what: "folded batch-norm weights", reader: reader, statistics)
         }
-        biases.withUnsafeBufferPointer { biases in
-            addBiasAndActivate(output, biases: biases.baseAddress!, channels: spec.outputs, planeSize: 1,
-                               activation: spec.activation)
-        }
+        self.inputs = inputs
+        self.outputs = outputs
+        self.weights = .allocate(capacity: max(weights.count, 1))
+        self.weights.initialize(from: weights, count: weights.count)
+        self.biases = .allocate(capacity: max(biases.count, 1))
+        self.biases.initialize(from: biases, count: biases.count)
+    }
+
+    deinit {
+        weights.deallocate()
+        biases.deallocate()
+    }
+
+    var parameterArrays: [[Float]] {
+        [Array(UnsafeBufferPointer(start: weights, count: outputs * inputs)), Array(UnsafeBufferPointer(start: biases, count: outputs))]
+    }
+
+    /// `output = activation(weights * input + biases)`: one GEMV.
+    func forward(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, activation: Activation) {
+        BLAS.sgemm(m: outputs, n: 1, k: inputs, a: weights, lda: inputs, b: input, ldb: 1, c: output, ldc: 1)
+        addBiasAndActivate(output, biases: biases, channels: outputs, planeSize: 1, activation: activation)
+    }
+
+    /// The block as the recurrent cells take it.
+    func sublayer(_ activation: Activation) -> ConnectedSublayer {
+        ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation)
     }
 }
 

@@ -91,6 +91,8 @@ struct LayerPlanning {
     var workspace = 0
     /// Floats of scratch each thread needs.
     var threadScratch = 0
+    /// Floats of state the layer carries from one forward pass to the next (recurrent layers).
+    var state = 0
     /// Learned floats the weights file supplies (after folding).
     var parameters = 0
     /// Floats the parameters take in memory, if their layout differs from `parameters`.

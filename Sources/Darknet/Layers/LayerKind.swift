@@ -20,6 +20,8 @@ public enum LayerKind: Sendable, Equatable {
     case localAvgpool(LocalAvgpoolSpec)
     case local(LocalSpec)
     case detection(DetectionSpec)
+    case rnn(RNNSpec)
+    case gru(GRUSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -44,6 +46,8 @@ public enum LayerKind: Sendable, Equatable {
         case .localAvgpool(let layer): layer
         case .local(let layer): layer
         case .detection(let layer): layer
+        case .rnn(let layer): layer
+        case .gru(let layer): layer
         }
     }
 
@@ -81,6 +85,8 @@ enum LayerRegistry {
         Entry(LocalAvgpoolSpec.self, LayerKind.localAvgpool),
         Entry(LocalSpec.self, LayerKind.local),
         Entry(DetectionSpec.self, LayerKind.detection),
+        Entry(RNNSpec.self, LayerKind.rnn),
+        Entry(GRUSpec.self, LayerKind.gru),
     ]
 
     /// The `[net]` section's names.
@@ -89,7 +95,7 @@ enum LayerRegistry {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "reorg3d", "lstm", "rnn", "gru", "crnn", "conv_lstm",
+        "reorg3d", "lstm", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
     ]

@@ -26,11 +26,11 @@ enum BatchNormFolding {
 
         /// Reads `count` scales, rolling means and rolling variances; a negative variance is an
         /// error at its byte.
-        init(reading reader: inout WeightsReader, count: Int) throws(WeightsError) {
-            scales = try reader.readFloats(count, parameter: "scales")
-            means = try reader.readFloats(count, parameter: "rolling_mean")
+        init(reading reader: inout WeightsReader, count: Int, prefix: String = "") throws(WeightsError) {
+            scales = try reader.readFloats(count, parameter: prefix + "scales")
+            means = try reader.readFloats(count, parameter: prefix + "rolling_mean")
             varianceOffset = reader.offset
-            variances = try reader.readFloats(count, parameter: "rolling_variance")
+            variances = try reader.readFloats(count, parameter: prefix + "rolling_variance")
             if let bad = variances.firstIndex(where: { $0 < 0 }) {
                 throw reader.error(.negativeVariance(element: bad, value: variances[bad]), at: varianceOffset + bad * 4)
             }

@@ -92,7 +92,9 @@
     /// `1 / fan-in`), biases in ±0.5, batch-norm scales in 0.5...1.5, means in ±0.2, variances in 0.5...2.
     static func randomValues(_ name: String, count: Int, layer: LayerPlan, generator: inout SplitMix64) -> [Float] {
         let bound = (3 / Float(max(1, count / max(1, layer.outputShape.channels)))).squareRoot()
-        let range: ClosedRange<Float> = switch name {
+        // Sub-layers' arrays carry a prefix (`input_layer.weights`).
+        let kind = name.split(separator: ".").last.map(String.init) ?? name
+        let range: ClosedRange<Float> = switch kind {
         case "weights": -bound...bound
         case "scales": 0.5...1.5
         case "rolling_mean": -0.2...0.2

@@ -24,6 +24,9 @@ public struct LayerPlan: Sendable, Equatable {
     public let residentParameterCount: Int
     /// Scratch floats each thread needs while this layer runs (bands, transforms).
     public let threadScratchCount: Int
+    /// Floats of state the layer carries from one forward pass to the next (`[rnn]`, `[gru]`);
+    /// every session holds its own, zero until its first pass.
+    public let stateCount: Int
 
     public var index: Int { spec.index }
 
@@ -86,6 +89,10 @@ public struct NetworkPlan: Sendable, Equatable {
     /// pass (see `SlidingWindowConvolution.canPool`): the pool is that convolution's only reader.
     /// A session fuses them unless it keeps the convolution's output.
     package let fusibleMaxpools: Set<Int>
+    /// Floats of state all layers carry between passes (see `LayerPlan.stateCount`).
+    public let stateCount: Int
+    /// Where each layer's state starts in a session's state buffer.
+    package let stateOffsets: [Int]
     /// Floats the parameters take in memory, laid out for each layer's algorithm.
     public var residentParameterCount: Int { layers.reduce(0) { $0 &+ $1.residentParameterCount } }
 
@@ -117,7 +124,7 @@ public struct NetworkPlan: Sendable, Equatable {
                                     sources: planned.sources ?? [layer.index - 1], workspaceCount: planned.workspace,
                                     parameterCount: planned.parameters, algorithm: planned.algorithm,
                                     residentParameterCount: planned.resident ?? planned.parameters,
-                                    threadScratchCount: planned.threadScratch))
+                                    threadScratchCount: planned.threadScratch, stateCount: planned.state))
         }
         self.file = spec.file
         self.inputShape = input
@@ -126,10 +133,18 @@ public struct NetworkPlan: Sendable, Equatable {
         self.parameterCount = layers.reduce(0) { $0 &+ $1.parameterCount }
         self.fusibleMaxpools = Self.fusibleMaxpools(layers)
         self.threadScratchCount = layers.map(\.threadScratchCount).max() ?? 0
+        var stateOffsets: [Int] = []
+        var state = 0
+        for layer in layers {
+            stateOffsets.append(state)
+            state &+= layer.stateCount
+        }
+        self.stateOffsets = stateOffsets
+        self.stateCount = state
 
         // Summed again with checks: a total that wrapped around could slip under the limit.
         var floats = workspaceCount
-        for count in [input.count, threadScratchCount] + layers.flatMap({ [$0.outputShape.count, $0.residentParameterCount] }) {
+        for count in [input.count, threadScratchCount, stateCount] + layers.flatMap({ [$0.outputShape.count, $0.residentParameterCount] }) {
             let (sum, overflow) = floats.addingReportingOverflow(count)
             guard !overflow else { throw networkOverflow }
             floats = sum

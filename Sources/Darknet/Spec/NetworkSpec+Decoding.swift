@@ -53,6 +53,11 @@ extension NetworkSpec {
 
     private static func decodeNet(_ r: inout SectionReader) throws(CfgError) -> NetSpec {
         r.ignore(TrainingKeys.net)
+        // Recurrent cfgs (rnn, gru) give only `inputs`: a vector, Darknet's h = w = c = 0.
+        if !r.has("width"), !r.has("height"), !r.has("channels"), let inputs = try r.optionalInt("inputs") {
+            guard inputs >= 1 else { throw r.error("inputs", .invalidValue(value: String(inputs), expected: "an integer >= 1")) }
+            return NetSpec(width: 1, height: 1, channels: inputs)
+        }
         let width = try r.requiredInt("width", minimum: 1)
         let height = try r.requiredInt("height", minimum: 1)
         let channels = try r.requiredInt("channels", minimum: 1)

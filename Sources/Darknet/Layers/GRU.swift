@@ -1,0 +1,73 @@
+import Foundation
+
+/// `[gru]`: Darknet's gated recurrent unit, six linear `[connected]` sub-layers (`wz`, `wr`, `wh` on
+/// the state, `uz`, `ur`, `uh` on the input): `z = σ(uz(x) + wz(s))`, `r = σ(ur(x) + wr(s))`,
+/// `h = σ(uh(x) + wh(r ⊙ s))` (tanh with `tanh=1`), output and new state `z ⊙ s + (1 - z) ⊙ h`.
+/// The state is carried from one forward pass to the next (one time step each).
+public struct GRUSpec: Sendable, Equatable {
+    /// Values of the state and of the output (`output`, default 1).
+    public var outputs: Int
+    /// Batch norm in every sub-layer (`batch_normalize`), folded at load.
+    public var batchNormalize: Bool
+    /// tanh instead of the logistic for the candidate state (`tanh`, default 0).
+    public var tanh: Bool
+}
+
+extension GRUSpec: Layer {
+    static let sectionNames = ["gru"]
+
+    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> GRUSpec {
+        GRUSpec(outputs: try r.int("output", default: 1, minimum: 1),
+                batchNormalize: try r.bool("batch_normalize", default: false),
+                tanh: try r.bool("tanh", default: false))
+    }
+
+    func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
+        let inputs = context.input.count
+        let parameters = 3 * (try context.product(inputs + 1, outputs)) + 3 * (try context.product(outputs + 1, outputs))
+        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
+                             threadScratch: 4 * outputs, state: outputs, parameters: parameters)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "gru                                  %4d  ->  %4d", layer.inputShape.count, outputs)
+    }
+
+    /// `load_weights`' order (not the order Darknet creates them in): `wz`, `wr`, `wh`, then `uz`,
+    /// `ur`, `uh`, each a `[connected]` block.
+    func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
+        Self.sublayers(inputs: layer.inputShape.count, outputs: outputs).flatMap { name, inputs in
+            DenseBlock.storedParameters(inputs: inputs, outputs: outputs, batchNormalize: batchNormalize, prefix: name + ".")
+        }
+    }
+
+    private static func sublayers(inputs: Int, outputs: Int) -> [(String, Int)] {
+        [("wz", outputs), ("wr", outputs), ("wh", outputs), ("uz", inputs), ("ur", inputs), ("uh", inputs)]
+    }
+
+    func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
+        -> any LayerStep {
+        var blocks: [DenseBlock] = []
+        for (name, inputs) in Self.sublayers(inputs: layer.inputShape.count, outputs: outputs) {
+            blocks.append(try DenseBlock(reading: &reader, inputs: inputs, outputs: outputs, batchNormalize: batchNormalize,
+                                         prefix: name + ".", context: context))
+        }
+        return GRUStep(spec: self, blocks: blocks)
+    }
+}
+
+/// One time step of a `[gru]` layer (`RecurrentCells.gruStep`) on the session's state.
+struct GRUStep: LayerStep {
+    let spec: GRUSpec
+    /// `wz`, `wr`, `wh`, `uz`, `ur`, `uh`.
+    let blocks: [DenseBlock]
+
+    var parameterArrays: [[Float]] { blocks.flatMap(\.parameterArrays) }
+
+    func run(_ layer: LayerPlan, in pass: ForwardPass) {
+        let linear = blocks.map { $0.sublayer(.linear) }
+        RecurrentCells.gruStep(pass.input(of: layer), uz: linear[3], ur: linear[4], uh: linear[5],
+                               wz: linear[0], wr: linear[1], wh: linear[2], tanh: spec.tanh,
+                               state: pass.state(of: layer), scratch: pass.threadScratch, output: pass.output(of: layer))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// `[rnn]`: Darknet's vanilla recurrent layer, three `[connected]` sub-layers with the layer's
+/// activation: `state = input(x) + self(state)` (plus the old state with `shortcut`), output
+/// `output(state)`. The state is carried from one forward pass to the next (one time step each,
+/// as `darknet rnn generate` runs it).
+public struct RNNSpec: Sendable, Equatable {
+    /// Values of the state and of the output (`output`, default 1).
+    public var outputs: Int
+    /// Of every sub-layer (`activation`, default `logistic`).
+    public var activation: Activation
+    /// Batch norm in every sub-layer (`batch_normalize`), folded at load.
+    public var batchNormalize: Bool
+    /// The old state is kept in the sum (`shortcut`, default 0).
+    public var shortcut: Bool
+}
+
+extension RNNSpec: Layer {
+    static let sectionNames = ["rnn"]
+
+    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RNNSpec {
+        // Darknet's parse_rnn never reads `hidden` (the state has `output` values).
+        r.ignore(["hidden"])
+        return RNNSpec(outputs: try r.int("output", default: 1, minimum: 1),
+                       activation: try r.activation("activation", default: .logistic),
+                       batchNormalize: try r.bool("batch_normalize", default: false),
+                       shortcut: try r.bool("shortcut", default: false))
+    }
+
+    func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
+        let inputs = context.input.count
+        let parameters = try context.product(inputs + 1, outputs) + 2 * (try context.product(outputs + 1, outputs))
+        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
+                             threadScratch: 2 * outputs, state: outputs, parameters: parameters)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "rnn                                  %4d  ->  %4d", layer.inputShape.count, outputs)
+    }
+
+    /// `load_weights`: the input, self and output sub-layers, each a `[connected]` block.
+    func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
+        Self.sublayers(inputs: layer.inputShape.count, outputs: outputs).flatMap { name, inputs in
+            DenseBlock.storedParameters(inputs: inputs, outputs: outputs, batchNormalize: batchNormalize, prefix: name + ".")
+        }
+    }
+
+    private static func sublayers(inputs: Int, outputs: Int) -> [(String, Int)] {
+        [("input_layer", inputs), ("self_layer", outputs), ("output_layer", outputs)]
+    }
+
+    func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
+        -> any LayerStep {
+        var blocks: [DenseBlock] = []
+        for (name, inputs) in Self.sublayers(inputs: layer.inputShape.count, outputs: outputs) {
+            blocks.append(try DenseBlock(reading: &reader, inputs: inputs, outputs: outputs, batchNormalize: batchNormalize,
+                                         prefix: name + ".", context: context))
+        }
+        return RNNStep(spec: self, input: blocks[0], recurrent: blocks[1], output: blocks[2])
+    }
+}
+
+/// One time step of an `[rnn]` layer (`RecurrentCells.rnnStep`) on the session's state.
+struct RNNStep: LayerStep {
+    let spec: RNNSpec
+    let input: DenseBlock
+    let recurrent: DenseBlock
+    let output: DenseBlock
+
+    var parameterArrays: [[Float]] { [input, recurrent, output].flatMap(\.parameterArrays) }
+
+    func run(_ layer: LayerPlan, in pass: ForwardPass) {
+        RecurrentCells.rnnStep(pass.input(of: layer), input: input.sublayer(spec.activation),
+                               self: recurrent.sublayer(spec.activation), output: output.sublayer(spec.activation),
+                               shortcut: spec.shortcut, state: pass.state(of: layer), scratch: pass.threadScratch,
+                               output: pass.output(of: layer))
+    }
+}
