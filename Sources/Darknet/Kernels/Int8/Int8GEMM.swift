@@ -55,6 +55,9 @@ package struct Int8Epilogue: Sendable {
 /// is all of N. `variant` must be supported (`Int8Variant.isSupported`); the default is the
 /// fastest. Every variant gives identical results.
 package enum Int8GEMM {
+    /// Largest K: the worst-case sum, 255 · 128 · K, must fit an int32.
+    package static let maximumDepth = Int(SWIFTDARKNET_INT8_MAX_K)
+
     /// The raw int32 sums `Σ_k a[m, k] b[k, n]` (for tests and for checking the epilogue).
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  into output: UnsafeMutablePointer<Int32>, rowStride: Int,
