@@ -34,9 +34,6 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
         }
         uint8_t *out = (uint8_t *)c + m * ldc + column0;
         const float output_scale = epilogue->output_scale, zero = (float)epilogue->output_zero_point;
-        for (ptrdiff_t j = 0; j < count; j++) {
-            const float q = __builtin_rintf(y[j] / output_scale) + zero;
-            out[j] = (uint8_t)__builtin_fminf(__builtin_fmaxf(q, 0.0f), 255.0f);
-        }
+        for (ptrdiff_t j = 0; j < count; j++) out[j] = int8_u8_code(y[j] / output_scale, zero);
     }
 }

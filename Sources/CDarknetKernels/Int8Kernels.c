@@ -3,6 +3,7 @@
  * instantiated per instruction set with a per-function target, and the dispatch by variant.
  */
 #include "darknet_int8.h"
+#include "Int8Round.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,8 +1,10 @@
 /*
  * Float to 8-bit quantization (see darknet_int8.h): tensors with a scale (and zero point), and
- * weights per output row. Round half to even (rintf in the default rounding mode), saturating.
+ * weights per output row. Round half to even and saturate (Int8Round.h); NaN becomes the code
+ * of 0.0.
  */
 #include "darknet_int8.h"
+#include "Int8Round.h"
 
 #include <math.h>
 
@@ -10,20 +12,11 @@
 
 void swiftdarknet_quantize_u8(const float *x, ptrdiff_t count, float scale, int32_t zero_point, uint8_t *out) {
     const float zero = (float)zero_point;
-    for (ptrdiff_t i = 0; i < count; i++) {
-        float q = rintf(x[i] / scale) + zero;
-        q = fminf(fmaxf(q, 0.0f), 255.0f);  /* fmaxf(NaN, 0) = 0 */
-        out[i] = (uint8_t)q;
-    }
+    for (ptrdiff_t i = 0; i < count; i++) out[i] = int8_u8_code(x[i] / scale, zero);
 }
 
 void swiftdarknet_quantize_s8(const float *x, ptrdiff_t count, float scale, int8_t *out) {
-    for (ptrdiff_t i = 0; i < count; i++) {
-        float q = rintf(x[i] / scale);
-        if (q != q) q = 0.0f;  /* NaN: fmaxf would give -128 */
-        q = fminf(fmaxf(q, -128.0f), 127.0f);
-        out[i] = (int8_t)q;
-    }
+    for (ptrdiff_t i = 0; i < count; i++) out[i] = int8_s8_code(x[i] / scale);
 }
 
 void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int8_t *q, float *scales) {
@@ -33,14 +26,9 @@ void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t
         for (ptrdiff_t i = 0; i < k; i++) largest = fmaxf(largest, fabsf(source[i]));
         const float scale = largest / 127.0f;
         scales[row] = scale;
-        if (scale == 0.0f) {
-            for (ptrdiff_t i = 0; i < k; i++) q[row * k + i] = 0;
-            continue;
-        }
         for (ptrdiff_t i = 0; i < k; i++) {
-            float value = rintf(source[i] / scale);
-            value = fminf(fmaxf(value, -127.0f), 127.0f);
-            q[row * k + i] = (int8_t)value;
+            const int8_t value = scale == 0.0f ? 0 : int8_s8_code(source[i] / scale);
+            q[row * k + i] = value < -127 ? -127 : value;
         }
     }
 }

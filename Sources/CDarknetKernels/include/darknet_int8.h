@@ -110,7 +110,7 @@ void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, p
                                      ptrdiff_t size, ptrdiff_t stride, ptrdiff_t pad, uint8_t pad_value,
                                      ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed);
 
-/* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> 0. */
+/* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> zero_point. */
 void swiftdarknet_quantize_u8(const float *x, ptrdiff_t count, float scale, int32_t zero_point, uint8_t *out);
 
 /* out[i] = clamp(rint(x[i] / scale), -128, 127), rounding half to even; NaN -> 0. */
