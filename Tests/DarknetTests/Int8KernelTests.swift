@@ -135,7 +135,8 @@ final class Int8KernelTests: XCTestCase {
 
     /// The portable kernel (and with it the packing) gives the sums of plain Swift loops.
     func testPortableSumsAreTheNaiveSums() {
-        for (index, shape) in Self.randomShapes(count: 60, seed: 11).enumerated() {
+        // Plus shapes wider than the packing's 512-column chunks.
+        for (index, shape) in (Self.randomShapes(count: 60, seed: 11) + [(3, 1100, 9), (9, 1537, 6)]).enumerated() {
             let operands = Operands(m: shape.m, n: shape.n, k: shape.k, seed: UInt64(100 + index))
             XCTAssertEqual(operands.sums(.portable), operands.naiveSums(), "\(operands)")
         }
@@ -364,7 +365,7 @@ final class Int8KernelTests: XCTestCase {
         let unit = Int8TensorQuantization(scale: 0.5, zeroPoint: 10)
         // x / 0.5 = -1.5, -0.5, 0.5, 1.5, 2.5 -> -2, -0, 0, 2, 2; plus the zero point 10.
         XCTAssertEqual(unit.quantize([-0.75, -0.25, 0.25, 0.75, 1.25]), [8, 10, 10, 12, 12])
-        XCTAssertEqual(unit.quantize([-1000, 1000, .infinity, -.infinity, .nan, 0]), [0, 255, 255, 0, 0, 10])
+        XCTAssertEqual(unit.quantize([-1000, 1000, .infinity, -.infinity, .nan, 0]), [0, 255, 255, 0, 10, 10], "NaN takes the code of 0.0")
         XCTAssertEqual(unit.dequantize(10), 0)
         XCTAssertEqual(unit.dequantize(255), 122.5)
         XCTAssertEqual(Int8Quantization.quantizeSigned([-0.75, 0.75, 1.25, -1000, 1000, .nan], scale: 0.5), [-2, 2, 2, -128, 127, 0])
@@ -376,6 +377,23 @@ final class Int8KernelTests: XCTestCase {
         let positive = Int8TensorQuantization(minimum: 0.5, maximum: 2)  // widened to include 0
         XCTAssertEqual(positive.zeroPoint, 0)
         XCTAssertEqual(positive.quantize([2]), [255])
+    }
+
+    /// The kernels' rounding (no rintf call) is Swift's `.toNearestOrEven` on random values,
+    /// exact halves and values far outside the range.
+    func testTensorQuantizationMatchesSwiftRounding() {
+        var random = SplitMix64(seed: 17)
+        let quantization = Int8TensorQuantization(scale: 0.25, zeroPoint: 100)
+        var values = (0..<20_000).map { _ in random.nextFloat(in: -40...40) }
+        values += (-200...200).map { Float($0) * 0.125 }  // halves and quarters of a step
+        values += [1e30, -1e30, 3e9, -3e9, .leastNonzeroMagnitude, -0.0]
+        let expected = values.map { x -> UInt8 in
+            let code = (x / 0.25).rounded(.toNearestOrEven) + 100
+            return UInt8(min(max(code, 0), 255))
+        }
+        XCTAssertEqual(quantization.quantize(values), expected)
+        let signed = values.map { x -> Int8 in Int8(min(max((x / 0.25).rounded(.toNearestOrEven), -128), 127)) }
+        XCTAssertEqual(Int8Quantization.quantizeSigned(values, scale: 0.25), signed)
     }
 
     func testWeightRowsQuantizeSymmetricallyWithinHalfAStep() {
@@ -407,6 +425,7 @@ final class Int8KernelTests: XCTestCase {
         let cases: [(c: Int, h: Int, w: Int, filters: Int, size: Int, stride: Int, pad: Int)] = [
             (3, 13, 11, 8, 3, 1, 1), (4, 9, 9, 6, 3, 2, 1), (8, 7, 5, 5, 1, 1, 0), (2, 10, 12, 3, 5, 3, 0),
             (5, 6, 6, 17, 3, 1, 0), (1, 1, 1, 2, 1, 1, 0), (3, 8, 9, 9, 2, 2, 0), (16, 26, 26, 33, 3, 1, 1),
+            (2, 70, 70, 3, 3, 2, 1), (3, 40, 41, 4, 3, 1, 2),  // several 512-column chunks, padding wider than 1
         ]
         let zeroPoint: Int32 = 37
         for (index, item) in cases.enumerated() {
