@@ -78,9 +78,11 @@ static void interleave_quad(const uint8_t *rows[4], ptrdiff_t count, ptrdiff_t n
 
 static const uint8_t zeros[PACK_CHUNK];
 
-void swiftdarknet_int8_pack_b(const uint8_t *b, ptrdiff_t k, ptrdiff_t n, ptrdiff_t ldb, uint8_t *packed) {
+void swiftdarknet_int8_pack_b(const uint8_t *b, ptrdiff_t k, ptrdiff_t n, ptrdiff_t ldb, uint8_t *packed,
+                              ptrdiff_t quad_begin, ptrdiff_t quad_end) {
     const ptrdiff_t kq = quads(k);
-    for (ptrdiff_t q = 0; q < kq; q++) {
+    if (quad_end > kq) quad_end = kq;
+    for (ptrdiff_t q = quad_begin; q < quad_end; q++) {
         for (ptrdiff_t n0 = 0; n0 < n; n0 += PACK_CHUNK) {
             const ptrdiff_t count = n - n0 < PACK_CHUNK ? n - n0 : PACK_CHUNK;
             const uint8_t *rows[4];
@@ -126,10 +128,12 @@ static void im2col_row(const uint8_t *input, ptrdiff_t height, ptrdiff_t width, 
 
 void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                      ptrdiff_t size, ptrdiff_t stride, ptrdiff_t pad, uint8_t pad_value,
-                                     ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed) {
+                                     ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed,
+                                     ptrdiff_t quad_begin, ptrdiff_t quad_end) {
     const ptrdiff_t k = channels * size * size, n = out_height * out_width, kq = quads(k);
     uint8_t buffer[4][PACK_CHUNK];
-    for (ptrdiff_t q = 0; q < kq; q++) {
+    if (quad_end > kq) quad_end = kq;
+    for (ptrdiff_t q = quad_begin; q < quad_end; q++) {
         for (ptrdiff_t n0 = 0; n0 < n; n0 += PACK_CHUNK) {
             const ptrdiff_t count = n - n0 < PACK_CHUNK ? n - n0 : PACK_CHUNK;
             const uint8_t *rows[4];

@@ -417,6 +417,89 @@ final class Int8KernelTests: XCTestCase {
         }
     }
 
+    // MARK: Convolution
+
+    /// `Int8Convolution` (quantized input, 8-bit im2col or packing, GEMM, epilogue) against a
+    /// Double direct convolution of the float data: within the same bound as the GEMM test,
+    /// summed over each output's window (padding reads the zero point, which is exactly 0.0 on
+    /// both sides; leaky and ReLU never widen a difference). The same output at 1 thread and
+    /// at 2 threads in the finest pieces, and the u8 output is the float output's codes.
+    func testConvolutionIsWithinTheQuantizationBoundAtAnyThreadCount() {
+        let cases: [(c: Int, h: Int, w: Int, filters: Int, size: Int, stride: Int, pad: Int, activation: Activation)] = [
+            (3, 20, 21, 16, 3, 1, 1, .leaky), (8, 13, 13, 10, 1, 1, 0, .linear), (5, 17, 15, 7, 3, 2, 1, .relu),
+            (40, 9, 9, 19, 3, 1, 1, .leaky),
+        ]
+        let one = ThreadSplit(threads: 1), two = ThreadSplit(threads: 2, finestPieces: true)
+        for (index, item) in cases.enumerated() {
+            var random = SplitMix64(seed: UInt64(500 + index))
+            let convolution = Int8Convolution(channels: item.c, height: item.h, width: item.w, filters: item.filters,
+                                              size: item.size, stride: item.stride, padding: item.pad)
+            let k = convolution.depth, n = convolution.columns
+            let input = (0..<item.c * item.h * item.w).map { _ in random.nextFloat(in: -0.5...3) }
+            let weights = (0..<item.filters * k).map { _ in random.nextFloat(in: -0.2...0.2) }
+            let bias = (0..<item.filters).map { _ in random.nextFloat(in: -0.5...0.5) }
+            let quantization = Int8TensorQuantization(minimum: input.min()!, maximum: input.max()!)
+            let codes = quantization.quantize(input)
+            let packed = Int8PackedWeights(weights: weights, rows: item.filters, depth: k)
+            let quantizedWeights = Int8Quantization.quantizeRows(weights, rows: item.filters, columns: k).values
+            let epilogue = Int8Epilogue(requantization: packed.requantization(input: quantization), bias: bias,
+                                        activation: item.activation)
+            let outputQuantization = Int8TensorQuantization(minimum: -0.5, maximum: 2)
+            var workspace = [UInt8](repeating: 0, count: convolution.workspaceBytes)
+            func run(_ split: ThreadSplit) -> (floats: [Float], codes: [UInt8]) {
+                var floats = [Float](repeating: .nan, count: item.filters * n)
+                var bytes = [UInt8](repeating: 0xAA, count: item.filters * n)
+                codes.withUnsafeBufferPointer { x in
+                    workspace.withUnsafeMutableBufferPointer { ws in
+                        floats.withUnsafeMutableBufferPointer {
+                            convolution.run(input: x.baseAddress!, quantization: quantization, weights: packed, epilogue: epilogue,
+                                            output: $0.baseAddress!, workspace: ws.baseAddress!, split: split)
+                        }
+                        bytes.withUnsafeMutableBufferPointer {
+                            convolution.run(input: x.baseAddress!, quantization: quantization, weights: packed, epilogue: epilogue,
+                                            output: $0.baseAddress!, outputQuantization: outputQuantization,
+                                            workspace: ws.baseAddress!, split: split)
+                        }
+                    }
+                }
+                return (floats, bytes)
+            }
+            let single = run(one), double = run(two)
+            XCTAssertEqual(single.floats.map(\.bitPattern), double.floats.map(\.bitPattern), "\(item): 1 vs 2 threads")
+            XCTAssertEqual(single.codes, double.codes, "\(item): u8 output, 1 vs 2 threads")
+            XCTAssertEqual(single.codes, outputQuantization.quantize(single.floats), "\(item): u8 != quantize(float)")
+            var failures = 0
+            for f in 0..<item.filters {
+                for oy in 0..<convolution.outputHeight {
+                    for ox in 0..<convolution.outputWidth {
+                        var sum = Double(bias[f]), bound = 0.0, magnitude = 0.0
+                        for c in 0..<item.c {
+                            for ky in 0..<item.size {
+                                for kx in 0..<item.size {
+                                    let y = oy * item.stride + ky - item.pad, x = ox * item.stride + kx - item.pad
+                                    guard y >= 0, y < item.h, x >= 0, x < item.w else { continue }
+                                    let i = f * k + (c * item.size + ky) * item.size + kx
+                                    let value = Double(input[(c * item.h + y) * item.w + x]), w = Double(weights[i])
+                                    let quantizedWeight = Double(packed.scales[f]) * Double(quantizedWeights[i])
+                                    sum += w * value
+                                    bound += Double(packed.scales[f]) / 2 * abs(value) + abs(quantizedWeight) * Double(quantization.scale) / 2
+                                    magnitude += abs(w * value)
+                                }
+                            }
+                        }
+                        bound += 1e-5 * (magnitude + abs(Double(bias[f])))
+                        let expected = Self.activate(sum, item.activation)
+                        let actual = Double(single.floats[(f * convolution.outputHeight + oy) * convolution.outputWidth + ox])
+                        if !(abs(actual - expected) <= bound) {
+                            failures += 1
+                            if failures <= 3 { XCTFail("\(item) filter \(f) (\(oy), \(ox)): int8 \(actual) vs float \(expected), bound \(bound)") }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: im2col
 
     /// The 8-bit im2col + GEMM of a convolution equals a direct integer convolution in which

@@ -99,16 +99,20 @@ void swiftdarknet_int8_pack_a(const int8_t *a, ptrdiff_t m, ptrdiff_t k, ptrdiff
 /* sums[m] = the sum of row m of A (M x K, row stride lda). */
 void swiftdarknet_int8_row_sums(const int8_t *a, ptrdiff_t m, ptrdiff_t k, ptrdiff_t lda, int32_t *sums);
 
-/* Packs row-major uint8 B (K x N, row stride ldb) into `packed` (packed_b_bytes), padding with 0.
+/* Packs row-major uint8 B (K x N, row stride ldb) into `packed` (packed_b_bytes), padding with 0:
+ * the quads of k [quad_begin, quad_end) (all: 0, ceil(K / 4)), so threads can split the work.
  * For a 1x1 stride-1 convolution, B is the CHW input itself (K = channels, N = the plane). */
-void swiftdarknet_int8_pack_b(const uint8_t *b, ptrdiff_t k, ptrdiff_t n, ptrdiff_t ldb, uint8_t *packed);
+void swiftdarknet_int8_pack_b(const uint8_t *b, ptrdiff_t k, ptrdiff_t n, ptrdiff_t ldb, uint8_t *packed,
+                              ptrdiff_t quad_begin, ptrdiff_t quad_end);
 
 /* im2col of a uint8 CHW tensor written straight into packed-B layout (K = channels * size *
  * size in Darknet's (channel, kernel row, kernel column) order, N = out_height * out_width):
- * positions in the zero padding take `pad_value` (the activation zero point, the code of 0.0). */
+ * positions in the zero padding take `pad_value` (the activation zero point, the code of 0.0).
+ * Writes the quads of k [quad_begin, quad_end), as swiftdarknet_int8_pack_b. */
 void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                      ptrdiff_t size, ptrdiff_t stride, ptrdiff_t pad, uint8_t pad_value,
-                                     ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed);
+                                     ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed,
+                                     ptrdiff_t quad_begin, ptrdiff_t quad_end);
 
 /* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> zero_point. */
 void swiftdarknet_quantize_u8(const float *x, ptrdiff_t count, float scale, int32_t zero_point, uint8_t *out);
