@@ -3,7 +3,8 @@ import Foundation
 
 /// The int8 GEMM (`Int8GEMM`, every variant this CPU runs) against float sgemm on each distinct
 /// convolution GEMM shape of the network (`M = filters`, `N = output plane`, `K = channels *
-/// size²`), and the 8-bit quantize + im2col that feeds it against the float im2col.
+/// size²`), the 8-bit quantize + im2col that feeds it against the float im2col, and the whole
+/// int8 convolution (`int8 conv`) against the float paths of the `conv` rows.
 /// `--filter int8` selects them all. The int8 rows time the GEMM with its fused epilogue (bias,
 /// the layer's activation if fused, float output), the sgemm rows the bare product; both read
 /// operands packed/laid out before the timed region. Their GFLOPS column is 2·M·N·K per second
@@ -36,6 +37,7 @@ extension Suites {
             if !(conv.size == 1 && conv.strideX == 1 && conv.padding == 0) {
                 result.append(int8Im2col(layer, conv, k: k, n: n))
             }
+            result.append(int8Convolution(layer, conv))
         }
         return result
     }
@@ -62,6 +64,42 @@ extension Suites {
                                           range: range.lowerBound * 16..<min(range.upperBound * 16, n), variant: variant)
                     }
                 }, tearDown: { blackHole(c[0]); b.deallocate(); release(c) })
+            })
+    }
+
+    /// The whole int8 convolution from a float input, as a float-in, float-out layer would run
+    /// it: quantize the input, `Int8Convolution` (8-bit im2col or packing, GEMM, bias and
+    /// activation fused), split over the threads. GFLOPS are Darknet's FLOPs of the layer, as for
+    /// the float `conv` rows (`--filter conv`).
+    private func int8Convolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
+        let input = layer.inputShape
+        return MicroBenchmark(
+            name: "int8 conv L\(layer.index)",
+            shape: "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(conv.filters) \(conv.activation.rawValue)",
+            flops: Double(layer.flops), bytes: 0,
+            setUp: {
+                let convolution = Int8Convolution(channels: input.channels, height: input.height, width: input.width,
+                                                  filters: conv.filters, size: conv.size, stride: conv.strideX,
+                                                  padding: conv.padding)
+                var random = SeededRandom(seed: 9)
+                let weights = Int8PackedWeights(weights: (0..<conv.filters * convolution.depth).map { _ in random.next(-0.1, 0.1) },
+                                                rows: conv.filters, depth: convolution.depth)
+                let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4)
+                let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
+                let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
+                                            bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
+                let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
+                let workspace = UnsafeMutablePointer<UInt8>.allocate(capacity: convolution.workspaceBytes)
+                let y = alignedBuffer(conv.filters * convolution.columns)
+                return Fixture(body: {
+                    split(input.channels) { channels, _ in
+                        let offset = channels.lowerBound * input.height * input.width
+                        quantization.quantize(x + offset, count: channels.count * input.height * input.width, into: codes + offset)
+                    }
+                    convolution.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue,
+                                    output: y, workspace: workspace, split: split)
+                }, tearDown: { blackHole(y[0]); codes.deallocate(); workspace.deallocate(); release(x, y) })
             })
     }
 

@@ -110,14 +110,18 @@ static void im2col_row(const uint8_t *input, ptrdiff_t height, ptrdiff_t width, 
             ptrdiff_t first = ox, last = ox + run;  /* [first, last) inside, computed below */
             while (first < last && first * stride + kx - pad < 0) first++;
             while (last > first && (last - 1) * stride + kx - pad >= width) last--;
-            memset(out, pad_value, (size_t)(first - ox));
+            /* Plain loops, not memset/memcpy: runs are one output row (tens to hundreds of bytes),
+             * where the calls cost more than the copying. */
+            for (ptrdiff_t i = 0; i < first - ox; i++) out[i] = pad_value;
             if (stride == 1) {
-                memcpy(out + (first - ox), line + first + kx - pad, (size_t)(last - first));
+                const uint8_t *source = line + first + kx - pad;
+                uint8_t *target = out + (first - ox);
+                for (ptrdiff_t i = 0; i < last - first; i++) target[i] = source[i];
             } else {
                 const uint8_t *source = line + first * stride + kx - pad;
                 for (ptrdiff_t i = 0; i < last - first; i++) out[first - ox + i] = source[i * stride];
             }
-            memset(out + (last - ox), pad_value, (size_t)(ox + run - last));
+            for (ptrdiff_t i = last - ox; i < run; i++) out[i] = pad_value;
         }
         out += run;
         count -= run;
@@ -133,9 +137,10 @@ void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, p
     const ptrdiff_t k = channels * size * size, n = out_height * out_width, kq = quads(k);
     uint8_t buffer[4][PACK_CHUNK];
     if (quad_end > kq) quad_end = kq;
-    for (ptrdiff_t q = quad_begin; q < quad_end; q++) {
-        for (ptrdiff_t n0 = 0; n0 < n; n0 += PACK_CHUNK) {
-            const ptrdiff_t count = n - n0 < PACK_CHUNK ? n - n0 : PACK_CHUNK;
+    /* Chunks outside, quads inside: each strip of the chunk is then written front to back. */
+    for (ptrdiff_t n0 = 0; n0 < n; n0 += PACK_CHUNK) {
+        const ptrdiff_t count = n - n0 < PACK_CHUNK ? n - n0 : PACK_CHUNK;
+        for (ptrdiff_t q = quad_begin; q < quad_end; q++) {
             const uint8_t *rows[4];
             for (int t = 0; t < 4; t++) {
                 if (4 * q + t < k) {
