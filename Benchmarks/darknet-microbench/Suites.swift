@@ -13,7 +13,7 @@ struct Suites {
     /// a while after each call (about 0.13 s) and would take a core from whatever ran next.
     func all() -> [MicroBenchmark] {
         convolutionPath() + im2colBenchmarks() + activations() + pooling() + upsampling()
-            + routes() + shortcuts() + [letterbox()] + pixelInputs() + [nms()] + sgemm()
+            + routes() + shortcuts() + [letterbox()] + pixelInputs() + [nms()] + int8() + sgemm()
     }
 
     /// One GEMM per distinct convolution shape: `M = filters / groups`, `N = outH * outW`,

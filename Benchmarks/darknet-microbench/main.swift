@@ -4,7 +4,8 @@ import BenchmarkKit
 import Foundation
 
 /// `darknet-microbench`: each kernel on the shapes a network gives it (sgemm per convolution
-/// shape, im2col, activations, pooling, upsample, route, shortcut), plus letterbox and NMS.
+/// shape, im2col, activations, pooling, upsample, route, shortcut), plus letterbox and NMS, and
+/// the int8 GEMM per variant against sgemm (`--filter int8`).
 let usage = """
     usage: darknet-microbench [--cfg FILE] [--size 416] [--threads 1] [--runs 10] [--warmup 2]
                               [--filter SUBSTRING] [--json]
@@ -14,7 +15,7 @@ let usage = """
                    pass splits them, the BLAS single-threaded); other kernels are single-threaded
       --runs       timed samples per benchmark; min/median/max are per call
       --warmup     untimed calls before them (at least 1)
-      --filter     only benchmarks whose name contains SUBSTRING (case-insensitive), e.g. sgemm, im2col, L4
+      --filter     only benchmarks whose name contains SUBSTRING (case-insensitive), e.g. sgemm, im2col, L4, int8
       --json       one JSON line per benchmark instead of the table
     """
 

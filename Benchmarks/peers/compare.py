@@ -28,6 +28,10 @@ median wall times, of the median CPU times and of the fastest forwards.
   SwiftDarknet  .build/release/darknet-bench --json --no-layers (forward latency, input prepared)
   ONNX Runtime  CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, inter_op=1, sequential
   OpenCV DNN    cv2.dnn.readNetFromDarknet, DNN_BACKEND_OPENCV / CPU, cv2.setNumThreads(T)
+  ORT int8      (--systems ...,ort-int8 --calibrate DIR) the same ONNX graph quantized by ONNX
+                Runtime's quantize_static (QDQ, per-channel int8 weights, uint8 activations,
+                MinMax calibration on DIR's images letterboxed as Darknet does; ort_int8.py),
+                run as ONNX Runtime above
 
 `--check` first runs `swift-darknet forward` on the same input tensor and prints the largest
 difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's, showing
@@ -57,7 +61,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN",
-           "fixed": "SwiftDk fixed"}  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
+           "fixed": "SwiftDk fixed",  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
+           "ort-int8": "ORT int8"}  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
 
 
 def status_mb(field):
@@ -91,7 +96,7 @@ def worker(a):
     blob = np.load(a.input)
     baseline = current_rss_mb()
     start = time.perf_counter()
-    if a.system == "ort":
+    if a.system in ("ort", "ort-int8"):
         import onnxruntime as ort
         options = ort.SessionOptions()
         options.intra_op_num_threads = a.threads
@@ -171,6 +176,11 @@ class Contender:
         self.process.wait()
 
 
+def onnx_of(system, files):
+    """The ONNX graph an ONNX Runtime system runs: the float one, or its int8 quantization."""
+    return files["onnx-int8"] if system == "ort-int8" else files["onnx"]
+
+
 def run_json(command):
     completed = subprocess.run(command, capture_output=True, text=True)
     if completed.returncode != 0:
@@ -193,7 +203,7 @@ def measure(system, threads, a, files, contended=False):
         return result
     command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", str(threads),
                "--runs", str(a.runs), "--warmup", str(a.warmup), "--input", files["input"],
-               "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", files["onnx"]]
+               "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", onnx_of(system, files)]
     return run_json(command)
 
 
@@ -209,7 +219,8 @@ class Server:
         else:
             command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system,
                        "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
-                       "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", files["onnx"], "--serve"]
+                       "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", onnx_of(system, files),
+                       "--serve"]
         self.command = command
         # A file, not a pipe: a process that writes much to stderr while the driver waits on its
         # stdout would otherwise block on the full pipe.
@@ -293,11 +304,11 @@ def check(a, files, layers):
         return
     ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
     scale = max(float(np.abs(x).max()) for x in ours)
-    for system in ("ort", "opencv"):
+    for system in ("ort", "opencv") + (("ort-int8",) if "onnx-int8" in files else ()):
         out = os.path.join(files["dir"], f"{system}.npz")
         subprocess.run([sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", "1",
                         "--runs", "1", "--warmup", "0", "--input", files["input"], "--cfg", files["cfg"],
-                        "--weights", files["weights"], "--onnx", files["onnx"], "--dump", out,
+                        "--weights", files["weights"], "--onnx", onnx_of(system, files), "--dump", out,
                         "--heads", ",".join(map(str, heads))], check=True, capture_output=True)
         with np.load(out) as peer:
             theirs = [peer[key].reshape(-1) for key in sorted(peer.files, key=lambda k: int(k.split("_")[1]))]
@@ -323,7 +334,10 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="timed forwards per process")
     ap.add_argument("--warmup", type=int, default=1,
                     help="untimed forwards per process after loading (at least 1: OpenCV prepares its layers on the first)")
-    ap.add_argument("--systems", default="ours,ort,opencv")
+    ap.add_argument("--systems", default="ours,ort,opencv", help="any of ours, ort, opencv, fixed, ort-int8")
+    ap.add_argument("--calibrate", metavar="DIR",
+                    help="folder of calibration images for ort-int8 (not the evaluation images; see "
+                         "calibration_images.py)")
     ap.add_argument("--image", default=os.path.join(ROOT, "Weights/darknet/data/dog.jpg"))
     ap.add_argument("--bench", default=os.path.join(ROOT, ".build/release/darknet-bench"))
     ap.add_argument("--cli", default=os.path.join(ROOT, ".build/release/swift-darknet"))
@@ -351,6 +365,11 @@ def main():
     from darknet_model import letterbox, network_layers, write_cfg_at, write_random_weights
 
     systems = a.systems.split(",")
+    unknown = [s for s in systems if s not in SYSTEMS]
+    if unknown:
+        ap.error(f"unknown system(s) {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
+    if "ort-int8" in systems and not a.calibrate:
+        ap.error("ort-int8 needs --calibrate DIR (a folder of calibration images)")
     conditions = {"off": [False], "on": [True], "both": [False, True]}[a.contend]
     a.contender = None
     threads = [int(t) for t in a.threads.split(",")]
@@ -376,6 +395,13 @@ def main():
         # driver would otherwise keep resident during all measurements.
         subprocess.run([sys.executable, os.path.abspath(__file__), "build-onnx", files["cfg"], files["weights"],
                         str(a.size), files["onnx"]], check=True)
+        if "ort-int8" in systems:
+            files["onnx-int8"] = os.path.join(directory, "model-int8.onnx")
+            started = time.perf_counter()
+            subprocess.run([sys.executable, os.path.abspath(__file__), "quantize-onnx", files["onnx"], files["onnx-int8"],
+                            os.path.abspath(a.calibrate), str(a.size)], check=True)
+            print(f"# ORT int8: quantize_static (QDQ, per-channel) calibrated on {os.path.abspath(a.calibrate)} in "
+                  f"{time.perf_counter() - started:.1f} s", flush=True)
 
         name = os.path.basename(a.cfg)
         weights_name = f"random (seed {a.seed})" if a.random else os.path.basename(a.weights)
@@ -446,10 +472,10 @@ def main():
                     continue
                 ours = samples[("ours", t, c)]
                 parts = []
-                for peer in ("ort", "opencv", "fixed"):
+                for peer in ("ort", "opencv", "fixed", "ort-int8"):
                     if (peer, t, c) in samples:
                         theirs = samples[(peer, t, c)]
-                        parts.append(f"ours/{ {'ort': 'ORT', 'opencv': 'OpenCV', 'fixed': 'fixed'}[peer]} {median(ours['wall']) / median(theirs['wall']):.2f} "
+                        parts.append(f"ours/{ {'ort': 'ORT', 'opencv': 'OpenCV', 'fixed': 'fixed', 'ort-int8': 'ORT int8'}[peer]} {median(ours['wall']) / median(theirs['wall']):.2f} "
                                      f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
                                      f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
                 print(f"ratios at {label(('ours', t, c))} thread(s): " + ", ".join(parts))
@@ -470,7 +496,11 @@ def main():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "build-onnx":
+    if len(sys.argv) == 6 and sys.argv[1] == "quantize-onnx":
+        from ort_int8 import quantize
+        count = quantize(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+        print(f"# ORT int8: {count} calibration images", flush=True)
+    elif len(sys.argv) == 6 and sys.argv[1] == "build-onnx":
         import onnx
         from darknet_model import build_onnx
         onnx.save(build_onnx(sys.argv[2], sys.argv[3], int(sys.argv[4])), sys.argv[5])

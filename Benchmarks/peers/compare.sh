@@ -3,6 +3,11 @@
 # for YOLOv3-tiny (real weights) and YOLOv3 at 416 (seeded random weights).
 #
 #   Benchmarks/peers/compare.sh [extra compare.py options, e.g. --rounds 9 --runs 5]
+#   Benchmarks/peers/compare.sh --systems ours,ort,ort-int8 --calibrate DIR   # + ONNX Runtime int8
+#
+# ort-int8 quantizes the same ONNX graph with ONNX Runtime's quantize_static, calibrated on the
+# images in DIR (not Darknet's sample images: calibration_images.py makes such a folder from
+# other photos, with crops, flips and rescales).
 #
 # Environment: PEERS_VENV (default ~/.cache/swiftdarknet-peers-venv) is created on first use
 # with opencv-python-headless<5 (5.x dropped readNetFromDarknet), numpy, onnx, onnxruntime;

@@ -1,0 +1,172 @@
+/*
+ * The int8 GEMM (darknet_int8.h): each variant's tile and the shared loop nest and epilogue,
+ * instantiated per instruction set with a per-function target, and the dispatch by variant.
+ */
+#include "darknet_int8.h"
+#include "Int8Round.h"
+
+#include <math.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* One rounding per operation in every variant: no multiply-add fused in one and not another. */
+#pragma STDC FP_CONTRACT OFF
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+/* Columns of the widest tile (3 strips), the row stride of every tile buffer. */
+#define INT8_TILE_WIDTH 48
+/* Packed A per chunk of row blocks: about half of a 1 MiB L2, leaving room for a panel of B. */
+#define INT8_CHUNK_BYTES (192 * 1024)
+
+enum { INT8_OUTPUT_S32 = 0, INT8_OUTPUT_F32 = 1, INT8_OUTPUT_U8 = 2 };
+
+/* Logistic, mish and swish over `count` values, in place: compiled once for every variant, so
+ * they round the same everywhere; Darknet's formulas (mish's softplus thresholded at 20). */
+__attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t count, int activation) {
+    for (ptrdiff_t j = 0; j < count; j++) {
+        const float x = y[j];
+        switch (activation) {
+        case SWIFTDARKNET_INT8_LOGISTIC: y[j] = 1.0f / (1.0f + expf(-x)); break;
+        case SWIFTDARKNET_INT8_SWISH: y[j] = x * (1.0f / (1.0f + expf(-x))); break;
+        case SWIFTDARKNET_INT8_MISH: {
+            const float softplus = x > 20.0f ? x : (x < -20.0f ? expf(x) : logf(expf(x) + 1.0f));
+            y[j] = x * (2.0f / (1.0f + expf(-2.0f * softplus)) - 1.0f);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+/* Portable. */
+#define INT8_TILE_STRIPS 1
+#include "Int8TilePortable.h"
+#define SUFFIX portable
+#define INT8_TILE int8_tile_portable
+#include "Int8Epilogue.h"
+#include "Int8Driver.h"
+#undef SUFFIX
+#undef INT8_TILE
+
+#if defined(__x86_64__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#include "Int8TileAVX2.h"
+#define SUFFIX avx2
+#define INT8_TILE int8_tile_avx2
+#include "Int8Epilogue.h"
+#include "Int8Driver.h"
+#undef SUFFIX
+#undef INT8_TILE
+#pragma clang attribute pop
+
+#pragma clang attribute push(__attribute__((target("avx2,avxvnni"))), apply_to = function)
+#define VNNI256_NAME int8_tile_avx_vnni
+#define VNNI256_DPBUSD _mm256_dpbusd_avx_epi32
+#include "Int8TileVNNI256.h"
+#undef VNNI256_NAME
+#undef VNNI256_DPBUSD
+#define SUFFIX avx_vnni
+#define INT8_TILE int8_tile_avx_vnni
+#include "Int8Epilogue.h"
+#include "Int8Driver.h"
+#undef SUFFIX
+#undef INT8_TILE
+#pragma clang attribute pop
+
+#pragma clang attribute push(__attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vnni"))), apply_to = function)
+#define VNNI256_NAME int8_tile_avx_vnni_evex
+#define VNNI256_DPBUSD _mm256_dpbusd_epi32
+#include "Int8TileVNNI256.h"
+#undef VNNI256_NAME
+#undef VNNI256_DPBUSD
+#define SUFFIX avx_vnni_evex
+#define INT8_TILE int8_tile_avx_vnni_evex
+#include "Int8Epilogue.h"
+#include "Int8Driver.h"
+#undef SUFFIX
+#undef INT8_TILE
+#undef INT8_TILE_STRIPS
+
+#define INT8_TILE_STRIPS 3
+#include "Int8TileAVX512VNNI.h"
+#define SUFFIX avx512_vnni
+#define INT8_TILE int8_tile_avx512vnni
+#include "Int8Epilogue.h"
+#include "Int8Driver.h"
+#undef SUFFIX
+#undef INT8_TILE
+#pragma clang attribute pop
+#endif
+#undef INT8_TILE_STRIPS
+
+int swiftdarknet_int8_supported(int variant) {
+    if (variant == SWIFTDARKNET_INT8_PORTABLE) return 1;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    const int avx2 = __builtin_cpu_supports("avx2");
+    const int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+    switch (variant) {
+    case SWIFTDARKNET_INT8_AVX2: return avx2;
+    case SWIFTDARKNET_INT8_AVX_VNNI: return avx2 && __builtin_cpu_supports("avxvnni");
+    case SWIFTDARKNET_INT8_AVX512_VNNI: return avx2 && avx512;
+    case SWIFTDARKNET_INT8_AVX_VNNI_EVEX: return avx2 && avx512;
+    default: return 0;
+    }
+#else
+    return 0;
+#endif
+}
+
+int swiftdarknet_int8_best_variant(void) {
+    static const int order[] = {SWIFTDARKNET_INT8_AVX512_VNNI, SWIFTDARKNET_INT8_AVX_VNNI, SWIFTDARKNET_INT8_AVX2};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (swiftdarknet_int8_supported(order[i])) return order[i];
+    return SWIFTDARKNET_INT8_PORTABLE;
+}
+
+/* Runs `variant`, or the portable code if this CPU cannot (never an illegal instruction). */
+static void int8_gemm(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m, ptrdiff_t n,
+                      ptrdiff_t k, int kind, const swiftdarknet_int8_epilogue *epilogue, void *c, ptrdiff_t ldc,
+                      ptrdiff_t n_begin, ptrdiff_t n_end) {
+    if (!swiftdarknet_int8_supported(variant)) variant = SWIFTDARKNET_INT8_PORTABLE;
+    switch (variant) {
+#if defined(__x86_64__)
+    case SWIFTDARKNET_INT8_AVX512_VNNI:
+        int8_gemm_avx512_vnni(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX_VNNI:
+        int8_gemm_avx_vnni(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX_VNNI_EVEX:
+        int8_gemm_avx_vnni_evex(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX2:
+        int8_gemm_avx2(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        return;
+#endif
+    default: int8_gemm_portable(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end); return;
+    }
+}
+
+void swiftdarknet_int8_gemm_s32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
+                                ptrdiff_t n, ptrdiff_t k, int32_t *c, ptrdiff_t ldc, ptrdiff_t n_begin,
+                                ptrdiff_t n_end) {
+    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_S32, NULL, c, ldc, n_begin, n_end);
+}
+
+void swiftdarknet_int8_gemm_f32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
+                                ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, float *c,
+                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end) {
+    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_F32, epilogue, c, ldc, n_begin, n_end);
+}
+
+void swiftdarknet_int8_gemm_u8(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
+                               ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, uint8_t *c,
+                               ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end) {
+    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_U8, epilogue, c, ldc, n_begin, n_end);
+}

@@ -1,0 +1,29 @@
+/*
+ * The int8 GEMM's 256-bit VNNI tile, one strip (16 columns = 2 ymm) by 8 rows, in two passes of
+ * 4 rows so the 8 accumulators, 2 activation vectors and the broadcast fit AVX-VNNI's 16 ymm
+ * registers. Included once per encoding: VNNI256_DPBUSD is the VEX (AVX-VNNI) or the EVEX
+ * (AVX-512 VNNI + VL) vpdpbusd, VNNI256_NAME the tile's name.
+ */
+static void VNNI256_NAME(const int8_t *a, const uint8_t *b, ptrdiff_t kq, int strips, int32_t *tile) {
+    (void)strips; /* always 1: INT8_TILE_STRIPS */
+    for (int half = 0; half < 2; half++) {
+        __m256i acc[4][2];
+        for (int r = 0; r < 4; r++) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+        for (ptrdiff_t q = 0; q < kq; q++) {
+            const __m256i x0 = _mm256_loadu_si256((const __m256i *)(b + q * 64));
+            const __m256i x1 = _mm256_loadu_si256((const __m256i *)(b + q * 64 + 32));
+            const int8_t *w = a + q * 32 + half * 16;
+            for (int r = 0; r < 4; r++) {
+                int32_t word;
+                memcpy(&word, w + r * 4, 4);
+                const __m256i weights = _mm256_set1_epi32(word);
+                acc[r][0] = VNNI256_DPBUSD(acc[r][0], x0, weights);
+                acc[r][1] = VNNI256_DPBUSD(acc[r][1], x1, weights);
+            }
+        }
+        for (int r = 0; r < 4; r++) {
+            _mm256_storeu_si256((__m256i *)(tile + (half * 4 + r) * INT8_TILE_WIDTH), acc[r][0]);
+            _mm256_storeu_si256((__m256i *)(tile + (half * 4 + r) * INT8_TILE_WIDTH + 8), acc[r][1]);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+#ifndef SWIFTDARKNET_INT8_H
+#define SWIFTDARKNET_INT8_H
+/*
+ * The int8 convolution core: quantization helpers, packing, an 8-bit im2col, and an int8 GEMM
+ * with a fused requantizing epilogue, compiled for four instruction sets.
+ *
+ * Numbers. Weights A are signed int8, symmetric (zero point 0), one scale per output row
+ * (filter): w = scale_a[m] * a. Activations B are UNSIGNED uint8 with one scale and zero point
+ * per tensor (asymmetric): x = scale_b * (b - zero_b). This is the form vpdpbusd multiplies
+ * (u8 x s8) with no shift; the zero point is undone in the epilogue by a per-row compensation,
+ *     sum_k w[m,k] x[k,n] = scale_a[m] scale_b (acc[m,n] - zero_b * sum_k a[m,k]),
+ * so callers pass compensation[m] = zero_b * row_sum(a)[m] (swiftdarknet_int8_row_sums) and
+ * scale[m] = scale_a[m] * scale_b. A ReLU/leaky activation's output, mostly >= 0, loses only
+ * a few codes to the negative side this way, where a symmetric s8 tensor would waste half.
+ *
+ * Accumulation is exact int32: |acc| <= 255 * 128 * K, so K is at most
+ * SWIFTDARKNET_INT8_MAX_K. Every variant computes the same integers; the epilogue is the same
+ * IEEE float arithmetic in every variant (contraction off, no FMA), and the logistic, mish and
+ * swish activations call one libm-based scalar function, so float and u8 outputs are identical
+ * across variants too.
+ *
+ * Layouts. Packed A: blocks of SWIFTDARKNET_INT8_ROW_BLOCK (8) rows; in a block, for every
+ * quad of k (k = 4q .. 4q + 3) the 8 rows' 4 bytes: byte (m, k) at
+ *     ((m / 8) * kq + k / 4) * 32 + (m % 8) * 4 + k % 4,      kq = ceil(K / 4),
+ * rows beyond M and k beyond K zero. Packed B: strips of SWIFTDARKNET_INT8_STRIP (16) columns;
+ * in a strip, for every quad of k the 16 columns' 4 bytes: byte (k, n) at
+ *     ((n / 16) * kq + k / 4) * 64 + (n % 16) * 4 + k % 4,
+ * k beyond K zero (so A's zero padding meets zeros), columns beyond N zero. A vpdpbusd then
+ * takes 16 (zmm) or 8 (ymm) columns' 4 bytes from one load and one row's 4 weights broadcast.
+ *
+ * AVX2 without VNNI: vpmaddubsw adds two u8 x s8 products into a SATURATING int16 (255 * 128 *
+ * 2 = 65280 > 32767). That variant splits every activation byte into its nibbles, b = 16 hi +
+ * lo with hi, lo <= 15, so each vpmaddubsw sum is at most 2 * 15 * 128 = 3840 and never
+ * saturates; vpmaddwd widens each to int32 (by 1 and by 16). Exact for every input, at twice the
+ * instructions of a plain vpmaddubsw kernel.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Rows of a packed-A block and columns of a packed-B strip. */
+#define SWIFTDARKNET_INT8_ROW_BLOCK 8
+#define SWIFTDARKNET_INT8_STRIP 16
+/* Largest K whose worst-case sum (255 * 128 * K) fits an int32. */
+#define SWIFTDARKNET_INT8_MAX_K 65536
+
+/* The int8 GEMM's instruction-set variants. */
+enum {
+    SWIFTDARKNET_INT8_PORTABLE = 0,     /* plain C */
+    SWIFTDARKNET_INT8_AVX2 = 1,         /* ymm vpmaddubsw + vpmaddwd, nibble-split activations */
+    SWIFTDARKNET_INT8_AVX_VNNI = 2,     /* ymm VEX vpdpbusd (AVX-VNNI) */
+    SWIFTDARKNET_INT8_AVX512_VNNI = 3,  /* zmm vpdpbusd (AVX-512 VNNI + BW) */
+    /* The AVX-VNNI kernel's source compiled for AVX-512 VNNI + VL (EVEX-encoded ymm vpdpbusd):
+     * lets a CPU with AVX-512 VNNI but no AVX-VNNI run and test that kernel. Never chosen
+     * automatically. */
+    SWIFTDARKNET_INT8_AVX_VNNI_EVEX = 4,
+    SWIFTDARKNET_INT8_VARIANTS = 5
+};
+
+/* Whether this CPU runs `variant`. */
+int swiftdarknet_int8_supported(int variant);
+
+/* The fastest variant this CPU runs (AVX-512 VNNI, then AVX-VNNI, AVX2, portable). */
+int swiftdarknet_int8_best_variant(void);
+
+/* Activations the epilogue applies (the first four share SWIFTDARKNET_ACTIVATION_*'s codes). */
+enum {
+    SWIFTDARKNET_INT8_LINEAR = 0,
+    SWIFTDARKNET_INT8_LEAKY = 1,     /* y > 0 ? y : 0.1f * y, Darknet's */
+    SWIFTDARKNET_INT8_RELU = 2,      /* y > 0 ? y : 0 */
+    SWIFTDARKNET_INT8_LOGISTIC = 3,  /* 1 / (1 + expf(-y)) */
+    SWIFTDARKNET_INT8_MISH = 4,      /* y * tanh(softplus(y)), softplus thresholded at 20 as Darknet's */
+    SWIFTDARKNET_INT8_SWISH = 5      /* y / (1 + expf(-y)) */
+};
+
+/* The fused epilogue of one GEMM: y = (float)(acc - compensation[m]) * scale[m] + bias[m]
+ * (bias NULL: 0), then `activation`. The u8 output then stores
+ * clamp(rint(y / output_scale) + output_zero_point, 0, 255), exactly what swiftdarknet_quantize_u8
+ * stores for y. */
+typedef struct {
+    const int32_t *compensation; /* M values (NULL: 0) */
+    const float *scale;          /* M values */
+    const float *bias;           /* M values, or NULL */
+    int activation;              /* SWIFTDARKNET_INT8_* activation */
+    float output_scale;          /* u8 output only, > 0 */
+    int32_t output_zero_point;   /* u8 output only, 0 ... 255 */
+} swiftdarknet_int8_epilogue;
+
+/* Bytes of packed A for M x K, and of packed B for K x N. */
+ptrdiff_t swiftdarknet_int8_packed_a_bytes(ptrdiff_t m, ptrdiff_t k);
+ptrdiff_t swiftdarknet_int8_packed_b_bytes(ptrdiff_t k, ptrdiff_t n);
+
+/* Packs row-major int8 A (M x K, row stride lda) into `packed` (packed_a_bytes), padding with 0. */
+void swiftdarknet_int8_pack_a(const int8_t *a, ptrdiff_t m, ptrdiff_t k, ptrdiff_t lda, int8_t *packed);
+
+/* sums[m] = the sum of row m of A (M x K, row stride lda). */
+void swiftdarknet_int8_row_sums(const int8_t *a, ptrdiff_t m, ptrdiff_t k, ptrdiff_t lda, int32_t *sums);
+
+/* Packs row-major uint8 B (K x N, row stride ldb) into `packed` (packed_b_bytes), padding with 0:
+ * the quads of k [quad_begin, quad_end) (all: 0, ceil(K / 4)), so threads can split the work.
+ * For a 1x1 stride-1 convolution, B is the CHW input itself (K = channels, N = the plane). */
+void swiftdarknet_int8_pack_b(const uint8_t *b, ptrdiff_t k, ptrdiff_t n, ptrdiff_t ldb, uint8_t *packed,
+                              ptrdiff_t quad_begin, ptrdiff_t quad_end);
+
+/* im2col of a uint8 CHW tensor written straight into packed-B layout (K = channels * size *
+ * size in Darknet's (channel, kernel row, kernel column) order, N = out_height * out_width):
+ * positions in the zero padding take `pad_value` (the activation zero point, the code of 0.0).
+ * Writes the quads of k [quad_begin, quad_end), as swiftdarknet_int8_pack_b. */
+void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                     ptrdiff_t size, ptrdiff_t stride, ptrdiff_t pad, uint8_t pad_value,
+                                     ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed,
+                                     ptrdiff_t quad_begin, ptrdiff_t quad_end);
+
+/* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> zero_point. */
+void swiftdarknet_quantize_u8(const float *x, ptrdiff_t count, float scale, int32_t zero_point, uint8_t *out);
+
+/* out[i] = clamp(rint(x[i] / scale), -128, 127), rounding half to even; NaN -> 0. */
+void swiftdarknet_quantize_s8(const float *x, ptrdiff_t count, float scale, int8_t *out);
+
+/* Symmetric per-row quantization of float weights (M x K, row-major): scales[m] =
+ * max|w[m, :]| / 127 and q = rint(w / scales[m]) in -127 ... 127; a row of zeros gets scale 0
+ * and zeros. */
+void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int8_t *q, float *scales);
+
+/* C = A B for packed A (M x K) and packed B (K x N), columns [n_begin, n_end) of every row
+ * (n_begin a multiple of SWIFTDARKNET_INT8_STRIP, so threads can split N), with `variant`
+ * (which the CPU must support). K <= SWIFTDARKNET_INT8_MAX_K. Row m's outputs go to
+ * c + m * ldc. Three outputs: */
+/* the raw int32 accumulators; */
+void swiftdarknet_int8_gemm_s32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
+                                ptrdiff_t n, ptrdiff_t k, int32_t *c, ptrdiff_t ldc, ptrdiff_t n_begin,
+                                ptrdiff_t n_end);
+/* float after the epilogue; */
+void swiftdarknet_int8_gemm_f32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
+                                ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, float *c,
+                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end);
+/* uint8 after the epilogue, requantized with output_scale and output_zero_point. */
+void swiftdarknet_int8_gemm_u8(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
+                               ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, uint8_t *c,
+                               ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

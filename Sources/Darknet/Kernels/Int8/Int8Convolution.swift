@@ -1,0 +1,68 @@
+/// One convolution (groups 1, square kernel, equal strides) as 8-bit im2col + int8 GEMM, the
+/// core a later int8 convolution algorithm runs: the input already in 8-bit codes (CHW), its
+/// im2col written packed into a workspace (skipped for 1x1/1 without padding, where the input
+/// is B itself and is only packed), then the GEMM with its fused epilogue into a float or an
+/// 8-bit CHW output. Packing is split over threads by quads of k, the GEMM by 16-column strips,
+/// so the result does not depend on the thread count. Allocates nothing.
+package struct Int8Convolution: Sendable {
+    package let channels, height, width, filters, size, stride, padding: Int
+    package let outputHeight, outputWidth: Int
+
+    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int, padding: Int) {
+        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && stride >= 1 && padding >= 0,
+                     "Int8Convolution: bad geometry")
+        (self.channels, self.height, self.width, self.filters) = (channels, height, width, filters)
+        (self.size, self.stride, self.padding) = (size, stride, padding)
+        outputHeight = Int8Im2col.outputExtent(height, size: size, stride: stride, padding: padding)
+        outputWidth = Int8Im2col.outputExtent(width, size: size, stride: stride, padding: padding)
+        precondition(outputHeight >= 1 && outputWidth >= 1, "Int8Convolution: the kernel is larger than the padded input")
+        precondition(depth <= Int8GEMM.maximumDepth, "Int8Convolution: K = \(depth) exceeds \(Int8GEMM.maximumDepth)")
+    }
+
+    /// K of the GEMM: `channels * size²` (the weights' row length, Darknet's order).
+    package var depth: Int { channels * size * size }
+    /// N of the GEMM: the output plane.
+    package var columns: Int { outputHeight * outputWidth }
+    /// Bytes of the packed-B workspace `run` needs.
+    package var workspaceBytes: Int { Int8Im2col.packedBytes(depth: depth, columns: columns) }
+    /// Whether B is the input itself (1x1, stride 1, no padding): packed, no im2col.
+    package var isPointwise: Bool { size == 1 && stride == 1 && padding == 0 }
+
+    /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`.
+    package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                     epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, workspace: UnsafeMutablePointer<UInt8>,
+                     split: ThreadSplit, variant: Int8Variant = .best) {
+        pack(input, quantization: quantization, weights: weights, workspace: workspace, split: split)
+        split((columns + 15) / 16) { strips, _ in
+            Int8GEMM.multiply(weights, workspace, columns: columns, epilogue: epilogue, into: output, rowStride: columns,
+                              range: strips.lowerBound * 16..<min(strips.upperBound * 16, columns), variant: variant)
+        }
+    }
+
+    /// 8-bit output quantized with `outputQuantization`, for a next int8 layer to read as it is.
+    package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                     epilogue: Int8Epilogue, output: UnsafeMutablePointer<UInt8>,
+                     outputQuantization: Int8TensorQuantization, workspace: UnsafeMutablePointer<UInt8>,
+                     split: ThreadSplit, variant: Int8Variant = .best) {
+        pack(input, quantization: quantization, weights: weights, workspace: workspace, split: split)
+        split((columns + 15) / 16) { strips, _ in
+            Int8GEMM.multiply(weights, workspace, columns: columns, epilogue: epilogue, into: output,
+                              quantization: outputQuantization, rowStride: columns,
+                              range: strips.lowerBound * 16..<min(strips.upperBound * 16, columns), variant: variant)
+        }
+    }
+
+    private func pack(_ input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                      workspace: UnsafeMutablePointer<UInt8>, split: ThreadSplit) {
+        precondition(weights.rows == filters && weights.depth == depth,
+                     "Int8Convolution: weights are \(weights.rows) x \(weights.depth), expected \(filters) x \(depth)")
+        split(Int8Im2col.quads(depth: depth)) { quads, _ in
+            if isPointwise {
+                Int8Im2col.pack(input, depth: depth, columns: columns, rowStride: columns, into: workspace, quads: quads)
+            } else {
+                Int8Im2col.im2col(input, channels: channels, height: height, width: width, size: size, stride: stride,
+                                  padding: padding, zeroPoint: quantization.zeroPoint, into: workspace, quads: quads)
+            }
+        }
+    }
+}
