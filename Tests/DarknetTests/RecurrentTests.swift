@@ -29,6 +29,7 @@ final class RecurrentTests: XCTestCase {
                                   weights: try TestPaths.require(d.appendingPathComponent("weights/\(name).weights"), file: file, line: line))
         let session = InferenceSession(network: network, retaining: .all)
         var fresh: InferenceSession?
+        var largest: Float = 0
         for step in 0..<steps {
             let directory = d.appendingPathComponent(String(format: "%@/step%02d", name, step))
             let index = try JSONDecoder().decode(Index.self, from: Data(contentsOf: try TestPaths.require(
@@ -42,6 +43,7 @@ final class RecurrentTests: XCTestCase {
                 let actual = try session.output(ofLayer: entry.index).values
                 XCTAssertEqual(actual.count, expected.count, "\(name) step \(step) layer \(entry.index) size", file: file, line: line)
                 let difference = maxAbsDifference(actual, expected)
+                largest = max(largest, difference)
                 XCTAssertLessThanOrEqual(difference, LayerReference.tolerance,
                                          "\(name) step \(step) layer \(entry.index) [\(entry.type)] differs from Darknet by \(difference)",
                                          file: file, line: line)
@@ -58,6 +60,7 @@ final class RecurrentTests: XCTestCase {
                 fresh = stateless
             }
         }
+        print(String(format: "%@: %d steps, largest difference from Darknet %.2g", name, steps, largest))
         session.resetState()
         try session.forward(try readFloatFile(d.appendingPathComponent("\(name)/step00/input.bin")))
         let first = try readFloatFile(d.appendingPathComponent("\(name)/step00/layer000.bin"))

@@ -18,6 +18,7 @@ final class YoloV1Tests: XCTestCase {
                                                   reference: d.appendingPathComponent(name), expectAtLeast: expectAtLeast,
                                                   file: file, line: line)
         XCTAssertTrue(compared.contains { $0.type == "detection" }, "the [detection] head is compared", file: file, line: line)
+        print(String(format: "%@: largest difference from Darknet %.2g", name, compared.map(\.difference).max() ?? 0))
     }
 
     func testYoloV1TinyEveryLayer() throws { try compareLayers("yolov1-tiny-224", input: "dog-224x224", expectAtLeast: 16) }
@@ -30,6 +31,7 @@ final class YoloV1Tests: XCTestCase {
             input: Self.debian.appendingPathComponent("input/dog-192x192.bin"),
             reference: Self.debian.appendingPathComponent("yolov1-192"), expectAtLeast: 20)
         XCTAssertTrue(compared.contains { $0.type == "local" }, "the [local] layer is compared")
+        print(String(format: "yolov1-192: largest difference from Darknet %.2g", compared.map(\.difference).max() ?? 0))
     }
 
     func testT1TestEveryLayer() throws { try compareLayers("t1.test", input: "dog-224x224", expectAtLeast: 10) }
