@@ -188,11 +188,15 @@ class BatchNorm:
         return [p["scales"], p["mean"], p["variance"] + variance_shift]
 
 
-def maxpool(x, o):
+def pool_geometry(o):
+    """size, stride_x, stride_y, padding as AlexeyAB's parse_maxpool (and parse_local_avgpool) read them."""
     stride = int(o.get("stride", 1))
-    sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
     size = int(o.get("size", stride))
-    padding = int(o.get("padding", size - 1))
+    return size, int(o.get("stride_x", stride)), int(o.get("stride_y", stride)), int(o.get("padding", size - 1))
+
+
+def maxpool(x, o):
+    size, sx, sy, padding = pool_geometry(o)
     c, h, w = x.shape
     oh, ow = (h + padding - size) // sy + 1, (w + padding - size) // sx + 1
     off = -(padding // 2)
@@ -207,10 +211,7 @@ def maxpool(x, o):
 
 def local_avgpool(x, o):
     """AlexeyAB's [local_avgpool]: maxpool's windows, the mean of the cells inside the input."""
-    stride = int(o.get("stride", 1))
-    sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
-    size = int(o.get("size", stride))
-    padding = int(o.get("padding", size - 1))
+    size, sx, sy, padding = pool_geometry(o)
     c, h, w = x.shape
     oh, ow = (h + padding - size) // sy + 1, (w + padding - size) // sx + 1
     off = -(padding // 2)
@@ -313,10 +314,7 @@ def conv_layers(sections):
             convs[index] = BatchNorm(pc)
             shape = (pc, ph, pw)
         elif kind in ("maxpool", "max", "local_avgpool"):
-            stride = int(o.get("stride", 1))
-            sx, sy = int(o.get("stride_x", stride)), int(o.get("stride_y", stride))
-            size = int(o.get("size", stride))
-            padding = int(o.get("padding", size - 1))
+            size, sx, sy, padding = pool_geometry(o)
             shape = (pc, (ph + padding - size) // sy + 1, (pw + padding - size) // sx + 1)
         elif kind == "route":
             srcs = [shapes[resolve(s, index)] for s in ints(o["layers"])]

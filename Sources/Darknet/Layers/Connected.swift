@@ -75,6 +75,23 @@ final class DenseBlock: @unchecked Sendable {
         return ([("biases", outputs), ("weights", outputs &* inputs)] + norm).map { (prefix + $0.0, $0.1) }
     }
 
+    /// The stored arrays of named sub-layers (`(name, inputs)` each, all of `outputs`), in order.
+    static func storedParameters(of sublayers: [(name: String, inputs: Int)], outputs: Int, batchNormalize: Bool)
+        -> [(name: String, count: Int)] {
+        sublayers.flatMap { storedParameters(inputs: $0.inputs, outputs: outputs, batchNormalize: batchNormalize, prefix: $0.name + ".") }
+    }
+
+    /// Reads named sub-layers in order (a recurrent layer's).
+    static func read(_ sublayers: [(name: String, inputs: Int)], outputs: Int, batchNormalize: Bool,
+                     from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError) -> [DenseBlock] {
+        var blocks: [DenseBlock] = []
+        for (name, inputs) in sublayers {
+            blocks.append(try DenseBlock(reading: &reader, inputs: inputs, outputs: outputs, batchNormalize: batchNormalize,
+                                         prefix: name + ".", context: context))
+        }
+        return blocks
+    }
+
     /// Reads the block and folds its batch norm. With `context.transposed` (header major or minor
     /// above 1000) the file holds the weights as `inputs x outputs`; they are turned to `outputs x inputs`.
     init(reading reader: inout WeightsReader, inputs: Int, outputs: Int, batchNormalize: Bool, prefix: String = "",

@@ -36,22 +36,18 @@ extension GRUSpec: Layer {
     /// `load_weights`' order (not the order Darknet creates them in): `wz`, `wr`, `wh`, then `uz`,
     /// `ur`, `uh`, each a `[connected]` block.
     func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
-        Self.sublayers(inputs: layer.inputShape.count, outputs: outputs).flatMap { name, inputs in
-            DenseBlock.storedParameters(inputs: inputs, outputs: outputs, batchNormalize: batchNormalize, prefix: name + ".")
-        }
+        DenseBlock.storedParameters(of: Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
+                                    batchNormalize: batchNormalize)
     }
 
-    private static func sublayers(inputs: Int, outputs: Int) -> [(String, Int)] {
+    private static func sublayers(inputs: Int, outputs: Int) -> [(name: String, inputs: Int)] {
         [("wz", outputs), ("wr", outputs), ("wh", outputs), ("uz", inputs), ("ur", inputs), ("uh", inputs)]
     }
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        var blocks: [DenseBlock] = []
-        for (name, inputs) in Self.sublayers(inputs: layer.inputShape.count, outputs: outputs) {
-            blocks.append(try DenseBlock(reading: &reader, inputs: inputs, outputs: outputs, batchNormalize: batchNormalize,
-                                         prefix: name + ".", context: context))
-        }
+        let blocks = try DenseBlock.read(Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
+                                         batchNormalize: batchNormalize, from: &reader, context: context)
         return GRUStep(spec: self, blocks: blocks)
     }
 }

@@ -40,22 +40,18 @@ extension RNNSpec: Layer {
 
     /// `load_weights`: the input, self and output sub-layers, each a `[connected]` block.
     func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
-        Self.sublayers(inputs: layer.inputShape.count, outputs: outputs).flatMap { name, inputs in
-            DenseBlock.storedParameters(inputs: inputs, outputs: outputs, batchNormalize: batchNormalize, prefix: name + ".")
-        }
+        DenseBlock.storedParameters(of: Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
+                                    batchNormalize: batchNormalize)
     }
 
-    private static func sublayers(inputs: Int, outputs: Int) -> [(String, Int)] {
+    private static func sublayers(inputs: Int, outputs: Int) -> [(name: String, inputs: Int)] {
         [("input_layer", inputs), ("self_layer", outputs), ("output_layer", outputs)]
     }
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        var blocks: [DenseBlock] = []
-        for (name, inputs) in Self.sublayers(inputs: layer.inputShape.count, outputs: outputs) {
-            blocks.append(try DenseBlock(reading: &reader, inputs: inputs, outputs: outputs, batchNormalize: batchNormalize,
-                                         prefix: name + ".", context: context))
-        }
+        let blocks = try DenseBlock.read(Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
+                                         batchNormalize: batchNormalize, from: &reader, context: context)
         return RNNStep(spec: self, input: blocks[0], recurrent: blocks[1], output: blocks[2])
     }
 }
