@@ -98,8 +98,8 @@ final class MalformedInputTests: XCTestCase {
         Row("blank section name", .cfg("[ \t]\n"), .cfg(line: 1, reason: .malformedSectionHeader("[ \t]"))),
         Row("nested brackets", .cfg("[[net]]\n"), .cfg(line: 1, reason: .malformedSectionHeader("[[net]]"))),
         Row("unknown section", .cfg(net + "[convolution]\nfilters=4\n"), .cfg(line: 5, reason: .unknownSection("convolution"))),
-        Row("Darknet section this library does not run", .cfg(net + "[local]\n"),
-            .cfg(line: 5, reason: .unsupported("the [local] layer is not implemented by this library"))),
+        Row("Darknet section this library does not run", .cfg(net + "[lstm]\n"),
+            .cfg(line: 5, reason: .unsupported("the [lstm] layer is not implemented by this library"))),
         Row("first section is not [net]", .cfg("# header\n[convolutional]\nfilters=1\n"), .cfg(line: 2, reason: .missingNetSection)),
         Row("[net] without layers", .cfg(net), .cfg(line: 1, reason: .noLayers)),
         Row("second [net]", .cfg(net + "[maxpool]\n[network]\n"), .cfg(line: 6, reason: .unsupported("a second [net] section"))),
@@ -242,6 +242,10 @@ final class MalformedInputTests: XCTestCase {
     // MARK: planning (shapes, memory)
 
     static let planRows: [Row] = [
+        Row("[rnn] whose parameter count overflows (was a trap summing the sub-layers)",
+            .cfg("[net]\ninputs=4\n[rnn]\noutput=2147483647\n"), .plan(layer: 0, section: "rnn", reason: .sizeOverflow)),
+        Row("[gru] whose parameter count overflows", .cfg("[net]\ninputs=4\n[gru]\noutput=2147483647\n"),
+            .plan(layer: 0, section: "gru", reason: .sizeOverflow)),
         Row("convolution larger than the input", .cfg(net + "[convolutional]\nfilters=4\nsize=11\n"),
             .plan(layer: 0, section: "convolutional",
                   reason: .windowLargerThanInput(window: 11, input: TensorShape(channels: 3, height: 8, width: 8), padding: 0))),

@@ -24,7 +24,9 @@ extension GRUSpec: Layer {
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
         let inputs = context.input.count
-        let parameters = 3 * (try context.product(inputs + 1, outputs)) + 3 * (try context.product(outputs + 1, outputs))
+        let (parameters, overflow) = try context.product(3, inputs + 1, outputs)
+            .addingReportingOverflow(try context.product(3, outputs + 1, outputs))
+        guard !overflow else { throw context.fail(.sizeOverflow) }
         return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
                              threadScratch: 4 * outputs, state: outputs, parameters: parameters)
     }

@@ -29,7 +29,9 @@ extension RNNSpec: Layer {
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
         let inputs = context.input.count
-        let parameters = try context.product(inputs + 1, outputs) + 2 * (try context.product(outputs + 1, outputs))
+        let (parameters, overflow) = try context.product(inputs + 1, outputs)
+            .addingReportingOverflow(try context.product(2, outputs + 1, outputs))
+        guard !overflow else { throw context.fail(.sizeOverflow) }
         return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
                              threadScratch: 2 * outputs, state: outputs, parameters: parameters)
     }
