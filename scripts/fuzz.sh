@@ -68,6 +68,7 @@ clip -c:v mjpeg "$work/corpus/video/mjpeg.avi"
 clip -c:v libvpx "$work/corpus/video/vp8.webm"
 clip -c:v mpeg2video -f mpegts "$work/corpus/video/mpeg2.ts"
 clip "$work/corpus/video/anim.gif"
+cp Fuzz/Seeds/video/* "$work/corpus/video/"   # inputs of past findings (see Fuzz/README.md)
 cp Fuzz/Seeds/data/* "$work/corpus/data/"
 find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs -r cp -t "$work/corpus/image/"  # sed, not head: no SIGPIPE under pipefail
 

@@ -85,7 +85,10 @@ final class FrameConverter {
         }
     }
 
-    /// libswscale's `rgb24` copy of a frame in a format the core does not read.
+    /// libswscale's `rgb24` copy of a frame in a format the core does not read, into a frame of
+    /// libavutil's own allocation: its SIMD paths write whole vectors, past the end of a row of
+    /// `3 * width` bytes, and `av_frame_get_buffer` pads and aligns for that (an exactly sized
+    /// array was overrun: heap corruption FuzzVideo found after 637,887 inputs).
     private func convertToRGB(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
                               source: String) throws(VideoError) -> PixelBuffer {
         let sourceFormat = AVPixelFormat(rawValue: frame.pointee.format)
@@ -95,28 +98,46 @@ final class FrameConverter {
             let name = av_get_pix_fmt_name(sourceFormat).map { String(cString: $0) } ?? "format \(frame.pointee.format)"
             throw .conversionFailed(source: source, reason: "libswscale cannot convert \(name) to rgb24")
         }
-        let stride = width * 3
-        var rgb = [UInt8](repeating: 0, count: stride * height)
-        let rows = rgb.withUnsafeMutableBufferPointer { out -> Int32 in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-            var destinationStrides: [Int32] = [Int32(stride), 0, 0, 0]
-            return withUnsafePointer(to: &frame.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) { planes in
-                    withUnsafePointer(to: &frame.pointee.linesize) { lines in
-                        lines.withMemoryRebound(to: Int32.self, capacity: Int(AV_NUM_DATA_POINTERS)) { strides in
-                            sws_scale(scaler, planes, strides, 0, Int32(height), &destination, &destinationStrides)
-                        }
-                    }
+        var output = av_frame_alloc()
+        defer { av_frame_free(&output) }
+        guard let rgb = output else { throw .conversionFailed(source: source, reason: "out of memory for an rgb24 frame") }
+        rgb.pointee.width = Int32(width)
+        rgb.pointee.height = Int32(height)
+        rgb.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        let allocated = av_frame_get_buffer(rgb, 0)
+        guard allocated >= 0 else {
+            throw .conversionFailed(source: source, reason: "cannot allocate an rgb24 frame: \(ffmpegMessage(allocated))")
+        }
+        let rows = Self.withPlanes(frame) { planes, strides in
+            Self.withPlanes(rgb) { destination, destinationStrides in
+                // libswscale writes the pixels the pointers point at, never the pointer array.
+                UnsafeMutablePointer(mutating: destination).withMemoryRebound(
+                    to: UnsafeMutablePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) { output in
+                    sws_scale(scaler, planes, strides, 0, Int32(height), output, destinationStrides)
                 }
             }
         }
         guard rows == Int32(height) else {
             throw .conversionFailed(source: source, reason: "libswscale returned \(rows) of \(height) rows")
         }
-        do {
-            return try PixelBuffer(format: .rgb, width: width, height: height, bytes: rgb)
-        } catch {
-            throw .conversionFailed(source: source, reason: "\(error)")
+        // The result holds its own reference to the frame (freed here by the defer).
+        guard let buffer = try Self.wrap(rgb, format: .rgb) else {
+            throw .conversionFailed(source: source, reason: "libavutil gave an rgb24 frame with a negative stride")
+        }
+        return buffer
+    }
+
+    /// `frame`'s plane pointers and line sizes as the C arrays libswscale takes.
+    private static func withPlanes<R>(_ frame: UnsafeMutablePointer<AVFrame>,
+                                      _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>) -> R) -> R {
+        withUnsafePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) { planes in
+                withUnsafePointer(to: &frame.pointee.linesize) { lines in
+                    lines.withMemoryRebound(to: Int32.self, capacity: Int(AV_NUM_DATA_POINTERS)) { strides in
+                        body(planes, strides)
+                    }
+                }
+            }
         }
     }
 }
