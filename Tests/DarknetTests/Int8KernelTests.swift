@@ -114,7 +114,7 @@ final class Int8KernelTests: XCTestCase {
     func testSupportedVariantsFollowTheCPUFlags() throws {
         guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
               let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {
-            throw XCTSkip("no /proc/cpuinfo flags on this system")
+            return XCTFail("no flags line in /proc/cpuinfo: the supported variants cannot be checked")
         }
         let flags = Set(line.split(separator: " ").map(String.init))
         let avx512 = ["avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx2"].allSatisfy(flags.contains)
@@ -145,7 +145,8 @@ final class Int8KernelTests: XCTestCase {
     /// Every SIMD variant gives the portable kernel's int32 sums, bit for bit, over random
     /// shapes with remainders and YOLOv3-tiny's shapes.
     func testEveryVariantGivesThePortableSums() throws {
-        guard !simdVariants.isEmpty else { throw XCTSkip("no SIMD int8 variant on this CPU") }
+        // A CPU without any SIMD variant has nothing to compare: then the portable kernel is the choice.
+        guard !simdVariants.isEmpty else { return XCTAssertEqual(Int8Variant.best, .portable) }
         let shapes = Self.randomShapes(count: 120, seed: 23) + Self.tinyShapes
         for (index, shape) in shapes.enumerated() {
             let operands = Operands(m: shape.m, n: shape.n, k: shape.k, seed: UInt64(1000 + index))
