@@ -28,6 +28,7 @@ final class ErrorMessageTests: XCTestCase {
         case .reorgNotDivisible: "reorgNotDivisible"
         case .cropLargerThanInput: "cropLargerThanInput"
         case .softmaxGroupsNotDividing: "softmaxGroupsNotDividing"
+        case .treeClassCountMismatch: "treeClassCountMismatch"
         case .sizeOverflow: "sizeOverflow"
         case .memoryLimitExceeded: "memoryLimitExceeded"
         }
@@ -36,7 +37,7 @@ final class ErrorMessageTests: XCTestCase {
     static let allReasonNames: Set<String> = [
         "windowLargerThanInput", "channelsNotDivisibleByGroups", "routeSizeMismatch", "shortcutShapeMismatch",
         "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "detectionSizeMismatch", "reorgNotDivisible", "cropLargerThanInput",
-        "softmaxGroupsNotDividing", "sizeOverflow", "memoryLimitExceeded",
+        "softmaxGroupsNotDividing", "treeClassCountMismatch", "sizeOverflow", "memoryLimitExceeded",
     ]
 
     /// One row per reason (two for the overflow: in a layer and in the network): the cfg, and
@@ -61,6 +62,8 @@ final class ErrorMessageTests: XCTestCase {
         (net + "[reorg]\nstride=3\n", 4 << 30, "plan.cfg:5: layer 0 [reorg]: input"),
         (net + "[crop]\ncrop_width=9\ncrop_height=2\n", 4 << 30, "plan.cfg:5: layer 0 [crop]: crop 9x2 is larger than the input"),
         (net + "[softmax]\ngroups=5\n", 4 << 30, "plan.cfg:5: layer 0 [softmax]: groups 5 do not divide the 192 input values"),
+        (net + "[softmax]\ntree=\(TestPaths.darknetData.path)/9k.tree\n", 4 << 30,
+         "plan.cfg:5: layer 0 [softmax]: input has 192 values, expected one per class of the tree = 9418"),
         (net + "[maxpool]\n[upsample]\nstride=100000\n", 4 << 30, "plan.cfg:6: layer 1 [upsample]: tensor sizes overflow"),
         ("[net]\nwidth=65536\nheight=65536\nchannels=1\n[maxpool]\n", 4 << 30, "plan.cfg:1: network: tensor sizes overflow"),
         (net + "[convolutional]\nfilters=4\n", 100, "plan.cfg:1: network: needs 1856 bytes, more than the limit of 100 bytes"),

@@ -35,7 +35,9 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
 /// `extraction.cfg`, `tiny.cfg`, ...), giving what `darknet classifier predict` prints:
 /// the image letterboxed to the network size, one forward pass, the `top` largest outputs of
 /// the last layer that is not `[cost]`, largest first (ties: lower index first, Darknet's
-/// `top_k`).
+/// `top_k`). With a class hierarchy (`[softmax] tree=`, darknet9000) the outputs are first
+/// turned into path probabilities with only the leaves kept, as `predict` does
+/// (``ClassTree/multiplyAlongPaths(_:stride:onlyLeaves:)``).
 ///
 /// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
 /// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
@@ -50,6 +52,8 @@ public final class Classifier: Sendable {
     public let outputLayer: Int
     /// How many sessions exist at once and how long idle ones are kept.
     public let sessionPolicy: SessionPolicy
+    /// The network's class hierarchy (the last `[softmax] tree=`, Darknet's `net->hierarchy`).
+    public let hierarchy: ClassTree?
     private let runner: SessionRunner
 
     /// Loads a classifier from Darknet files.
@@ -80,6 +84,10 @@ public final class Classifier: Sendable {
         self.threads = threads
         self.outputLayer = output.index
         self.sessionPolicy = sessionPolicy
+        hierarchy = network.plan.layers.lazy.compactMap { layer -> ClassTree? in
+            if case .softmax(let softmax) = layer.spec.kind { return softmax.tree }
+            return nil
+        }.last
         let outputLayer = output.index
         runner = SessionRunner(policy: sessionPolicy, name: "SwiftDarknet.Classifier") {
             InferenceSession(network: network, retaining: .layers([outputLayer]), threads: threads)
@@ -113,10 +121,16 @@ public final class Classifier: Sendable {
 
     private func classify(_ input: [Float], top: Int, in pooled: PooledSession) throws -> [Classification] {
         try pooled.session.forward(input)
-        return try pooled.session.withOutput(ofLayer: outputLayer) { values, _ in
-            Self.topK(values, count: top).map { index in
-                Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),
-                               probability: values[index])
+        return try pooled.session.withOutput(ofLayer: outputLayer) { output, _ in
+            var values = Array(output)
+            if let hierarchy, hierarchy.count == values.count {
+                values.withUnsafeMutableBufferPointer { hierarchy.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: true) }
+            }
+            return values.withUnsafeBufferPointer { values in
+                Self.topK(values, count: top).map { index in
+                    Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),
+                                   probability: values[index])
+                }
             }
         }
     }

@@ -1,9 +1,10 @@
 /// Turns a session's detection-head outputs into detections, the way Darknet's
 /// `get_network_boxes`, `do_nms_sort` and `draw_detections` do.
 public enum DetectionDecoder {
-    /// Every head's candidates in layer order, mapped back to the original image.
+    /// Every head's candidates in layer order, mapped back to the original image. `hierThreshold`
+    /// applies to heads with a class hierarchy (YOLO9000's `[region] tree=`).
     public static func candidates(from session: InferenceSession, geometry: LetterboxGeometry,
-                                  threshold: Float) throws -> [BoxCandidate] {
+                                  threshold: Float, hierThreshold: Float = 0.5) throws -> [BoxCandidate] {
         let plan = session.network.plan
         var candidates: [BoxCandidate] = []
         for layer in plan.layers {
@@ -11,7 +12,7 @@ public enum DetectionDecoder {
             var decoded: [BoxCandidate] = []
             try session.withOutput(ofLayer: layer.index) { output, shape in
                 head.decode(output, shape: shape, networkShape: plan.inputShape, geometry: geometry, threshold: threshold,
-                            into: &decoded)
+                            hierThreshold: hierThreshold, into: &decoded)
             }
             // correct_region_boxes and correct_yolo_boxes do the same arithmetic.
             if !head.boxesAreInImagePixels { YoloDecoder.correct(&decoded, geometry: geometry) }
@@ -63,7 +64,8 @@ public enum DetectionDecoder {
     public static func decode(_ session: InferenceSession, geometry: LetterboxGeometry, labels: [String],
                               options: DetectionOptions) throws -> [Detection] {
         let classes = try checkedClassCount(of: session.network.plan)
-        var candidates = try candidates(from: session, geometry: geometry, threshold: options.threshold)
+        var candidates = try candidates(from: session, geometry: geometry, threshold: options.threshold,
+                                        hierThreshold: options.hierThreshold)
         if options.nmsThreshold > 0 {
             NonMaximumSuppression.apply(&candidates, classes: classes,
                                         threshold: options.nmsThreshold, kind: nmsKind(of: session.network.plan))

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Box candidates from YOLOv1's `[detection]` head and from a `[region]` head with a class tree
-/// (YOLO9000), as Darknet's `get_detection_detections` and `get_region_detections` (tree branch)
-/// make them; the library's ``NonMaximumSuppression`` and ``DetectionDecoder/detections(from:labels:threshold:imageWidth:imageHeight:)``
+/// Box candidates from YOLOv1's `[detection]` head, as Darknet's `get_detection_detections`
+/// makes them; the library's ``NonMaximumSuppression`` and ``DetectionDecoder/detections(from:labels:threshold:imageWidth:imageHeight:)``
 /// then apply as to any other head.
 enum DetectionLayerDecoder {
     /// Where `[detection]` boxes are expressed.
@@ -50,49 +49,6 @@ enum DetectionLayerDecoder {
                     probabilities[j] = probability > threshold ? probability : 0
                 }
                 candidates.append(BoxCandidate(box: box, objectness: confidence, probabilities: probabilities))
-            }
-        }
-    }
-
-    /// The candidates of a `[region] tree=` layer's output (after ``RegionTreeActivation``),
-    /// relative to the network input (correct them for the letterbox as other region boxes).
-    ///
-    /// One candidate per (anchor, cell), anchor-major (`anchor * cells + cell`), all kept:
-    /// the region box (`x = (column + tx) / width`, `w = exp(tw) * anchorW / width`, ...);
-    /// objectness `scale` if above `threshold`, else 0 (`scale` is 1 with `background`). Then,
-    /// as Darknet: the class values become path probabilities in `output` itself
-    /// (``ClassTree/multiplyAlongPaths(_:stride:onlyLeaves:)``), the tree is walked for the top
-    /// class with `hierThreshold` (``ClassTree/topPrediction(_:stride:threshold:)``), and the
-    /// candidate carries only that class, with probability `scale` (not multiplied by the
-    /// class's) if `scale > threshold`, else 0.
-    static func decodeRegionTree(_ output: UnsafeMutablePointer<Float>, width: Int, height: Int, anchors: Int,
-                                 coords: Int, classes: Int, background: Bool, anchorSizes: [(width: Float, height: Float)],
-                                 tree: ClassTree, threshold: Float, hierThreshold: Float,
-                                 into candidates: inout [BoxCandidate]) {
-        precondition(tree.count == classes, "the tree has \(tree.count) classes, the layer \(classes)")
-        let cells = width * height
-        let entries = coords + 1 + classes
-        let first = candidates.count
-        candidates.append(contentsOf: repeatElement(
-            BoxCandidate(box: RelativeBox(x: 0, y: 0, width: 0, height: 0), objectness: 0, probabilities: []),
-            count: anchors * cells))
-        for cell in 0..<cells {
-            let row = cell / width, column = cell % width
-            for n in 0..<anchors {
-                let base = output + n * entries * cells + cell
-                let box = RelativeBox(
-                    x: (Float(column) + base[0]) / Float(width),
-                    y: (Float(row) + base[cells]) / Float(height),
-                    width: Float(exp(Double(base[2 * cells])) * Double(anchorSizes[n].width) / Double(width)),
-                    height: Float(exp(Double(base[3 * cells])) * Double(anchorSizes[n].height) / Double(height)))
-                let scale: Float = background ? 1 : base[coords * cells]
-                let values = base + (coords + (background ? 0 : 1)) * cells
-                tree.multiplyAlongPaths(values, stride: cells, onlyLeaves: false)
-                let top = tree.topPrediction(values, stride: cells, threshold: hierThreshold)
-                var probabilities = [Float](repeating: 0, count: classes)
-                probabilities[top] = scale > threshold ? scale : 0
-                candidates[first + n * cells + cell] = BoxCandidate(box: box, objectness: scale > threshold ? scale : 0,
-                                                                    probabilities: probabilities)
             }
         }
     }

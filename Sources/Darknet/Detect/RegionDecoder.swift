@@ -1,7 +1,6 @@
 import Foundation
 
-/// Turns a `[region]` layer's output into box candidates, as Darknet's
-/// `get_region_detections` (without class hierarchies).
+/// Turns a `[region]` layer's output into box candidates, as Darknet's `get_region_detections`.
 enum RegionDecoder {
     /// Appends one candidate for every (anchor, cell), anchor-major (`anchor * w * h + cell`),
     /// whether or not it passes: `x = (col + σx) / w`, `y = (row + σy) / h`,
@@ -36,6 +35,45 @@ enum RegionDecoder {
                     }
                 }
                 candidates.append(BoxCandidate(box: box, objectness: objectness, probabilities: probabilities))
+            }
+        }
+    }
+
+    /// The candidates of a `[region] tree=` layer (YOLO9000), as Darknet's `get_region_detections`
+    /// makes them with a class tree. One candidate per (anchor, cell), in the order above, all
+    /// kept: the same box; objectness `scale` if above `threshold`, else 0. The cell's class
+    /// values become path probabilities (``ClassTree/multiplyAlongPaths(_:stride:onlyLeaves:)``,
+    /// on a copy: the layer's output is left as it is), the tree is walked down while they stay
+    /// above `hierThreshold` (``ClassTree/topPrediction(_:stride:threshold:)``), and the candidate
+    /// carries only the class found, with probability `scale` itself (Darknet does not multiply
+    /// by the class's) if `scale > threshold`.
+    static func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, spec: RegionSpec, tree: ClassTree,
+                       threshold: Float, hierThreshold: Float, into candidates: inout [BoxCandidate]) {
+        precondition(tree.count == spec.classes, "the tree has \(tree.count) classes, the layer \(spec.classes)")
+        let plane = shape.planeSize
+        let lw = Float(shape.width), lh = Float(shape.height)
+        var values = [Float](repeating: 0, count: spec.classes)
+        candidates.reserveCapacity(candidates.count + spec.num * plane)
+        for n in 0..<spec.num {
+            let anchor = spec.anchor(n)
+            for cell in 0..<plane {
+                let row = cell / shape.width, column = cell % shape.width
+                let base = n * spec.entries * plane + cell
+                let box = RelativeBox(
+                    x: (Float(column) + output[base]) / lw,
+                    y: (Float(row) + output[base + plane]) / lh,
+                    width: Float(exp(Double(output[base + 2 * plane])) * Double(anchor.width) / Double(shape.width)),
+                    height: Float(exp(Double(output[base + 3 * plane])) * Double(anchor.height) / Double(shape.height)))
+                let scale = output[base + spec.coords * plane]
+                let classBase = base + (spec.coords + 1) * plane
+                for j in 0..<spec.classes { values[j] = output[classBase + j * plane] }
+                let top = values.withUnsafeMutableBufferPointer { buffer in
+                    tree.multiplyAlongPaths(buffer.baseAddress!, stride: 1, onlyLeaves: false)
+                    return tree.topPrediction(buffer.baseAddress!, stride: 1, threshold: hierThreshold)
+                }
+                var probabilities = [Float](repeating: 0, count: spec.classes)
+                probabilities[top] = scale > threshold ? scale : 0
+                candidates.append(BoxCandidate(box: box, objectness: scale > threshold ? scale : 0, probabilities: probabilities))
             }
         }
     }

@@ -10,8 +10,17 @@ protocol DetectionHead: Layer {
     /// above `threshold`, for an image letterboxed into `networkShape` by `geometry`.
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
                 geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate])
+    /// `decode` for a head with a class hierarchy, which walks it down while the path
+    /// probability stays above `hierThreshold` (Darknet's `hier_thresh`); the other heads ignore it.
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
+                geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float, into candidates: inout [BoxCandidate])
 }
 
 extension DetectionHead {
     var boxesAreInImagePixels: Bool { false }
+
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
+                geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float, into candidates: inout [BoxCandidate]) {
+        decode(output, shape: shape, networkShape: networkShape, geometry: geometry, threshold: threshold, into: &candidates)
+    }
 }

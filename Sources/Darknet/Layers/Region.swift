@@ -14,6 +14,9 @@ public struct RegionSpec: Sendable, Equatable {
     public var anchors: [(width: Float, height: Float)]
     /// Softmax over the classes of each anchor (`softmax=1`) instead of the logistic.
     public var softmax: Bool
+    /// The class hierarchy (`tree=`, YOLO9000's `9k.tree`): a softmax over each group of sibling
+    /// classes instead, and hierarchical decoding (`hierThreshold`).
+    public var tree: ClassTree? = nil
 
     /// Anchor `n`'s size in grid cells.
     public func anchor(_ n: Int) -> (width: Float, height: Float) {
@@ -27,7 +30,7 @@ public struct RegionSpec: Sendable, Equatable {
 
     public static func == (a: RegionSpec, b: RegionSpec) -> Bool {
         a.classes == b.classes && a.num == b.num && a.softmax == b.softmax && a.anchors.count == b.anchors.count
-            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height }
+            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height } && a.tree == b.tree
     }
 }
 
@@ -52,10 +55,14 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
             anchors = stride(from: 0, to: values.count, by: 2).map { (width: values[$0], height: values[$0 + 1]) }
         }
         try r.requireNeutral("background", 0, feature: "a background class (background=1)")
-        for key in ["tree", "map"] where r.has(key) {
-            throw r.error(key, .unsupported("class hierarchies (\(key)=, YOLO9000)"))
+        let tree = try r.classTree("tree")
+        if let tree, tree.count != classes {
+            throw r.error("tree", .invalidValue(value: r.entry("tree")!.value,
+                                                expected: "a tree of classes=\(classes) classes, found \(tree.count)"))
         }
-        return RegionSpec(classes: classes, num: num, anchors: anchors, softmax: try r.bool("softmax", default: false))
+        // `map=` (coco9k.map) maps tree classes to a dataset's for Darknet's validation; detection does not read it.
+        r.ignore(["map"])
+        return RegionSpec(classes: classes, num: num, anchors: anchors, softmax: try r.bool("softmax", default: false), tree: tree)
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
@@ -72,6 +79,12 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
 
     /// Darknet's `[region]` forward: a copy of the input with the logistic applied to x, y and
     /// objectness of every anchor, and a softmax (or the logistic) over its class scores.
+    ///
+    /// With a `tree`, the softmax runs over each group of sibling classes, for each anchor and
+    /// cell, with temperature 1: what Darknet's GPU forward computes. Its CPU forward (Debian's
+    /// build) would give NaN and raw values instead: it lays the groups out as if the entries of
+    /// all anchors and cells were interleaved and divides by a temperature its parser never sets
+    /// (0); see `Tools/darknet-reference/RECURRENT_AND_V1.md`.
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         let shape = layer.outputShape, output = pass.output(of: layer)
         output.update(from: pass.input(of: layer), count: shape.count)
@@ -81,7 +94,10 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
             activate(base, count: 2 * plane, activation: .logistic)
             activate(base + coords * plane, count: plane, activation: .logistic)
             let classScores = base + (coords + 1) * plane
-            if softmax {
+            if let tree {
+                TreeSoftmax.forward(classScores, tree: tree, sets: plane, setSpacing: 1, classSpacing: plane, stride: plane,
+                                    temperature: 1, into: classScores)
+            } else if softmax {
                 for cell in 0..<plane {
                     Darknet.softmax(classScores + cell, count: classes, temperature: 1, stride: plane, into: classScores + cell)
                 }
@@ -93,7 +109,18 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
 
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
                 geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate]) {
-        RegionDecoder.decode(output, shape: shape, spec: self, threshold: threshold, into: &candidates)
+        decode(output, shape: shape, networkShape: networkShape, geometry: geometry, threshold: threshold, hierThreshold: 0.5,
+               into: &candidates)
+    }
+
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
+                geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float, into candidates: inout [BoxCandidate]) {
+        if let tree {
+            RegionDecoder.decode(output, shape: shape, spec: self, tree: tree, threshold: threshold,
+                                 hierThreshold: hierThreshold, into: &candidates)
+        } else {
+            RegionDecoder.decode(output, shape: shape, spec: self, threshold: threshold, into: &candidates)
+        }
     }
 }
 

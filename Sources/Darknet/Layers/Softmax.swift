@@ -1,12 +1,23 @@
 import Foundation
 
 /// `[softmax]` / `[soft]`: softmax over the whole input, or over each of `groups` equal
-/// consecutive slices of it.
+/// consecutive slices of it; with a class hierarchy (`tree=`, darknet9000), over each group of
+/// sibling classes of the tree instead.
 public struct SoftmaxSpec: Sendable, Equatable {
-    /// Number of independent slices (`groups`, default 1); must divide the input size.
+    /// Number of independent slices (`groups`, default 1); must divide the input size. Unused
+    /// with a `tree`, as in Darknet.
     public var groups: Int
     /// Divides every input before the exponential (`temperature`, default 1).
     public var temperature: Float
+    /// The class hierarchy (`tree=`, a `.tree` file): a softmax per group of siblings, whose
+    /// values a classifier then multiplies along each class's path (`ClassTree`).
+    public var tree: ClassTree?
+
+    public init(groups: Int, temperature: Float, tree: ClassTree? = nil) {
+        self.groups = groups
+        self.temperature = temperature
+        self.tree = tree
+    }
 }
 
 extension SoftmaxSpec: WeightlessLayer {
@@ -19,13 +30,19 @@ extension SoftmaxSpec: WeightlessLayer {
         guard temperature > 0 else {
             throw r.error("temperature", .invalidValue(value: String(temperature), expected: "a positive number"))
         }
-        if r.has("tree") { throw r.error("tree", .unsupported("softmax over a class hierarchy (tree=)")) }
+        let tree = try r.classTree("tree")
         // Darknet's CPU forward ignores `spatial`, its GPU forward does not: refuse the ambiguity.
         try r.requireNeutral("spatial", 0, feature: "spatial softmax")
-        return SoftmaxSpec(groups: groups, temperature: temperature)
+        return SoftmaxSpec(groups: groups, temperature: temperature, tree: tree)
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
+        if let tree {
+            guard context.input.count == tree.count else {
+                throw context.fail(.treeClassCountMismatch(inputs: context.input.count, treeClasses: tree.count))
+            }
+            return LayerPlanning(output: context.input)
+        }
         guard context.input.count % groups == 0 else {
             throw context.fail(.softmaxGroupsNotDividing(inputs: context.input.count, groups: groups))
         }
@@ -38,6 +55,10 @@ extension SoftmaxSpec: WeightlessLayer {
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         let input = pass.input(of: layer), output = pass.output(of: layer)
+        if let tree {
+            TreeSoftmax.forwardSoftmaxLayer(input, tree: tree, temperature: temperature, into: output)
+            return
+        }
         let size = layer.inputShape.count / groups
         for g in 0..<groups {
             softmax(input + g * size, count: size, temperature: temperature, into: output + g * size)

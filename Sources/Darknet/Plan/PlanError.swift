@@ -25,6 +25,8 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case cropLargerThanInput(width: Int, height: Int, input: TensorShape)
         /// A `[softmax]` whose groups do not divide its input.
         case softmaxGroupsNotDividing(inputs: Int, groups: Int)
+        /// A `[softmax] tree=` whose input does not hold one value per class of the tree.
+        case treeClassCountMismatch(inputs: Int, treeClasses: Int)
         /// A size computation overflowed.
         case sizeOverflow
         /// The planned memory exceeds the configured limit; nothing was allocated.
@@ -98,6 +100,8 @@ extension PlanError.Reason {
             "crop \(width)x\(height) is larger than the input \(input)"
         case .softmaxGroupsNotDividing(let inputs, let groups):
             "groups \(groups) do not divide the \(inputs) input values"
+        case .treeClassCountMismatch(let inputs, let treeClasses):
+            "input has \(inputs) values, expected one per class of the tree = \(treeClasses)"
         case .sizeOverflow:
             "tensor sizes overflow"
         case .memoryLimitExceeded(let bytes, let limit):

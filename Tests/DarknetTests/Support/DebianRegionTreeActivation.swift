@@ -1,3 +1,5 @@
+@testable import Darknet
+
 /// What Debian's Darknet (`forward_region_layer`, CPU) does to a `[region] tree=` layer's input,
 /// reproduced exactly, quirks included:
 ///
@@ -12,8 +14,9 @@
 ///    writes is NaN (`x / 0 - max / 0`), and the class entries outside its windows keep their
 ///    raw values.
 ///
-/// The decoding of such a layer (``DetectionLayerDecoder/decodeRegionTree``) reads this output
-/// with the layer's own layout.
+/// The library does not run this (`RegionSpec.run` computes what Darknet's GPU forward does);
+/// the tests use it to show that Debian's reference output is this computation, and decode it
+/// with the library's decoder, which reads the layer's own layout.
 enum RegionTreeActivation {
     /// Darknet's forward of a `[region]` layer with a class tree; `temperature` is what the layer
     /// holds (Debian's parser leaves it at 0).
@@ -28,7 +31,7 @@ enum RegionTreeActivation {
             activate(base, count: 2 * cells, activation: .logistic)
             if !background { activate(base + coords * cells, count: cells, activation: .logistic) }
         }
-        TreeSoftmax.forward(input + coords + 1, tree: tree, sets: anchors * cells, setSpacing: 1,
+        TreeSoftmax.forward(input + coords + 1, tree: tree, sets: anchors * cells, setSpacing: 1, classSpacing: 1,
                             stride: anchors * cells, temperature: temperature, into: output + coords + 1)
     }
 }
