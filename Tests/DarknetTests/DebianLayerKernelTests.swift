@@ -2,13 +2,13 @@
 import Foundation
 import XCTest
 
-/// The kernels and decoders for the eight Debian cfgs that do not run yet (`[local]`,
+/// The kernels and decoders of the eight Debian cfgs added last (`[local]`,
 /// `[detection]`, `[region] tree=`, `[softmax] tree=`, `[rnn]`, `[gru]`), each run on its
 /// layer's input as Darknet computed it and compared with Darknet's output of that layer:
 /// reference data from `Tools/make-fixtures-debian.sh` (random weights, dog.jpg, the one-hot
 /// sequence "Hello" for the recurrent cfgs). Weights are read from the random weights file at
-/// offsets computed here from the cfg and the layer shapes (and checked against the offsets
-/// Darknet's own layer sizes give).
+/// the library's offsets (`WeightsWriter.layout`, from the plan), checked against the offsets
+/// Darknet's own layer structs give.
 final class DebianLayerKernelTests: XCTestCase {
     static let debian = DebianLayout.directory
 
@@ -19,6 +19,7 @@ final class DebianLayerKernelTests: XCTestCase {
 
     // MARK: - weights layout
 
+    /// The library's weights layout puts every layer where Darknet's `load_weights` reads it.
     func testWeightsOffsetsFollowLoadWeightsLayout() throws {
         for (name, cfg, dump) in [("yolov1-192", "yolov1-192", "yolov1-192"), ("yolov1-tiny-224", "yolov1-tiny-224", "yolov1-tiny-224"),
                                   ("t1.test", "t1.test", "t1.test"), ("yolo9000-224", "yolo9000-224", "yolo9000-224"),

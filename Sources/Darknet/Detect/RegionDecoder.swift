@@ -11,19 +11,11 @@ enum RegionDecoder {
     static func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, spec: RegionSpec,
                        threshold: Float, into candidates: inout [BoxCandidate]) {
         let plane = shape.planeSize
-        let lw = Float(shape.width), lh = Float(shape.height)
         candidates.reserveCapacity(candidates.count + spec.num * plane)
         for n in 0..<spec.num {
-            let anchor = spec.anchor(n)
             for cell in 0..<plane {
-                let row = cell / shape.width, column = cell % shape.width
                 let base = n * spec.entries * plane + cell
-                // Darknet: (i + x) / w in float, exp in double times the float anchor, / w.
-                let box = RelativeBox(
-                    x: (Float(column) + output[base]) / lw,
-                    y: (Float(row) + output[base + plane]) / lh,
-                    width: Float(exp(Double(output[base + 2 * plane])) * Double(anchor.width) / Double(shape.width)),
-                    height: Float(exp(Double(output[base + 3 * plane])) * Double(anchor.height) / Double(shape.height)))
+                let box = self.box(output, shape: shape, anchor: spec.anchor(n), cell: cell, base: base)
                 let scale = output[base + spec.coords * plane]
                 let objectness: Float = scale > threshold ? scale : 0
                 var probabilities = [Float](repeating: 0, count: spec.classes)
@@ -51,19 +43,12 @@ enum RegionDecoder {
                        threshold: Float, hierThreshold: Float, into candidates: inout [BoxCandidate]) {
         precondition(tree.count == spec.classes, "the tree has \(tree.count) classes, the layer \(spec.classes)")
         let plane = shape.planeSize
-        let lw = Float(shape.width), lh = Float(shape.height)
         var values = [Float](repeating: 0, count: spec.classes)
         candidates.reserveCapacity(candidates.count + spec.num * plane)
         for n in 0..<spec.num {
-            let anchor = spec.anchor(n)
             for cell in 0..<plane {
-                let row = cell / shape.width, column = cell % shape.width
                 let base = n * spec.entries * plane + cell
-                let box = RelativeBox(
-                    x: (Float(column) + output[base]) / lw,
-                    y: (Float(row) + output[base + plane]) / lh,
-                    width: Float(exp(Double(output[base + 2 * plane])) * Double(anchor.width) / Double(shape.width)),
-                    height: Float(exp(Double(output[base + 3 * plane])) * Double(anchor.height) / Double(shape.height)))
+                let box = self.box(output, shape: shape, anchor: spec.anchor(n), cell: cell, base: base)
                 let scale = output[base + spec.coords * plane]
                 let classBase = base + (spec.coords + 1) * plane
                 for j in 0..<spec.classes { values[j] = output[classBase + j * plane] }
@@ -76,5 +61,18 @@ enum RegionDecoder {
                 candidates.append(BoxCandidate(box: box, objectness: scale > threshold ? scale : 0, probabilities: probabilities))
             }
         }
+    }
+
+    /// The box of the anchor whose x entry is `output[base]`, in grid `cell`. Darknet's arithmetic:
+    /// `(i + x) / w` in float, `exp` in double times the float anchor, `/ w`.
+    private static func box(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, anchor: (width: Float, height: Float),
+                            cell: Int, base: Int) -> RelativeBox {
+        let plane = shape.planeSize
+        let row = cell / shape.width, column = cell % shape.width
+        return RelativeBox(
+            x: (Float(column) + output[base]) / Float(shape.width),
+            y: (Float(row) + output[base + plane]) / Float(shape.height),
+            width: Float(exp(Double(output[base + 2 * plane])) * Double(anchor.width) / Double(shape.width)),
+            height: Float(exp(Double(output[base + 3 * plane])) * Double(anchor.height) / Double(shape.height)))
     }
 }

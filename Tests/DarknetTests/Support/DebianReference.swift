@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import Foundation
 import XCTest
 
@@ -7,8 +7,8 @@ import XCTest
 // their [connected] sub-layers.
 
 /// A fixture directory's `layers.json` with the cfg it ran, and each layer's place in the weights
-/// file computed from the cfg's keys and the layer shapes (`load_weights` order: see
-/// `Tools/darknet-reference/RECURRENT_AND_V1.md`).
+/// file as the library lays it out (`WeightsWriter.layout`, from the plan; Darknet's
+/// `load_weights` order: see `Tools/darknet-reference/RECURRENT_AND_V1.md`).
 struct DebianLayout {
     /// `Fixtures/generated/debian` (Tools/make-fixtures-debian.sh).
     static let directory = TestPaths.fixtures.appendingPathComponent("debian")
@@ -29,7 +29,7 @@ struct DebianLayout {
     let sections: [DebianSection]
     /// Inputs of the network (`inputs=`, or width * height * channels).
     let netInputs: Int
-    /// Byte offset and float count of every layer's parameters, by layer index.
+    /// Byte offset and float count of every layer's parameters, by layer index (the library's layout).
     let offsets: [Int]
     let floats: [Int]
     let totalBytes: Int
@@ -45,47 +45,20 @@ struct DebianLayout {
         sections = Array(all.dropFirst())
         let channels = net.int("channels", 0)
         netInputs = net.int("inputs", net.int("width", 0) * net.int("height", 0) * channels)
+        // save_weights' header: major 0, minor 2, revision, 64-bit seen.
+        let plan = try NetworkPlan(spec: try NetworkSpec.parse(contentsOf: cfgURL))
+        let arrays = WeightsWriter.layout(of: plan, headerBytes: 20)
         var offsets: [Int] = [], floats: [Int] = []
-        var cursor = 20  // save_weights: major 0, minor 2, revision, 64-bit seen
-        var byIndex: [Int: Entry] = [:]
-        for entry in entries { byIndex[entry.index] = entry }
-        for (i, section) in sections.enumerated() {
-            let previous = i == 0 ? nil : byIndex[i - 1]
-            let inputChannels = previous?.out_c ?? channels
-            let inputs = previous?.outputs ?? netInputs
-            let n = Self.storedFloats(section, inputChannels: inputChannels, inputs: inputs, entry: byIndex[i])
-            offsets.append(cursor)
-            floats.append(n)
-            cursor += 4 * n
+        var cursor = 20
+        for layer in plan.layers {
+            let stored = arrays.filter { $0.layer == layer.index }
+            offsets.append(stored.first?.offset ?? cursor)
+            floats.append(stored.reduce(0) { $0 + $1.count })
+            cursor = offsets[layer.index] + 4 * floats[layer.index]
         }
         self.offsets = offsets
         self.floats = floats
         totalBytes = cursor
-    }
-
-    /// Floats `load_weights` reads for one layer.
-    static func storedFloats(_ s: DebianSection, inputChannels: Int, inputs: Int, entry: Entry?) -> Int {
-        func connected(_ inputs: Int, _ outputs: Int, _ norm: Bool) -> Int { outputs + outputs * inputs + (norm ? 3 * outputs : 0) }
-        let norm = s.int("batch_normalize", 0) != 0
-        switch s.name {
-        case "convolutional", "conv":
-            let f = s.int("filters", 1), size = s.int("size", 1)
-            return f + (norm ? 3 * f : 0) + f * inputChannels * size * size
-        case "connected", "conn":
-            return connected(inputs, s.int("output", 1), norm)
-        case "local":
-            let size = s.int("size", 1)
-            guard let entry else { return -1 }
-            return entry.outputs + s.int("filters", 1) * inputChannels * size * size * entry.out_h * entry.out_w
-        case "rnn":
-            let o = s.int("output", 1)
-            return connected(inputs, o, norm) + 2 * connected(o, o, norm)
-        case "gru":
-            let o = s.int("output", 1)
-            return 3 * connected(o, o, norm) + 3 * connected(inputs, o, norm)
-        default:
-            return 0
-        }
     }
 }
 
