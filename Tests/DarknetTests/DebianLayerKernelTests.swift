@@ -186,6 +186,9 @@ final class DebianLayerKernelTests: XCTestCase {
         XCTAssertEqual(tree?.parents, [-1, 0, 0])
         XCTAssertEqual(tree?.groups, [0..<1, 1..<3])
         XCTAssertEqual(tree?.childGroup, [1, -1, -1])
+        // A NUL byte ends a line, as in Darknet's C strings (AlexeyAB's cfg/9k.tree has such a line).
+        let padded = try? ClassTree(bytes: Array("a -1\r\nb 0\0\0\0 junk\r\n".utf8), file: "t.tree")
+        XCTAssertEqual(padded?.parents, [-1, 0])
     }
 
     /// Darknet's walk on a small tree: roots a, b; c, d under a; e, f under c.

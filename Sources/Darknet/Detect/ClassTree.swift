@@ -46,8 +46,11 @@ public struct ClassTree: Sendable, Equatable {
         var groups: [Range<Int>] = []
         var childGroup: [Int] = []
         var firstLineOfChildren: [Int: Int] = [:]   // parent -> line of its first child
-        for (offset, line) in lines.enumerated() {
+        for (offset, whole) in lines.enumerated() {
             let number = offset + 1
+            // Darknet reads each line as a C string: a NUL byte ends it (AlexeyAB's cfg/9k.tree pads
+            // line 5804 with 1,000 of them).
+            let line = whole.prefix { $0 != "\0" }
             let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let name = tokens.first else {
                 throw ClassTreeError(file: file, line: number, reason: .emptyLine)
