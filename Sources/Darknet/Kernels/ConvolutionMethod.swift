@@ -12,6 +12,30 @@ package protocol ConvolutionMethod: Sendable {
     func run(_ buffers: ConvolutionBuffers)
 }
 
+/// A convolution layer's spec and the shapes it maps between.
+package struct ConvolutionShapes: Sendable {
+    package let conv: ConvolutionalSpec
+    package let input: TensorShape
+    package let output: TensorShape
+}
+
+/// A method built from the layer's spec and shapes alone (all but Winograd, which also needs
+/// its algorithm variant).
+package protocol ShapedConvolutionMethod: ConvolutionMethod {
+    var shapes: ConvolutionShapes { get }
+    init(shapes: ConvolutionShapes)
+}
+
+extension ShapedConvolutionMethod {
+    var conv: ConvolutionalSpec { shapes.conv }
+    var inputShape: TensorShape { shapes.input }
+    var outputShape: TensorShape { shapes.output }
+
+    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
+        self.init(shapes: ConvolutionShapes(conv: conv, input: inputShape, output: outputShape))
+    }
+}
+
 /// The memory one convolution run reads and writes.
 package struct ConvolutionBuffers {
     package var input: UnsafePointer<Float>

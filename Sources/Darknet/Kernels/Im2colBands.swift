@@ -6,7 +6,7 @@
 /// back; in bands it never leaves L2. Each band's GEMM re-packs the weights, so this only pays
 /// while they are small. Stride 2 goes to `SlidingWindowStride2` when its weights are small,
 /// which skips the copy altogether; this path keeps the strides and dilations it does not take.
-package struct Im2colBands: ConvolutionMethod {
+package struct Im2colBands: ShapedConvolutionMethod {
     /// Column-matrix bytes one band aims at (L2 is 1-2 MB per core on current x86 parts).
     static let bandBytes = 1 << 20
     /// Largest weights (bytes) re-packed for every band: YOLOv3's 3x3/2 32 -> 64 (72 KB) gains
@@ -15,15 +15,9 @@ package struct Im2colBands: ConvolutionMethod {
     /// Smallest whole column matrix (bytes) worth splitting: below, it stays in L2 anyway.
     static let columnMatrixThreshold = 4 << 20
 
-    let conv: ConvolutionalSpec
-    let inputShape: TensorShape
-    let outputShape: TensorShape
+    package let shapes: ConvolutionShapes
 
-    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
-        self.conv = conv
-        self.inputShape = inputShape
-        self.outputShape = outputShape
-    }
+    package init(shapes: ConvolutionShapes) { self.shapes = shapes }
 
     /// Rows of the column matrix (the kernel area).
     var kernelArea: Int { inputShape.channels * conv.size * conv.size }

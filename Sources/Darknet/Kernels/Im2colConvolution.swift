@@ -2,16 +2,10 @@
 /// per group, im2col into the workspace (skipped for 1x1 stride-1 unpadded layers, whose input
 /// already is the column matrix), then one GEMM, without bias or activation. With several
 /// threads im2col is split by channels and each GEMM by filters or by output columns.
-package struct Im2colConvolution: ConvolutionMethod {
-    let conv: ConvolutionalSpec
-    let inputShape: TensorShape
-    let outputShape: TensorShape
+package struct Im2colConvolution: ShapedConvolutionMethod {
+    package let shapes: ConvolutionShapes
 
-    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
-        self.conv = conv
-        self.inputShape = inputShape
-        self.outputShape = outputShape
-    }
+    package init(shapes: ConvolutionShapes) { self.shapes = shapes }
 
     /// Whether the input is used as the column matrix as it is (1x1, stride 1, no padding).
     var isDirect: Bool { conv.size == 1 && conv.strideX == 1 && conv.strideY == 1 && conv.padding == 0 }

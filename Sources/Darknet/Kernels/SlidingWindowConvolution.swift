@@ -5,16 +5,10 @@ import CDarknetKernels
 ///
 /// The input is first copied into zero-padded planes (the workspace); the C kernel then keeps a
 /// block of filters x output columns in SIMD registers while it walks the window.
-package struct SlidingWindowConvolution: ConvolutionMethod {
-    let conv: ConvolutionalSpec
-    let inputShape: TensorShape
-    let outputShape: TensorShape
+package struct SlidingWindowConvolution: ShapedConvolutionMethod {
+    package let shapes: ConvolutionShapes
 
-    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
-        self.conv = conv
-        self.inputShape = inputShape
-        self.outputShape = outputShape
-    }
+    package init(shapes: ConvolutionShapes) { self.shapes = shapes }
 
     /// The zero-padded input planes (`Int.max` if the count overflows).
     package var workspaceCount: Int {

@@ -8,7 +8,7 @@ import CDarknetKernels
 /// same register-blocked kernel as `SlidingWindowConvolution` sums the window. The band is small
 /// enough to stay in L2 while every filter runs over it, and the copy is paid once per band, not
 /// once per filter.
-package struct SlidingWindowStride2: ConvolutionMethod {
+package struct SlidingWindowStride2: ShapedConvolutionMethod {
     /// Band buffer bytes one thread aims at (L2 is 512 KB to 2 MB per core on current x86 parts).
     static let bandBytes = 384 << 10
     /// Largest weights (bytes) the planner takes this path for: every block of outputs reads all
@@ -17,15 +17,9 @@ package struct SlidingWindowStride2: ConvolutionMethod {
     /// (darknet-microbench, one thread).
     static let weightLimit = 512 << 10
 
-    let conv: ConvolutionalSpec
-    let inputShape: TensorShape
-    let outputShape: TensorShape
+    package let shapes: ConvolutionShapes
 
-    package init(_ conv: ConvolutionalSpec, inputShape: TensorShape, outputShape: TensorShape) {
-        self.conv = conv
-        self.inputShape = inputShape
-        self.outputShape = outputShape
-    }
+    package init(shapes: ConvolutionShapes) { self.shapes = shapes }
 
     /// Whether the kernel computes this layer: stride 2 on both axes, no dilation, one group, a
     /// kernel the direct kernel takes.
