@@ -23,6 +23,7 @@ public enum LayerKind: Sendable, Equatable {
     case rnn(RNNSpec)
     case gru(GRUSpec)
     case lstm(LSTMSpec)
+    case crnn(CRNNSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -50,6 +51,7 @@ public enum LayerKind: Sendable, Equatable {
         case .rnn(let layer): layer
         case .gru(let layer): layer
         case .lstm(let layer): layer
+        case .crnn(let layer): layer
         }
     }
 
@@ -90,6 +92,7 @@ enum LayerRegistry {
         Entry(RNNSpec.self, LayerKind.rnn),
         Entry(GRUSpec.self, LayerKind.gru),
         Entry(LSTMSpec.self, LayerKind.lstm),
+        Entry(CRNNSpec.self, LayerKind.crnn),
     ]
 
     /// The `[net]` section's names.
@@ -98,7 +101,7 @@ enum LayerRegistry {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "reorg3d", "crnn", "conv_lstm",
+        "reorg3d", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
     ]
