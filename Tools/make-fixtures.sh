@@ -24,6 +24,7 @@
 #                                         Debian cfg (see Tools/make-fixtures-zoo.sh)
 #   debian/                               YOLOv1, t1.test, yolo9000, darknet9000, rnn, rnn.train,
 #                                         gru (see Tools/make-fixtures-debian.sh)
+#   debian-lstm-crnn/                     [lstm] and [crnn] (see Tools/make-fixtures-debian-lstm-crnn.sh)
 #   logs/                                 Darknet's stderr per step
 #   .complete                             written last: the darknet package version
 # Every layer directory has layers.json and layerNNN.bin (l.output, float32 LE, CHW).
@@ -272,6 +273,11 @@ step_done "zoo (Tools/make-fixtures-zoo.sh)"
 #     OUT/debian/ (see Tools/make-fixtures-debian.sh; skipped when its .complete is current)
 bash "$REPO/Tools/make-fixtures-debian.sh" "$OUT"
 step_done "debian (Tools/make-fixtures-debian.sh)"
+
+# 11. [lstm] and [crnn]: OUT/debian-lstm-crnn/ (see Tools/make-fixtures-debian-lstm-crnn.sh;
+#     skipped when its .complete is current)
+bash "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$OUT"
+step_done "debian-lstm-crnn (Tools/make-fixtures-debian-lstm-crnn.sh)"
 
 du -sh "$OUT" | awk '{print "make-fixtures: total size " $1}' >&2
 printf '%s\n' "$DARKNET_VERSION" > "$OUT/.complete"

@@ -23,8 +23,19 @@ final class RecurrentTests: XCTestCase {
     /// `[rnn] shortcut=1 activation=relu batch_normalize=1`, `[gru] tanh=1 batch_normalize=1`.
     func testRecurrentVariants() throws { try compareSteps("recurrent-variants") }
 
-    private func compareSteps(_ name: String, steps: Int = 5, file: StaticString = #filePath, line: UInt = #line) throws {
-        let d = Self.debian
+    /// `[lstm]`: three stacked with batch norm (the shape of AlexeyAB's lstm.train.cfg, narrower).
+    func testLSTMStack() throws { try compareSteps("lstm-stack", in: Self.lstmCRNN) }
+    /// `[crnn]` with the original's keys on a 1x1 image (shortcut=1), an `[lstm]` without batch norm.
+    func testLSTMAndCRNNOnVectors() throws { try compareSteps("lstm-crnn-vector", in: Self.lstmCRNN) }
+    /// `[crnn]` on five 20x12 images (batch norm; shortcut=1 with relu): the original's swap of
+    /// width and height included.
+    func testCRNNOnImages() throws { try compareSteps("crnn-image", in: Self.lstmCRNN) }
+
+    static let lstmCRNN = TestPaths.fixtures.appendingPathComponent("debian-lstm-crnn")
+
+    private func compareSteps(_ name: String, in root: URL = debian, steps: Int = 5, file: StaticString = #filePath,
+                              line: UInt = #line) throws {
+        let d = root
         let network = try Network(cfg: try TestPaths.require(d.appendingPathComponent("cfg/\(name).cfg"), file: file, line: line),
                                   weights: try TestPaths.require(d.appendingPathComponent("weights/\(name).weights"), file: file, line: line))
         let session = InferenceSession(network: network, retaining: .all)
@@ -37,6 +48,7 @@ final class RecurrentTests: XCTestCase {
             XCTAssertEqual(index.layers.count, network.plan.layers.count, "\(name) step \(step): every layer", file: file, line: line)
             let input = try readFloatFile(directory.appendingPathComponent("input.bin"))
             try session.forward(input)
+            var perLayer: [String] = []
             for entry in index.layers {
                 XCTAssertEqual(entry.type, network.plan.layers[entry.index].spec.kind.sectionName, file: file, line: line)
                 let expected = try readFloatFile(directory.appendingPathComponent(entry.file))
@@ -44,10 +56,12 @@ final class RecurrentTests: XCTestCase {
                 XCTAssertEqual(actual.count, expected.count, "\(name) step \(step) layer \(entry.index) size", file: file, line: line)
                 let difference = maxAbsDifference(actual, expected)
                 largest = max(largest, difference)
+                perLayer.append(String(format: "%d %@ %.1e", entry.index, entry.type, difference))
                 XCTAssertLessThanOrEqual(difference, LayerReference.tolerance,
                                          "\(name) step \(step) layer \(entry.index) [\(entry.type)] differs from Darknet by \(difference)",
                                          file: file, line: line)
             }
+            print("\(name) step \(step): " + perLayer.joined(separator: ", "))
             // From the second step on, the state matters: a session without it gives other values.
             if step >= 1 {
                 let stateless = fresh ?? InferenceSession(network: network, retaining: .all)

@@ -5,6 +5,7 @@
  *   darknet_ref forward     CFG WEIGHTS INPUT.bin OUTDIR LAYERS     (LAYERS: all | yolo | i,j,k)
  *   darknet_ref steps       CFG WEIGHTS TEXT OUTDIR LAYERS          (one step per character of TEXT)
  *   darknet_ref sequence    CFG WEIGHTS TEXT OUTDIR                 (time_steps characters, one forward)
+ *   darknet_ref binsteps    CFG WEIGHTS OUTDIR LAYERS IN0.bin ...   (one step per input file)
  *   darknet_ref load        IMAGE OUT.bin                           (prints "W H C")
  *   darknet_ref letterbox   IMAGE W H OUT.bin
  *   darknet_ref detect      CFG WEIGHTS IMAGE THRESH HIER NMS [NAMES] [--names NAMES]
@@ -192,6 +193,23 @@ static network *parse_cfg_batch1(const char *cfg)
             if (!l->x || !l->x_norm) die("out of memory");
         }
     }
+    /* parse_network_cfg sizes the shared workspace from each layer's workspace_size, which
+     * make_crnn_layer leaves at 0: the im2col of its 3x3 sub-layers would run off the end of a
+     * smaller workspace (or a NULL one: Darknet itself crashes). Give it one that fits. */
+    size_t workspace = 0;
+    int crnn = 0;
+    for (int i = 0; i < net->n; ++i) {
+        layer *l = &net->layers[i];
+        if (l->workspace_size > workspace) workspace = l->workspace_size;
+        if (l->type != CRNN) continue;
+        crnn = 1;
+        layer *subs[3] = {l->input_layer, l->self_layer, l->output_layer};
+        for (int k = 0; k < 3; ++k) if (subs[k]->workspace_size > workspace) workspace = subs[k]->workspace_size;
+    }
+    if (crnn) {
+        net->workspace = calloc(workspace / sizeof(float) + 1, sizeof(float));
+        if (!net->workspace) die("out of memory");
+    }
     return net;
 }
 
@@ -201,6 +219,12 @@ static long long connected_floats(const layer *l)
     long long n = (long long)l->outputs + (long long)l->outputs * l->inputs;
     if (l->batch_normalize && !l->dontloadscales) n += 3LL * l->outputs;
     return n;
+}
+
+/* Floats load_convolutional_weights reads for one [convolutional] (sub-)layer. */
+static long long conv_floats(const layer *l)
+{
+    return l->n + l->nweights + (l->batch_normalize && !l->dontloadscales ? 3LL * l->n : 0);
 }
 
 /* Number of float32 values Darknet's load_weights reads for one layer (in the order of
@@ -226,8 +250,11 @@ static long long layer_weight_floats(const layer *l)
     case GRU:
         return connected_floats(l->wz) + connected_floats(l->wr) + connected_floats(l->wh) +
                connected_floats(l->uz) + connected_floats(l->ur) + connected_floats(l->uh);
-    case LSTM: case CRNN:
-        return -1;
+    case LSTM:
+        return connected_floats(l->wi) + connected_floats(l->wf) + connected_floats(l->wo) + connected_floats(l->wg) +
+               connected_floats(l->ui) + connected_floats(l->uf) + connected_floats(l->uo) + connected_floats(l->ug);
+    case CRNN:
+        return conv_floats(l->input_layer) + conv_floats(l->self_layer) + conv_floats(l->output_layer);
     default:
         return 0;
     }
@@ -528,6 +555,63 @@ static void calibrate_gru_layer(layer *lp, network st)
     free(proxy);
 }
 
+/* [lstm] (eight linear [connected] sub-layers): the input-side ones (uf, ui, ug, uo) on the
+ * real input, the ones on the previous output (wf, wi, wg, wo) on a stand-in output uniform in
+ * (-1, 1) (h = o * tanh(c)), damped so the cell stays bounded. Cell and output are zero again
+ * afterwards. */
+static void calibrate_lstm_layer(layer *lp, network st)
+{
+    size_t n = (size_t)lp->outputs * lp->batch;
+    float *proxy = malloc(sizeof(float) * n);
+    if (!proxy) die("out of memory");
+    for (size_t k = 0; k < n; ++k) proxy[k] = rng_uniform(-1, 1);
+    calibrate_sublayer(lp->uf, st, st.input, 0);
+    calibrate_sublayer(lp->ui, st, st.input, 0);
+    calibrate_sublayer(lp->ug, st, st.input, 0);
+    calibrate_sublayer(lp->uo, st, st.input, 0);
+    calibrate_sublayer(lp->wf, st, proxy, 1);
+    calibrate_sublayer(lp->wi, st, proxy, 1);
+    calibrate_sublayer(lp->wg, st, proxy, 1);
+    calibrate_sublayer(lp->wo, st, proxy, 1);
+    memset(lp->c_cpu, 0, sizeof(float) * n);
+    memset(lp->h_cpu, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memset(lp->c_cpu, 0, sizeof(float) * n);
+    memset(lp->h_cpu, 0, sizeof(float) * n);
+    free(proxy);
+}
+
+/* A [convolutional] sub-layer of [crnn], calibrated on `input`. */
+static void calibrate_conv_sublayer(layer *sub, network st, float *input, int damped)
+{
+    st.input = input;
+    int groups = sub->groups > 0 ? sub->groups : 1;
+    int fan_in = sub->c / groups * sub->size * sub->size;
+    calibrate_weighted_layer(sub, st, sub->n, sub->out_h * sub->out_w, sub->nweights / sub->n,
+                             (float)sqrt(3.0 / fan_in), damped, 0);
+}
+
+/* [crnn] (three [convolutional] sub-layers, as [rnn]): the input layer on the real input, the
+ * self layer on the input layer's response (damped), the output layer on the state of the
+ * first step. The state is zero again afterwards. */
+static void calibrate_crnn_layer(layer *lp, network st)
+{
+    size_t n = (size_t)lp->hidden * lp->batch;
+    float *proxy = malloc(sizeof(float) * n);
+    if (!proxy) die("out of memory");
+    calibrate_conv_sublayer(lp->input_layer, st, st.input, 0);
+    memcpy(proxy, lp->input_layer->output, sizeof(float) * n);
+    calibrate_conv_sublayer(lp->self_layer, st, proxy, 1);
+    memset(lp->state, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memcpy(proxy, lp->state, sizeof(float) * n);
+    calibrate_conv_sublayer(lp->output_layer, st, proxy, 0);
+    memset(lp->state, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memset(lp->state, 0, sizeof(float) * n);
+    free(proxy);
+}
+
 static void cmd_randweights(int argc, char **argv)
 {
     if (argc != 6) die("usage: randweights CFG OUT.weights SEED INPUT.bin");
@@ -575,8 +659,12 @@ static void cmd_randweights(int argc, char **argv)
             calibrate_rnn_layer(lp, st);
         } else if (lp->type == GRU) {
             calibrate_gru_layer(lp, st);
+        } else if (lp->type == LSTM) {
+            calibrate_lstm_layer(lp, st);
+        } else if (lp->type == CRNN) {
+            calibrate_crnn_layer(lp, st);
         } else {
-            if (lp->type == DECONVOLUTIONAL || lp->type == LSTM || lp->type == CRNN)
+            if (lp->type == DECONVOLUTIONAL)
                 fprintf(stderr, "darknet_ref: warning: layer %d (%s) keeps Darknet's own initialisation\n",
                         i, layer_type_name(lp->type));
             lp->forward(*lp, st);
@@ -713,6 +801,35 @@ static void cmd_steps(int argc, char **argv)
     free(dir);
     free(path);
     free(input);
+    free(sel);
+    free_network(net);
+}
+
+/* As steps, but step k's input is the file INk.bin (any network input, e.g. an image for
+ * [crnn]): one network_predict each, the state carried. */
+static void cmd_binsteps(int argc, char **argv)
+{
+    if (argc < 7) die("usage: binsteps CFG WEIGHTS OUTDIR LAYERS IN0.bin [IN1.bin ...]");
+    const char *outdir = argv[4];
+    if (argc - 6 > 100) die("at most 100 steps");
+    network *net = load_net(argv[2], argv[3]);
+    int count = 0;
+    int *sel = select_layers(net, argv[5], &count);
+    ensure_dir(outdir);
+    size_t plen = strlen(outdir) + 32;
+    char *dir = malloc(plen), *path = malloc(plen + 16);
+    if (!dir || !path) die("out of memory");
+    for (int k = 0; k + 6 < argc; ++k) {
+        float *input = read_network_input(net, argv[k + 6]);
+        network_predict(net, input);
+        snprintf(dir, plen, "%s/step%02d", outdir, k);
+        dump_layers(net, sel, dir);
+        snprintf(path, plen + 16, "%s/input.bin", dir);
+        write_floats(path, input, (size_t)net->inputs);
+        free(input);
+    }
+    free(dir);
+    free(path);
     free(sel);
     free_network(net);
 }
@@ -914,6 +1031,7 @@ static void usage(void)
           "  darknet_ref forward CFG WEIGHTS INPUT.bin OUTDIR LAYERS   (all | yolo | i,j,k)\n"
           "  darknet_ref steps CFG WEIGHTS TEXT OUTDIR LAYERS         (one-hot characters, state carried)\n"
           "  darknet_ref sequence CFG WEIGHTS TEXT OUTDIR              (all time_steps in one forward)\n"
+          "  darknet_ref binsteps CFG WEIGHTS OUTDIR LAYERS IN0.bin ... (one input file per step, state carried)\n"
           "  darknet_ref load IMAGE OUT.bin\n"
           "  darknet_ref letterbox IMAGE W H OUT.bin\n"
           "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n"
@@ -935,6 +1053,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "letterbox") == 0) cmd_letterbox(argc, argv);
     else if (strcmp(cmd, "detect") == 0) cmd_detect(argc, argv);
     else if (strcmp(cmd, "flops") == 0) cmd_flops(argc, argv);
+    else if (strcmp(cmd, "binsteps") == 0) cmd_binsteps(argc, argv);
     else { fprintf(stderr, "darknet_ref: error: unknown command '%s'\n", cmd); usage(); }
     return 0;
 }

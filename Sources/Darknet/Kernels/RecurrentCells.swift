@@ -73,4 +73,39 @@ enum RecurrentCells {
             state[i] = output[i]
         }
     }
+
+    /// `[lstm]`: linear sub-layers `wf`, `wi`, `wg`, `wo` on the previous output `h` and `uf`,
+    /// `ui`, `ug`, `uo` on the input: `f = σ(wf(h) + uf(x))`, `i = σ(wi(h) + ui(x))`,
+    /// `g = tanh(wg(h) + ug(x))`, `o = σ(wo(h) + uo(x))`, then the cell `c = f ⊙ c + i ⊙ g` and
+    /// `h = o ⊙ tanh(c)`, which is the output (Darknet's `forward_lstm_layer`, no peepholes).
+    ///
+    /// - Parameters:
+    ///   - state: `2 * outputs` floats, the cell `c` then the previous output `h`.
+    ///   - scratch: `5 * outputs` floats.
+    static func lstmStep(_ x: UnsafePointer<Float>, wf: ConnectedSublayer, wi: ConnectedSublayer, wg: ConnectedSublayer,
+                         wo: ConnectedSublayer, uf: ConnectedSublayer, ui: ConnectedSublayer, ug: ConnectedSublayer,
+                         uo: ConnectedSublayer, state: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                         output: UnsafeMutablePointer<Float>) {
+        let n = wf.outputs
+        let cell = state, hidden = state + n
+        let f = scratch, i = scratch + n, g = scratch + 2 * n, o = scratch + 3 * n, other = scratch + 4 * n
+        // Every gate reads the old h, so all four are computed before h changes.
+        func gate(_ into: UnsafeMutablePointer<Float>, _ w: ConnectedSublayer, _ u: ConnectedSublayer, _ activation: Activation) {
+            w.forward(hidden, into: into)
+            u.forward(x, into: other)
+            for k in 0..<n { into[k] += other[k] }
+            activate(into, count: n, activation: activation)
+        }
+        gate(f, wf, uf, .logistic)
+        gate(i, wi, ui, .logistic)
+        gate(g, wg, ug, .tanh)
+        gate(o, wo, uo, .logistic)
+        for k in 0..<n { cell[k] = f[k] * cell[k] + i[k] * g[k] }
+        for k in 0..<n { hidden[k] = cell[k] }
+        activate(hidden, count: n, activation: .tanh)
+        for k in 0..<n {
+            hidden[k] *= o[k]
+            output[k] = hidden[k]
+        }
+    }
 }

@@ -22,6 +22,8 @@ public enum LayerKind: Sendable, Equatable {
     case detection(DetectionSpec)
     case rnn(RNNSpec)
     case gru(GRUSpec)
+    case lstm(LSTMSpec)
+    case crnn(CRNNSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -48,6 +50,8 @@ public enum LayerKind: Sendable, Equatable {
         case .detection(let layer): layer
         case .rnn(let layer): layer
         case .gru(let layer): layer
+        case .lstm(let layer): layer
+        case .crnn(let layer): layer
         }
     }
 
@@ -87,6 +91,8 @@ enum LayerRegistry {
         Entry(DetectionSpec.self, LayerKind.detection),
         Entry(RNNSpec.self, LayerKind.rnn),
         Entry(GRUSpec.self, LayerKind.gru),
+        Entry(LSTMSpec.self, LayerKind.lstm),
+        Entry(CRNNSpec.self, LayerKind.crnn),
     ]
 
     /// The `[net]` section's names.
@@ -95,7 +101,7 @@ enum LayerRegistry {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "reorg3d", "lstm", "crnn", "conv_lstm",
+        "reorg3d", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
         "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
     ]

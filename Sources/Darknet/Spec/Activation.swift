@@ -31,7 +31,11 @@ extension Activation {
         case .relu: return x > 0 ? x : 0
         case .relie: return x > 0 ? x : 0.01 * x
         case .ramp: return (x > 0 ? x : 0) + 0.1 * x
-        case .tanh: return (expf(2 * x) - 1) / (expf(2 * x) + 1)
+        case .tanh:
+            // Darknet's `exp` is the double one: in float, e^(2x) overflows from x = 44.4 and the
+            // quotient becomes inf / inf = NaN where Darknet's is 1.
+            let e = exp(Double(2 * x))
+            return Float((e - 1) / (e + 1))
         case .elu: return x >= 0 ? x : expf(x) - 1
         case .selu: return x >= 0 ? 1.0507 * x : 1.0507 * 1.6732 * (expf(x) - 1)
         case .loggy: return 2 / (1 + expf(-x)) - 1

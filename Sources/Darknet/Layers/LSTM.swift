@@ -1,0 +1,80 @@
+import Foundation
+
+/// `[lstm]`: Darknet's long short-term memory layer, eight linear `[connected]` sub-layers (`wf`,
+/// `wi`, `wg`, `wo` on the previous output, `uf`, `ui`, `ug`, `uo` on the input):
+/// `f = σ(wf(h) + uf(x))`, `i = σ(wi(h) + ui(x))`, `g = tanh(wg(h) + ug(x))`,
+/// `o = σ(wo(h) + uo(x))`, cell `c = f ⊙ c + i ⊙ g`, output and new `h = o ⊙ tanh(c)`. The cell
+/// and `h` are carried from one forward pass to the next (one time step each). Both Darknets
+/// compute it alike; they store the sub-layers in different orders (`storedParameters`).
+public struct LSTMSpec: Sendable, Equatable {
+    /// Values of the cell, of `h` and of the output (`output`, default 1).
+    public var outputs: Int
+    /// Batch norm in every sub-layer (`batch_normalize`), folded at load.
+    public var batchNormalize: Bool
+}
+
+extension LSTMSpec: Layer {
+    static let sectionNames = ["lstm"]
+
+    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LSTMSpec {
+        LSTMSpec(outputs: try r.int("output", default: 1, minimum: 1),
+                 batchNormalize: try r.bool("batch_normalize", default: false))
+    }
+
+    func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
+        let inputs = context.input.count
+        // BLAS takes the input size (GEMM's k) as a 32-bit int.
+        guard inputs < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
+        let (parameters, overflow) = try context.product(4, inputs + 1, outputs)
+            .addingReportingOverflow(try context.product(4, outputs + 1, outputs))
+        guard !overflow else { throw context.fail(.sizeOverflow) }
+        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
+                             threadScratch: try context.product(5, outputs), state: try context.product(2, outputs),
+                             parameters: parameters)
+    }
+
+    func summary(_ layer: LayerPlan) -> String {
+        String(format: "lstm                                 %4d  ->  %4d", layer.inputShape.count, outputs)
+    }
+
+    /// The original's `load_weights` order: `wi`, `wf`, `wo`, `wg` (`output -> output`), then
+    /// `ui`, `uf`, `uo`, `ug` (`inputs -> output`), each a `[connected]` block. AlexeyAB's fork
+    /// stores the same shapes as `wf`, `wi`, `wg`, `wo`, `uf`, `ui`, `ug`, `uo`; `loadStep`
+    /// reads that order in an AlexeyAB-dialect network (the names here follow the original's).
+    func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
+        DenseBlock.storedParameters(of: Self.sublayers(inputs: layer.inputShape.count, outputs: outputs, dialect: .original),
+                                    outputs: outputs, batchNormalize: batchNormalize)
+    }
+
+    /// The sub-layers in `dialect`'s file order.
+    private static func sublayers(inputs: Int, outputs: Int, dialect: DarknetDialect) -> [(name: String, inputs: Int)] {
+        let gates = switch dialect {
+        case .original: ["i", "f", "o", "g"]
+        case .alexeyAB: ["f", "i", "g", "o"]
+        }
+        return gates.map { ("w" + $0, outputs) } + gates.map { ("u" + $0, inputs) }
+    }
+
+    func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
+        -> any LayerStep {
+        let order = Self.sublayers(inputs: layer.inputShape.count, outputs: outputs, dialect: context.dialect)
+        let blocks = try DenseBlock.read(order, outputs: outputs, batchNormalize: batchNormalize, from: &reader, context: context)
+        let named = Dictionary(uniqueKeysWithValues: zip(order.map(\.name), blocks))
+        return LSTMStep(blocks: ["wf", "wi", "wg", "wo", "uf", "ui", "ug", "uo"].map { named[$0]! })
+    }
+}
+
+/// One time step of an `[lstm]` layer (`RecurrentCells.lstmStep`) on the session's state.
+struct LSTMStep: LayerStep {
+    /// `wf`, `wi`, `wg`, `wo`, `uf`, `ui`, `ug`, `uo`.
+    let blocks: [DenseBlock]
+
+    var parameterArrays: [[Float]] { blocks.flatMap(\.parameterArrays) }
+
+    func run(_ layer: LayerPlan, in pass: ForwardPass) {
+        let linear = blocks.map { $0.sublayer(.linear) }
+        RecurrentCells.lstmStep(pass.input(of: layer), wf: linear[0], wi: linear[1], wg: linear[2], wo: linear[3],
+                                uf: linear[4], ui: linear[5], ug: linear[6], uo: linear[7],
+                                state: pass.state(of: layer), scratch: pass.threadScratch, output: pass.output(of: layer))
+    }
+}
