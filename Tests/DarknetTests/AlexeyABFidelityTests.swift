@@ -51,6 +51,48 @@ final class AlexeyABFidelityTests: XCTestCase {
                                     "route-shortcut", "attention", "yolo-heads", "connected-batchnorm", "local-avgpool"])
     }
 
+    /// AlexeyAB's `read_cfg` drops all whitespace and `parse_yolo` reads each comma-separated
+    /// item with `atof`: `61,45    61,45` (cspx-p7-mish_hp.cfg) is 61, 4561, 45, and the pair
+    /// left without a value keeps 0.5. The reading is reported at the line, and refused by a
+    /// strict load; a plain list keeps its errors.
+    func testAnchorsWithoutCommasAreReadAsAlexeyABReadsThem() throws {
+        let text = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=14\nsize=1\n"
+            + "[yolo]\nmask=0,1\nanchors = 13,17,  61,45    61,45,  9,8\nnum=4\nclasses=2\n"
+        let spec = try NetworkSpec.parse(text: text, file: "lenient.cfg")
+        guard case .yolo(let yolo) = spec.layers[1].kind else { return XCTFail("not a [yolo]") }
+        XCTAssertEqual(yolo.anchors.map(\.width), [13, 61, 45, 8])
+        XCTAssertEqual(yolo.anchors.map(\.height), [17, 4561, 9, 0.5])
+        XCTAssertEqual(spec.diagnostics.map(\.line), [10])
+        XCTAssertEqual(spec.diagnostics.first?.key, "anchors")
+        XCTAssertTrue(spec.diagnostics.first?.description.contains("13,17,61,4561,45,9,8,0.5") == true, "\(spec.diagnostics)")
+        XCTAssertThrowsError(try spec.checkKeys(PlanOptions(rejectsUnknownKeys: true))) {
+            XCTAssertEqual(($0 as? CfgError)?.line, 10, "\($0)")
+        }
+        // A comma-separated list without whitespace runs together: no remark, the same values.
+        let plain = try NetworkSpec.parse(text: text.replacingOccurrences(of: "61,45    61,45", with: "61,45,61,45"), file: "plain.cfg")
+        XCTAssertEqual(plain.diagnostics, [])
+        XCTAssertThrowsError(try NetworkSpec.parse(text: text.replacingOccurrences(of: "    61", with: ", x61"), file: "bad.cfg")) {
+            XCTAssertEqual(($0 as? CfgError)?.line, 10)
+        }
+    }
+
+    /// cspx-p7-mish.cfg: `num=16` with 20 anchor pairs and a last head masking 16...19.
+    /// AlexeyAB keeps 16 anchors and decodes that head from memory past them; the cfg's own
+    /// pairs are used instead, with a remark at the mask's line.
+    func testMaskPastNumUsesTheListedAnchorsWithARemark() throws {
+        let text = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=14\nsize=1\n"
+            + "[yolo]\nmask=2,3\nanchors=1,2, 3,4, 5,6, 7,8\nnum=2\nclasses=2\n"
+        let spec = try NetworkSpec.parse(text: text, file: "past.cfg")
+        guard case .yolo(let yolo) = spec.layers[1].kind else { return XCTFail("not a [yolo]") }
+        XCTAssertEqual(yolo.anchors.count, 4)
+        XCTAssertEqual(yolo.anchors[3].width, 7)
+        XCTAssertEqual(spec.diagnostics.map(\.key), ["mask"])
+        XCTAssertEqual(spec.diagnostics.map(\.line), [9])
+        XCTAssertThrowsError(try NetworkSpec.parse(text: text.replacingOccurrences(of: "mask=2,3", with: "mask=2,4"), file: "far.cfg")) {
+            XCTAssertEqual(($0 as? CfgError)?.key, "mask")
+        }
+    }
+
     private func compareSmall(_ name: String, expectAtLeast: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         try compare(cfg: Self.cfgDirectory.appendingPathComponent(name + ".cfg"), name: name, expectAtLeast: expectAtLeast,
                     file: file, line: line)
