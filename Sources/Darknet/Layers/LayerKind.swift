@@ -22,6 +22,9 @@ public enum LayerKind: Sendable, Equatable {
     case detection(DetectionSpec)
     case rnn(RNNSpec)
     case gru(GRUSpec)
+    case gaussianYolo(GaussianYoloSpec)
+    case reorg3d(Reorg3dSpec)
+    case contrastive(ContrastiveSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -48,6 +51,9 @@ public enum LayerKind: Sendable, Equatable {
         case .detection(let layer): layer
         case .rnn(let layer): layer
         case .gru(let layer): layer
+        case .gaussianYolo(let layer): layer
+        case .reorg3d(let layer): layer
+        case .contrastive(let layer): layer
         }
     }
 
@@ -87,6 +93,9 @@ enum LayerRegistry {
         Entry(DetectionSpec.self, LayerKind.detection),
         Entry(RNNSpec.self, LayerKind.rnn),
         Entry(GRUSpec.self, LayerKind.gru),
+        Entry(GaussianYoloSpec.self, LayerKind.gaussianYolo),
+        Entry(Reorg3dSpec.self, LayerKind.reorg3d),
+        Entry(ContrastiveSpec.self, LayerKind.contrastive),
     ]
 
     /// The `[net]` section's names.
@@ -95,9 +104,9 @@ enum LayerRegistry {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "reorg3d", "lstm", "crnn", "conv_lstm",
+        "lstm", "crnn", "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
-        "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
+        "xnor", "implicit", "empty", "silence",
     ]
 
     /// The entry for a section name or alias.
