@@ -25,6 +25,13 @@ final class AlexeyABFidelityTests: XCTestCase {
     /// Tiny variances, where AlexeyAB's `sqrt(var + 1e-5)` and the original's `sqrt(var) + 1e-6`
     /// differ by 10-25 %: the cfg's dialect reaches the stand-alone and the connected batch norms.
     func testLocalAvgpool() throws { try compareSmall("local-avgpool", expectAtLeast: 4) }
+    /// `[Gaussian_yolo]`: the logistic on every plane but the w and h means, `scale_x_y` on the
+    /// x and y means only; its second head's anchors miss a comma (read as AlexeyAB reads them).
+    func testGaussianYolo() throws { try compareSmall("gaussian-yolo", expectAtLeast: 6) }
+    /// `[reorg3d]`: AlexeyAB's space-to-depth, and its `reverse=1` (not the inverse).
+    func testReorg3d() throws { try compareSmall("reorg3d", expectAtLeast: 6) }
+    /// `[contrastive]` after a `[yolo]` with tracking keys: the copy of its input at inference.
+    func testContrastive() throws { try compareSmall("contrastive", expectAtLeast: 7) }
     func testBatchnormAndConnectedBatchNormUseAlexeyABsEpsilon() throws {
         try compareSmall("connected-batchnorm", expectAtLeast: 4)
     }
@@ -41,6 +48,11 @@ final class AlexeyABFidelityTests: XCTestCase {
     func testYoloV4Detections() throws { try compareDetections("yolov4") }
     func testYoloV4SamMishDetections() throws { try compareDetections("yolov4-sam-mish") }
     func testYoloV7TinyStyleDetections() throws { try compareDetections("yolov7-tiny-like") }
+    /// AlexeyAB's `get_gaussian_yolo_detections` (probability scaled by one minus the mean
+    /// sigma, `yolo_point=right_bottom` on the second head) and diounms, for a 64x48 image.
+    func testGaussianYoloDetections() throws {
+        try compareDetections("gaussian-yolo", cfg: Self.cfgDirectory.appendingPathComponent("gaussian-yolo.cfg"), network: 32)
+    }
 
     /// The cfgs the fixtures were made from are the committed ones, so a changed cfg cannot
     /// be compared with stale references.
@@ -48,7 +60,50 @@ final class AlexeyABFidelityTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.cfgDirectory.path)
             .filter { $0.hasSuffix(".cfg") && !$0.hasPrefix("yolov7") }.map { String($0.dropLast(4)) }
         XCTAssertEqual(Set(names), ["activations", "conv-strides", "conv-dilation", "conv-groups", "maxpool-spp", "maxpool-strides",
-                                    "route-shortcut", "attention", "yolo-heads", "connected-batchnorm", "local-avgpool"])
+                                    "route-shortcut", "attention", "yolo-heads", "connected-batchnorm", "local-avgpool",
+                                    "gaussian-yolo", "reorg3d", "contrastive"])
+    }
+
+    /// AlexeyAB's `read_cfg` drops all whitespace and `parse_yolo` reads each comma-separated
+    /// item with `atof`: `61,45    61,45` (cspx-p7-mish_hp.cfg) is 61, 4561, 45, and the pair
+    /// left without a value keeps 0.5. The reading is reported at the line, and refused by a
+    /// strict load; a plain list keeps its errors.
+    func testAnchorsWithoutCommasAreReadAsAlexeyABReadsThem() throws {
+        let text = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=14\nsize=1\n"
+            + "[yolo]\nmask=0,1\nanchors = 13,17,  61,45    61,45,  9,8\nnum=4\nclasses=2\n"
+        let spec = try NetworkSpec.parse(text: text, file: "lenient.cfg")
+        guard case .yolo(let yolo) = spec.layers[1].kind else { return XCTFail("not a [yolo]") }
+        XCTAssertEqual(yolo.anchors.map(\.width), [13, 61, 45, 8])
+        XCTAssertEqual(yolo.anchors.map(\.height), [17, 4561, 9, 0.5])
+        XCTAssertEqual(spec.diagnostics.map(\.line), [10])
+        XCTAssertEqual(spec.diagnostics.first?.key, "anchors")
+        XCTAssertTrue(spec.diagnostics.first?.description.contains("13,17,61,4561,45,9,8,0.5") == true, "\(spec.diagnostics)")
+        XCTAssertThrowsError(try spec.checkKeys(PlanOptions(rejectsUnknownKeys: true))) {
+            XCTAssertEqual(($0 as? CfgError)?.line, 10, "\($0)")
+        }
+        // A comma-separated list without whitespace runs together: no remark, the same values.
+        let plain = try NetworkSpec.parse(text: text.replacingOccurrences(of: "61,45    61,45", with: "61,45,61,45"), file: "plain.cfg")
+        XCTAssertEqual(plain.diagnostics, [])
+        XCTAssertThrowsError(try NetworkSpec.parse(text: text.replacingOccurrences(of: "    61", with: ", x61"), file: "bad.cfg")) {
+            XCTAssertEqual(($0 as? CfgError)?.line, 10)
+        }
+    }
+
+    /// cspx-p7-mish.cfg: `num=16` with 20 anchor pairs and a last head masking 16...19.
+    /// AlexeyAB keeps 16 anchors and decodes that head from memory past them; the cfg's own
+    /// pairs are used instead, with a remark at the mask's line.
+    func testMaskPastNumUsesTheListedAnchorsWithARemark() throws {
+        let text = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=14\nsize=1\n"
+            + "[yolo]\nmask=2,3\nanchors=1,2, 3,4, 5,6, 7,8\nnum=2\nclasses=2\n"
+        let spec = try NetworkSpec.parse(text: text, file: "past.cfg")
+        guard case .yolo(let yolo) = spec.layers[1].kind else { return XCTFail("not a [yolo]") }
+        XCTAssertEqual(yolo.anchors.count, 4)
+        XCTAssertEqual(yolo.anchors[3].width, 7)
+        XCTAssertEqual(spec.diagnostics.map(\.key), ["mask"])
+        XCTAssertEqual(spec.diagnostics.map(\.line), [9])
+        XCTAssertThrowsError(try NetworkSpec.parse(text: text.replacingOccurrences(of: "mask=2,3", with: "mask=2,4"), file: "far.cfg")) {
+            XCTAssertEqual(($0 as? CfgError)?.key, "mask")
+        }
     }
 
     private func compareSmall(_ name: String, expectAtLeast: Int, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -66,6 +121,8 @@ final class AlexeyABFidelityTests: XCTestCase {
         struct Box: Decodable {
             let `class`: Int
             let prob: Float, x: Float, y: Float, w: Float, h: Float
+            /// `[Gaussian_yolo]` heads: the sigmas of x, y, w, h.
+            let uncertainty: [Float]?
         }
         let width: Int, height: Int
         let thresh: Float, nms: Float
@@ -73,29 +130,43 @@ final class AlexeyABFidelityTests: XCTestCase {
         let detections: [Box]
     }
 
-    private func compareDetections(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func compareDetections(_ name: String, cfg: URL? = nil, network side: Int = 416,
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = Self.directory.appendingPathComponent(name)
         let reference = try JSONDecoder().decode(DetectionReference.self, from: Data(contentsOf: try TestPaths.require(
             directory.appendingPathComponent("detections.json"))))
         XCTAssertGreaterThanOrEqual(reference.detections.count, 5, "too few reference detections", file: file, line: line)
-        let cfg = directory.appendingPathComponent(name + ".cfg")
+        let cfg = cfg ?? directory.appendingPathComponent(name + ".cfg")
         let network = try Network(cfg: try TestPaths.require(cfg), weights: try TestPaths.require(directory.appendingPathComponent(name + ".weights")))
         let expectedKind: NMSKind = reference.nms_kind == "diounms" ? .diou(beta: 0.6) : (reference.nms_kind == "greedynms" ? .greedy : .default)
         XCTAssertEqual(DetectionDecoder.nmsKind(of: network.plan), expectedKind, "the network asks for \(reference.nms_kind)", file: file, line: line)
         let session = InferenceSession(network: network)
         try session.forward(try readFloatFile(try TestPaths.require(directory.appendingPathComponent("input.bin"))))
-        let geometry = LetterboxGeometry(imageWidth: reference.width, imageHeight: reference.height, networkWidth: 416, networkHeight: 416)
+        let geometry = LetterboxGeometry(imageWidth: reference.width, imageHeight: reference.height, networkWidth: side, networkHeight: side)
         let found = try DetectionDecoder.decode(session, geometry: geometry, labels: [],
                                                 options: DetectionOptions(threshold: reference.thresh, nmsThreshold: reference.nms))
         XCTAssertEqual(found.count, reference.detections.count, "\(name): number of detections", file: file, line: line)
+        var largest: Float = 0
+        for (ours, theirs) in zip(found, reference.detections) {
+            let pairs = [(ours.confidence, theirs.prob), (ours.box.x, theirs.x), (ours.box.y, theirs.y), (ours.box.width, theirs.w),
+                         (ours.box.height, theirs.h)]
+                + zip(ours.uncertainty.map { [$0.x, $0.y, $0.width, $0.height] } ?? [], theirs.uncertainty ?? []).map { ($0, $1) }
+            largest = max(largest, pairs.map { abs($0 - $1) }.max() ?? 0)
+        }
         for (n, (ours, theirs)) in zip(found, reference.detections).enumerated() {
             XCTAssertEqual(ours.classIndex, theirs.class, "\(name) detection \(n): class", file: file, line: line)
             XCTAssertEqual(ours.confidence, theirs.prob, accuracy: 1e-3, "\(name) detection \(n): probability", file: file, line: line)
             for (a, b, what) in [(ours.box.x, theirs.x, "x"), (ours.box.y, theirs.y, "y"), (ours.box.width, theirs.w, "w"), (ours.box.height, theirs.h, "h")] {
                 XCTAssertEqual(a, b, accuracy: 1e-3, "\(name) detection \(n): \(what)", file: file, line: line)
             }
+            let sigmas = ours.uncertainty.map { [$0.x, $0.y, $0.width, $0.height] }
+            XCTAssertEqual(sigmas == nil, theirs.uncertainty == nil, "\(name) detection \(n): uncertainty", file: file, line: line)
+            for (a, b) in zip(sigmas ?? [], theirs.uncertainty ?? []) {
+                XCTAssertEqual(a, b, accuracy: 1e-3, "\(name) detection \(n): uncertainty", file: file, line: line)
+            }
         }
-        print("alexeyab/\(name): \(found.count) detections at threshold \(reference.thresh) with \(reference.nms_kind) match")
+        print("alexeyab/\(name): \(found.count) detections at threshold \(reference.thresh) with \(reference.nms_kind) match "
+            + "(largest difference \(largest))")
     }
 
     private struct DumpIndex: Decodable {
@@ -116,8 +187,9 @@ final class AlexeyABFidelityTests: XCTestCase {
         let spec = try NetworkSpec.parse(bytes: [UInt8](Data(contentsOf: try TestPaths.require(cfg))), file: cfg.path)
         // yolov4-sam-mish.cfg has `beta1=0.6` in its [yolo] sections, a key AlexeyAB's parser
         // does not read either: the one expected remark.
-        XCTAssertEqual(spec.diagnostics.map(\.key), name == "yolov4-sam-mish" ? ["beta1", "beta1", "beta1"] : [],
-                       "every other key of \(name) is understood", file: file, line: line)
+        // gaussian-yolo.cfg's anchors without a comma between two pairs are the other one.
+        let remarks = ["yolov4-sam-mish": ["beta1", "beta1", "beta1"], "gaussian-yolo": ["anchors"]]
+        XCTAssertEqual(spec.diagnostics.map(\.key), remarks[name] ?? [], "every other key of \(name) is understood", file: file, line: line)
         let weights = try TestPaths.require(directory.appendingPathComponent(name + ".weights"))
         let network = try Network(spec: spec, weightsFile: weights)
         let input = try readFloatFile(try TestPaths.require(directory.appendingPathComponent("input.bin")))

@@ -23,6 +23,9 @@ final class ErrorMessageTests: XCTestCase {
         case .shortcutShapeMismatch: "shortcutShapeMismatch"
         case .scaleShapeMismatch: "scaleShapeMismatch"
         case .yoloChannelMismatch: "yoloChannelMismatch"
+        case .gaussianYoloChannelMismatch: "gaussianYoloChannelMismatch"
+        case .contrastiveSourceNotYolo: "contrastiveSourceNotYolo"
+        case .reorgReverseChannelsNotDivisible: "reorgReverseChannelsNotDivisible"
         case .regionChannelMismatch: "regionChannelMismatch"
         case .detectionSizeMismatch: "detectionSizeMismatch"
         case .reorgNotDivisible: "reorgNotDivisible"
@@ -38,6 +41,7 @@ final class ErrorMessageTests: XCTestCase {
         "windowLargerThanInput", "channelsNotDivisibleByGroups", "routeSizeMismatch", "shortcutShapeMismatch",
         "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "detectionSizeMismatch", "reorgNotDivisible", "cropLargerThanInput",
         "softmaxGroupsNotDividing", "treeClassCountMismatch", "sizeOverflow", "memoryLimitExceeded",
+        "gaussianYoloChannelMismatch", "contrastiveSourceNotYolo", "reorgReverseChannelsNotDivisible",
     ]
 
     /// One row per reason (two for the overflow: in a layer and in the network): the cfg, and
@@ -60,6 +64,12 @@ final class ErrorMessageTests: XCTestCase {
         (net + "[detection]\nside=2\nnum=1\nclasses=3\ncoords=4\n", 4 << 30,
          "plan.cfg:5: layer 0 [detection]: input has 192 values, expected side * side * (classes + num * 5) = 32"),
         (net + "[reorg]\nstride=3\n", 4 << 30, "plan.cfg:5: layer 0 [reorg]: input"),
+        (net + "[convolutional]\nfilters=5\n[Gaussian_yolo]\nmask=0\nanchors=1,2\nclasses=1\n", 4 << 30,
+         "plan.cfg:7: layer 1 [Gaussian_yolo]: input has 5 channels, expected len(mask) * (classes + 9) = 10"),
+        (net + "[convolutional]\nfilters=4\n[maxpool]\n[contrastive]\nyolo_layer=-1\n", 4 << 30,
+         "plan.cfg:8: layer 2 [contrastive]: yolo_layer is layer 1, a [maxpool], not a [yolo] layer"),
+        (net + "[reorg3d]\nstride=2\nreverse=1\n", 4 << 30,
+         "plan.cfg:5: layer 0 [reorg3d]: 3 input channels cannot be reorganised in reverse with stride 2"),
         (net + "[crop]\ncrop_width=9\ncrop_height=2\n", 4 << 30, "plan.cfg:5: layer 0 [crop]: crop 9x2 is larger than the input"),
         (net + "[softmax]\ngroups=5\n", 4 << 30, "plan.cfg:5: layer 0 [softmax]: groups 5 do not divide the 192 input values"),
         (net + "[softmax]\ntree=\(TestPaths.darknetData.path)/9k.tree\n", 4 << 30,

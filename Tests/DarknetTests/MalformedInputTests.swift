@@ -143,6 +143,18 @@ final class MalformedInputTests: XCTestCase {
     // MARK: layer keys
 
     static let layerRows: [Row] = [
+        Row("Gaussian_yolo anchors past num (AlexeyAB writes past its array)", .cfg(net + "[Gaussian_yolo]\nanchors=1,2, 3,4\nnum=1\n"),
+            .cfg(line: 6, key: "anchors", reason: .invalidValue(value: "1,2, 3,4", expected: "num=1 width,height pairs (2 numbers), found 4"))),
+        Row("Gaussian_yolo yolo_point unknown", .cfg(net + "[Gaussian_yolo]\nanchors=1,2\nyolo_point=middle\n"),
+            .cfg(line: 7, key: "yolo_point", reason: .invalidValue(value: "middle", expected: "one of center, left_top, right_bottom"))),
+        Row("Gaussian_yolo cornersnms", .cfg(net + "[Gaussian_yolo]\nanchors=1,2\nnms_kind=cornersnms\n"),
+            .cfg(line: 7, key: "nms_kind", reason: .unsupported("nms_kind=cornersnms (AlexeyAB's box merging for corner points)"))),
+        Row("contrastive without yolo_layer (AlexeyAB dereferences no layer)", .cfg(net + "[maxpool]\n[contrastive]\n"),
+            .cfg(line: 6, key: "yolo_layer", reason: .missingKey)),
+        Row("contrastive yolo_layer 0 (AlexeyAB's 'none')", .cfg(net + "[maxpool]\n[contrastive]\nyolo_layer=0\n"),
+            .cfg(line: 7, key: "yolo_layer", reason: .invalidValue(value: "0", expected: "a [yolo] layer other than layer 0"))),
+        Row("reorg3d stride zero", .cfg(net + "[reorg3d]\nstride=0\n"),
+            .cfg(line: 6, key: "stride", reason: .invalidValue(value: "0", expected: "an integer >= 1"))),
         Row("local_avgpool window wholly in the padding (Darknet averages 0 cells: NaN)",
             .cfg(net + "[local_avgpool]\nsize=2\nstride=2\npadding=3\n"),
             .cfg(line: 8, key: "padding", reason: .invalidValue(value: "3", expected: "at most 2 * size - 2 = 2 (no window wholly in the padding)"))),

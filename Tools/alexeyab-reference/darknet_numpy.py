@@ -4,10 +4,12 @@ tests (Tools/make-alexeyab-fixtures.sh); the library never runs it.
 
 Written from the semantics of AlexeyAB's parser.c and layer sources (convolutional with
 stride_x/stride_y, dilation and groups; maxpool with stride_x/stride_y; route groups;
-multi-source shortcut; scale_channels; sam; upsample; yolo with scale_x_y and new_coords),
-in float64 so that it is an independent check of a float32 implementation.
+multi-source shortcut; scale_channels; sam; upsample; yolo with scale_x_y and new_coords;
+Gaussian_yolo; reorg3d; contrastive), in float64 so that it is an independent check of a
+float32 implementation.
 """
 import math
+import re
 import struct
 
 import numpy as np
@@ -38,6 +40,29 @@ def ints(value):
 
 def floats(value):
     return [float(v) for v in value.split(",") if v.strip()]
+
+
+def c_atof(text):
+    """C's atof on a decimal number: the longest leading number of `text`, 0 without one."""
+    m = re.match(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
+    return float(m.group(0)) if m else 0.0
+
+
+def anchors(o, total, kind):
+    """The anchor values AlexeyAB's parse_yolo / parse_gaussian_yolo keep: `total` pairs of
+    0.5, overwritten by atof of each comma-separated item of the (whitespace-free) value, at
+    most 2 * total of them ([yolo]; [Gaussian_yolo] would write past the array with more)."""
+    biases = [0.5] * (2 * total)
+    value = o.get("anchors")
+    if value is None:
+        return biases
+    counted = value.split("#")[0] if kind == "yolo" else value
+    items = value.split(",")[:counted.count(",") + 1]
+    if kind != "yolo" and len(items) > 2 * total:
+        raise ValueError("[Gaussian_yolo] anchors past num (AlexeyAB writes past its array)")
+    for i, item in enumerate(items[:2 * total]):
+        biases[i] = float(np.float32(c_atof(item)))
+    return biases
 
 
 # ---------------------------------------------------------------- activations (activations.c)
@@ -238,6 +263,58 @@ def yolo(x, o):
     return y.reshape(c, h, w)
 
 
+def logistic(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def gaussian_yolo(x, o):
+    """forward_gaussian_yolo_layer: per anchor 9 + classes planes (x, sigma x, y, sigma y, w,
+    sigma w, h, sigma h, objectness, classes); the logistic on every plane but the w and h
+    means, and scale_x_y on the x and y means only."""
+    classes = int(o.get("classes", 20))
+    mask = ints(o["mask"]) if "mask" in o else list(range(int(o.get("num", 1))))
+    scale = float(o.get("scale_x_y", 1))
+    c, h, w = x.shape
+    y = x.copy().reshape(len(mask), classes + 9, h, w)
+    for plane in [0, 1, 2, 3, 5, 7] + list(range(8, classes + 9)):
+        y[:, plane] = logistic(y[:, plane])
+    for plane in (0, 2):
+        y[:, plane] = y[:, plane] * scale - 0.5 * (scale - 1)
+    return y.reshape(c, h, w)
+
+
+def reorg_cpu(x, w, h, c, stride, forward):
+    """AlexeyAB's blas.c reorg_cpu on flat arrays, index by index: the w x h x c grid against
+    a grid `stride` times wider and higher with c / stride^2 channels."""
+    x = x.reshape(-1)
+    out = np.zeros_like(x)
+    in_c = c // (stride * stride)
+    k, j, i = np.meshgrid(np.arange(c), np.arange(h), np.arange(w), indexing="ij")
+    small = i + w * (j + h * k)
+    c2, offset = k % in_c, k // in_c
+    big = (i * stride + offset % stride) + w * stride * ((j * stride + offset // stride) + h * stride * c2)
+    if forward:
+        out[big.reshape(-1)] = x[small.reshape(-1)]
+    else:
+        out[small.reshape(-1)] = x[big.reshape(-1)]
+    return out
+
+
+def reorg3d_shape(o, c, h, w):
+    s = int(o.get("stride", 1))
+    if int(o.get("reverse", 0)):
+        return (c // (s * s), h * s, w * s)
+    return (c * s * s, h // s, w // s)
+
+
+def reorg3d(x, o):
+    """AlexeyAB's [reorg3d] (forward_reorg_layer): reorg_cpu on the output's dimensions,
+    forward=0 (the default) or forward=1 with reverse=1."""
+    s = int(o.get("stride", 1))
+    oc, oh, ow = reorg3d_shape(o, *x.shape)
+    return reorg_cpu(x, ow, oh, oc, s, int(o.get("reverse", 0))).reshape(oc, oh, ow)
+
+
 def resolve(value, index):
     return value + index if value < 0 else value
 
@@ -288,6 +365,13 @@ def forward(sections, params, x, calibrate=False):
             y = activate(prev * src, o.get("activation", "linear"))
         elif kind == "yolo":
             y = yolo(prev, o)
+        elif kind == "Gaussian_yolo":
+            y = gaussian_yolo(prev, o)
+        elif kind == "reorg3d":
+            y = reorg3d(prev, o)
+        elif kind == "contrastive":
+            # Inference: AlexeyAB's GPU forward copies the input, its CPU one leaves zeros.
+            y = prev.copy()
         else:
             raise ValueError("section not in the reference: " + kind)
         outputs.append(y)
@@ -324,6 +408,8 @@ def conv_layers(sections):
             shape = (pc, ph * s, pw * s)
         elif kind == "scale_channels":
             shape = shapes[resolve(ints(o["from"])[0], index)]
+        elif kind == "reorg3d":
+            shape = reorg3d_shape(o, pc, ph, pw)
         else:
             shape = (pc, ph, pw)
         shapes.append(shape)

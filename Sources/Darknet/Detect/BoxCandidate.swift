@@ -5,11 +5,14 @@ public struct BoxCandidate: Sendable, Equatable {
     public var objectness: Float
     /// Per-class probability, already zeroed below the threshold.
     public var probabilities: [Float]
+    /// The box's predicted uncertainties (`[Gaussian_yolo]` heads only).
+    public var uncertainty: BoxUncertainty?
 
     /// A candidate from its parts (for running ``NonMaximumSuppression`` on boxes decoded elsewhere).
-    public init(box: RelativeBox, objectness: Float, probabilities: [Float]) {
+    public init(box: RelativeBox, objectness: Float, probabilities: [Float], uncertainty: BoxUncertainty? = nil) {
         self.box = box
         self.objectness = objectness
         self.probabilities = probabilities
+        self.uncertainty = uncertainty
     }
 }

@@ -88,6 +88,8 @@ public struct Detection: Sendable, Equatable {
     public let box: RelativeBox
     /// The box in original-image pixels, as Darknet draws it.
     public let rect: PixelRect
+    /// The box's predicted uncertainties (`[Gaussian_yolo]` heads only; `nil` otherwise).
+    public var uncertainty: BoxUncertainty? = nil
 }
 
 /// The order detections are listed in.
@@ -153,7 +155,8 @@ extension [Detection] {
             let r = d.rect
             return Detection(classIndex: d.classIndex, label: d.label, confidence: d.confidence, objectness: d.objectness,
                              box: d.box, rect: PixelRect(left: r.left + region.x, top: r.top + region.y,
-                                                         right: r.right + region.x, bottom: r.bottom + region.y))
+                                                         right: r.right + region.x, bottom: r.bottom + region.y),
+                             uncertainty: d.uncertainty)
         }
     }
 }

@@ -54,7 +54,7 @@ public enum DetectionDecoder {
             for (k, probability) in candidate.probabilities.enumerated() where probability > threshold {
                 result.append(Detection(classIndex: k, label: k < labels.count ? labels[k] : String(k),
                                         confidence: probability, objectness: candidate.objectness,
-                                        box: candidate.box, rect: rect))
+                                        box: candidate.box, rect: rect, uncertainty: candidate.uncertainty))
             }
         }
         return result
@@ -77,10 +77,11 @@ public enum DetectionDecoder {
 
 extension DetectionDecoder {
     /// The suppression the network asks for: AlexeyAB reads `nms_kind` from the network's last
-    /// layer (the last `[yolo]` here); `.default` without one.
+    /// layer (the last `[yolo]` or `[Gaussian_yolo]` here); `.default` without one.
     public static func nmsKind(of plan: NetworkPlan) -> NMSKind {
         for layer in plan.layers.reversed() {
             if case .yolo(let yolo) = layer.spec.kind { return yolo.nms }
+            if case .gaussianYolo(let head) = layer.spec.kind { return head.nms }
         }
         return .default
     }

@@ -24,6 +24,9 @@ public enum LayerKind: Sendable, Equatable {
     case gru(GRUSpec)
     case lstm(LSTMSpec)
     case crnn(CRNNSpec)
+    case gaussianYolo(GaussianYoloSpec)
+    case reorg3d(Reorg3dSpec)
+    case contrastive(ContrastiveSpec)
 
     /// The layer type behind this case: every stage (plan, load, run) goes through it.
     var layer: any Layer {
@@ -52,6 +55,9 @@ public enum LayerKind: Sendable, Equatable {
         case .gru(let layer): layer
         case .lstm(let layer): layer
         case .crnn(let layer): layer
+        case .gaussianYolo(let layer): layer
+        case .reorg3d(let layer): layer
+        case .contrastive(let layer): layer
         }
     }
 
@@ -93,6 +99,9 @@ enum LayerRegistry {
         Entry(GRUSpec.self, LayerKind.gru),
         Entry(LSTMSpec.self, LayerKind.lstm),
         Entry(CRNNSpec.self, LayerKind.crnn),
+        Entry(GaussianYoloSpec.self, LayerKind.gaussianYolo),
+        Entry(Reorg3dSpec.self, LayerKind.reorg3d),
+        Entry(ContrastiveSpec.self, LayerKind.contrastive),
     ]
 
     /// The `[net]` section's names.
@@ -101,9 +110,9 @@ enum LayerRegistry {
     /// Sections Darknet knows that this library does not run (yet): a clearer error than
     /// "unknown section".
     static let knownToDarknet: Set<String> = [
-        "reorg3d", "conv_lstm",
+        "conv_lstm",
         "normalization", "lrn", "deconvolutional", "deconv", "activation", "logistic", "l2norm", "iseg",
-        "xnor", "gaussian_yolo", "contrastive", "implicit", "empty", "silence",
+        "xnor", "implicit", "empty", "silence",
     ]
 
     /// The entry for a section name or alias.

@@ -2,7 +2,8 @@
 public struct YoloSpec: Sendable, Equatable {
     /// Indices into `anchors` used by this head (`mask`).
     public var mask: [Int]
-    /// All anchors as (width, height) pairs in network-input pixels (`anchors`).
+    /// All anchors as (width, height) pairs in network-input pixels (`anchors`): `num` pairs,
+    /// or every pair the cfg lists if that is more.
     public var anchors: [(width: Float, height: Float)]
     /// Number of classes (`classes`, default 20).
     public var classes: Int
@@ -39,17 +40,19 @@ extension YoloSpec: DetectionHead, WeightlessLayer {
         r.ignore(TrainingKeys.yolo)
         let classes = try r.int("classes", default: 20, minimum: 1)
         let num = try r.int("num", default: 1, minimum: 1)
-        guard let values = try r.floatList("anchors") else { throw r.error("anchors", .missingKey) }
-        guard values.count % 2 == 0 else {
-            throw r.error("anchors", .invalidValue(value: r.entry("anchors")!.value, expected: "an even count of numbers (width,height pairs)"))
-        }
-        guard values.count == 2 * num else {
-            throw r.error("anchors", .invalidValue(value: r.entry("anchors")!.value, expected: "num=\(num) width,height pairs (\(2 * num) numbers), found \(values.count)"))
-        }
-        let anchors = stride(from: 0, to: values.count, by: 2).map { (width: values[$0], height: values[$0 + 1]) }
+        let values = try r.anchors(count: 2 * num)
+        let anchors = stride(from: 0, to: values.count - 1, by: 2).map { (width: values[$0], height: values[$0 + 1]) }
         let mask = try r.intList("mask") ?? Array(0..<num)
-        if let bad = mask.first(where: { $0 < 0 || $0 >= num }) {
-            throw r.error("mask", .invalidValue(value: String(bad), expected: "anchor indices in 0..<\(num)"))
+        // AlexeyAB keeps `num` anchors; a mask index past them reads past its array (undefined)
+        // when decoding. The cfg's own further pairs, if it lists them, are used instead.
+        if let bad = mask.first(where: { $0 < 0 || $0 >= anchors.count }) {
+            throw r.error("mask", .invalidValue(value: String(bad), expected: "anchor indices in 0..<\(max(num, anchors.count))"))
+        }
+        let past = mask.filter { $0 >= num }
+        if !past.isEmpty {
+            let indices = past.map(String.init).joined(separator: ",")
+            r.remark("mask", "indices \(indices) are past num=\(num) anchors (AlexeyAB decodes them from memory past its anchors); "
+                + "the cfg's further anchor pairs are used")
         }
         var spec = YoloSpec(mask: mask, anchors: anchors, classes: classes)
         try spec.decodeExtensions(&r)

@@ -69,6 +69,8 @@ extension CfgError.Reason {
         case .unsupported(let what): "not supported: \(what)"
         case .rejectedKey(.unknownKey, let section): "unknown key in [\(section)] (an error with strict checking)"
         case .rejectedKey(.repeatedKey, let section): "repeated key in [\(section)] (an error with strict checking)"
+        case .rejectedKey(.readLeniently, let section):
+            "a value in [\(section)] only AlexeyAB's lenient reading accepts (an error with strict checking)"
         }
     }
 }

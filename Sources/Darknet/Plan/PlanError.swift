@@ -15,12 +15,19 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case scaleShapeMismatch(previous: TensorShape, from: TensorShape, fromLayer: Int)
         /// A `[yolo]` layer's input does not have `len(mask) * (classes + 5)` channels.
         case yoloChannelMismatch(expected: Int, actual: Int)
+        /// A `[Gaussian_yolo]` layer's input does not have `len(mask) * (classes + 9)` channels.
+        case gaussianYoloChannelMismatch(expected: Int, actual: Int)
+        /// A `[contrastive]` layer's `yolo_layer` is not a `[yolo]` layer.
+        case contrastiveSourceNotYolo(layer: Int, section: String)
         /// A `[region]` layer's input does not have `num * (classes + 5)` channels.
         case regionChannelMismatch(expected: Int, actual: Int)
         /// A `[detection]` layer's input does not hold `side * side * (classes + num * 5)` values.
         case detectionSizeMismatch(expected: Int, actual: Int)
         /// A `[reorg]` input whose width, height or channels the stride does not divide.
         case reorgNotDivisible(input: TensorShape, stride: Int)
+        /// A `[reorg3d] reverse=1` input whose channels are not a multiple of `stride⁴` (AlexeyAB's
+        /// permutation reads the output as a grid `stride` times larger again).
+        case reorgReverseChannelsNotDivisible(channels: Int, stride: Int)
         /// A `[crop]` window larger than its input.
         case cropLargerThanInput(width: Int, height: Int, input: TensorShape)
         /// A `[softmax]` whose groups do not divide its input.
@@ -90,12 +97,18 @@ extension PlanError.Reason {
             "cannot multiply the previous layer's \(previous) with layer \(fromLayer)'s \(from)"
         case .yoloChannelMismatch(let expected, let actual):
             "input has \(actual) channels, expected len(mask) * (classes + 5) = \(expected)"
+        case .gaussianYoloChannelMismatch(let expected, let actual):
+            "input has \(actual) channels, expected len(mask) * (classes + 9) = \(expected)"
+        case .contrastiveSourceNotYolo(let layer, let section):
+            "yolo_layer is layer \(layer), a [\(section)], not a [yolo] layer"
         case .regionChannelMismatch(let expected, let actual):
             "input has \(actual) channels, expected num * (classes + 5) = \(expected)"
         case .detectionSizeMismatch(let expected, let actual):
             "input has \(actual) values, expected side * side * (classes + num * 5) = \(expected)"
         case .reorgNotDivisible(let input, let stride):
             "input \(input) cannot be reorganised with stride \(stride): width and height must be multiples of it and channels of its square"
+        case .reorgReverseChannelsNotDivisible(let channels, let stride):
+            "\(channels) input channels cannot be reorganised in reverse with stride \(stride): they must be a multiple of stride⁴"
         case .cropLargerThanInput(let width, let height, let input):
             "crop \(width)x\(height) is larger than the input \(input)"
         case .softmaxGroupsNotDividing(let inputs, let groups):

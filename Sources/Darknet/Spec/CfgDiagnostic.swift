@@ -10,6 +10,9 @@ public struct CfgDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case unknownKey
         /// A key given twice in one section (the first value is used).
         case repeatedKey
+        /// A value read the lenient way AlexeyAB's Darknet reads it (`anchors=61,45  61,45`, or a
+        /// `mask` past `num`): how it was read.
+        case readLeniently(String)
     }
 
     public let file: String
@@ -32,6 +35,7 @@ public struct CfgDiagnostic: Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .unknownKey: "unknown key in [\(section)]; ignored"
         case .repeatedKey: "repeated key in [\(section)]; the first value is used"
+        case .readLeniently(let how): "read in [\(section)] as AlexeyAB's Darknet reads it: \(how)"
         }
     }
 

@@ -6,6 +6,8 @@ struct SectionReader {
     let file: String
     let section: CfgSection
     private var consumed: Set<String> = []
+    /// Remarks reads made (a list read leniently).
+    private var remarks: [CfgDiagnostic] = []
 
     init(file: String, section: CfgSection) {
         self.file = file
@@ -131,7 +133,77 @@ struct SectionReader {
             }
             seen.insert(entry.key)
         }
-        return result
+        return result + remarks
+    }
+
+    /// `anchors=`-style list of at least `count` numbers (AlexeyAB's `parse_yolo` and its
+    /// relatives), every value written returned (callers decide about values past `count`).
+    ///
+    /// A plain comma-separated list must hold at least `count` numbers (fewer is most likely a
+    /// mistake; AlexeyAB would use 0.5 for the missing ones). Any other list is read as
+    /// AlexeyAB's parser reads it, with a remark naming the line: its `read_cfg` removes all
+    /// whitespace (so `61,45  61,45` becomes `61`, `4561`, `45`), then C's `atof` reads the
+    /// leading number of each comma-separated item, and values it does not find keep the
+    /// layer's default of 0.5.
+    /// - Throws: `CfgError` if the key is missing, or one of the first `count` items has no
+    ///   leading finite number.
+    mutating func anchors(count: Int, key: String = "anchors") throws(CfgError) -> [Float] {
+        consumed.insert(key)
+        guard let entry = entry(key) else { throw error(key, .missingKey) }
+        let plain = listItems(entry.value).map { Float($0) }
+        if !plain.isEmpty, plain.allSatisfy({ $0?.isFinite == true }) {
+            let values = plain.map { $0! }
+            if values.count >= count { return values }
+            guard values.count % 2 == 0 else {
+                throw error(key, .invalidValue(value: entry.value, expected: "an even count of numbers (width,height pairs)"))
+            }
+            throw error(key, .invalidValue(value: entry.value, expected: "num=\(count / 2) width,height pairs (\(count) numbers), found \(values.count)"))
+        }
+        let items = entry.value.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
+        var values: [Float] = []
+        for (i, item) in items.enumerated() {
+            guard let value = Self.leadingNumber(item), value.isFinite else {
+                // AlexeyAB never reads the items past `count`.
+                if i >= count { break }
+                throw error(key, .invalidValue(value: entry.value, expected: "a finite number"))
+            }
+            values.append(value)
+        }
+        if values.count < count { values += [Float](repeating: 0.5, count: count - values.count) }
+        let read = values.map { $0 == $0.rounded() && abs($0) < 1e9 ? String(Int($0)) : String($0) }.joined(separator: ",")
+        remark(key, line: entry.line, "whitespace removed, the leading number of each comma-separated item, missing values 0.5: \(read)")
+        return values
+    }
+
+    /// Records a remark about `key`: a value read the lenient way AlexeyAB's Darknet reads it.
+    mutating func remark(_ key: String, line: Int? = nil, _ explanation: String) {
+        remarks.append(CfgDiagnostic(file: file, line: line ?? entry(key)?.line ?? section.line, key: key,
+                                     section: section.name, kind: .readLeniently(explanation)))
+    }
+
+    /// The number C's `atof` reads at the start of `text` (decimal only; `nil` without digits),
+    /// rounded to float from double as Darknet's assignment does.
+    static func leadingNumber(_ text: Substring) -> Float? {
+        let characters = Array(text)
+        var end = 0, digits = 0
+        if end < characters.count, characters[end] == "+" || characters[end] == "-" { end += 1 }
+        while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1; digits += 1 }
+        if end < characters.count, characters[end] == "." {
+            end += 1
+            while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1; digits += 1 }
+        }
+        guard digits > 0 else { return nil }
+        var mantissa = String(characters[..<end])
+        if mantissa.hasSuffix(".") { mantissa += "0" }
+        var exponent = ""
+        if end < characters.count, characters[end] == "e" || characters[end] == "E" {
+            var scan = end + 1
+            if scan < characters.count, characters[scan] == "+" || characters[scan] == "-" { scan += 1 }
+            let first = scan
+            while scan < characters.count, characters[scan].isASCII, characters[scan].isNumber { scan += 1 }
+            if scan > first { exponent = "e" + String(characters[(end + 1)..<scan]) }
+        }
+        return Double(mantissa + exponent).map { Float($0) }
     }
 
     private func listItems(_ value: String) -> [Substring] {
