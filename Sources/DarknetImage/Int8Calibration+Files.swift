@@ -14,7 +14,7 @@ extension Int8Calibration {
 
     /// Calibrates on every `.jpg`, `.jpeg` and `.png` file directly in `folder`, in name order.
     /// - Throws: `Int8CalibrationError.unreadableImage` naming `folder` if it cannot be listed,
-    ///   `.noImages` if it holds no image, and the errors of `init(network:imageFiles:)`.
+    ///   `.noImagesInFolder` if it holds no image, and the errors of `init(network:imageFiles:)`.
     public init(network: Network, imagesIn folder: URL, letterbox: Bool = true, threads: Int = 1) throws {
         try self.init(network: network, imageFiles: try Self.imageFiles(in: folder), letterbox: letterbox, threads: threads)
     }
@@ -30,7 +30,7 @@ extension Int8Calibration {
         let files = names.sorted()
             .filter { ["jpg", "jpeg", "png"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
             .map { folder.appendingPathComponent($0) }
-        guard !files.isEmpty else { throw Int8CalibrationError.noImages }
+        guard !files.isEmpty else { throw Int8CalibrationError.noImagesInFolder(folder.path) }
         return files
     }
 }

@@ -207,6 +207,9 @@ final class Int8NetworkTests: XCTestCase {
         XCTAssertThrowsError(try Int8Calibration(contentsOf: file, for: float.spec)) { error in
             XCTAssertEqual("\(error)", "\(file.path): not an int8 calibration file: format version 7, this library reads 1")
         }
+        XCTAssertThrowsError(try Int8Calibration.imageFiles(in: folder)) { error in
+            XCTAssertEqual("\(error)", "\(folder.path): no .jpg, .jpeg or .png image to calibrate int8 on")
+        }
         try "{".write(to: file, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try Int8Calibration(contentsOf: file, for: float.spec)) { error in
             guard case Int8CalibrationError.unreadable(let path, _) = error else { return XCTFail("\(error)") }

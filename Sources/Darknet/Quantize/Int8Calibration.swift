@@ -173,6 +173,8 @@ public struct Int8Calibration: Sendable, Equatable {
 public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No calibration images were given.
     case noImages
+    /// The calibration folder holds no `.jpg`, `.jpeg` or `.png` file.
+    case noImagesInFolder(String)
     /// A calibration image has another channel count than the network input.
     case channelMismatch(expected: Int, actual: Int)
     /// A convolution's input held NaN or an infinity while calibrating.
@@ -188,6 +190,7 @@ public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .noImages: "int8 calibration needs at least one image"
+        case .noImagesInFolder(let folder): "\(folder): no .jpg, .jpeg or .png image to calibrate int8 on"
         case .channelMismatch(let expected, let actual):
             "a calibration image has \(actual) channels, the network expects \(expected)"
         case .notFinite(let layer): "calibration: the input of layer \(layer) is not finite"
