@@ -7,6 +7,9 @@
 #   Weights/darknet/data/*        coco.names and the sample images (same package)
 #   Weights/alexeyab/*.cfg        AlexeyAB's YOLOv4 cfgs (yolov4, yolov4-tiny, yolov4-sam-mish) as shipped
 #                                 unchanged in the PyPI wheel wf-pytorch-yolo-v4 0.2.2 (sha256 checked)
+#   Weights/calibration/*         six colour photos bundled with scikit-image 0.26.0 (PyPI wheel; each
+#                                 sha256 checked), none of them Darknet's sample images: the int8
+#                                 calibration set of the accuracy tests
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -99,6 +102,43 @@ with zipfile.ZipFile(sys.argv[1]) as wheel:
     log "AlexeyAB's YOLOv4 cfgs from the PyPI wheel $ALEXEYAB_WHEEL"
 }
 
+CALIBRATION_IMAGES=(
+    "astronaut.png 88431cd9653ccd539741b555fb0a46b61558b301d4110412b5bc28b5e3ea6cb5"
+    "chelsea.png 596aa1e7cb875eb79f437e310381d26b338a81c2da23439704a73c4651e8c4bb"
+    "coffee.png cc02f8ca188b167c775a7101b5d767d1e71792cf762c33d6fa15a4599b5a8de7"
+    "motorcycle_left.png db18e9c4157617403c3537a6ba355dfeafe9a7eabb6b9b94cb33f6525dd49179"
+    "motorcycle_right.png 5fc913ae870e42a4b662314bc904d1786bcad8e2f0b9b67dba5a229406357797"
+    "rocket.jpg c2dd0de7c538df8d111e479619b129464d0269d0ae5fd18ca91d33a7fdfea95c"
+)
+
+fetch_calibration_images() {
+    local all_ok=1 entry name sha
+    for entry in "${CALIBRATION_IMAGES[@]}"; do
+        read -r name sha <<<"$entry"
+        sha_ok "calibration/$name" "$sha" || all_ok=0
+    done
+    [ "$all_ok" = 1 ] && return 0
+    local tmp; tmp=$(mktemp -d)
+    # One pinned wheel: the photos are the same in every platform's wheel.
+    python3 -m pip download --quiet --no-deps --only-binary :all: --python-version 3.11 \
+        --platform manylinux_2_28_x86_64 -d "$tmp" "scikit-image==0.26.0"
+    mkdir -p calibration
+    python3 -c '
+import glob, sys, zipfile
+with zipfile.ZipFile(glob.glob(sys.argv[1] + "/scikit_image-*.whl")[0]) as wheel:
+    for name in sys.argv[3:]:
+        with open(sys.argv[2] + "/" + name, "wb") as out:
+            out.write(wheel.read("skimage/data/" + name))
+' "$tmp" calibration $(for entry in "${CALIBRATION_IMAGES[@]}"; do echo "${entry%% *}"; done)
+    rm -rf "$tmp"
+    for entry in "${CALIBRATION_IMAGES[@]}"; do
+        read -r name sha <<<"$entry"
+        sha_ok "calibration/$name" "$sha" || { log "calibration/$name: checksum mismatch"; exit 1; }
+    done
+    log "int8 calibration photos from the PyPI wheel of scikit-image 0.26.0"
+}
+
 fetch_tiny_weights
 fetch_darknet_data
 fetch_alexeyab_cfgs
+fetch_calibration_images

@@ -18,10 +18,8 @@ struct BatchBench {
         let startLoad = Self.loadAverage()
         let paths = try ImageInputs.images(inDirectory: folder, recursive: false)
         guard !paths.isEmpty else { throw BatchInputError.noImages(directory: folder, recursive: false) }
-        var spec = try NetworkSpec.parse(bytes: try readBytes(options.cfg), file: options.cfg.path)
-        if let size = options.size { spec = spec.resized(width: size, height: size) }
-        let network = try options.weights.map { try Network(spec: spec, weightsFile: $0) }
-            ?? Network(spec: spec, randomSeed: options.seed)
+        let spec = try options.spec()
+        let network = try options.network(spec, options: try options.planOptions(spec))
         let detector = try Detector(network: network, threads: options.threads)
         let detectionOptions = DetectionOptions()
         let sequential = BatchDetector(detector: detector, options: detectionOptions, lookAhead: 0)

@@ -23,23 +23,21 @@ struct Bench {
     func load() throws -> Loaded {
         let loadStart = Clock.now
         BLAS.beginLoading()  // as `Network(cfg:weights:)` does: opened while the files are read
-        var spec = try NetworkSpec.parse(bytes: try readBytes(options.cfg), file: options.cfg.path)
-        if let size = options.size { spec = spec.resized(width: size, height: size) }
+        let spec = try options.spec()
         let parseMilliseconds = Clock.milliseconds(since: loadStart)
+        // int8: the calibration (read, or measured on the float network) is a phase of its own.
+        let calibrationStart = Clock.now
+        let planOptions = try options.planOptions(spec)
+        let calibrationMilliseconds = Clock.milliseconds(since: calibrationStart)
         let networkStart = Clock.now
-        let network: Network
-        if let weights = options.weights {
-            network = try Network(spec: spec, weightsFile: weights)
-        } else {
-            network = try Network(spec: spec, randomSeed: options.seed)
-        }
+        let network = try options.network(spec, options: planOptions)
         let networkMilliseconds = Clock.milliseconds(since: networkStart)
         let sessionStart = Clock.now
         let session = options.session(network)
         let sessionMilliseconds = Clock.milliseconds(since: sessionStart)
         let loadMilliseconds = Clock.milliseconds(since: loadStart)
-        let loadPhases = [("parse", parseMilliseconds), ("plan + weights", networkMilliseconds),
-                          ("session", sessionMilliseconds)]
+        let loadPhases = [("parse", parseMilliseconds)] + (options.precision.int8 ? [("calibration", calibrationMilliseconds)] : [])
+            + [("plan + weights", networkMilliseconds), ("session", sessionMilliseconds)]
         let (input, geometry) = try prepareInput(network)
         return Loaded(network: network, session: session, input: input, geometry: geometry,
                       loadMilliseconds: loadMilliseconds, loadPhases: loadPhases)
@@ -74,7 +72,7 @@ struct Bench {
                 for (i, t) in times.enumerated() { layers[i].append(Double(t) / 1e6) }
             }
         }
-        return BenchReport(cfg: options.cfg.path, size: network.inputShape.width, threads: options.threads,
+        return BenchReport(cfg: options.cfg.path, precision: options.precisionName, size: network.inputShape.width, threads: options.threads,
                            runs: options.runs, loadMilliseconds: loaded.loadMilliseconds, loadPhases: loaded.loadPhases,
                            forward: Stats(forward),
                            forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,

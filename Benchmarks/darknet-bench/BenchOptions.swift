@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import Foundation
@@ -32,6 +33,8 @@ struct BenchOptions {
     let contend: Bool
     /// `--fixed-threads`: every pass on all `threads`, without the session's `ThreadPolicy`.
     let fixedThreads: Bool
+    /// `--precision`, `--calibrate`, `--calibration`, `--save-calibration` (as swift-darknet's).
+    let precision: PrecisionFlags
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -65,7 +68,32 @@ struct BenchOptions {
         if video != nil && liveFPS != nil { throw CLIError("--video and --live exclude each other") }
         contend = arguments.flag("contend")
         fixedThreads = arguments.flag("fixed-threads")
+        precision = try PrecisionFlags(arguments: &arguments)
     }
+
+    /// The cfg, resized to `--size`.
+    func spec() throws -> NetworkSpec {
+        var spec = try NetworkSpec.parse(bytes: try readBytes(cfg), file: cfg.path)
+        if let size { spec = spec.resized(width: size, height: size) }
+        return spec
+    }
+
+    /// The plan options `--precision` asks for: for int8, the calibration read, or measured on
+    /// the float network (`spec` with `--weights` or `--random` ones).
+    func planOptions(_ spec: NetworkSpec) throws -> PlanOptions {
+        try precision.options(PlanOptions(), spec: spec, float: { try network(spec, options: PlanOptions()) }, threads: threads) {
+            FileHandle.standardError.write(Data("darknet-bench: \($0)\n".utf8))
+        }
+    }
+
+    /// `spec` with `--weights` or seeded random weights, planned with `options`.
+    func network(_ spec: NetworkSpec, options: PlanOptions) throws -> Network {
+        if let weights { return try Network(spec: spec, weightsFile: weights, options: options) }
+        return try Network(spec: spec, randomSeed: seed, options: options)
+    }
+
+    /// `float32` or `int8`, for reports.
+    var precisionName: String { precision.int8 ? "int8" : "float32" }
 
     /// A session as the options ask for: with the thread policy unless `--fixed-threads`.
     func session(_ network: Network) -> InferenceSession {

@@ -6,6 +6,8 @@ import Foundation
 /// The numbers one benchmark run produced, as a table or a JSON line.
 struct BenchReport {
     let cfg: String
+    /// `float32` or `int8` (`--precision`).
+    let precision: String
     let size: Int
     let threads: Int
     let runs: Int
@@ -40,13 +42,13 @@ struct BenchReport {
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
         return String(line.dropLast()) + ", \"fewer_thread_forwards\": \(fewerThreadForwards)"
-            + ", \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
+            + ", \"precision\": \"\(precision)\", \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
             + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
     func table() -> String {
         var lines: [String] = []
-        lines.append("\(cfg) at \(size)x\(size), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
+        lines.append("\(cfg) at \(size)x\(size), \(precision), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
         lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds) + " ("
                      + loadPhases.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", ") + ")")
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))

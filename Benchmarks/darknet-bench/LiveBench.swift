@@ -38,14 +38,8 @@ struct LiveBench {
     }
 
     func run() throws -> Report {
-        let network: Network
-        if let weights = options.weights {
-            network = try Network(cfg: options.cfg, weights: weights)
-        } else {
-            var spec = try NetworkSpec.parse(bytes: try readBytes(options.cfg), file: options.cfg.path)
-            if let size = options.size { spec = spec.resized(width: size, height: size) }
-            network = try Network(spec: spec, randomSeed: options.seed)
-        }
+        let spec = try options.spec()
+        let network = try options.network(spec, options: try options.planOptions(spec))
         let detector = try Detector(network: network, threads: options.threads)
         let camera = try SyntheticCamera(photo: try photo(), width: Self.frameWidth, height: Self.frameHeight)
         let pipeline = DetectionPipeline(detector: detector, policy: policy)

@@ -52,7 +52,9 @@ struct VideoBench {
         report.decodeFPS = Double(report.decodedFrames) / max(1e-9, Double(clock.now() - start) / 1e9)
 
         // 2. Decoding into the pipeline.
-        let network = try Network(cfg: options.cfg, weights: try weights())
+        _ = try weights()
+        let spec = try options.spec()
+        let network = try options.network(spec, options: try options.planOptions(spec))
         let detector = try Detector(network: network, threads: options.threads)
         let policy = options.policyGiven ? options.policy : (reader.kind == .network ? .latest : .every)
         report.policy = policy.description

@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -11,6 +12,7 @@ let usage = """
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
                          [--video FILE [--frames N] [--policy every|latest|stride:N]] [--contend] [--fixed-threads]
+                         [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE)]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
@@ -35,6 +37,8 @@ let usage = """
                    whole measurement, as a busy neighbour on a shared machine; stopped at the end
       --fixed-threads  every forward on all --threads threads: without the session's thread policy, which
                    runs passes on 1 thread while it finds that faster
+    \(PrecisionFlags.help)
+                   (the calibration is a load phase of its own; --calibration FILE keeps it short)
     """
 
 warnIfDebugBuild(tool: "darknet-bench")
@@ -78,6 +82,9 @@ do {
             print(report.table() + contended)
         }
     }
+} catch let error as CLIError {  // a usage mistake: status 2, as swift-darknet's
+    FileHandle.standardError.write(Data("darknet-bench: \(error)\n(darknet-bench --help lists the options)\n".utf8))
+    exit(2)
 } catch {
     fail(String(describing: error))
 }

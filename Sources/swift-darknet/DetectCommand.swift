@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -10,7 +11,8 @@ struct DetectCommand: Command {
     static let usage = """
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
                      [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
-                     [--strict] [--memory-limit MIB] [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
+                     [--strict] [--memory-limit MIB] [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE)]
+                     [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --names    one label per line (e.g. coco.names); without it (or --data), class indices
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
@@ -20,6 +22,7 @@ struct DetectCommand: Command {
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
           --threads  threads for each forward pass (results do not depend on it)
         \(PlanFlags.help)
+        \(PrecisionFlags.help)
         """ + "\n" + DetectBatchOptions.usage + "\n" + ModelOptions.usage
     static let flagNames: Set<String> = Set(["json", "stretch"]).union(PlanFlags.flagNames).union(DetectBatchOptions.flagNames)
         .union(ModelOptions.flagNames)
@@ -27,6 +30,7 @@ struct DetectCommand: Command {
     let model: ModelOptions
     let labelFiles: LabelFiles
     let plan: PlanFlags
+    let precision: PrecisionFlags
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -38,6 +42,7 @@ struct DetectCommand: Command {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
         plan = try PlanFlags(arguments: &arguments)
+        precision = try PrecisionFlags(arguments: &arguments)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
@@ -58,7 +63,7 @@ struct DetectCommand: Command {
         }
         let (cfg, weights, names) = try model.resolve()
         let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                                        threads: threads)
+                                        precision: precision, threads: threads)
         return try runBatch(paths, with: detector)
     }
 

@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import Foundation
@@ -51,9 +52,12 @@ func cliMessage(_ error: any Error) -> String {
 /// under `--strict`), the weights loaded, the labels from `--names` or `--data` checked against
 /// the network's classes (a network without a detection head is refused first).
 func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, options: PlanOptions,
-                  threads: Int) throws -> Detector {
+                  precision: PrecisionFlags, threads: Int) throws -> Detector {
     let spec = try loadSpec(cfg)
     try report(spec, options: options)
+    let float = options
+    let options = try precision.options(options, spec: spec, float: { try Network(spec: spec, weightsFile: weights, options: float) },
+                                        threads: threads) { FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8)) }
     let network = try Network(spec: spec, weightsFile: weights, options: options)
     _ = try Detector(network: network, threads: threads)
     let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),

@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -11,9 +12,10 @@ struct VideoCommand: Command {
     static let abstract = "detect objects in a video file, image sequence or stream"
     static let usage = """
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--out annotated.mp4|frame%04d.png] [--json]
-                     [--live|--every] [--stride N] [--thresh 0.5] [--nms 0.45] [--max-det N]
+                     [--live|--every] [--stride N] [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--max-det N]
                      [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
-                     [--input-timeout 10] [--threads 1] [--strict] [--memory-limit MIB] INPUT
+                     [--input-timeout 10] [--threads 1] [--strict] [--memory-limit MIB]
+                     [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE)] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
           --json     one line per processed frame: {"frame", "time", "detections": [...]}
@@ -29,6 +31,7 @@ struct VideoCommand: Command {
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
           --threads  threads for each forward pass (results do not depend on it)
         \(PlanFlags.help)
+        \(PrecisionFlags.help)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """ + "\n" + ModelOptions.usage
     static let flagNames: Set<String> = Set(["json", "live", "every", "track"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
@@ -36,6 +39,7 @@ struct VideoCommand: Command {
     let model: ModelOptions
     let labelFiles: LabelFiles
     let plan: PlanFlags
+    let precision: PrecisionFlags
     let input: String
     let options: DetectionOptions
     let classNames: [String]
@@ -52,6 +56,7 @@ struct VideoCommand: Command {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
         plan = try PlanFlags(arguments: &arguments)
+        precision = try PrecisionFlags(arguments: &arguments)
         let maximum = try arguments.int("max-det", default: 0, range: 0...100_000)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
@@ -86,7 +91,7 @@ struct VideoCommand: Command {
         // The input before the network: a bad file or URL fails before the weights load.
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
         let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                                        threads: threads)
+                                        precision: precision, threads: threads)
         let network = detector.network
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: detector.labels) }

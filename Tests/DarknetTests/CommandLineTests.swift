@@ -63,6 +63,16 @@ final class CommandLineTests: XCTestCase {
             (["detect", "--cfg", "a", "--weights", "b", "--thresh", "2", "x.jpg"], "swift-darknet: --thresh must be a number in"),
             (["detect", "--cfg", "a", "--weights", "b", "--names", "n", "--data", "d", "x.jpg"],
              "swift-darknet: give --names or --data, not both\nusage: swift-darknet detect"),
+            (["detect", "--cfg", "a", "--weights", "b", "--precision", "int8", "x.jpg"],
+             "swift-darknet: --precision int8 needs calibration: --calibrate DIR (images) or --calibration FILE (saved)\nusage: swift-darknet detect"),
+            (["video", "--cfg", "a", "--weights", "b", "--precision", "int8", "x.mp4"],
+             "swift-darknet: --precision int8 needs calibration"),
+            (["detect", "--cfg", "a", "--weights", "b", "--precision", "int4", "x.jpg"],
+             "swift-darknet: --precision must be float32 or int8, got 'int4'"),
+            (["detect", "--cfg", "a", "--weights", "b", "--precision", "int8", "--calibrate", "d", "--calibration", "f", "x.jpg"],
+             "swift-darknet: give --calibrate DIR or --calibration FILE, not both"),
+            (["detect", "--cfg", "a", "--weights", "b", "--calibrate", "d", "x.jpg"],
+             "swift-darknet: --calibrate and --calibration are for --precision int8"),
         ]
         for (arguments, start) in cases {
             let result = try run(arguments)
@@ -132,6 +142,30 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// `detect --precision int8`: calibrating on a folder and saving the sidecar, then loading
+    /// it gives the same detections; a sidecar for another cfg is an input error naming it.
+    func testInt8DetectCalibratesSavesAndLoadsTheSidecar() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("int8-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sidecar = folder.appendingPathComponent("tiny.int8.json").path
+        let model = ["detect", "--cfg", try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg")).path,
+                     "--weights", try TestPaths.require(TestPaths.tinyWeights).path, "--json", "--precision", "int8"]
+        let image = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")).path
+        let calibration = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration")).path
+        let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
+        XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
+        XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
+        XCTAssertTrue(calibrated.stdout.contains("\"detections\""), calibrated.stdout)
+        let loaded = try run(model + ["--calibration", sidecar, image])
+        XCTAssertEqual(loaded.status, 0, loaded.stderr)
+        XCTAssertEqual(loaded.stdout, calibrated.stdout)
+        let other = try run(["detect", "--cfg", TestPaths.darknetCfg.appendingPathComponent("yolov3.cfg").path,
+                             "--weights", TestPaths.tinyWeights.path, "--precision", "int8", "--calibration", sidecar, image])
+        XCTAssertEqual(other.status, 1)
+        XCTAssertEqual(other.stderr, "swift-darknet: \(sidecar): calibration does not match the network: made for yolov3-tiny.cfg, not yolov3.cfg\n")
+    }
+
     func testEveryCommandsHelpListsEveryOptionItReads() throws {
         let sources = TestPaths.packageRoot.appendingPathComponent("Sources/swift-darknet")
         let pattern = try NSRegularExpression(pattern: #"arguments\.(?:string|required|flag|int|float)\("([a-z0-9-]+)""#)
@@ -141,10 +175,11 @@ final class CommandLineTests: XCTestCase {
                 String(text[Range($0.range(at: 1), in: text)!])
             })
             if text.contains("LabelFiles(arguments:") { found.formUnion(try options(in: "LabelFiles.swift")) }
+            if text.contains("PrecisionFlags(arguments:") { found.formUnion(try options(in: "../BatchDetection/PrecisionFlags.swift")) }
             return found
         }
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
-                        "classify": "ClassifyCommand.swift"]
+                        "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift"]
         for (name, file) in commands {
             let read = try options(in: file)
             XCTAssertFalse(read.isEmpty, file)

@@ -34,6 +34,7 @@ final class ErrorMessageTests: XCTestCase {
         case .treeClassCountMismatch: "treeClassCountMismatch"
         case .sizeOverflow: "sizeOverflow"
         case .memoryLimitExceeded: "memoryLimitExceeded"
+        case .calibrationMismatch: "calibrationMismatch"
         }
     }
 
@@ -42,6 +43,7 @@ final class ErrorMessageTests: XCTestCase {
         "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "detectionSizeMismatch", "reorgNotDivisible", "cropLargerThanInput",
         "softmaxGroupsNotDividing", "treeClassCountMismatch", "sizeOverflow", "memoryLimitExceeded",
         "gaussianYoloChannelMismatch", "contrastiveSourceNotYolo", "reorgReverseChannelsNotDivisible",
+        "calibrationMismatch",
     ]
 
     /// One row per reason (two for the overflow: in a layer and in the network): the cfg, and
@@ -90,6 +92,17 @@ final class ErrorMessageTests: XCTestCase {
                 XCTAssertTrue(error.description.hasPrefix(row.message), "\(error.description)\ndoes not start with\n\(row.message)")
                 XCTAssertEqual(error.localizedDescription, error.description)
             }
+        }
+        // An int8 calibration for another input size (it needs `PlanOptions.precision`).
+        let calibration = Int8Calibration(cfg: Self.cfgName, inputShape: TensorShape(channels: 3, height: 8, width: 8),
+                                          imageCount: 1, layers: [Int8Calibration.Layer(layer: 0, input: TensorShape(channels: 3, height: 4, width: 4),
+                                                                                        minimum: 0, maximum: 1)])
+        let spec = try NetworkSpec.parse(text: Self.net + "[convolutional]\nfilters=4\nactivation=leaky\n", file: Self.cfgName)
+        XCTAssertThrowsError(try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration, floatLayers: .none)))) { error in
+            guard let error = error as? PlanError else { return XCTFail("\(error)") }
+            covered.insert(Self.name(error.reason))
+            XCTAssertEqual(error.description, "plan.cfg:5: layer 0 [convolutional]: the int8 calibration does not match: "
+                           + "layer 0 was calibrated for a 4 x 4 x 3 input, it reads 8 x 8 x 3")
         }
         XCTAssertEqual(covered, Self.allReasonNames, "every PlanError reason has a row")
     }

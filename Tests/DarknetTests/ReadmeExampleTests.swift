@@ -25,6 +25,29 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertTrue(printed[0].hasPrefix("dog 0.56"), printed[0])
     }
 
+    /// The int8 section's example: calibrate, save, load the sidecar, detect.
+    func testReadmeInt8Example() throws {
+        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
+        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let calibrationFolderURL = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration"))
+        let sidecarURL = FileManager.default.temporaryDirectory.appendingPathComponent("readme-int8-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: sidecarURL) }
+
+        // README int8 example begins
+        let float = try Network(cfg: cfgURL, weights: weightsURL)
+        let calibration = try Int8Calibration(network: float, imagesIn: calibrationFolderURL)  // letterboxed as detect does
+        try calibration.write(to: sidecarURL)                                  // once; later:
+        let saved = try Int8Calibration(contentsOf: sidecarURL, for: float.spec)            // checked against the cfg
+        let int8 = try Network(cfg: cfgURL, weights: weightsURL, options: PlanOptions(precision: .int8(saved)))
+        let detector = try Detector(network: int8, labels: try Detector.readLabels(namesURL))
+        // README int8 example ends
+
+        XCTAssertEqual(saved, calibration)
+        let detections = try detector.detect(try Image(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        XCTAssertEqual(Set(detections.map(\.label)), ["dog", "car", "truck", "bicycle"])
+    }
+
     /// The "Live camera frames" example: frames of a panning photo handed over from a capture
     /// thread, tracked boxes and rates printed.
     func testReadmeLiveExample() async throws {

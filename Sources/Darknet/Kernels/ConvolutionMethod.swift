@@ -10,6 +10,16 @@ package protocol ConvolutionMethod: Sendable {
     var weightCount: Int { get }
     /// Computes `activation(convolution(input) + bias)` into `buffers.output`.
     func run(_ buffers: ConvolutionBuffers)
+    /// The method the network runs for `layer`, and the parameters `run` is given. Methods that
+    /// keep the weights in their own form (int8) take them here, once, at load; the others
+    /// return themselves and `parameters` (the default).
+    func bound(to parameters: ConvolutionParameters, layer: LayerPlan) -> (any ConvolutionMethod, ConvolutionParameters)
+}
+
+extension ConvolutionMethod {
+    package func bound(to parameters: ConvolutionParameters, layer: LayerPlan) -> (any ConvolutionMethod, ConvolutionParameters) {
+        (self, parameters)
+    }
 }
 
 /// A convolution layer's spec and the shapes it maps between.
@@ -79,6 +89,7 @@ extension ConvolutionAlgorithm {
         case .slidingWindowStride2: SlidingWindowStride2(conv, inputShape: input, outputShape: output)
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands:
             WinogradConvolution(algorithm: self, inputShape: input, outputShape: output, activation: conv.activation)
+        case .int8Im2col: Int8Im2colConvolution(conv, inputShape: input, outputShape: output)
         }
     }
 }

@@ -28,6 +28,10 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// input rows into even and odd columns in a buffer that stays in cache, so a vector of outputs
     /// reads adjacent values.
     case slidingWindowStride2
+    /// int8 im2col + GEMM (`Int8Im2colConvolution`): the input quantized to 8 bits with its
+    /// calibrated scale, weights quantized per filter at load, float output. Chosen only with
+    /// `PlanOptions.precision` `.int8`, for the convolutions it calibrates and keeps in int8.
+    case int8Im2col
 }
 
 /// Which fast paths the planner may choose.
@@ -43,7 +47,7 @@ extension ConvolutionAlgorithm {
     var isWinograd: Bool {
         switch self {
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands: true
-        case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2: false
+        case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col: false
         }
     }
 

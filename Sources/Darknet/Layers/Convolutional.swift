@@ -113,10 +113,12 @@ extension ConvolutionalSpec: Layer {
         guard kernelArea < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
-        let algorithm = ConvolutionAlgorithm.choose(for: self, inputChannels: input.channels, outputHeight: output.height,
-                                                    outputWidth: output.width, strategy: options.convolutionStrategy,
-                                                    fewTileWeightLimit: options.fewTileWeightLimit,
-                                                    bandWeightLimit: options.bandWeightLimit)
+        let algorithm = context.int8Input != nil && Int8Im2colConvolution.suits(self, inputChannels: input.channels)
+            ? .int8Im2col
+            : ConvolutionAlgorithm.choose(for: self, inputChannels: input.channels, outputHeight: output.height,
+                                          outputWidth: output.width, strategy: options.convolutionStrategy,
+                                          fewTileWeightLimit: options.fewTileWeightLimit,
+                                          bandWeightLimit: options.bandWeightLimit)
         let method = algorithm.method(for: self, input: input, output: output)
         let parameters = try context.product(filters, kernelArea + 1)
         let (resident, overflow) = method.weightCount.addingReportingOverflow(filters)
@@ -155,8 +157,8 @@ struct ConvolutionStep: LayerStep {
     let parameters: ConvolutionParameters
 
     init(_ layer: LayerPlan, spec: ConvolutionalSpec, parameters: ConvolutionParameters) {
-        method = (layer.algorithm ?? .im2col).method(for: spec, input: layer.inputShape, output: layer.outputShape)
-        self.parameters = parameters
+        (method, self.parameters) = (layer.algorithm ?? .im2col).method(for: spec, input: layer.inputShape, output: layer.outputShape)
+            .bound(to: parameters, layer: layer)
     }
 
     var parameterArrays: [[Float]] { [parameters.weights, parameters.biases] }
@@ -166,8 +168,9 @@ struct ConvolutionStep: LayerStep {
         let pooled = pass.fusesMaxpool(layer.index + 1) ? pass.buffer(of: layer.index + 1) : nil
         parameters.weights.withUnsafeBufferPointer { weights in
             parameters.biases.withUnsafeBufferPointer { biases in
+                // An int8 method keeps its own weights and is given none.
                 method.run(ConvolutionBuffers(
-                    input: pass.input(of: layer), weights: weights.baseAddress!, biases: biases.baseAddress!,
+                    input: pass.input(of: layer), weights: weights.baseAddress ?? biases.baseAddress!, biases: biases.baseAddress!,
                     output: pass.output(of: layer), workspace: pass.workspace, scratch: pass.threadScratch,
                     scratchStride: pass.scratchStride, split: pass.split, pooled: pooled))
             }

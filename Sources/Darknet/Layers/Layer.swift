@@ -59,6 +59,8 @@ struct LayerPlanningContext {
     /// The layers planned so far (all of them earlier than this one).
     let planned: [LayerPlan]
     let options: PlanOptions
+    /// For a convolution an int8 network runs in int8, its input quantization.
+    var int8Input: Int8LayerQuantization? = nil
 
     /// The output shape of earlier layer `index`.
     func outputShape(of index: Int) -> TensorShape { planned[index].outputShape }

@@ -27,6 +27,8 @@ public struct LayerPlan: Sendable, Equatable {
     /// Floats of state the layer carries from one forward pass to the next (`[rnn]`, `[gru]`);
     /// every session holds its own, zero until its first pass.
     public let stateCount: Int
+    /// For an int8 convolution (`.int8Im2col`), its input quantization and GEMM variant.
+    package var int8: Int8LayerQuantization? = nil
 
     public var index: Int { spec.index }
 
@@ -49,6 +51,13 @@ public struct PlanOptions: Sendable, Equatable {
     public var memoryLimit: Int
     /// Which convolution paths may be used.
     public var convolutionStrategy: ConvolutionStrategy
+    /// The arithmetic of the convolutions: `.float32` (the default, Darknet's results) or
+    /// `.int8` with a calibration (see `Precision`). int8 weights take about a quarter of the
+    /// float ones' memory (`NetworkPlan.residentParameterCount`).
+    public var precision: Precision
+    /// The int8 GEMM variant every int8 layer runs (tests pin `.portable` to compare); nil: the
+    /// fastest this CPU runs.
+    package var int8Variant: Int8Variant?
 
     /// Largest F(4x4, 3x3) weights (bytes) a small-output layer takes `.winogradFewTiles` for;
     /// above, `.winogradF23`. Tests lower it to reach the F(2x2, 3x3) path on small layers.
@@ -63,9 +72,10 @@ public struct PlanOptions: Sendable, Equatable {
 
     /// Default: 4 GiB, fastest paths, unknown keys reported as diagnostics.
     public init(memoryLimit: Int = 4 << 30, convolutionStrategy: ConvolutionStrategy = .fastest,
-                rejectsUnknownKeys: Bool = false) {
+                rejectsUnknownKeys: Bool = false, precision: Precision = .float32) {
         self.memoryLimit = memoryLimit
         self.convolutionStrategy = convolutionStrategy
+        self.precision = precision
         self.rejectsUnknownKeys = rejectsUnknownKeys
     }
 }
@@ -113,18 +123,33 @@ public struct NetworkPlan: Sendable, Equatable {
         let input = TensorShape(channels: spec.net.channels, height: spec.net.height, width: spec.net.width)
         let networkOverflow = PlanError(layer: -1, section: "net", reason: .sizeOverflow)
         guard Self.fitsInt32(input) else { throw networkOverflow }
+        if let calibration = options.precision.calibration, calibration.inputShape != input {
+            throw PlanError(layer: -1, section: "net", reason: .calibrationMismatch(
+                "calibrated for a \(calibration.inputShape) input, the network takes \(input)"))
+        }
         var layers: [LayerPlan] = []
+        let int8Layers = Self.int8Layers(spec, precision: options.precision)
         for layer in spec.layers {
             let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
+            var int8Input: Int8LayerQuantization?
+            if let entry = int8Layers[layer.index] {
+                guard entry.input == previous else {
+                    throw PlanError(layer: layer.index, section: layer.kind.sectionName, reason: .calibrationMismatch(
+                        "layer \(layer.index) was calibrated for a \(entry.input) input, it reads \(previous)"))
+                }
+                int8Input = Int8LayerQuantization(input: entry.quantization, variant: options.int8Variant ?? .best)
+            }
             let context = LayerPlanningContext(index: layer.index, section: layer.kind.sectionName, input: previous,
-                                               planned: layers, options: options)
+                                               planned: layers, options: options, int8Input: int8Input)
             let planned = try layer.kind.layer.plan(context)
             guard Self.fitsInt32(planned.output) else { throw context.fail(.sizeOverflow) }
-            layers.append(LayerPlan(spec: layer, inputShape: previous, outputShape: planned.output, flops: planned.flops,
-                                    sources: planned.sources ?? [layer.index - 1], workspaceCount: planned.workspace,
-                                    parameterCount: planned.parameters, algorithm: planned.algorithm,
-                                    residentParameterCount: planned.resident ?? planned.parameters,
-                                    threadScratchCount: planned.threadScratch, stateCount: planned.state))
+            var plan = LayerPlan(spec: layer, inputShape: previous, outputShape: planned.output, flops: planned.flops,
+                                 sources: planned.sources ?? [layer.index - 1], workspaceCount: planned.workspace,
+                                 parameterCount: planned.parameters, algorithm: planned.algorithm,
+                                 residentParameterCount: planned.resident ?? planned.parameters,
+                                 threadScratchCount: planned.threadScratch, stateCount: planned.state)
+            if planned.algorithm == .int8Im2col { plan.int8 = int8Input }
+            layers.append(plan)
         }
         self.file = spec.file
         self.inputShape = input
@@ -154,6 +179,19 @@ public struct NetworkPlan: Sendable, Equatable {
         guard bytes.partialValue <= options.memoryLimit else {
             throw PlanError(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: bytes.partialValue, limit: options.memoryLimit))
         }
+    }
+
+    /// The calibrated convolutions `precision` runs in int8 (the planner still keeps those the
+    /// int8 kernels do not compute in float), by layer index.
+    private static func int8Layers(_ spec: NetworkSpec, precision: Precision) -> [Int: Int8Calibration.Layer] {
+        guard case .int8(let calibration, let floatLayers) = precision else { return [:] }
+        var result: [Int: Int8Calibration.Layer] = [:]
+        for layer in spec.layers {
+            guard case .convolutional = layer.kind, let entry = calibration.layer(layer.index),
+                  !floatLayers.keepsFloat(layer.index, inputChannels: entry.input.channels, in: spec) else { continue }
+            result[layer.index] = entry
+        }
+        return result
     }
 
     private static func fusibleMaxpools(_ layers: [LayerPlan]) -> Set<Int> {

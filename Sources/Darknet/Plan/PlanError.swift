@@ -38,6 +38,8 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case sizeOverflow
         /// The planned memory exceeds the configured limit; nothing was allocated.
         case memoryLimitExceeded(bytes: Int, limit: Int)
+        /// The int8 calibration (`PlanOptions.precision`) was made for another network.
+        case calibrationMismatch(String)
     }
 
     /// 0-based index of the layer (-1 for the network as a whole).
@@ -119,6 +121,8 @@ extension PlanError.Reason {
             "tensor sizes overflow"
         case .memoryLimitExceeded(let bytes, let limit):
             "needs \(bytes) bytes, more than the limit of \(limit) bytes"
+        case .calibrationMismatch(let reason):
+            "the int8 calibration does not match: \(reason)"
         }
     }
 }

@@ -1,0 +1,72 @@
+import CommandLineKit
+import Darknet
+import DarknetImage
+import Foundation
+
+/// `--precision float32|int8`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`:
+/// the arithmetic a command-line tool runs its network in (`swift-darknet detect` and `video`,
+/// `darknet-bench`), the same flags everywhere. int8 needs calibration images (`--calibrate`)
+/// or a saved calibration (`--calibration`); `--save-calibration` writes what `--calibrate`
+/// measured so the next run can load it.
+public struct PrecisionFlags: Sendable {
+    /// The lines of these options in a command's help.
+    public static let help = """
+          --precision         float32 (default: Darknet's results) or int8 (needs --calibrate or --calibration)
+          --calibrate         DIR: calibrate int8 on the .jpg/.png images in DIR (keep your test images out of it)
+          --calibration       FILE: an int8 calibration written by --save-calibration (checked against the cfg)
+          --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
+        """
+
+    /// `.float32` or int8.
+    public let int8: Bool
+    public let calibrate: URL?
+    public let calibration: URL?
+    public let saveCalibration: URL?
+
+    /// Reads the flags; an inconsistent combination is a usage mistake (`CLIError`).
+    public init(arguments: inout Arguments) throws(CLIError) {
+        let precision = arguments.string("precision") ?? "float32"
+        guard precision == "float32" || precision == "int8" else {
+            throw CLIError("--precision must be float32 or int8, got '\(precision)'")
+        }
+        int8 = precision == "int8"
+        calibrate = arguments.string("calibrate").map { URL(fileURLWithPath: $0) }
+        calibration = arguments.string("calibration").map { URL(fileURLWithPath: $0) }
+        saveCalibration = arguments.string("save-calibration").map { URL(fileURLWithPath: $0) }
+        if calibrate != nil, calibration != nil { throw CLIError("give --calibrate DIR or --calibration FILE, not both") }
+        if saveCalibration != nil, calibrate == nil { throw CLIError("--save-calibration needs --calibrate DIR") }
+        if int8, calibrate == nil, calibration == nil {
+            throw CLIError("--precision int8 needs calibration: --calibrate DIR (images) or --calibration FILE (saved)")
+        }
+        if !int8, calibrate != nil || calibration != nil {
+            throw CLIError("--calibrate and --calibration are for --precision int8")
+        }
+    }
+
+    /// `options` with this precision for `spec`: float as they are; int8 with the calibration
+    /// read from `--calibration`, or measured by running `float` (the float network, already
+    /// loaded) over the `--calibrate` images (then saved to `--save-calibration`). `log` gets
+    /// one line about the calibration.
+    /// - Throws: `Int8CalibrationError`, `ImageError`, `FileError` naming their files.
+    public func options(_ options: PlanOptions, spec: NetworkSpec, float: () throws -> Network, threads: Int,
+                        log: (String) -> Void) throws -> PlanOptions {
+        guard int8 else { return options }
+        let made: Int8Calibration
+        if let calibration {
+            made = try Int8Calibration(contentsOf: calibration, for: spec)
+            log("int8 calibration from \(calibration.path) (\(made.imageCount) images)")
+        } else if let calibrate {
+            made = try Int8Calibration(network: try float(), imagesIn: calibrate, threads: threads)
+            log("int8 calibration on \(made.imageCount) images of \(calibrate.path)")
+            if let saveCalibration {
+                try made.write(to: saveCalibration)
+                log("int8 calibration saved to \(saveCalibration.path)")
+            }
+        } else {
+            preconditionFailure("init(arguments:) requires a calibration source for int8")
+        }
+        var result = options
+        result.precision = .int8(made)
+        return result
+    }
+}

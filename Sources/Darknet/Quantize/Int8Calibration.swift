@@ -1,0 +1,202 @@
+import Foundation
+
+/// Activation ranges for an int8 network: for every `[convolutional]` layer, the smallest and
+/// largest value its input took while the float network ran over calibration images, and the
+/// 8-bit quantization that covers that range (`x = scale * (code - zeroPoint)`, codes 0...255,
+/// 0.0 exact). Built once by `init(network:images:)`, saved next to the model as a small JSON
+/// sidecar (`write(to:)`, format below) and read back with `init(contentsOf:for:)`, so an app
+/// calibrates once.
+///
+/// Method: per-tensor minimum and maximum over all images (widened to include 0), no
+/// percentile clipping. YOLO's leaky activations have few outliers and a clipped maximum
+/// saturates exactly the strong responses detection depends on.
+///
+/// Sidecar format (UTF-8 JSON, keys sorted):
+///
+///     {
+///       "format": "swiftdarknet-int8-calibration",
+///       "version": 1,
+///       "cfg": "yolov3-tiny.cfg",            // the cfg's file name
+///       "input": {"channels": 3, "height": 416, "width": 416},
+///       "images": 12,                        // how many images were run
+///       "method": "minmax",
+///       "layers": [                          // one per [convolutional] layer, in order
+///         {"layer": 0, "input": {"channels": 3, "height": 416, "width": 416},
+///          "minimum": 0, "maximum": 1, "scale": 0.0039215689, "zeroPoint": 0},
+///         ...
+///       ]
+///     }
+///
+/// A sidecar is accepted only for a cfg with the same file name, input size and convolution
+/// input shapes (`Int8CalibrationError.mismatch` otherwise).
+public struct Int8Calibration: Sendable, Equatable {
+    /// The sidecar format version this library writes and reads.
+    public static let formatVersion = 1
+    static let formatName = "swiftdarknet-int8-calibration"
+
+    /// One convolution's input range.
+    public struct Layer: Sendable, Equatable {
+        /// The convolution's layer index.
+        public let layer: Int
+        /// The shape of the tensor it reads.
+        public let input: TensorShape
+        /// Smallest and largest value seen.
+        public let minimum, maximum: Float
+        /// Real value of one code step.
+        public let scale: Float
+        /// The code of 0.0 (0...255).
+        public let zeroPoint: Int
+
+        /// A layer's entry with the quantization covering `[minimum, maximum]` (and 0).
+        public init(layer: Int, input: TensorShape, minimum: Float, maximum: Float) {
+            let quantization = Int8TensorQuantization(minimum: minimum, maximum: maximum)
+            self.init(layer: layer, input: input, minimum: minimum, maximum: maximum, scale: quantization.scale,
+                      zeroPoint: Int(quantization.zeroPoint))
+        }
+
+        init(layer: Int, input: TensorShape, minimum: Float, maximum: Float, scale: Float, zeroPoint: Int) {
+            self.layer = layer
+            self.input = input
+            self.minimum = minimum
+            self.maximum = maximum
+            self.scale = scale
+            self.zeroPoint = zeroPoint
+        }
+
+        var quantization: Int8TensorQuantization { Int8TensorQuantization(scale: scale, zeroPoint: Int32(zeroPoint)) }
+    }
+
+    /// The cfg's file name (no folders).
+    public let cfg: String
+    /// The network input the images were letterboxed to.
+    public let inputShape: TensorShape
+    /// How many images the ranges come from.
+    public let imageCount: Int
+    /// One entry per convolutional layer, in layer order.
+    public let layers: [Layer]
+
+    /// A calibration from ranges already measured.
+    public init(cfg: String, inputShape: TensorShape, imageCount: Int, layers: [Layer]) {
+        self.cfg = cfg
+        self.inputShape = inputShape
+        self.imageCount = imageCount
+        self.layers = layers
+    }
+
+    /// The entry of layer `index`, if it has one.
+    public func layer(_ index: Int) -> Layer? { layers.first { $0.layer == index } }
+
+    /// Runs the float `network` over `images`, each letterboxed to the network input as
+    /// `Detector` does (or stretched, with `letterbox: false`), and records the range of every
+    /// convolution's input. `network` should be a float one (its `PlanOptions.precision`
+    /// `.float32`): an int8 network would calibrate on its own rounding.
+    /// - Throws: `Int8CalibrationError.noImages`, `.channelMismatch`, `.notFinite`; `ImageError`
+    ///   from letterboxing.
+    public init(network: Network, images: [Image], letterbox: Bool = true, threads: Int = 1) throws {
+        let shape = network.inputShape
+        guard !images.isEmpty else { throw Int8CalibrationError.noImages }
+        var inputs: [[Float]] = []
+        for image in images {
+            guard image.channels == shape.channels else {
+                throw Int8CalibrationError.channelMismatch(expected: shape.channels, actual: image.channels)
+            }
+            let prepared = letterbox ? try image.letterboxed(width: shape.width, height: shape.height).image
+                                     : try image.stretched(width: shape.width, height: shape.height).image
+            inputs.append(prepared.pixels)
+        }
+        try self.init(network: network, inputs: inputs, threads: threads)
+    }
+
+    /// Records every convolution's input range over network inputs already prepared (planar
+    /// CHW, the network input's size).
+    /// - Throws: `Int8CalibrationError.noImages`, `.notFinite`; `InferenceError` for an input
+    ///   of the wrong size.
+    public init(network: Network, inputs: [[Float]], threads: Int = 1) throws {
+        guard !inputs.isEmpty else { throw Int8CalibrationError.noImages }
+        let convolutions = network.plan.layers.filter {
+            if case .convolutional = $0.spec.kind { true } else { false }
+        }
+        let sources = Set(convolutions.map { $0.index - 1 }.filter { $0 >= 0 })
+        let session = InferenceSession(network: network, retaining: .layers(sources), threads: threads)
+        var low = [Float](repeating: .infinity, count: convolutions.count)
+        var high = [Float](repeating: -.infinity, count: convolutions.count)
+        for input in inputs {
+            try session.forward(input)
+            for (slot, layer) in convolutions.enumerated() {
+                let (minimum, maximum) = layer.index == 0
+                    ? input.withUnsafeBufferPointer(Self.range)
+                    : try session.withOutput(ofLayer: layer.index - 1) { values, _ in Self.range(values) }
+                guard minimum.isFinite, maximum.isFinite else { throw Int8CalibrationError.notFinite(layer: layer.index) }
+                low[slot] = min(low[slot], minimum)
+                high[slot] = max(high[slot], maximum)
+            }
+        }
+        self.init(cfg: URL(fileURLWithPath: network.plan.file).lastPathComponent, inputShape: network.inputShape,
+                  imageCount: inputs.count,
+                  layers: convolutions.enumerated().map { slot, layer in
+                      Layer(layer: layer.index, input: layer.inputShape, minimum: low[slot], maximum: high[slot])
+                  })
+    }
+
+    /// Smallest and largest of `values` (a NaN makes both NaN).
+    private static func range(_ values: UnsafeBufferPointer<Float>) -> (Float, Float) {
+        var low = Float.infinity, high = -Float.infinity
+        for value in values {
+            if value.isNaN { return (.nan, .nan) }
+            low = min(low, value)
+            high = max(high, value)
+        }
+        return (low, high)
+    }
+
+    /// Why this calibration does not fit `plan` (nil when it does): another input size, or a
+    /// convolution without an entry or with another input shape.
+    func mismatch(with plan: NetworkPlan) -> String? {
+        guard inputShape == plan.inputShape else {
+            return "calibrated for a \(inputShape) input, the network takes \(plan.inputShape)"
+        }
+        for layer in plan.layers {
+            guard case .convolutional = layer.spec.kind else {
+                if self.layer(layer.index) != nil { return "layer \(layer.index) is not a convolution" }
+                continue
+            }
+            guard let entry = self.layer(layer.index) else { return "no entry for convolutional layer \(layer.index)" }
+            guard entry.input == layer.inputShape else {
+                return "layer \(layer.index) was calibrated for a \(entry.input) input, it reads \(layer.inputShape)"
+            }
+        }
+        return nil
+    }
+}
+
+/// Why an int8 calibration could not be made, read or used.
+public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No calibration images were given.
+    case noImages
+    /// The calibration folder holds no `.jpg`, `.jpeg` or `.png` file.
+    case noImagesInFolder(String)
+    /// A calibration image has another channel count than the network input.
+    case channelMismatch(expected: Int, actual: Int)
+    /// A convolution's input held NaN or an infinity while calibrating.
+    case notFinite(layer: Int)
+    /// A calibration image could not be read (`reason` from the decoder).
+    case unreadableImage(file: String, reason: String)
+    /// The sidecar is not a calibration this library reads (`reason`: the JSON error, or the
+    /// format or version found).
+    case unreadable(file: String, reason: String)
+    /// The sidecar was made for another network (`reason` says how it differs).
+    case mismatch(file: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noImages: "int8 calibration needs at least one image"
+        case .noImagesInFolder(let folder): "\(folder): no .jpg, .jpeg or .png image to calibrate int8 on"
+        case .channelMismatch(let expected, let actual):
+            "a calibration image has \(actual) channels, the network expects \(expected)"
+        case .notFinite(let layer): "calibration: the input of layer \(layer) is not finite"
+        case .unreadableImage(let file, let reason): "\(file): cannot read calibration image: \(reason)"
+        case .unreadable(let file, let reason): "\(file): not an int8 calibration file: \(reason)"
+        case .mismatch(let file, let reason): "\(file): calibration does not match the network: \(reason)"
+        }
+    }
+}
