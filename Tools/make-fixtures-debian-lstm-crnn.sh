@@ -37,18 +37,10 @@ LOGS=$D/logs
 cd "$REPO"
 [ -f "$DATA/dog.jpg" ] || die "missing $DATA/dog.jpg (run Weights/fetch.sh)"
 
-DARKNET_VERSION=$(dpkg-query -W -f='${Version}' darknet 2>/dev/null) || die "dpkg does not know the darknet package"
-STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
-    $(for c in $CFGS; do echo "$REPO/Fixtures/cfg/$c.cfg"; done) | sha256sum | cut -c1-16)"
-if [ -f "$D/.complete" ] && [ "$(cat "$D/.complete")" = "$STAMP" ]; then
-    log "up to date ($STAMP), nothing to do"
-    exit 0
-fi
-
-rm -rf "$D"
+STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
+    $(for c in $CFGS; do echo "$REPO/Fixtures/cfg/$c.cfg"; done))
+exit_if_complete "$D"
 mkdir -p "$D"/{cfg,input,weights,flops,logs}
-T_ALL=$(date +%s.%N)
-T_STEP=$T_ALL
 
 for c in $CFGS; do cp "Fixtures/cfg/$c.cfg" "$D/cfg/"; done
 run input "$TOOL" letterbox "$DATA/dog.jpg" 20 12 "$D/input/dog-20x12.bin"
@@ -137,7 +129,4 @@ print("\nsanity checks passed")
 PY
 step_done "sanity checks"
 
-du -sh "$D" | awk '{print "make-fixtures-debian-lstm-crnn: size " $1}' >&2
-printf '%s\n' "$STAMP" > "$D/.complete"
-T_STEP=$T_ALL
-step_done "TOTAL (debian-lstm-crnn)"
+mark_complete "$D" debian-lstm-crnn

@@ -5,8 +5,8 @@
 #   Tools/make-fixtures-debian.sh OUTDIR        (OUTDIR as for make-fixtures.sh)
 #
 # Idempotent: skips everything when OUTDIR/debian/.complete holds the current darknet package
-# version and the checksum of this script and of darknet_ref.c; otherwise regenerates from
-# scratch and writes that marker last.
+# version and the checksum of this script, of fixture-steps.sh (its cfg() writes the cfgs) and of
+# darknet_ref.c; otherwise regenerates from scratch and writes that marker last.
 #
 # OUTDIR/debian/
 #   cfg/NAME.cfg             Darknet's cfg with batch=1, subdivisions=1 (and the size in NAME;
@@ -53,35 +53,12 @@ done
 # Debian's yolo9000.cfg and darknet9000.cfg name the tree by its installed path.
 [ -f /usr/share/darknet/data/9k.tree ] || die "/usr/share/darknet/data/9k.tree missing: apt-get install darknet"
 
-DARKNET_VERSION=$(dpkg-query -W -f='${Version}' darknet 2>/dev/null) || die "dpkg does not know the darknet package"
-STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
-    "$REPO/Fixtures/cfg/detection-softmax.cfg" "$REPO/Fixtures/cfg/recurrent-variants.cfg" | sha256sum | cut -c1-16)"
-if [ -f "$D/.complete" ] && [ "$(cat "$D/.complete")" = "$STAMP" ]; then
-    log "up to date ($STAMP), nothing to do"
-    exit 0
-fi
-
-rm -rf "$D"
+# fixture-steps.sh's cfg() writes these cfgs, so it is part of the stamp.
+STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/fixture-steps.sh" \
+    "$REPO/Tools/darknet-reference/darknet_ref.c" "$REPO/Fixtures/cfg/detection-softmax.cfg" \
+    "$REPO/Fixtures/cfg/recurrent-variants.cfg")
+exit_if_complete "$D"
 mkdir -p "$D"/{cfg,input,weights,detect,classify,flops,logs}
-T_ALL=$(date +%s.%N)
-T_STEP=$T_ALL
-
-# cfg SRC DEST [SIZE]: batch=1, subdivisions=1 and, with SIZE, width=height=SIZE in [net].
-cfg() {
-    local size=${3:-}
-    sed -E '/^\[(net|network)\]/,/^\[/{
-        s/^[[:space:]]*batch[[:space:]]*=.*/batch=1/
-        s/^[[:space:]]*subdivisions[[:space:]]*=.*/subdivisions=1/
-    }' "$1" > "$2"
-    grep -qx "batch=1" "$2" || die "$2: could not set batch=1"
-    if [ -n "$size" ]; then
-        sed -i -E '/^\[(net|network)\]/,/^\[/{
-            s/^[[:space:]]*width[[:space:]]*=.*/width='"$size"'/
-            s/^[[:space:]]*height[[:space:]]*=.*/height='"$size"'/
-        }' "$2"
-        grep -qx "width=$size" "$2" && grep -qx "height=$size" "$2" || die "$2: could not set the size $size"
-    fi
-}
 
 # 1. cfgs: the detectors and classifiers at a small but real size (see the README there)
 cfg "$CFG_SRC/yolov1-tiny.cfg" "$D/cfg/yolov1-tiny-224.cfg" 224
@@ -248,7 +225,4 @@ print("\nsanity checks passed")
 PY
 step_done "sanity checks"
 
-du -sh "$D" | awk '{print "make-fixtures-debian: size " $1}' >&2
-printf '%s\n' "$STAMP" > "$D/.complete"
-T_STEP=$T_ALL
-step_done "TOTAL (debian)"
+mark_complete "$D" debian

@@ -37,22 +37,6 @@ mkdir -p "$Z"/{cfg,input,weights,detect,classify,flops,logs}
 LOGS=$Z/logs
 T_STEP=$(date +%s.%N)
 
-# cfg SRC DEST [SIZE]: batch=1, subdivisions=1 and, with SIZE, width=height=SIZE in [net].
-cfg() {
-    local size=${3:-}
-    sed -E '/^\[(net|network)\]/,/^\[/{
-        s/^[[:space:]]*batch[[:space:]]*=.*/batch=1/
-        s/^[[:space:]]*subdivisions[[:space:]]*=.*/subdivisions=1/
-    }' "$1" > "$2"
-    if [ -n "$size" ]; then
-        sed -i -E '/^\[(net|network)\]/,/^\[/{
-            s/^[[:space:]]*width[[:space:]]*=.*/width='"$size"'/
-            s/^[[:space:]]*height[[:space:]]*=.*/height='"$size"'/
-        }' "$2"
-        grep -qx "width=$size" "$2" && grep -qx "height=$size" "$2" || die "$2: could not set the size $size"
-    fi
-}
-
 # Layer indices of the sections named in $2 (comma-separated), plus the extra indices $3.
 layers_of() {
     awk -v kinds="$2" -v extra="$3" '
