@@ -11,6 +11,13 @@ protocol DenseRecurrentLayer: Layer {
 }
 
 extension DenseRecurrentLayer {
+    /// The layer's plan: a vector of `outputs` values, the given scratch and state, and the
+    /// parameters of its sub-layers.
+    func planning(_ context: LayerPlanningContext, threadScratch: Int, state: Int) throws(PlanError) -> LayerPlanning {
+        LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1), threadScratch: threadScratch,
+                      state: state, parameters: try parameterCount(context))
+    }
+
     /// The weights and biases of all sub-layers, `(inputs + 1) * outputs` each; a size overflow
     /// if the count does not fit in an `Int`.
     func parameterCount(_ context: LayerPlanningContext) throws(PlanError) -> Int {
@@ -21,6 +28,12 @@ extension DenseRecurrentLayer {
             total = sum
         }
         return total
+    }
+
+    /// Darknet's line for the layer: its section name, then the input and output sizes.
+    func summary(_ layer: LayerPlan) -> String {
+        Self.sectionNames[0].padding(toLength: 37, withPad: " ", startingAt: 0)
+            + String(format: "%4d  ->  %4d", layer.inputShape.count, outputs)
     }
 
     /// Each sub-layer's `[connected]` arrays, prefixed by its name, in the original Darknet's order.

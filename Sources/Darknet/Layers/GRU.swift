@@ -23,12 +23,7 @@ extension GRUSpec: DenseRecurrentLayer {
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
-        LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
-                      threadScratch: 4 * outputs, state: outputs, parameters: try parameterCount(context))
-    }
-
-    func summary(_ layer: LayerPlan) -> String {
-        String(format: "gru                                  %4d  ->  %4d", layer.inputShape.count, outputs)
+        try planning(context, threadScratch: 4 * outputs, state: outputs)
     }
 
     /// `load_weights`' order (not the order Darknet creates them in): `wz`, `wr`, `wh`, then `uz`,

@@ -25,14 +25,7 @@ extension LSTMSpec: DenseRecurrentLayer {
         let inputs = context.input.count
         // BLAS takes the input size (GEMM's k) as a 32-bit int.
         guard inputs < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
-        let parameters = try parameterCount(context)
-        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
-                             threadScratch: try context.product(5, outputs), state: try context.product(2, outputs),
-                             parameters: parameters)
-    }
-
-    func summary(_ layer: LayerPlan) -> String {
-        String(format: "lstm                                 %4d  ->  %4d", layer.inputShape.count, outputs)
+        return try planning(context, threadScratch: try context.product(5, outputs), state: try context.product(2, outputs))
     }
 
     /// The original's `load_weights` order: `wi`, `wf`, `wo`, `wg` (`output -> output`), then

@@ -28,12 +28,7 @@ extension RNNSpec: DenseRecurrentLayer {
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
-        LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
-                      threadScratch: 2 * outputs, state: outputs, parameters: try parameterCount(context))
-    }
-
-    func summary(_ layer: LayerPlan) -> String {
-        String(format: "rnn                                  %4d  ->  %4d", layer.inputShape.count, outputs)
+        try planning(context, threadScratch: 2 * outputs, state: outputs)
     }
 
     /// `load_weights`: the input, self and output sub-layers, each a `[connected]` block (the same
