@@ -5,7 +5,8 @@
 #   Tools/make-fixtures-debian-lstm-crnn.sh OUTDIR        (OUTDIR as for make-fixtures.sh)
 #
 # Idempotent: skips everything when OUTDIR/debian-lstm-crnn/.complete holds the current darknet
-# package version and the checksum of this script, of darknet_ref.c and of the cfgs.
+# package version and the checksum of this script, of fixture_checks.py, of darknet_ref.c and of
+# the cfgs.
 #
 # OUTDIR/debian-lstm-crnn/
 #   cfg/NAME.cfg             Fixtures/cfg/{lstm-stack,lstm-crnn-vector,crnn-image}.cfg
@@ -37,7 +38,8 @@ LOGS=$D/logs
 cd "$REPO"
 [ -f "$DATA/dog.jpg" ] || die "missing $DATA/dog.jpg (run Weights/fetch.sh)"
 
-STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
+STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/fixture_checks.py" \
+    "$REPO/Tools/darknet-reference/darknet_ref.c" \
     $(for c in $CFGS; do echo "$REPO/Fixtures/cfg/$c.cfg"; done))
 exit_if_complete "$D"
 mkdir -p "$D"/{cfg,input,weights,flops,logs}
@@ -85,15 +87,11 @@ for c in $CFGS; do
 done
 step_done "flops"
 
-python3 - "$D" <<'PY' | tee "$D/stats.txt"
-import array, json, math, os, sys
+PYTHONPATH="$REPO/Tools" python3 - "$D" <<'PY' | tee "$D/stats.txt"
+import json, math, os, sys
+from fixture_checks import finish, load
 d = sys.argv[1]
 problems = []
-def load(path):
-    a = array.array("f")
-    with open(path, "rb") as f:
-        a.frombytes(f.read())
-    return a
 for name in ("lstm-stack", "lstm-crnn-vector", "crnn-image"):
     for k in range(5):
         folder = os.path.join(d, name, "step%02d" % k)
@@ -123,9 +121,7 @@ for name in ("lstm-stack", "lstm-crnn-vector", "crnn-image"):
         print("%s: layer %d, steps 2 and 3 (both 'l'): max difference %.4f" % (name, first["index"], diff))
         if diff < 1e-2:
             problems.append("%s: the same input twice gives the same output, no state carried" % name)
-if problems:
-    print("\nPROBLEMS:"); [print("  " + p) for p in problems]; sys.exit(1)
-print("\nsanity checks passed")
+finish(problems)
 PY
 step_done "sanity checks"
 

@@ -5,8 +5,9 @@
 #   Tools/make-fixtures-debian.sh OUTDIR        (OUTDIR as for make-fixtures.sh)
 #
 # Idempotent: skips everything when OUTDIR/debian/.complete holds the current darknet package
-# version and the checksum of this script, of fixture-steps.sh (its cfg() writes the cfgs) and of
-# darknet_ref.c; otherwise regenerates from scratch and writes that marker last.
+# version and the checksum of this script, of fixture-steps.sh (its cfg() writes the cfgs), of
+# fixture_checks.py and of darknet_ref.c; otherwise regenerates from scratch and writes that
+# marker last.
 #
 # OUTDIR/debian/
 #   cfg/NAME.cfg             Darknet's cfg with batch=1, subdivisions=1 (and the size in NAME;
@@ -53,8 +54,9 @@ done
 # Debian's yolo9000.cfg and darknet9000.cfg name the tree by its installed path.
 [ -f /usr/share/darknet/data/9k.tree ] || die "/usr/share/darknet/data/9k.tree missing: apt-get install darknet"
 
-# fixture-steps.sh's cfg() writes these cfgs, so it is part of the stamp.
-STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/fixture-steps.sh" \
+# fixture-steps.sh's cfg() writes these cfgs and fixture_checks.py writes stats.txt, so they are
+# part of the stamp.
+STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/fixture-steps.sh" "$REPO/Tools/fixture_checks.py" \
     "$REPO/Tools/darknet-reference/darknet_ref.c" "$REPO/Fixtures/cfg/detection-softmax.cfg" \
     "$REPO/Fixtures/cfg/recurrent-variants.cfg")
 exit_if_complete "$D"
@@ -151,15 +153,11 @@ done
 step_done "flops"
 
 # 8. sanity checks
-python3 - "$D" "$TEXT" <<'PY' | tee "$D/stats.txt"
+PYTHONPATH="$REPO/Tools" python3 - "$D" "$TEXT" <<'PY' | tee "$D/stats.txt"
 import array, json, math, os, sys
+from fixture_checks import finish, load
 d, text = sys.argv[1], sys.argv[2]
 problems = []
-def load(path):
-    a = array.array("f")
-    with open(path, "rb") as f:
-        a.frombytes(f.read())
-    return a
 def check(folder, label):
     with open(os.path.join(folder, "layers.json")) as f:
         layers = json.load(f)["layers"]
@@ -219,9 +217,7 @@ top = open(os.path.join(d, "classify", "darknet9000-224-dog.txt")).read().strip(
 print("\ndarknet9000-224 dog:", top)
 if len(top) != 5:
     problems.append("classify: %d lines" % len(top))
-if problems:
-    print("\nPROBLEMS:"); [print("  " + p) for p in problems]; sys.exit(1)
-print("\nsanity checks passed")
+finish(problems)
 PY
 step_done "sanity checks"
 

@@ -194,15 +194,11 @@ done
 step_done "flops (every Debian cfg)"
 
 # 7. sanity checks
-python3 - "$Z" <<'PY' | tee "$Z/stats.txt"
-import array, json, math, os, re, sys
+PYTHONPATH="$REPO/Tools" python3 - "$Z" <<'PY' | tee "$Z/stats.txt"
+import json, math, os, re, sys
+from fixture_checks import finish, load
 z = sys.argv[1]
 problems = []
-def load(path):
-    a = array.array("f")
-    with open(path, "rb") as f:
-        a.frombytes(f.read())
-    return a
 for d in ("yolov2-416", "yolov2-tiny", "yolov2-tiny-voc", "yolov3-spp-320", "darknet", "tiny", "darknet19", "resnet18-128", "resnext50-128", "reorg-variants", "go",
           "classifier-layers", "global-average"):
     with open(os.path.join(z, d, "layers.json")) as f:
@@ -236,8 +232,6 @@ for net, size in (("darknet", 256), ("tiny", 224)):
     print("\n%s dog: darknet classifier predict %s; forward on letterbox %s" % (net, theirs, mine))
     if mine != theirs:
         problems.append("%s: darknet classifier predict %r != letterboxed forward %r" % (net, theirs, mine))
-if problems:
-    print("\nPROBLEMS:"); [print("  " + p) for p in problems]; sys.exit(1)
-print("\nsanity checks passed")
+finish(problems)
 PY
 step_done "sanity checks"
