@@ -27,6 +27,8 @@ run() {
 
 # The parts Tools/make-fixtures.sh runs into its OUTDIR (zoo, debian, debian-lstm-crnn):
 #
+#   start_part OUTDIR       set OUT (OUTDIR, absolute) and TOOL (its darknet_ref, which must exist),
+#                           run Darknet headless and on one thread, from the repository's root
 #   cfg SRC DEST [SIZE]     DEST is Darknet's cfg SRC with batch=1, subdivisions=1 and, with SIZE,
 #                           width=height=SIZE in [net] (fatal if [net] has no batch key to set)
 #   debian_stamp FILE...    the darknet package version and a checksum of FILEs: what a part's
@@ -34,6 +36,16 @@ run() {
 #   exit_if_complete DIR    exit 0 when DIR/.complete holds $STAMP (DIR is current); else remove
 #                           DIR and start the clock for mark_complete
 #   mark_complete DIR LABEL print DIR's size, write $STAMP to DIR/.complete, print the total time
+
+start_part() {
+    [ -n "${1:-}" ] || die "usage: $FIXTURE_SCRIPT.sh OUTDIR"
+    OUT=$(cd "$1" && pwd)
+    TOOL=$OUT/bin/darknet_ref
+    [ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
+    export QT_QPA_PLATFORM=offscreen
+    export OMP_NUM_THREADS=1
+    cd "$REPO"
+}
 
 cfg() {
     local size=${3:-}

@@ -21,21 +21,15 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$(cd "${1:?usage: make-fixtures-debian-lstm-crnn.sh OUTDIR}" && pwd)
-TOOL=$OUT/bin/darknet_ref
-DATA=Weights/darknet/data
-D=$OUT/debian-lstm-crnn
-TEXT=Hello
-CFGS="lstm-stack lstm-crnn-vector crnn-image"
-
-export QT_QPA_PLATFORM=offscreen
-export OMP_NUM_THREADS=1
 FIXTURE_SCRIPT=make-fixtures-debian-lstm-crnn
-LOGS=$D/logs
 # shellcheck source=Tools/fixture-steps.sh
 . "$REPO/Tools/fixture-steps.sh"
-[ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
-cd "$REPO"
+start_part "${1:-}"
+DATA=Weights/darknet/data
+D=$OUT/debian-lstm-crnn
+LOGS=$D/logs
+TEXT=Hello
+CFGS="lstm-stack lstm-crnn-vector crnn-image"
 [ -f "$DATA/dog.jpg" ] || die "missing $DATA/dog.jpg (run Weights/fetch.sh)"
 
 STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/fixture_checks.py" \

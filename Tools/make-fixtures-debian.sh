@@ -29,22 +29,16 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$(cd "${1:?usage: make-fixtures-debian.sh OUTDIR}" && pwd)
-TOOL=$OUT/bin/darknet_ref
+FIXTURE_SCRIPT=make-fixtures-debian
+# shellcheck source=Tools/fixture-steps.sh
+. "$REPO/Tools/fixture-steps.sh"
+start_part "${1:-}"
 CFG_SRC=Weights/darknet/cfg
 DATA=Weights/darknet/data
 D=$OUT/debian
-TEXT=Hello
-
-export QT_QPA_PLATFORM=offscreen
-export OMP_NUM_THREADS=1
-FIXTURE_SCRIPT=make-fixtures-debian
 LOGS=$D/logs
-# shellcheck source=Tools/fixture-steps.sh
-. "$REPO/Tools/fixture-steps.sh"
-[ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
+TEXT=Hello
 command -v darknet >/dev/null 2>&1 || die "the darknet binary is missing: apt-get install darknet"
-cd "$REPO"
 for f in yolov1 yolov1-tiny t1.test yolo9000 darknet9000 rnn rnn.train gru; do
     [ -f "$CFG_SRC/$f.cfg" ] || die "missing $CFG_SRC/$f.cfg (run Weights/fetch.sh)"
 done

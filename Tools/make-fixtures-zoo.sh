@@ -16,21 +16,15 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$(cd "${1:?usage: make-fixtures-zoo.sh OUTDIR}" && pwd)
-TOOL=$OUT/bin/darknet_ref
+FIXTURE_SCRIPT=make-fixtures-zoo
+# shellcheck source=Tools/fixture-steps.sh
+. "$REPO/Tools/fixture-steps.sh"
+start_part "${1:-}"
 CFG_SRC=Weights/darknet/cfg
 DATA=Weights/darknet/data
 IMAGES=(dog eagle giraffe horses kite person scream)
 Z=$OUT/zoo
-
-export QT_QPA_PLATFORM=offscreen
-export OMP_NUM_THREADS=1
-FIXTURE_SCRIPT=make-fixtures-zoo
-# shellcheck source=Tools/fixture-steps.sh
-. "$REPO/Tools/fixture-steps.sh"
-[ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
 command -v darknet >/dev/null 2>&1 || die "the darknet binary is missing: apt-get install darknet"
-cd "$REPO"
 
 rm -rf "$Z"
 mkdir -p "$Z"/{cfg,input,weights,detect,classify,flops,logs}
