@@ -5,7 +5,8 @@
 #   Tools/make-fixtures-debian-lstm-crnn.sh OUTDIR        (OUTDIR as for make-fixtures.sh)
 #
 # Idempotent: skips everything when OUTDIR/debian-lstm-crnn/.complete holds the current darknet
-# package version and the checksum of this script, of darknet_ref.c and of the cfgs.
+# package version and the checksum of this script, of fixture_checks.py, of darknet_ref.c and of
+# the cfgs.
 #
 # OUTDIR/debian-lstm-crnn/
 #   cfg/NAME.cfg             Fixtures/cfg/{lstm-stack,lstm-crnn-vector,crnn-image}.cfg
@@ -20,35 +21,22 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$(cd "${1:?usage: make-fixtures-debian-lstm-crnn.sh OUTDIR}" && pwd)
-TOOL=$OUT/bin/darknet_ref
-DATA=Weights/darknet/data
-D=$OUT/debian-lstm-crnn
-TEXT=Hello
-CFGS="lstm-stack lstm-crnn-vector crnn-image"
-
-export QT_QPA_PLATFORM=offscreen
-export OMP_NUM_THREADS=1
 FIXTURE_SCRIPT=make-fixtures-debian-lstm-crnn
-LOGS=$D/logs
 # shellcheck source=Tools/fixture-steps.sh
 . "$REPO/Tools/fixture-steps.sh"
-[ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
-cd "$REPO"
+start_part "${1:-}"
+DATA=Weights/darknet/data
+D=$OUT/debian-lstm-crnn
+LOGS=$D/logs
+TEXT=Hello
+CFGS="lstm-stack lstm-crnn-vector crnn-image"
 [ -f "$DATA/dog.jpg" ] || die "missing $DATA/dog.jpg (run Weights/fetch.sh)"
 
-DARKNET_VERSION=$(dpkg-query -W -f='${Version}' darknet 2>/dev/null) || die "dpkg does not know the darknet package"
-STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
-    $(for c in $CFGS; do echo "$REPO/Fixtures/cfg/$c.cfg"; done) | sha256sum | cut -c1-16)"
-if [ -f "$D/.complete" ] && [ "$(cat "$D/.complete")" = "$STAMP" ]; then
-    log "up to date ($STAMP), nothing to do"
-    exit 0
-fi
-
-rm -rf "$D"
+STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$REPO/Tools/fixture_checks.py" \
+    "$REPO/Tools/darknet-reference/darknet_ref.c" \
+    $(for c in $CFGS; do echo "$REPO/Fixtures/cfg/$c.cfg"; done))
+exit_if_complete "$D"
 mkdir -p "$D"/{cfg,input,weights,flops,logs}
-T_ALL=$(date +%s.%N)
-T_STEP=$T_ALL
 
 for c in $CFGS; do cp "Fixtures/cfg/$c.cfg" "$D/cfg/"; done
 run input "$TOOL" letterbox "$DATA/dog.jpg" 20 12 "$D/input/dog-20x12.bin"
@@ -93,15 +81,11 @@ for c in $CFGS; do
 done
 step_done "flops"
 
-python3 - "$D" <<'PY' | tee "$D/stats.txt"
-import array, json, math, os, sys
+PYTHONPATH="$REPO/Tools" python3 - "$D" <<'PY' | tee "$D/stats.txt"
+import json, math, os, sys
+from fixture_checks import finish, load
 d = sys.argv[1]
 problems = []
-def load(path):
-    a = array.array("f")
-    with open(path, "rb") as f:
-        a.frombytes(f.read())
-    return a
 for name in ("lstm-stack", "lstm-crnn-vector", "crnn-image"):
     for k in range(5):
         folder = os.path.join(d, name, "step%02d" % k)
@@ -131,13 +115,8 @@ for name in ("lstm-stack", "lstm-crnn-vector", "crnn-image"):
         print("%s: layer %d, steps 2 and 3 (both 'l'): max difference %.4f" % (name, first["index"], diff))
         if diff < 1e-2:
             problems.append("%s: the same input twice gives the same output, no state carried" % name)
-if problems:
-    print("\nPROBLEMS:"); [print("  " + p) for p in problems]; sys.exit(1)
-print("\nsanity checks passed")
+finish(problems)
 PY
 step_done "sanity checks"
 
-du -sh "$D" | awk '{print "make-fixtures-debian-lstm-crnn: size " $1}' >&2
-printf '%s\n' "$STAMP" > "$D/.complete"
-T_STEP=$T_ALL
-step_done "TOTAL (debian-lstm-crnn)"
+mark_complete "$D" debian-lstm-crnn

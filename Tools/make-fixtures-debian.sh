@@ -5,8 +5,9 @@
 #   Tools/make-fixtures-debian.sh OUTDIR        (OUTDIR as for make-fixtures.sh)
 #
 # Idempotent: skips everything when OUTDIR/debian/.complete holds the current darknet package
-# version and the checksum of this script and of darknet_ref.c; otherwise regenerates from
-# scratch and writes that marker last.
+# version and the checksum of this script, of fixture-steps.sh (its cfg() writes the cfgs), of
+# fixture_checks.py and of darknet_ref.c; otherwise regenerates from scratch and writes that
+# marker last.
 #
 # OUTDIR/debian/
 #   cfg/NAME.cfg             Darknet's cfg with batch=1, subdivisions=1 (and the size in NAME;
@@ -28,22 +29,16 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$(cd "${1:?usage: make-fixtures-debian.sh OUTDIR}" && pwd)
-TOOL=$OUT/bin/darknet_ref
+FIXTURE_SCRIPT=make-fixtures-debian
+# shellcheck source=Tools/fixture-steps.sh
+. "$REPO/Tools/fixture-steps.sh"
+start_part "${1:-}"
 CFG_SRC=Weights/darknet/cfg
 DATA=Weights/darknet/data
 D=$OUT/debian
-TEXT=Hello
-
-export QT_QPA_PLATFORM=offscreen
-export OMP_NUM_THREADS=1
-FIXTURE_SCRIPT=make-fixtures-debian
 LOGS=$D/logs
-# shellcheck source=Tools/fixture-steps.sh
-. "$REPO/Tools/fixture-steps.sh"
-[ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
+TEXT=Hello
 command -v darknet >/dev/null 2>&1 || die "the darknet binary is missing: apt-get install darknet"
-cd "$REPO"
 for f in yolov1 yolov1-tiny t1.test yolo9000 darknet9000 rnn rnn.train gru; do
     [ -f "$CFG_SRC/$f.cfg" ] || die "missing $CFG_SRC/$f.cfg (run Weights/fetch.sh)"
 done
@@ -53,35 +48,13 @@ done
 # Debian's yolo9000.cfg and darknet9000.cfg name the tree by its installed path.
 [ -f /usr/share/darknet/data/9k.tree ] || die "/usr/share/darknet/data/9k.tree missing: apt-get install darknet"
 
-DARKNET_VERSION=$(dpkg-query -W -f='${Version}' darknet 2>/dev/null) || die "dpkg does not know the darknet package"
-STAMP="$DARKNET_VERSION $(cat "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/darknet-reference/darknet_ref.c" \
-    "$REPO/Fixtures/cfg/detection-softmax.cfg" "$REPO/Fixtures/cfg/recurrent-variants.cfg" | sha256sum | cut -c1-16)"
-if [ -f "$D/.complete" ] && [ "$(cat "$D/.complete")" = "$STAMP" ]; then
-    log "up to date ($STAMP), nothing to do"
-    exit 0
-fi
-
-rm -rf "$D"
+# fixture-steps.sh's cfg() writes these cfgs and fixture_checks.py writes stats.txt, so they are
+# part of the stamp.
+STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-debian.sh" "$REPO/Tools/fixture-steps.sh" "$REPO/Tools/fixture_checks.py" \
+    "$REPO/Tools/darknet-reference/darknet_ref.c" "$REPO/Fixtures/cfg/detection-softmax.cfg" \
+    "$REPO/Fixtures/cfg/recurrent-variants.cfg")
+exit_if_complete "$D"
 mkdir -p "$D"/{cfg,input,weights,detect,classify,flops,logs}
-T_ALL=$(date +%s.%N)
-T_STEP=$T_ALL
-
-# cfg SRC DEST [SIZE]: batch=1, subdivisions=1 and, with SIZE, width=height=SIZE in [net].
-cfg() {
-    local size=${3:-}
-    sed -E '/^\[(net|network)\]/,/^\[/{
-        s/^[[:space:]]*batch[[:space:]]*=.*/batch=1/
-        s/^[[:space:]]*subdivisions[[:space:]]*=.*/subdivisions=1/
-    }' "$1" > "$2"
-    grep -qx "batch=1" "$2" || die "$2: could not set batch=1"
-    if [ -n "$size" ]; then
-        sed -i -E '/^\[(net|network)\]/,/^\[/{
-            s/^[[:space:]]*width[[:space:]]*=.*/width='"$size"'/
-            s/^[[:space:]]*height[[:space:]]*=.*/height='"$size"'/
-        }' "$2"
-        grep -qx "width=$size" "$2" && grep -qx "height=$size" "$2" || die "$2: could not set the size $size"
-    fi
-}
 
 # 1. cfgs: the detectors and classifiers at a small but real size (see the README there)
 cfg "$CFG_SRC/yolov1-tiny.cfg" "$D/cfg/yolov1-tiny-224.cfg" 224
@@ -174,15 +147,11 @@ done
 step_done "flops"
 
 # 8. sanity checks
-python3 - "$D" "$TEXT" <<'PY' | tee "$D/stats.txt"
+PYTHONPATH="$REPO/Tools" python3 - "$D" "$TEXT" <<'PY' | tee "$D/stats.txt"
 import array, json, math, os, sys
+from fixture_checks import finish, load
 d, text = sys.argv[1], sys.argv[2]
 problems = []
-def load(path):
-    a = array.array("f")
-    with open(path, "rb") as f:
-        a.frombytes(f.read())
-    return a
 def check(folder, label):
     with open(os.path.join(folder, "layers.json")) as f:
         layers = json.load(f)["layers"]
@@ -242,13 +211,8 @@ top = open(os.path.join(d, "classify", "darknet9000-224-dog.txt")).read().strip(
 print("\ndarknet9000-224 dog:", top)
 if len(top) != 5:
     problems.append("classify: %d lines" % len(top))
-if problems:
-    print("\nPROBLEMS:"); [print("  " + p) for p in problems]; sys.exit(1)
-print("\nsanity checks passed")
+finish(problems)
 PY
 step_done "sanity checks"
 
-du -sh "$D" | awk '{print "make-fixtures-debian: size " $1}' >&2
-printf '%s\n' "$STAMP" > "$D/.complete"
-T_STEP=$T_ALL
-step_done "TOTAL (debian)"
+mark_complete "$D" debian

@@ -16,42 +16,20 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=$(cd "${1:?usage: make-fixtures-zoo.sh OUTDIR}" && pwd)
-TOOL=$OUT/bin/darknet_ref
+FIXTURE_SCRIPT=make-fixtures-zoo
+# shellcheck source=Tools/fixture-steps.sh
+. "$REPO/Tools/fixture-steps.sh"
+start_part "${1:-}"
 CFG_SRC=Weights/darknet/cfg
 DATA=Weights/darknet/data
 IMAGES=(dog eagle giraffe horses kite person scream)
 Z=$OUT/zoo
-
-export QT_QPA_PLATFORM=offscreen
-export OMP_NUM_THREADS=1
-FIXTURE_SCRIPT=make-fixtures-zoo
-# shellcheck source=Tools/fixture-steps.sh
-. "$REPO/Tools/fixture-steps.sh"
-[ -x "$TOOL" ] || die "$TOOL missing: run Tools/make-fixtures.sh"
 command -v darknet >/dev/null 2>&1 || die "the darknet binary is missing: apt-get install darknet"
-cd "$REPO"
 
 rm -rf "$Z"
 mkdir -p "$Z"/{cfg,input,weights,detect,classify,flops,logs}
 LOGS=$Z/logs
 T_STEP=$(date +%s.%N)
-
-# cfg SRC DEST [SIZE]: batch=1, subdivisions=1 and, with SIZE, width=height=SIZE in [net].
-cfg() {
-    local size=${3:-}
-    sed -E '/^\[(net|network)\]/,/^\[/{
-        s/^[[:space:]]*batch[[:space:]]*=.*/batch=1/
-        s/^[[:space:]]*subdivisions[[:space:]]*=.*/subdivisions=1/
-    }' "$1" > "$2"
-    if [ -n "$size" ]; then
-        sed -i -E '/^\[(net|network)\]/,/^\[/{
-            s/^[[:space:]]*width[[:space:]]*=.*/width='"$size"'/
-            s/^[[:space:]]*height[[:space:]]*=.*/height='"$size"'/
-        }' "$2"
-        grep -qx "width=$size" "$2" && grep -qx "height=$size" "$2" || die "$2: could not set the size $size"
-    fi
-}
 
 # Layer indices of the sections named in $2 (comma-separated), plus the extra indices $3.
 layers_of() {
@@ -210,15 +188,11 @@ done
 step_done "flops (every Debian cfg)"
 
 # 7. sanity checks
-python3 - "$Z" <<'PY' | tee "$Z/stats.txt"
-import array, json, math, os, re, sys
+PYTHONPATH="$REPO/Tools" python3 - "$Z" <<'PY' | tee "$Z/stats.txt"
+import json, math, os, re, sys
+from fixture_checks import finish, load
 z = sys.argv[1]
 problems = []
-def load(path):
-    a = array.array("f")
-    with open(path, "rb") as f:
-        a.frombytes(f.read())
-    return a
 for d in ("yolov2-416", "yolov2-tiny", "yolov2-tiny-voc", "yolov3-spp-320", "darknet", "tiny", "darknet19", "resnet18-128", "resnext50-128", "reorg-variants", "go",
           "classifier-layers", "global-average"):
     with open(os.path.join(z, d, "layers.json")) as f:
@@ -252,8 +226,6 @@ for net, size in (("darknet", 256), ("tiny", 224)):
     print("\n%s dog: darknet classifier predict %s; forward on letterbox %s" % (net, theirs, mine))
     if mine != theirs:
         problems.append("%s: darknet classifier predict %r != letterboxed forward %r" % (net, theirs, mine))
-if problems:
-    print("\nPROBLEMS:"); [print("  " + p) for p in problems]; sys.exit(1)
-print("\nsanity checks passed")
+finish(problems)
 PY
 step_done "sanity checks"

@@ -32,7 +32,7 @@ bash Weights/fetch.sh
 
 if [ "$want_fixtures" = 1 ]; then
     # Regenerate when the reference tool or the script changed since the last run.
-    stamp=$(cat Tools/make-fixtures*.sh Tools/fixture-steps.sh Tools/darknet-reference/*.c Fixtures/cfg/*.cfg | sha256sum | cut -d' ' -f1)
+    stamp=$(cat Tools/make-fixtures*.sh Tools/fixture-steps.sh Tools/fixture_checks.py Tools/darknet-reference/*.c Fixtures/cfg/*.cfg | sha256sum | cut -d' ' -f1)
     if [ ! -f Fixtures/generated/.complete ] || [ "$(cat Fixtures/generated/.stamp 2>/dev/null)" != "$stamp" ]; then
         log "generating the Darknet reference fixtures"
         rm -rf Fixtures/generated

@@ -10,69 +10,72 @@ import numpy as np
 import darknet_numpy as dn
 
 
-def yolo_candidates(output, o, netw, neth, thresh):
+def head_predictions(output, o, coords, thresh):
+    """The predictions of a [yolo]-style head whose objectness passes thresh, in AlexeyAB's
+    order (cell, then anchor): (row, col, anchor index, objectness, the entries' floats,
+    class scores last), with the head's classes. coords: the entries before objectness
+    (4 for [yolo], 8 for [Gaussian_yolo])."""
     classes = int(o.get("classes", 20))
     num = int(o.get("num", 1))
     mask = dn.ints(o["mask"]) if "mask" in o else list(range(num))
-    anchors = dn.floats(o["anchors"])
-    new_coords = int(o.get("new_coords", 0))
     c, h, w = output.shape
-    y = output.reshape(len(mask), classes + 5, h, w)
-    found = []
+    y = output.reshape(len(mask), classes + coords + 1, h, w)
     for cell in range(h * w):
         row, col = divmod(cell, w)
         for n, a in enumerate(mask):
-            objectness = float(y[n, 4, row, col])
+            objectness = float(y[n, coords, row, col])
             if objectness <= thresh:
                 continue
-            tx, ty, tw, th = (float(y[n, k, row, col]) for k in range(4))
-            if new_coords:
-                bw = tw * tw * 4 * anchors[2 * a] / netw
-                bh = th * th * 4 * anchors[2 * a + 1] / neth
-            else:
-                bw = math.exp(tw) * anchors[2 * a] / netw
-                bh = math.exp(th) * anchors[2 * a + 1] / neth
-            box = [(col + tx) / w, (row + ty) / h, bw, bh]
-            probs = []
-            for j in range(classes):
-                p = objectness * float(y[n, 5 + j, row, col])
-                probs.append(p if p > thresh else 0.0)
-            found.append({"box": box, "objectness": objectness, "probs": probs})
+            yield row, col, a, objectness, [float(v) for v in y[n, :, row, col]]
+
+
+def class_probabilities(objectness, scores, thresh, certainty=1.0):
+    """objectness * score * certainty per class, 0 where not above thresh (times 1.0 is
+    exact: [yolo]'s objectness * score)."""
+    probs = []
+    for score in scores:
+        p = objectness * score * certainty
+        probs.append(p if p > thresh else 0.0)
+    return probs
+
+
+def yolo_candidates(output, o, netw, neth, thresh):
+    anchors = dn.floats(o["anchors"])
+    new_coords = int(o.get("new_coords", 0))
+    c, h, w = output.shape
+    found = []
+    for row, col, a, objectness, v in head_predictions(output, o, 4, thresh):
+        tx, ty, tw, th = v[:4]
+        if new_coords:
+            bw = tw * tw * 4 * anchors[2 * a] / netw
+            bh = th * th * 4 * anchors[2 * a + 1] / neth
+        else:
+            bw = math.exp(tw) * anchors[2 * a] / netw
+            bh = math.exp(th) * anchors[2 * a + 1] / neth
+        box = [(col + tx) / w, (row + ty) / h, bw, bh]
+        found.append({"box": box, "objectness": objectness, "probs": class_probabilities(objectness, v[5:], thresh)})
     return found
 
 
 def gaussian_yolo_candidates(output, o, netw, neth, thresh):
     """get_gaussian_yolo_detections: the box from the four means, the probability
     objectness * class score * (1 - the mean of the four sigmas)."""
-    classes = int(o.get("classes", 20))
-    num = int(o.get("num", 1))
-    mask = dn.ints(o["mask"]) if "mask" in o else list(range(num))
-    biases = dn.anchors(o, num, "Gaussian_yolo")
+    biases = dn.anchors(o, int(o.get("num", 1)), "Gaussian_yolo")
     point = o.get("yolo_point", "center")
     c, h, w = output.shape
-    y = output.reshape(len(mask), classes + 9, h, w)
     found = []
-    for cell in range(h * w):
-        row, col = divmod(cell, w)
-        for n, a in enumerate(mask):
-            objectness = float(y[n, 8, row, col])
-            if objectness <= thresh:
-                continue
-            v = [float(y[n, k, row, col]) for k in range(8)]
-            bw = math.exp(v[4]) * biases[2 * a] / netw
-            bh = math.exp(v[6]) * biases[2 * a + 1] / neth
-            bx, by = (col + v[0]) / w, (row + v[2]) / h
-            if point == "left_top":
-                bx, by = bx + bw / 2, by + bh / 2
-            elif point == "right_bottom":
-                bx, by = bx - bw / 2, by - bh / 2
-            sigmas = [v[1], v[3], v[5], v[7]]
-            certainty = 1 - sum(sigmas) / 4
-            probs = []
-            for j in range(classes):
-                p = objectness * float(y[n, 9 + j, row, col]) * certainty
-                probs.append(p if p > thresh else 0.0)
-            found.append({"box": [bx, by, bw, bh], "objectness": objectness, "probs": probs, "uncertainty": sigmas})
+    for row, col, a, objectness, v in head_predictions(output, o, 8, thresh):
+        bw = math.exp(v[4]) * biases[2 * a] / netw
+        bh = math.exp(v[6]) * biases[2 * a + 1] / neth
+        bx, by = (col + v[0]) / w, (row + v[2]) / h
+        if point == "left_top":
+            bx, by = bx + bw / 2, by + bh / 2
+        elif point == "right_bottom":
+            bx, by = bx - bw / 2, by - bh / 2
+        sigmas = [v[1], v[3], v[5], v[7]]
+        certainty = 1 - sum(sigmas) / 4
+        found.append({"box": [bx, by, bw, bh], "objectness": objectness,
+                      "probs": class_probabilities(objectness, v[9:], thresh, certainty), "uncertainty": sigmas})
     return found
 
 

@@ -512,75 +512,6 @@ static void calibrate_sublayer(layer *sub, network st, float *input, int damped)
     calibrate_weighted_layer(sub, st, sub->outputs, 1, sub->inputs, (float)sqrt(3.0 / sub->inputs), damped, 0);
 }
 
-/* [rnn] (Darknet's three [connected] sub-layers, loaded input, self, output): the input layer
- * on the real input; the self layer on a stand-in state (the input layer's response) with
- * damped batch-norm scales, so the state stays bounded over many steps; the output layer on
- * the state of the first step. The layer's state is zero again afterwards. */
-static void calibrate_rnn_layer(layer *lp, network st)
-{
-    size_t n = (size_t)lp->outputs * lp->batch;
-    float *proxy = malloc(sizeof(float) * n);
-    if (!proxy) die("out of memory");
-    calibrate_sublayer(lp->input_layer, st, st.input, 0);
-    memcpy(proxy, lp->input_layer->output, sizeof(float) * n);
-    calibrate_sublayer(lp->self_layer, st, proxy, 1);
-    memset(lp->state, 0, sizeof(float) * n);
-    lp->forward(*lp, st); /* the state of step 0: input response + self response to zeros */
-    memcpy(proxy, lp->state, sizeof(float) * n);
-    calibrate_sublayer(lp->output_layer, st, proxy, 0);
-    memset(lp->state, 0, sizeof(float) * n);
-    lp->forward(*lp, st);
-    memset(lp->state, 0, sizeof(float) * n);
-    free(proxy);
-}
-
-/* [gru] (six linear [connected] sub-layers): the input-side ones (uz, ur, uh) on the real
- * input, the state-side ones (wz, wr, wh) on a stand-in state uniform in [0, 1) (a GRU's
- * state is a running mix of logistic outputs). */
-static void calibrate_gru_layer(layer *lp, network st)
-{
-    size_t n = (size_t)lp->outputs * lp->batch;
-    float *proxy = malloc(sizeof(float) * n);
-    if (!proxy) die("out of memory");
-    for (size_t k = 0; k < n; ++k) proxy[k] = rng_uniform(0, 1);
-    calibrate_sublayer(lp->uz, st, st.input, 0);
-    calibrate_sublayer(lp->ur, st, st.input, 0);
-    calibrate_sublayer(lp->uh, st, st.input, 0);
-    calibrate_sublayer(lp->wz, st, proxy, 0);
-    calibrate_sublayer(lp->wr, st, proxy, 0);
-    calibrate_sublayer(lp->wh, st, proxy, 0);
-    memset(lp->state, 0, sizeof(float) * n);
-    lp->forward(*lp, st);
-    memset(lp->state, 0, sizeof(float) * n);
-    free(proxy);
-}
-
-/* [lstm] (eight linear [connected] sub-layers): the input-side ones (uf, ui, ug, uo) on the
- * real input, the ones on the previous output (wf, wi, wg, wo) on a stand-in output uniform in
- * (-1, 1) (h = o * tanh(c)), damped so the cell stays bounded. Cell and output are zero again
- * afterwards. */
-static void calibrate_lstm_layer(layer *lp, network st)
-{
-    size_t n = (size_t)lp->outputs * lp->batch;
-    float *proxy = malloc(sizeof(float) * n);
-    if (!proxy) die("out of memory");
-    for (size_t k = 0; k < n; ++k) proxy[k] = rng_uniform(-1, 1);
-    calibrate_sublayer(lp->uf, st, st.input, 0);
-    calibrate_sublayer(lp->ui, st, st.input, 0);
-    calibrate_sublayer(lp->ug, st, st.input, 0);
-    calibrate_sublayer(lp->uo, st, st.input, 0);
-    calibrate_sublayer(lp->wf, st, proxy, 1);
-    calibrate_sublayer(lp->wi, st, proxy, 1);
-    calibrate_sublayer(lp->wg, st, proxy, 1);
-    calibrate_sublayer(lp->wo, st, proxy, 1);
-    memset(lp->c_cpu, 0, sizeof(float) * n);
-    memset(lp->h_cpu, 0, sizeof(float) * n);
-    lp->forward(*lp, st);
-    memset(lp->c_cpu, 0, sizeof(float) * n);
-    memset(lp->h_cpu, 0, sizeof(float) * n);
-    free(proxy);
-}
-
 /* A [convolutional] sub-layer of [crnn], calibrated on `input`. */
 static void calibrate_conv_sublayer(layer *sub, network st, float *input, int damped)
 {
@@ -591,25 +522,84 @@ static void calibrate_conv_sublayer(layer *sub, network st, float *input, int da
                              (float)sqrt(3.0 / fan_in), damped, 0);
 }
 
-/* [crnn] (three [convolutional] sub-layers, as [rnn]): the input layer on the real input, the
- * self layer on the input layer's response (damped), the output layer on the state of the
- * first step. The state is zero again afterwards. */
-static void calibrate_crnn_layer(layer *lp, network st)
+/* How a sub-layer of a recurrent layer is calibrated on `input`. */
+typedef void (*sublayer_calibration)(layer *sub, network st, float *input, int damped);
+
+/* A layer of three sub-layers loaded input, self, output, with a state of n values ([rnn] of
+ * [connected] ones, [crnn] of [convolutional] ones, each calibrated by `calibrate`): the input
+ * layer on the real input; the self layer on a stand-in state (the input layer's response)
+ * with damped batch-norm scales, so the state stays bounded over many steps; the output layer
+ * on the state of the first step. The layer's state is zero again afterwards. */
+static void calibrate_three_sublayers(layer *lp, network st, size_t n, sublayer_calibration calibrate)
 {
-    size_t n = (size_t)lp->hidden * lp->batch;
     float *proxy = malloc(sizeof(float) * n);
     if (!proxy) die("out of memory");
-    calibrate_conv_sublayer(lp->input_layer, st, st.input, 0);
+    calibrate(lp->input_layer, st, st.input, 0);
     memcpy(proxy, lp->input_layer->output, sizeof(float) * n);
-    calibrate_conv_sublayer(lp->self_layer, st, proxy, 1);
+    calibrate(lp->self_layer, st, proxy, 1);
     memset(lp->state, 0, sizeof(float) * n);
-    lp->forward(*lp, st);
+    lp->forward(*lp, st); /* the state of step 0: input response + self response to zeros */
     memcpy(proxy, lp->state, sizeof(float) * n);
-    calibrate_conv_sublayer(lp->output_layer, st, proxy, 0);
+    calibrate(lp->output_layer, st, proxy, 0);
     memset(lp->state, 0, sizeof(float) * n);
     lp->forward(*lp, st);
     memset(lp->state, 0, sizeof(float) * n);
     free(proxy);
+}
+
+/* [rnn]: three [connected] sub-layers (see calibrate_three_sublayers). */
+static void calibrate_rnn_layer(layer *lp, network st)
+{
+    calibrate_three_sublayers(lp, st, (size_t)lp->outputs * lp->batch, calibrate_sublayer);
+}
+
+/* [crnn]: three [convolutional] sub-layers, as [rnn]; the state has `hidden` values. */
+static void calibrate_crnn_layer(layer *lp, network st)
+{
+    calibrate_three_sublayers(lp, st, (size_t)lp->hidden * lp->batch, calibrate_conv_sublayer);
+}
+
+/* The linear [connected] sub-layers of a gated layer whose state has n values: the `inputs`
+ * ones in input_side on the real input, then the `states` ones in state_side on a stand-in
+ * state uniform in [lo, hi) (with damped batch-norm scales if `damped`). */
+static void calibrate_gated_sublayers(network st, size_t n, float lo, float hi, layer **input_side, int inputs,
+                                      layer **state_side, int states, int damped)
+{
+    float *proxy = malloc(sizeof(float) * n);
+    if (!proxy) die("out of memory");
+    for (size_t k = 0; k < n; ++k) proxy[k] = rng_uniform(lo, hi);
+    for (int i = 0; i < inputs; ++i) calibrate_sublayer(input_side[i], st, st.input, 0);
+    for (int i = 0; i < states; ++i) calibrate_sublayer(state_side[i], st, proxy, damped);
+    free(proxy);
+}
+
+/* [gru] (six linear [connected] sub-layers): the input-side ones (uz, ur, uh) on the real
+ * input, the state-side ones (wz, wr, wh) on a stand-in state uniform in [0, 1) (a GRU's
+ * state is a running mix of logistic outputs). */
+static void calibrate_gru_layer(layer *lp, network st)
+{
+    size_t n = (size_t)lp->outputs * lp->batch;
+    layer *input_side[] = {lp->uz, lp->ur, lp->uh}, *state_side[] = {lp->wz, lp->wr, lp->wh};
+    calibrate_gated_sublayers(st, n, 0, 1, input_side, 3, state_side, 3, 0);
+    memset(lp->state, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memset(lp->state, 0, sizeof(float) * n);
+}
+
+/* [lstm] (eight linear [connected] sub-layers): the input-side ones (uf, ui, ug, uo) on the
+ * real input, the ones on the previous output (wf, wi, wg, wo) on a stand-in output uniform in
+ * (-1, 1) (h = o * tanh(c)), damped so the cell stays bounded. Cell and output are zero again
+ * afterwards. */
+static void calibrate_lstm_layer(layer *lp, network st)
+{
+    size_t n = (size_t)lp->outputs * lp->batch;
+    layer *input_side[] = {lp->uf, lp->ui, lp->ug, lp->uo}, *state_side[] = {lp->wf, lp->wi, lp->wg, lp->wo};
+    calibrate_gated_sublayers(st, n, -1, 1, input_side, 4, state_side, 4, 1);
+    memset(lp->c_cpu, 0, sizeof(float) * n);
+    memset(lp->h_cpu, 0, sizeof(float) * n);
+    lp->forward(*lp, st);
+    memset(lp->c_cpu, 0, sizeof(float) * n);
+    memset(lp->h_cpu, 0, sizeof(float) * n);
 }
 
 static void cmd_randweights(int argc, char **argv)

@@ -11,23 +11,16 @@ enum RegionDecoder {
     static func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, spec: RegionSpec,
                        threshold: Float, into candidates: inout [BoxCandidate]) {
         let plane = shape.planeSize
-        candidates.reserveCapacity(candidates.count + spec.num * plane)
-        for n in 0..<spec.num {
-            for cell in 0..<plane {
-                let base = n * spec.entries * plane + cell
-                let box = self.box(output, shape: shape, anchor: spec.anchor(n), cell: cell, base: base)
-                let scale = output[base + spec.coords * plane]
-                let objectness: Float = scale > threshold ? scale : 0
-                var probabilities = [Float](repeating: 0, count: spec.classes)
-                if objectness != 0 {
-                    let classBase = base + (spec.coords + 1) * plane
-                    for j in 0..<spec.classes {
-                        let probability = scale * output[classBase + j * plane]
-                        probabilities[j] = probability > threshold ? probability : 0
-                    }
+        forEachPrediction(output, shape: shape, spec: spec, into: &candidates) { box, scale, classBase in
+            let objectness: Float = scale > threshold ? scale : 0
+            var probabilities = [Float](repeating: 0, count: spec.classes)
+            if objectness != 0 {
+                for j in 0..<spec.classes {
+                    let probability = scale * output[classBase + j * plane]
+                    probabilities[j] = probability > threshold ? probability : 0
                 }
-                candidates.append(BoxCandidate(box: box, objectness: objectness, probabilities: probabilities))
             }
+            return BoxCandidate(box: box, objectness: objectness, probabilities: probabilities)
         }
     }
 
@@ -44,21 +37,31 @@ enum RegionDecoder {
         precondition(tree.count == spec.classes, "the tree has \(tree.count) classes, the layer \(spec.classes)")
         let plane = shape.planeSize
         var values = [Float](repeating: 0, count: spec.classes)
+        forEachPrediction(output, shape: shape, spec: spec, into: &candidates) { box, scale, classBase in
+            for j in 0..<spec.classes { values[j] = output[classBase + j * plane] }
+            let top = values.withUnsafeMutableBufferPointer { buffer in
+                tree.multiplyAlongPaths(buffer.baseAddress!, stride: 1, onlyLeaves: false)
+                return tree.topPrediction(buffer.baseAddress!, stride: 1, threshold: hierThreshold)
+            }
+            var probabilities = [Float](repeating: 0, count: spec.classes)
+            probabilities[top] = scale > threshold ? scale : 0
+            return BoxCandidate(box: box, objectness: scale > threshold ? scale : 0, probabilities: probabilities)
+        }
+    }
+
+    /// Appends `candidate(box, scale, classBase)` for every (anchor, cell), anchor-major
+    /// (`anchor * w * h + cell`): the cell's box for that anchor, its raw objectness `scale`, and
+    /// where its first class score stands in `output` (the others follow a plane apart).
+    private static func forEachPrediction(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, spec: RegionSpec,
+                                          into candidates: inout [BoxCandidate],
+                                          _ candidate: (_ box: RelativeBox, _ scale: Float, _ classBase: Int) -> BoxCandidate) {
+        let plane = shape.planeSize
         candidates.reserveCapacity(candidates.count + spec.num * plane)
         for n in 0..<spec.num {
             for cell in 0..<plane {
                 let base = n * spec.entries * plane + cell
                 let box = self.box(output, shape: shape, anchor: spec.anchor(n), cell: cell, base: base)
-                let scale = output[base + spec.coords * plane]
-                let classBase = base + (spec.coords + 1) * plane
-                for j in 0..<spec.classes { values[j] = output[classBase + j * plane] }
-                let top = values.withUnsafeMutableBufferPointer { buffer in
-                    tree.multiplyAlongPaths(buffer.baseAddress!, stride: 1, onlyLeaves: false)
-                    return tree.topPrediction(buffer.baseAddress!, stride: 1, threshold: hierThreshold)
-                }
-                var probabilities = [Float](repeating: 0, count: spec.classes)
-                probabilities[top] = scale > threshold ? scale : 0
-                candidates.append(BoxCandidate(box: box, objectness: scale > threshold ? scale : 0, probabilities: probabilities))
+                candidates.append(candidate(box, output[base + spec.coords * plane], base + (spec.coords + 1) * plane))
             }
         }
     }

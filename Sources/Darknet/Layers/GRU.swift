@@ -13,7 +13,7 @@ public struct GRUSpec: Sendable, Equatable {
     public var tanh: Bool
 }
 
-extension GRUSpec: Layer {
+extension GRUSpec: DenseRecurrentLayer {
     static let sectionNames = ["gru"]
 
     static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> GRUSpec {
@@ -23,34 +23,18 @@ extension GRUSpec: Layer {
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
-        let inputs = context.input.count
-        let (parameters, overflow) = try context.product(3, inputs + 1, outputs)
-            .addingReportingOverflow(try context.product(3, outputs + 1, outputs))
-        guard !overflow else { throw context.fail(.sizeOverflow) }
-        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
-                             threadScratch: 4 * outputs, state: outputs, parameters: parameters)
-    }
-
-    func summary(_ layer: LayerPlan) -> String {
-        String(format: "gru                                  %4d  ->  %4d", layer.inputShape.count, outputs)
+        try planning(context, threadScratch: 4 * outputs, state: outputs)
     }
 
     /// `load_weights`' order (not the order Darknet creates them in): `wz`, `wr`, `wh`, then `uz`,
-    /// `ur`, `uh`, each a `[connected]` block.
-    func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
-        DenseBlock.storedParameters(of: Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
-                                    batchNormalize: batchNormalize)
-    }
-
-    private static func sublayers(inputs: Int, outputs: Int) -> [(name: String, inputs: Int)] {
+    /// `ur`, `uh`, each a `[connected]` block (the same in both dialects).
+    static func sublayers(inputs: Int, outputs: Int, dialect: DarknetDialect) -> [(name: String, inputs: Int)] {
         [("wz", outputs), ("wr", outputs), ("wh", outputs), ("uz", inputs), ("ur", inputs), ("uh", inputs)]
     }
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        let blocks = try DenseBlock.read(Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
-                                         batchNormalize: batchNormalize, from: &reader, context: context)
-        return GRUStep(spec: self, blocks: blocks)
+        GRUStep(spec: self, blocks: try readSublayers(layer, from: &reader, context: context).blocks)
     }
 }
 

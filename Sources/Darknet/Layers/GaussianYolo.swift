@@ -101,28 +101,15 @@ extension GaussianYoloSpec: DetectionHead, WeightlessLayer {
     /// x and y means and sigmas, the w and h sigmas (not their means), objectness and class
     /// scores; then the x and y means (not their sigmas) mapped to `s * v - (s - 1) / 2`.
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        let input = pass.input(of: layer), output = pass.output(of: layer), shape = layer.outputShape
-        let plane = shape.planeSize, entries = entries
-        let scale = scaleXY
-        let offset = Float(-0.5 * (Double(scale) - 1))
-        pass.split(shape.count, minimumPiece: 1 << 14) { span, _ in
-            (output + span.lowerBound).update(from: input + span.lowerBound, count: span.count)
-            func apply(_ planes: Range<Int>, of anchor: Int, _ step: (UnsafeMutablePointer<Float>, Int) -> Void) {
-                let base = anchor * entries * plane
-                let part = ((base + planes.lowerBound * plane)..<(base + planes.upperBound * plane)).clamped(to: span)
-                if !part.isEmpty { step(output + part.lowerBound, part.count) }
-            }
-            let logistic: (UnsafeMutablePointer<Float>, Int) -> Void = { activate($0, count: $1, activation: .logistic) }
+        let entries = entries
+        AnchorPlanes.forward(layer, in: pass, entries: entries) { planes in
             for anchor in 0..<mask.count {
-                apply(0..<4, of: anchor, logistic)
-                apply(5..<6, of: anchor, logistic)
-                apply(7..<entries, of: anchor, logistic)
-                if scale != 1 {
-                    for meanPlane in [0, 2] {
-                        apply(meanPlane..<(meanPlane + 1), of: anchor) { values, count in
-                            scaleAndShift(values, count: count, scale: scale, offset: offset)
-                        }
-                    }
+                planes.logistic(0..<4, of: anchor)
+                planes.logistic(5..<6, of: anchor)
+                planes.logistic(7..<entries, of: anchor)
+                if scaleXY != 1 {
+                    planes.scaleXY(0..<1, of: anchor, scale: scaleXY)
+                    planes.scaleXY(2..<3, of: anchor, scale: scaleXY)
                 }
             }
         }
@@ -165,12 +152,6 @@ extension GaussianYoloSpec: DetectionHead, WeightlessLayer {
             }
         }
     }
-}
-
-/// `values[i] * scale + offset` over `count` floats (Darknet's `scal_add_cpu`).
-@inline(__always)
-private func scaleAndShift(_ values: UnsafeMutablePointer<Float>, count: Int, scale: Float, offset: Float) {
-    for i in 0..<count { values[i] = values[i] * scale + offset }
 }
 
 /// The four sigmas a `[Gaussian_yolo]` head predicts for a box (after its logistic, so in

@@ -13,7 +13,7 @@ public struct LSTMSpec: Sendable, Equatable {
     public var batchNormalize: Bool
 }
 
-extension LSTMSpec: Layer {
+extension LSTMSpec: DenseRecurrentLayer {
     static let sectionNames = ["lstm"]
 
     static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LSTMSpec {
@@ -25,29 +25,14 @@ extension LSTMSpec: Layer {
         let inputs = context.input.count
         // BLAS takes the input size (GEMM's k) as a 32-bit int.
         guard inputs < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
-        let (parameters, overflow) = try context.product(4, inputs + 1, outputs)
-            .addingReportingOverflow(try context.product(4, outputs + 1, outputs))
-        guard !overflow else { throw context.fail(.sizeOverflow) }
-        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
-                             threadScratch: try context.product(5, outputs), state: try context.product(2, outputs),
-                             parameters: parameters)
-    }
-
-    func summary(_ layer: LayerPlan) -> String {
-        String(format: "lstm                                 %4d  ->  %4d", layer.inputShape.count, outputs)
+        return try planning(context, threadScratch: try context.product(5, outputs), state: try context.product(2, outputs))
     }
 
     /// The original's `load_weights` order: `wi`, `wf`, `wo`, `wg` (`output -> output`), then
     /// `ui`, `uf`, `uo`, `ug` (`inputs -> output`), each a `[connected]` block. AlexeyAB's fork
     /// stores the same shapes as `wf`, `wi`, `wg`, `wo`, `uf`, `ui`, `ug`, `uo`; `loadStep`
-    /// reads that order in an AlexeyAB-dialect network (the names here follow the original's).
-    func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
-        DenseBlock.storedParameters(of: Self.sublayers(inputs: layer.inputShape.count, outputs: outputs, dialect: .original),
-                                    outputs: outputs, batchNormalize: batchNormalize)
-    }
-
-    /// The sub-layers in `dialect`'s file order.
-    private static func sublayers(inputs: Int, outputs: Int, dialect: DarknetDialect) -> [(name: String, inputs: Int)] {
+    /// reads that order in an AlexeyAB-dialect network (`storedParameters` names the original's).
+    static func sublayers(inputs: Int, outputs: Int, dialect: DarknetDialect) -> [(name: String, inputs: Int)] {
         let gates = switch dialect {
         case .original: ["i", "f", "o", "g"]
         case .alexeyAB: ["f", "i", "g", "o"]
@@ -57,8 +42,7 @@ extension LSTMSpec: Layer {
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        let order = Self.sublayers(inputs: layer.inputShape.count, outputs: outputs, dialect: context.dialect)
-        let blocks = try DenseBlock.read(order, outputs: outputs, batchNormalize: batchNormalize, from: &reader, context: context)
+        let (order, blocks) = try readSublayers(layer, from: &reader, context: context)
         let named = Dictionary(uniqueKeysWithValues: zip(order.map(\.name), blocks))
         return LSTMStep(blocks: ["wf", "wi", "wg", "wo", "uf", "ui", "ug", "uo"].map { named[$0]! })
     }

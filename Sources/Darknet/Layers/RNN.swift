@@ -15,7 +15,7 @@ public struct RNNSpec: Sendable, Equatable {
     public var shortcut: Bool
 }
 
-extension RNNSpec: Layer {
+extension RNNSpec: DenseRecurrentLayer {
     static let sectionNames = ["rnn"]
 
     static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RNNSpec {
@@ -28,32 +28,18 @@ extension RNNSpec: Layer {
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
-        let inputs = context.input.count
-        let (parameters, overflow) = try context.product(inputs + 1, outputs)
-            .addingReportingOverflow(try context.product(2, outputs + 1, outputs))
-        guard !overflow else { throw context.fail(.sizeOverflow) }
-        return LayerPlanning(output: TensorShape(channels: outputs, height: 1, width: 1),
-                             threadScratch: 2 * outputs, state: outputs, parameters: parameters)
+        try planning(context, threadScratch: 2 * outputs, state: outputs)
     }
 
-    func summary(_ layer: LayerPlan) -> String {
-        String(format: "rnn                                  %4d  ->  %4d", layer.inputShape.count, outputs)
-    }
-
-    /// `load_weights`: the input, self and output sub-layers, each a `[connected]` block.
-    func storedParameters(_ layer: LayerPlan) -> [(name: String, count: Int)] {
-        DenseBlock.storedParameters(of: Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
-                                    batchNormalize: batchNormalize)
-    }
-
-    private static func sublayers(inputs: Int, outputs: Int) -> [(name: String, inputs: Int)] {
+    /// `load_weights`: the input, self and output sub-layers, each a `[connected]` block (the same
+    /// in both dialects).
+    static func sublayers(inputs: Int, outputs: Int, dialect: DarknetDialect) -> [(name: String, inputs: Int)] {
         [("input_layer", inputs), ("self_layer", outputs), ("output_layer", outputs)]
     }
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        let blocks = try DenseBlock.read(Self.sublayers(inputs: layer.inputShape.count, outputs: outputs), outputs: outputs,
-                                         batchNormalize: batchNormalize, from: &reader, context: context)
+        let blocks = try readSublayers(layer, from: &reader, context: context).blocks
         return RNNStep(spec: self, input: blocks[0], recurrent: blocks[1], output: blocks[2])
     }
 }

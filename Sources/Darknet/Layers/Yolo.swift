@@ -95,31 +95,14 @@ extension YoloSpec: DetectionHead, WeightlessLayer {
     /// logistic on x, y, objectness and class scores (none with `new_coords`: the network's
     /// last convolution already applied it), then x and y mapped to `s * v - (s - 1) / 2`.
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        let input = pass.input(of: layer), output = pass.output(of: layer), shape = layer.outputShape
-        let plane = shape.planeSize
         let entries = classes + 5
-        // `scal_add_cpu(n, scale, -0.5*(scale - 1), ...)`: the offset is computed in double.
-        let scale = scaleXY
-        let offset = Float(-0.5 * (Double(scale) - 1))
-        // Threads split the output; a piece applies each step to its part of the step's range.
-        pass.split(shape.count, minimumPiece: 1 << 14) { span, _ in
-            (output + span.lowerBound).update(from: input + span.lowerBound, count: span.count)
-            func apply(_ range: Range<Int>, _ step: (UnsafeMutablePointer<Float>, Int) -> Void) {
-                let part = range.clamped(to: span)
-                if !part.isEmpty { step(output + part.lowerBound, part.count) }
-            }
+        AnchorPlanes.forward(layer, in: pass, entries: entries) { planes in
             for anchor in 0..<mask.count {
-                let base = anchor * entries * plane
-                let xy = base..<(base + 2 * plane)
                 if !newCoords {
-                    apply(xy) { activate($0, count: $1, activation: .logistic) }
-                    apply((base + 4 * plane)..<(base + entries * plane)) { activate($0, count: $1, activation: .logistic) }
+                    planes.logistic(0..<2, of: anchor)
+                    planes.logistic(4..<entries, of: anchor)
                 }
-                if scale != 1 {
-                    apply(xy) { values, count in
-                        for i in 0..<count { values[i] = values[i] * scale + offset }
-                    }
-                }
+                if scaleXY != 1 { planes.scaleXY(0..<2, of: anchor, scale: scaleXY) }
             }
         }
     }
