@@ -136,6 +136,17 @@ final class ClassTreeNetworkTests: XCTestCase {
             XCTAssertEqual(($0 as? CfgError)?.description,
                            "t.cfg:6: 'tree': invalid value 'missing/none.tree', expected a class tree file; tried missing/none.tree")
         }
+        // A FIFO named as the tree (or as any file the library reads) is refused, not waited on.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("tree-fifo-\(getpid())").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[softmax]\ntree=\(fifo)\n", file: "t.cfg")) {
+            XCTAssertEqual(($0 as? CfgError)?.description,
+                           "t.cfg:6: 'tree': invalid value '\(fifo)', expected a readable class tree (\(fifo): is not a regular file)")
+        }
+        XCTAssertThrowsError(try NetworkSpec.parse(contentsOf: URL(fileURLWithPath: fifo))) {
+            XCTAssertEqual(($0 as? FileError)?.reason, FileError.notRegularReason)
+        }
         let tree = TestPaths.darknetData.appendingPathComponent("9k.tree").path
         XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[region]\nclasses=80\nnum=1\ntree=\(tree)\n", file: "t.cfg")) {
             XCTAssertEqual(($0 as? CfgError)?.description,

@@ -41,7 +41,9 @@ extension FileError {
     /// Opens `path` for reading; fails unless it is a regular file. The caller closes the
     /// descriptor.
     package static func openRegularFile(_ path: String) throws(FileError) -> (descriptor: Int32, size: Int) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO would otherwise wait for a writer (a hang, not an error);
+        // reads of regular files ignore the flag.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileError(path: path, reason: reason(errno: errno)) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
