@@ -114,18 +114,24 @@ final class Int8NetworkTests: XCTestCase {
         if withMirrors { images += try images.map { ("\($0.0)-mirrored", try Self.mirrored($0.1)) } }
         let label = "int8 float layers \(floatLayers.minimumInputChannels)/\(floatLayers.heads ? "heads" : "-") (int8: \(int8Layers)), \(images.count) images"
         for threshold: Float in [0.25, 0.5] {
-            var comparison = Comparison()
-            for (_, image) in images {
-                Self.compare(try floatDetector.detect(image, threshold: threshold),
-                             try int8Detector.detect(image, threshold: threshold), into: &comparison)
+            // The seven originals' numbers too, from the same detections (`withMirrors`).
+            var comparison = Comparison(), originals = Comparison()
+            for (name, image) in images {
+                let floatDetections = try floatDetector.detect(image, threshold: threshold)
+                let int8Detections = try int8Detector.detect(image, threshold: threshold)
+                Self.compare(floatDetections, int8Detections, into: &comparison)
+                if withMirrors && Self.evaluation.contains(name) { Self.compare(floatDetections, int8Detections, into: &originals) }
             }
-            let recovered = Double(comparison.recovered) / Double(comparison.float)
-            let extra = Double(comparison.extra) / Double(comparison.float)
-            print(String(format: "%@, threshold %.2f: %d float detections, %d recovered (%.1f %%), %d extra (%.1f %%); "
-                         + "largest confidence difference %.4f, box coordinate difference %.4f, smallest IoU %.3f",
-                         label, threshold, comparison.float, comparison.recovered, 100 * recovered, comparison.extra, 100 * extra,
-                         comparison.largestConfidenceDifference, comparison.largestBoxDifference, comparison.smallestIoU))
+            for (subset, result) in [(label, comparison)] + (withMirrors ? [("\(label), the 7 originals", originals)] : []) {
+                print(String(format: "%@, threshold %.2f: %d float detections, %d recovered (%.1f %%), %d extra (%.1f %%); "
+                             + "largest confidence difference %.4f, box coordinate difference %.4f, smallest IoU %.3f",
+                             subset, threshold, result.float, result.recovered, 100 * Double(result.recovered) / Double(result.float),
+                             result.extra, 100 * Double(result.extra) / Double(result.float),
+                             result.largestConfidenceDifference, result.largestBoxDifference, result.smallestIoU))
+            }
             if assert {
+                let recovered = Double(comparison.recovered) / Double(comparison.float)
+                let extra = Double(comparison.extra) / Double(comparison.float)
                 XCTAssertGreaterThan(comparison.float, 30)
                 XCTAssertGreaterThanOrEqual(recovered, 0.95, "threshold \(threshold)")
                 XCTAssertLessThanOrEqual(extra, 0.05, "threshold \(threshold)")
@@ -137,10 +143,9 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     /// The default (`Int8FloatLayers.default`), on the seven images and their mirror images:
-    /// the issue's bounds hold.
+    /// the issue's bounds hold (the seven originals' numbers are printed too).
     func testTinyInt8RecoversFloatDetections() throws {
         try accuracy(.default, withMirrors: true, assert: true)
-        try accuracy(.default, withMirrors: false, assert: false)
     }
 
     // The other choices of float layers (`.inputAndHeads`, `.none`) were measured with
