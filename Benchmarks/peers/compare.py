@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""SwiftDarknet vs ONNX Runtime vs OpenCV DNN on one Darknet network, round-robin.
+"""SwiftDarknet (float and int8) vs ONNX Runtime (float and int8), OpenVINO and OpenCV DNN on one
+Darknet network, round-robin.
 
 Usage (from the repository root, after `swift build -c release`):
   python Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3-tiny.cfg \
@@ -22,16 +23,24 @@ work between frames. --interleave-threads also alternates the thread counts (eve
 configuration loaded at once), so the speed-ups from 1 to 2 threads compare the same minutes.
 Reported: the median over all timed forwards of all rounds, min, CPU time, peak RSS (for the
 peers, of the Python process: "py base" is its resident size after importing numpy, before the
-framework is imported) and the ratios ours/ORT and ours/OpenCV at each thread count: of the
+framework is imported) and, at each thread count, the ratios of our float system to ORT,
+OpenCV, OpenVINO and fixed, and of our int8 system to our float one, ORT int8 and ORT: of the
 median wall times, of the median CPU times and of the fastest forwards.
 
   SwiftDarknet  .build/release/darknet-bench --json --no-layers (forward latency, input prepared)
   ONNX Runtime  CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, inter_op=1, sequential
   OpenCV DNN    cv2.dnn.readNetFromDarknet, DNN_BACKEND_OPENCV / CPU, cv2.setNumThreads(T)
-  ORT int8      (--systems ...,ort-int8 --calibrate DIR) the same ONNX graph quantized by ONNX
+  SwiftDk int8  (ours-int8, needs --calibrate DIR) darknet-bench --precision int8 --calibration
+                FILE, the sidecar written once before the rounds by --calibrate DIR
+                --save-calibration FILE (the load times are those of an app that calibrated once)
+  ORT int8      (ort-int8, needs --calibrate DIR) the same ONNX graph quantized by ONNX
                 Runtime's quantize_static (QDQ, per-channel int8 weights, uint8 activations,
                 MinMax calibration on DIR's images letterboxed as Darknet does; ort_int8.py),
                 run as ONNX Runtime above
+  OpenVINO f32  (openvino) the same ONNX graph, CPU plugin, INFERENCE_NUM_THREADS=T, LATENCY hint,
+                one stream, INFERENCE_PRECISION_HINT f32 (Darknet's arithmetic)
+  OpenVINO dflt (openvino-default) the same without the precision hint: OpenVINO's default
+                (bf16 on a CPU with AVX-512 BF16 or AMX); its version column shows the precision
 
 `--check` first runs `swift-darknet forward` on the same input tensor and prints the largest
 difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's, showing
@@ -62,7 +71,16 @@ sys.path.insert(0, HERE)
 
 SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN",
            "fixed": "SwiftDk fixed",  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
-           "ort-int8": "ORT int8"}  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
+           "ours-int8": "SwiftDk int8",  # ours with --precision int8, calibrated once on --calibrate
+           "ort-int8": "ORT int8",  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
+           "openvino": "OpenVINO f32",  # OpenVINO's CPU plugin on the same ONNX graph, f32 inference
+           "openvino-default": "OpenVINO dflt"}  # the same with OpenVINO's default precision (bf16 here)
+OURS = ("ours", "fixed", "ours-int8")
+OPENVINO = ("openvino", "openvino-default")
+# The ratio lines: each of our systems against these (when measured).
+RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "fixed"), "ours-int8": ("ours", "ort-int8", "ort")}
+SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-int8": "int8",
+         "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt"}
 
 
 def status_mb(field):
@@ -109,6 +127,19 @@ def worker(a):
 
         def forward():
             return session.run(None, {name: blob})
+    elif a.system in OPENVINO:
+        import openvino as ov
+        core = ov.Core()
+        config = {"INFERENCE_NUM_THREADS": a.threads, "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": 1}
+        if a.system == "openvino":
+            config["INFERENCE_PRECISION_HINT"] = "f32"  # Darknet's arithmetic; the default is bf16 on this CPU
+        compiled = core.compile_model(core.read_model(a.onnx), "CPU", config)
+        request = compiled.create_infer_request()
+        version = f"{ov.__version__.split('-')[0]} {compiled.get_property('INFERENCE_PRECISION_HINT')}"
+
+        def forward():
+            result = request.infer({0: blob})
+            return [result[output] for output in compiled.outputs]
     else:
         import cv2
         cv2.setNumThreads(a.threads)
@@ -177,8 +208,19 @@ class Contender:
 
 
 def onnx_of(system, files):
-    """The ONNX graph an ONNX Runtime system runs: the float one, or its int8 quantization."""
+    """The ONNX graph an ONNX Runtime or OpenVINO system runs: the float one, or its int8 quantization."""
     return files["onnx-int8"] if system == "ort-int8" else files["onnx"]
+
+
+def ours_command(system, threads, a, files):
+    """darknet-bench for one of our systems, without its mode (--runs or --serve)."""
+    command = [a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
+               "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image]
+    if system == "fixed":
+        command.append("--fixed-threads")
+    if system == "ours-int8":
+        command += ["--precision", "int8", "--calibration", files["calibration"]]
+    return command
 
 
 def run_json(command):
@@ -192,10 +234,8 @@ def run_json(command):
 
 
 def measure(system, threads, a, files, contended=False):
-    if system in ("ours", "fixed"):
-        result = run_json([a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
-                           "--threads", str(threads), "--runs", str(a.runs), "--warmup", str(a.warmup),
-                           "--image", a.image, "--json", "--no-layers"] + (["--fixed-threads"] if system == "fixed" else []))
+    if system in OURS:
+        result = run_json(ours_command(system, threads, a, files) + ["--runs", str(a.runs), "--json", "--no-layers"])
         # Per-forward times when darknet-bench provides them, else its medians.
         result.setdefault("forward_ms", [result["median_ms"]])
         result.setdefault("forward_cpu_ms", [result.get("cpu_median_ms", float("nan"))])
@@ -211,11 +251,8 @@ class Server:
     """One system in its own process, loaded and warmed up, timing one forward per request."""
 
     def __init__(self, system, threads, a, files):
-        if system in ("ours", "fixed"):
-            command = [a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
-                       "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image, "--serve"]
-            if system == "fixed":
-                command.append("--fixed-threads")
+        if system in OURS:
+            command = ours_command(system, threads, a, files) + ["--serve"]
         else:
             command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system,
                        "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
@@ -304,7 +341,10 @@ def check(a, files, layers):
         return
     ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
     scale = max(float(np.abs(x).max()) for x in ours)
-    for system in ("ort", "opencv") + (("ort-int8",) if "onnx-int8" in files else ()):
+    for system in ("ort", "opencv") + OPENVINO + (("ort-int8",) if "onnx-int8" in files else ()):
+        if system in OPENVINO and not openvino_available():
+            print(f"# check ours vs {SYSTEMS[system]} skipped: openvino is not installed in this environment")
+            continue
         out = os.path.join(files["dir"], f"{system}.npz")
         subprocess.run([sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", "1",
                         "--runs", "1", "--warmup", "0", "--input", files["input"], "--cfg", files["cfg"],
@@ -315,6 +355,11 @@ def check(a, files, layers):
         diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, theirs)]
         print(f"# check ours vs {SYSTEMS[system]}, same input tensor: max |diff| per [yolo] input "
               f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
+
+
+def openvino_available():
+    import importlib.util
+    return importlib.util.find_spec("openvino") is not None
 
 
 def median(values):
@@ -334,10 +379,11 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="timed forwards per process")
     ap.add_argument("--warmup", type=int, default=1,
                     help="untimed forwards per process after loading (at least 1: OpenCV prepares its layers on the first)")
-    ap.add_argument("--systems", default="ours,ort,opencv", help="any of ours, ort, opencv, fixed, ort-int8")
+    ap.add_argument("--systems", default="ours,ort,opencv",
+                    help="any of " + ", ".join(SYSTEMS))
     ap.add_argument("--calibrate", metavar="DIR",
-                    help="folder of calibration images for ort-int8 (not the evaluation images; see "
-                         "calibration_images.py)")
+                    help="folder of calibration images for ours-int8 and ort-int8 (not the evaluation images; "
+                         "see calibration_images.py)")
     ap.add_argument("--image", default=os.path.join(ROOT, "Weights/darknet/data/dog.jpg"))
     ap.add_argument("--bench", default=os.path.join(ROOT, ".build/release/darknet-bench"))
     ap.add_argument("--cli", default=os.path.join(ROOT, ".build/release/swift-darknet"))
@@ -368,12 +414,14 @@ def main():
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown:
         ap.error(f"unknown system(s) {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
-    if "ort-int8" in systems and not a.calibrate:
-        ap.error("ort-int8 needs --calibrate DIR (a folder of calibration images)")
+    if {"ort-int8", "ours-int8"} & set(systems) and not a.calibrate:
+        ap.error("ours-int8 and ort-int8 need --calibrate DIR (a folder of calibration images)")
+    if set(OPENVINO) & set(systems) and not openvino_available():
+        ap.error("the openvino systems need `pip install openvino` in this environment")
     conditions = {"off": [False], "on": [True], "both": [False, True]}[a.contend]
     a.contender = None
     threads = [int(t) for t in a.threads.split(",")]
-    if "ours" in systems and not os.access(a.bench, os.X_OK):
+    if set(OURS) & set(systems) and not os.access(a.bench, os.X_OK):
         sys.exit(f"{a.bench} not found: run `swift build -c release` first")
     with tempfile.TemporaryDirectory(prefix="darknet-compare-") as directory:
         files = {"dir": directory, "cfg": os.path.join(directory, os.path.basename(a.cfg))}
@@ -402,6 +450,14 @@ def main():
                             os.path.abspath(a.calibrate), str(a.size)], check=True)
             print(f"# ORT int8: quantize_static (QDQ, per-channel) calibrated on {os.path.abspath(a.calibrate)} in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
+        if "ours-int8" in systems:
+            # Calibrated once, as an app would; every int8 process loads the sidecar.
+            files["calibration"] = os.path.join(directory, "calibration.json")
+            started = time.perf_counter()
+            run_json(ours_command("ours", 1, a, files) + ["--runs", "1", "--json", "--no-layers", "--precision", "int8",
+                     "--calibrate", os.path.abspath(a.calibrate), "--save-calibration", files["calibration"]])
+            print(f"# SwiftDarknet int8: calibrated on {os.path.abspath(a.calibrate)} in "
+                  f"{time.perf_counter() - started:.1f} s (sidecar loaded by every int8 process)", flush=True)
 
         name = os.path.basename(a.cfg)
         weights_name = f"random (seed {a.seed})" if a.random else os.path.basename(a.weights)
@@ -453,8 +509,8 @@ def main():
         for config in configs:
             entry = samples[config]
             wall, cpu = median(entry["wall"]), median(entry["cpu"])
-            base = "-" if config[0] in ("ours", "fixed") else f"{median(entry['base']):.0f}"
-            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] == "ours" and config[1] > 1 else ""
+            base = "-" if config[0] in OURS else f"{median(entry['base']):.0f}"
+            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] in ("ours", "ours-int8") and config[1] > 1 else ""
             print(f"{SYSTEMS[config[0]]:<14} {label(config):>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
                   f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
                   f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}{fewer}")
@@ -468,17 +524,18 @@ def main():
                     f"{n} {median([p.get(n, float('nan')) for p in entry['phases']]):.1f}" for n in names))
         for c in conditions:
             for t in threads:
-                if ("ours", t, c) not in samples:
-                    continue
-                ours = samples[("ours", t, c)]
-                parts = []
-                for peer in ("ort", "opencv", "fixed", "ort-int8"):
-                    if (peer, t, c) in samples:
-                        theirs = samples[(peer, t, c)]
-                        parts.append(f"ours/{ {'ort': 'ORT', 'opencv': 'OpenCV', 'fixed': 'fixed', 'ort-int8': 'ORT int8'}[peer]} {median(ours['wall']) / median(theirs['wall']):.2f} "
-                                     f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
-                                     f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
-                print(f"ratios at {label(('ours', t, c))} thread(s): " + ", ".join(parts))
+                for mine, peers in RATIOS.items():
+                    if (mine, t, c) not in samples:
+                        continue
+                    ours = samples[(mine, t, c)]
+                    parts = []
+                    for peer in peers:
+                        if (peer, t, c) in samples:
+                            theirs = samples[(peer, t, c)]
+                            parts.append(f"{SHORT[mine]}/{SHORT[peer]} {median(ours['wall']) / median(theirs['wall']):.2f} "
+                                         f"(CPU time {median(ours['cpu']) / median(theirs['cpu']):.2f}, "
+                                         f"min {min(ours['wall']) / min(theirs['wall']):.2f})")
+                    print(f"ratios at {label((mine, t, c))} thread(s): " + ", ".join(parts))
         if len(threads) > 1:
             for c in conditions:
                 for system in systems:

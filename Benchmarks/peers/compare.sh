@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Peer comparison: SwiftDarknet vs ONNX Runtime vs OpenCV DNN, round-robin, at 1 and 2 threads,
-# for YOLOv3-tiny (real weights) and YOLOv3 at 416 (seeded random weights).
+# Peer comparison, round-robin, at 1 and 2 threads, for YOLOv3-tiny (real weights) and YOLOv3 at
+# 416 (seeded random weights): SwiftDarknet in float and int8, ONNX Runtime in float and int8,
+# OpenVINO in f32 and in its default precision, and OpenCV DNN.
 #
-#   Benchmarks/peers/compare.sh [extra compare.py options, e.g. --rounds 9 --runs 5]
-#   Benchmarks/peers/compare.sh --systems ours,ort,ort-int8 --calibrate DIR   # + ONNX Runtime int8
+#   Benchmarks/peers/compare.sh                       # the README's table (every system)
+#   Benchmarks/peers/compare.sh --rounds 9 --runs 5   # extra compare.py options are passed on
+#   Benchmarks/peers/compare.sh --systems ours,ort    # a subset
 #
-# ort-int8 quantizes the same ONNX graph with ONNX Runtime's quantize_static, calibrated on the
-# images in DIR (not Darknet's sample images: calibration_images.py makes such a folder from
-# other photos, with crops, flips and rescales).
+# The int8 systems calibrate on Weights/calibration (scikit-image's photos, not Darknet's sample
+# images; --calibrate DIR picks another folder): SwiftDarknet writes its sidecar once, ONNX
+# Runtime quantizes the same ONNX graph with quantize_static.
 #
 # Environment: PEERS_VENV (default ~/.cache/swiftdarknet-peers-venv) is created on first use
-# with opencv-python-headless<5 (5.x dropped readNetFromDarknet), numpy, onnx, onnxruntime;
+# with opencv-python-headless<5 (5.x dropped readNetFromDarknet), numpy, onnx, onnxruntime, openvino;
 # SKIP_BUILD=1 skips `swift build -c release`; BUILD_PATH=DIR builds there (--scratch-path) instead
 # of .build; MODELS="tiny" or "yolov3" runs only one network.
 set -euo pipefail
@@ -19,25 +21,27 @@ cd "$root"
 venv="${PEERS_VENV:-$HOME/.cache/swiftdarknet-peers-venv}"
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet 'opencv-python-headless<5' numpy onnx onnxruntime
+    "$venv/bin/pip" install --quiet 'opencv-python-headless<5' numpy onnx onnxruntime openvino
 fi
+"$venv/bin/python" -c 'import openvino' 2> /dev/null || "$venv/bin/pip" install --quiet openvino
 build="${BUILD_PATH:-$root/.build}"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     swift build -c release --scratch-path "$build" --product darknet-bench
     swift build -c release --scratch-path "$build" --product swift-darknet
 fi
 binaries=(--bench "$build/release/darknet-bench" --cli "$build/release/swift-darknet")
+defaults=(--systems ours,ours-int8,ort,ort-int8,openvino,openvino-default,opencv --calibrate Weights/calibration)
 for file in Weights/darknet/cfg/yolov3-tiny.cfg Weights/darknet/cfg/yolov3.cfg Weights/yolov3-tiny.weights \
-            Weights/darknet/data/dog.jpg; do
+            Weights/darknet/data/dog.jpg Weights/calibration; do
     [ -e "$file" ] || { echo "missing $file: run Weights/fetch.sh (or scripts/setup.sh)" >&2; exit 1; }
 done
 models="${MODELS:-tiny yolov3}"
 for model in $models; do
     case "$model" in
         tiny) "$venv/bin/python" Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3-tiny.cfg \
-                  --weights Weights/yolov3-tiny.weights --size 416 --threads 1,2 --check "${binaries[@]}" "$@" ;;
+                  --weights Weights/yolov3-tiny.weights --size 416 --threads 1,2 --check "${binaries[@]}" "${defaults[@]}" "$@" ;;
         yolov3) "$venv/bin/python" Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3.cfg \
-                  --random --seed 1 --size 416 --threads 1,2 --check "${binaries[@]}" "$@" ;;
+                  --random --seed 1 --size 416 --threads 1,2 --check "${binaries[@]}" "${defaults[@]}" "$@" ;;
         *) echo "unknown model $model (tiny, yolov3)" >&2; exit 1 ;;
     esac
     echo
