@@ -6,17 +6,18 @@
 /// scheduler takes a helper's core away for a time slice in the middle of its piece, the caller
 /// waits for it, step after step. So the policy runs the session's full thread count and, now
 /// and then, probes the other count (1 when running the full count, the full count when running
-/// 1), and compares it with the fastest of the last `keptPasses` passes at the current count:
-/// with other work on the machine pass times scatter widely, and a probe must beat the current
-/// count's best, not a median, to switch, so that noise does not flip the count back and forth.
-/// It leaves the full count for a 1-thread pass under `leaveFactor` times that, and comes back
-/// when a full-count probe is no slower than the 1-thread passes' fastest. A full-count probe is
-/// `fullProbePasses` passes, timed on the last, since the first wakes a helper that has gone to
-/// sleep. A probe that loses doubles
-/// the passes until the next one, from `firstInterval` up to `longestInterval`, so on an idle
-/// machine about one pass in 64 runs at 1 thread. The decision depends only on the times it is
-/// fed (tests script them); results do not depend on it, since every kernel gives the same bits
-/// at any thread count.
+/// 1) for `probePasses` timed passes, and switches when the probe's median beats the median of
+/// the last `keptPasses` passes at the current count: by `leaveFactor` to leave the full count,
+/// by `returnFactor` to come back. Medians on both sides, because under a busy core both
+/// counts' times scatter widely (a lucky 2-thread pass is as fast as a free one, most are much
+/// slower), and one sample against a fastest or a median flips the count on noise. A probe
+/// whose first timed pass is slower than `abandonFactor` times the current median stops there
+/// and loses, so on a free machine a probe costs one pass. A full-count probe starts with one
+/// untimed pass, since the first wakes a helper that has gone to sleep. A probe that loses
+/// doubles the passes until the next one, from `firstInterval` up to `longestInterval`, so on
+/// an idle machine about one pass in 64 runs at 1 thread. The decision depends only on the times
+/// it is fed (tests script them); results do not depend on it, since every kernel gives the same
+/// bits at any thread count.
 package struct ThreadPolicy: Sendable {
     /// The session's thread count, which passes run on unless the policy finds 1 faster.
     package let maximum: Int
@@ -24,25 +25,31 @@ package struct ThreadPolicy: Sendable {
     package private(set) var current: Int
     /// Wall times of the latest passes at `current`, oldest first.
     private var recent: [UInt64] = []
+    /// Timed passes of the probe under way.
+    private var probeTimes: [UInt64] = []
     /// Passes at `current` since the last probe (or switch).
     private var sinceProbe = 0
     /// Passes at `current` before the next probe.
     private(set) var interval = ThreadPolicy.firstInterval
-    /// Passes of the probe under way still to run.
+    /// Passes of the probe under way still to run (its warm-up pass included).
     private var probeLeft = 0
 
     /// Passes between the first probes, and after every switch.
     package static let firstInterval = 4
     /// The most passes between two probes.
     package static let longestInterval = 64
-    /// Passes at the current count whose fastest a probe is compared with.
-    package static let keptPasses = 3
-    /// A 1-thread probe leaves the full count when it takes less than this fraction of that time.
+    /// Passes at the current count whose median a probe is compared with.
+    package static let keptPasses = 5
+    /// Timed passes of a probe.
+    package static let probePasses = 3
+    /// A 1-thread probe leaves the full count when its median is under this fraction of the
+    /// full count's.
     package static let leaveFactor = 0.95
-    /// A full-count probe comes back from 1 thread when it takes at most this fraction of that time.
+    /// A full-count probe comes back from 1 thread when its median is at most this fraction of
+    /// the 1-thread passes'.
     package static let returnFactor = 1.0
-    /// Passes of a full-count probe (timed on the last).
-    package static let fullProbePasses = 2
+    /// A probe whose first timed pass takes more than this times the current median loses at once.
+    package static let abandonFactor = 1.4
 
     /// A policy for a session of `maximum` threads, starting at all of them.
     package init(maximum: Int) {
@@ -61,28 +68,50 @@ package struct ThreadPolicy: Sendable {
     /// Records that a pass ran on `threads` threads in `nanoseconds`.
     package mutating func record(threads: Int, nanoseconds: UInt64) {
         guard maximum > 1 else { return }
-        if threads == current {
-            recent.append(nanoseconds)
-            if recent.count > Self.keptPasses { recent.removeFirst() }
-            sinceProbe += 1
-            if recent.count >= Self.keptPasses, sinceProbe >= interval {
-                probeLeft = other == maximum ? Self.fullProbePasses : 1
-            }
+        guard probeLeft > 0, threads == other else {
+            recordCurrent(nanoseconds)
             return
         }
         probeLeft -= 1
-        guard probeLeft <= 0 else { return }  // a warm-up pass of the probe
+        if threads == maximum && probeLeft == Self.probePasses { return }  // the warm-up pass
+        probeTimes.append(nanoseconds)
+        let currentMedian = Self.median(recent)
+        if probeTimes.count == 1 && Double(nanoseconds) > Self.abandonFactor * currentMedian {
+            finishProbe(won: false)
+        } else if probeLeft == 0 {
+            let probe = Self.median(probeTimes)
+            finishProbe(won: threads == maximum ? probe <= Self.returnFactor * currentMedian
+                                                : probe < Self.leaveFactor * currentMedian)
+        }
+    }
+
+    private mutating func recordCurrent(_ nanoseconds: UInt64) {
+        recent.append(nanoseconds)
+        if recent.count > Self.keptPasses { recent.removeFirst() }
+        sinceProbe += 1
+        if recent.count >= Self.keptPasses, sinceProbe >= interval {
+            probeLeft = Self.probePasses + (other == maximum ? 1 : 0)
+            probeTimes = []
+        }
+    }
+
+    private mutating func finishProbe(won: Bool) {
         probeLeft = 0
-        let fastest = Double(recent.min() ?? 0)
         sinceProbe = 0
-        let wins = threads == maximum ? Double(nanoseconds) <= Self.returnFactor * fastest
-            : Double(nanoseconds) < Self.leaveFactor * fastest
-        if wins {
-            current = threads
-            recent = [nanoseconds]
+        if won {
+            current = other
+            recent = probeTimes
             interval = Self.firstInterval
         } else {
             interval = min(interval * 2, Self.longestInterval)
         }
+        probeTimes = []
+    }
+
+    private static func median(_ times: [UInt64]) -> Double {
+        let sorted = times.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
     }
 }
