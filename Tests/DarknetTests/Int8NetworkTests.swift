@@ -1,4 +1,4 @@
-@testable import Darknet
+@_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
 import Synchronization
@@ -172,6 +172,74 @@ final class Int8NetworkTests: XCTestCase {
         XCTAssertEqual(try outputs(best, ThreadSplit(threads: 2, finestPieces: true)), reference)
     }
 
+    /// int8 convolutions read by nothing but the next int8 convolution write 8-bit codes for it
+    /// (`NetworkPlan.int8CodeOutputs`) in a session that does not keep their outputs: the last
+    /// output is the same, bit for bit, as a session keeping every layer (floats in between),
+    /// through pointwise and 3x3 readers, stride 2 and four activations, on 1 and 2 threads.
+    func testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem() throws {
+        let text = """
+            [net]
+            width=24
+            height=24
+            channels=3
+            [convolutional]
+            batch_normalize=1
+            filters=16
+            size=3
+            stride=1
+            pad=1
+            activation=leaky
+            [convolutional]
+            filters=8
+            size=1
+            stride=1
+            pad=0
+            activation=mish
+            [convolutional]
+            batch_normalize=1
+            filters=24
+            size=3
+            stride=2
+            pad=1
+            activation=logistic
+            [convolutional]
+            filters=12
+            size=1
+            stride=1
+            pad=0
+            activation=relu
+            [convolutional]
+            filters=10
+            size=3
+            stride=1
+            pad=1
+            activation=linear
+            """
+        let spec = try NetworkSpec.parse(text: text, file: "chain.cfg")
+        let weights = try WeightsWriter().randomBytes(for: spec, seed: 7)
+        var generator = SplitMix64(seed: 11)
+        let images = try (0..<3).map { _ in
+            try Image(width: 24, height: 24, channels: 3, pixels: (0..<(3 * 24 * 24)).map { _ in generator.nextFloat(in: 0...1) })
+        }
+        let calibration = try Int8Calibration(network: try Network(spec: spec, weights: weights), images: images, letterbox: false)
+        let network = try Network(spec: spec, weights: weights,
+                                  options: PlanOptions(precision: .int8(calibration, floatLayers: .none)))
+        XCTAssertEqual(network.plan.layers.filter { $0.int8 != nil }.count, 5)
+        XCTAssertEqual(network.plan.int8CodeOutputs, [0, 1, 2, 3])
+        let last = network.plan.layers.count - 1
+        for threads in [1, 2] {
+            let floats = InferenceSession(network: network, retaining: .all, split: ThreadSplit(threads: threads, finestPieces: true))
+            let codes = InferenceSession(network: network, retaining: .layers([last]), split: ThreadSplit(threads: threads, finestPieces: true))
+            for image in images {
+                try floats.forward(image.pixels)
+                try codes.forward(image.pixels)
+                let expected = try floats.output(ofLayer: last).values
+                XCTAssertTrue(expected.contains { $0 != 0 })
+                XCTAssertEqual(try codes.output(ofLayer: last).values, expected, "\(threads) thread(s)")
+            }
+        }
+    }
+
     /// The sidecar round-trips, and a sidecar for another cfg or a damaged one is refused with
     /// the file named.
     func testCalibrationSidecar() throws {
@@ -222,7 +290,8 @@ final class Int8NetworkTests: XCTestCase {
     /// Resident weight bytes, float (in each algorithm's layout, and as stored) against int8,
     /// for YOLOv3-tiny and YOLOv3 at 416, every calibrated convolution in int8 and the default
     /// float layers (a synthetic calibration: the sizes do not depend on the ranges).
-    func testInt8WeightsMemory() throws {
+    /// Also the convolution pairs that pass 8-bit codes (`NetworkPlan.int8CodeOutputs`).
+    func testInt8WeightsMemoryAndCodeOutputs() throws {
         for name in ["yolov3-tiny.cfg", "yolov3.cfg"] {
             let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent(name))
             let spec = try NetworkSpec.parse(contentsOf: url).resized(width: 416, height: 416)
@@ -241,6 +310,11 @@ final class Int8NetworkTests: XCTestCase {
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(resident), "\(name) \(floatLayers)")
                 // YOLOv3-tiny's float layers (Winograd's 4x layout for layer 6) take it to 0.31x its file.
                 if name == "yolov3.cfg" { XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)") }
+                if floatLayers == .default {
+                    // The pairs that pass 8-bit codes (Quantize/README.md): tiny's 12 -> 13, YOLOv3's 1x1 -> 3x3 blocks and heads.
+                    XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 33 : 1, name)
+                    XCTAssertTrue(int8.int8CodeOutputs.allSatisfy { int8.layers[$0].int8 != nil && int8.layers[$0 + 1].int8 != nil })
+                }
             }
         }
     }

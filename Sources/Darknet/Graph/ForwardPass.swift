@@ -45,6 +45,13 @@ struct ForwardPass {
     var threadScratch: UnsafeMutablePointer<Float> { workspace + plan.workspaceCount }
     var scratchStride: Int { plan.threadScratchCount }
 
+    /// Whether int8 convolution `index` writes 8-bit codes for the int8 convolution after it
+    /// (`NetworkPlan.int8CodeOutputs`) instead of floats: the plan allows it and this session
+    /// does not keep its output.
+    func writesCodes(_ index: Int) -> Bool {
+        index >= 0 && plan.int8CodeOutputs.contains(index) && !layout.retained.contains(index)
+    }
+
     /// Whether maxpool layer `index` is computed by the convolution before it: the plan allows it
     /// and this session does not keep that convolution's output.
     func fusesMaxpool(_ index: Int) -> Bool {

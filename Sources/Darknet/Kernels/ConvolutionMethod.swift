@@ -62,6 +62,12 @@ package struct ConvolutionBuffers {
     /// Where the next layer's 2x2/2 max pool goes when the method computes it too (only the
     /// sliding window does, when the plan fuses it); `nil` otherwise.
     package var pooled: UnsafeMutablePointer<Float>?
+    /// For an int8 method: whether `input` holds 8-bit codes in its input quantization already
+    /// (written by the int8 convolution before it), not floats.
+    package var inputIsCodes = false
+    /// For an int8 method: write `output` as 8-bit codes in this quantization (the next int8
+    /// convolution's input), not as floats; nil: floats.
+    package var outputCodes: Int8TensorQuantization? = nil
 
     package init(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, biases: UnsafePointer<Float>,
                  output: UnsafeMutablePointer<Float>, workspace: UnsafeMutablePointer<Float>,

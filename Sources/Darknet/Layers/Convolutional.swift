@@ -169,10 +169,15 @@ struct ConvolutionStep: LayerStep {
         parameters.weights.withUnsafeBufferPointer { weights in
             parameters.biases.withUnsafeBufferPointer { biases in
                 // An int8 method keeps its own weights and is given none.
-                method.run(ConvolutionBuffers(
+                var buffers = ConvolutionBuffers(
                     input: pass.input(of: layer), weights: weights.baseAddress ?? biases.baseAddress!, biases: biases.baseAddress!,
                     output: pass.output(of: layer), workspace: pass.workspace, scratch: pass.threadScratch,
-                    scratchStride: pass.scratchStride, split: pass.split, pooled: pooled))
+                    scratchStride: pass.scratchStride, split: pass.split, pooled: pooled)
+                if layer.int8 != nil {
+                    buffers.inputIsCodes = pass.writesCodes(layer.index - 1)
+                    if pass.writesCodes(layer.index) { buffers.outputCodes = pass.plan.layers[layer.index + 1].int8?.input }
+                }
+                method.run(buffers)
             }
         }
     }

@@ -99,6 +99,11 @@ public struct NetworkPlan: Sendable, Equatable {
     /// pass (see `SlidingWindowConvolution.canPool`): the pool is that convolution's only reader.
     /// A session fuses them unless it keeps the convolution's output.
     package let fusibleMaxpools: Set<Int>
+    /// int8 convolutions whose only reader is the int8 convolution right after them: a session
+    /// that does not keep such an output lets the convolution write it as 8-bit codes in its
+    /// reader's input quantization, which the reader takes as they are (the same codes it would
+    /// have quantized the float output to, without the float tensor in between).
+    package let int8CodeOutputs: Set<Int>
     /// Floats of state all layers carry between passes (see `LayerPlan.stateCount`).
     public let stateCount: Int
     /// Where each layer's state starts in a session's state buffer.
@@ -157,6 +162,7 @@ public struct NetworkPlan: Sendable, Equatable {
         self.workspaceCount = layers.map(\.workspaceCount).max() ?? 0
         self.parameterCount = layers.reduce(0) { $0 &+ $1.parameterCount }
         self.fusibleMaxpools = Self.fusibleMaxpools(layers)
+        self.int8CodeOutputs = Self.int8CodeOutputs(layers)
         self.threadScratchCount = layers.map(\.threadScratchCount).max() ?? 0
         var stateOffsets: [Int] = []
         var state = 0
@@ -204,6 +210,15 @@ public struct NetworkPlan: Sendable, Equatable {
                   layers[index].sources == [index - 1] else { return false }
             return SlidingWindowConvolution.canPool(pool, after: conv, output: layers[index - 1].outputShape,
                                                     pooled: layers[index].outputShape)
+        })
+    }
+
+    private static func int8CodeOutputs(_ layers: [LayerPlan]) -> Set<Int> {
+        var readers = [Int](repeating: 0, count: layers.count)
+        for layer in layers { for source in layer.sources where source >= 0 { readers[source] += 1 } }
+        return Set(layers.indices.dropLast().filter { index in
+            layers[index].int8 != nil && layers[index + 1].int8 != nil && readers[index] == 1
+                && layers[index + 1].sources == [index]
         })
     }
 

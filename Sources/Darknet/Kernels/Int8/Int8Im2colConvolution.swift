@@ -4,7 +4,9 @@ import CDarknetKernels
 /// quantized to 8-bit codes with its calibrated scale and zero point (`Int8TensorQuantization`),
 /// im2col'd and packed in 8 bits (`Int8Convolution`), multiplied by the weights quantized at
 /// load (symmetric int8 per filter, batch norm folded first) with exact int32 sums, and the
-/// epilogue writes `activation(sum * scale + bias)` as float. The workspace holds the packed
+/// epilogue writes `activation(sum * scale + bias)` as float, or as 8-bit codes in the next int8
+/// convolution's input quantization when it is the only reader (`ConvolutionBuffers.outputCodes`;
+/// that reader then takes them as its input, `inputIsCodes`). The workspace holds the packed
 /// column matrix and the input's codes. Every step splits over threads by independent pieces
 /// (elements, quads of k, 16-column strips), so results do not depend on the thread count, nor
 /// on the SIMD variant (`Int8Variant`).
@@ -76,13 +78,26 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
         guard let bound else { preconditionFailure("Int8Im2colConvolution: run before its weights were bound") }
         let packedBytes = packedBytes, inputCount = inputCount, input = buffers.input
         buffers.workspace.withMemoryRebound(to: UInt8.self, capacity: workspaceCount * 4) { workspace in
-            let codes = workspace + packedBytes
-            buffers.split((inputCount + 4095) / 4096) { pieces, _ in
-                let start = pieces.lowerBound * 4096, end = min(pieces.upperBound * 4096, inputCount)
-                bound.input.quantize(input + start, count: end - start, into: codes + start)
+            let codes: UnsafePointer<UInt8>
+            if buffers.inputIsCodes {
+                codes = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+            } else {
+                let quantized = workspace + packedBytes
+                buffers.split((inputCount + 4095) / 4096) { pieces, _ in
+                    let start = pieces.lowerBound * 4096, end = min(pieces.upperBound * 4096, inputCount)
+                    bound.input.quantize(input + start, count: end - start, into: quantized + start)
+                }
+                codes = UnsafePointer(quantized)
             }
-            core.run(input: codes, quantization: bound.input, weights: bound.weights, epilogue: bound.epilogue,
-                     output: buffers.output, workspace: workspace, split: buffers.split, variant: bound.variant)
+            if let outputCodes = buffers.outputCodes {
+                let output = UnsafeMutableRawPointer(buffers.output).assumingMemoryBound(to: UInt8.self)
+                core.run(input: codes, quantization: bound.input, weights: bound.weights, epilogue: bound.epilogue,
+                         output: output, outputQuantization: outputCodes, workspace: workspace, split: buffers.split,
+                         variant: bound.variant)
+            } else {
+                core.run(input: codes, quantization: bound.input, weights: bound.weights, epilogue: bound.epilogue,
+                         output: buffers.output, workspace: workspace, split: buffers.split, variant: bound.variant)
+            }
         }
     }
 }
