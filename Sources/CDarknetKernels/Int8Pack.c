@@ -119,7 +119,23 @@ static void im2col_row(const uint8_t *input, ptrdiff_t height, ptrdiff_t width, 
                 for (ptrdiff_t i = 0; i < last - first; i++) target[i] = source[i];
             } else {
                 const uint8_t *source = line + first * stride + kx - pad;
-                for (ptrdiff_t i = 0; i < last - first; i++) out[first - ox + i] = source[i * stride];
+                uint8_t *target = out + (first - ox);
+                const ptrdiff_t total = last - first;
+                ptrdiff_t i = 0;
+#if defined(__x86_64__)
+                if (stride == 2) {
+                    /* 16 outputs from 32 bytes: the even bytes, masked to 16-bit lanes and packed
+                     * (SSE2). Only while all 32 bytes read lie inside the input row. */
+                    const ptrdiff_t available = width - (first * stride + kx - pad);
+                    const __m128i even = _mm_set1_epi16(0x00FF);
+                    for (; i + 16 <= total && 2 * i + 32 <= available; i += 16) {
+                        const __m128i low = _mm_and_si128(_mm_loadu_si128((const __m128i *)(source + 2 * i)), even);
+                        const __m128i high = _mm_and_si128(_mm_loadu_si128((const __m128i *)(source + 2 * i + 16)), even);
+                        _mm_storeu_si128((__m128i *)(target + i), _mm_packus_epi16(low, high));
+                    }
+                }
+#endif
+                for (; i < total; i++) target[i] = source[i * stride];
             }
             for (ptrdiff_t i = last - ox; i < run; i++) out[i] = pad_value;
         }

@@ -114,8 +114,12 @@ void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, p
                                      ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed,
                                      ptrdiff_t quad_begin, ptrdiff_t quad_end);
 
-/* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> zero_point. */
+/* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> zero_point.
+ * AVX-512 where the CPU has it, else the portable loop; both give the same codes. */
 void swiftdarknet_quantize_u8(const float *x, ptrdiff_t count, float scale, int32_t zero_point, uint8_t *out);
+/* The same, always the portable loop (for tests). */
+void swiftdarknet_quantize_u8_portable(const float *x, ptrdiff_t count, float scale, int32_t zero_point,
+                                      uint8_t *out);
 
 /* out[i] = clamp(rint(x[i] / scale), -128, 127), rounding half to even; NaN -> 0. */
 void swiftdarknet_quantize_s8(const float *x, ptrdiff_t count, float scale, int8_t *out);
