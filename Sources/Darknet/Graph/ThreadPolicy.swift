@@ -39,7 +39,7 @@ package struct ThreadPolicy: Sendable {
     /// The most passes between two probes.
     package static let longestInterval = 64
     /// Passes at the current count whose median a probe is compared with.
-    package static let keptPasses = 5
+    package static let keptPasses = 3
     /// Timed passes of a probe.
     package static let probePasses = 3
     /// A 1-thread probe leaves the full count when its median is under this fraction of the
