@@ -6,7 +6,7 @@ import Foundation
 /// The numbers one benchmark run produced, as a table or a JSON line.
 struct BenchReport {
     let cfg: String
-    /// `float32` or `int8` (`--precision`).
+    /// `float32` or `int8` (`--precision`; `int8Layers` counts the convolutions in int8).
     let precision: String
     let size: Int
     let threads: Int
@@ -32,6 +32,8 @@ struct BenchReport {
     let layerMilliseconds: [Double]
 
     var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
+    /// Convolutions the plan runs in int8 (`--precision int8`, `--float-layers`).
+    var int8Layers: Int { plan.layers.filter { $0.int8 != nil }.count }
 
     /// The `--json` contract: exactly one line. After the summary, `load_phases_ms` (where the
     /// load went), then `forward_ms` / `forward_cpu_ms` (every timed forward), for tools that
@@ -42,13 +44,13 @@ struct BenchReport {
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
         return String(line.dropLast()) + ", \"fewer_thread_forwards\": \(fewerThreadForwards)"
-            + ", \"precision\": \"\(precision)\", \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
+            + ", \"precision\": \"\(precision)\", \"int8_layers\": \(int8Layers), \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
             + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
     func table() -> String {
         var lines: [String] = []
-        lines.append("\(cfg) at \(size)x\(size), \(precision), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
+        lines.append("\(cfg) at \(size)x\(size), \(precision)\(int8Layers > 0 ? " (\(int8Layers) convolutions)" : ""), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
         lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds) + " ("
                      + loadPhases.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", ") + ")")
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))

@@ -33,6 +33,8 @@ median wall times, of the median CPU times and of the fastest forwards.
   SwiftDk int8  (ours-int8, needs --calibrate DIR) darknet-bench --precision int8 --calibration
                 FILE, the sidecar written once before the rounds by --calibrate DIR
                 --save-calibration FILE (the load times are those of an app that calibrated once)
+  SwiftDk int8 all  (ours-int8-all) the same with --float-layers none: every convolution in int8,
+                as ORT int8 quantizes them (our default keeps the early ones and the heads float)
   ORT int8      (ort-int8, needs --calibrate DIR) the same ONNX graph quantized by ONNX
                 Runtime's quantize_static (QDQ, per-channel int8 weights, uint8 activations,
                 MinMax calibration on DIR's images letterboxed as Darknet does; ort_int8.py),
@@ -72,14 +74,16 @@ sys.path.insert(0, HERE)
 SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN",
            "fixed": "SwiftDk fixed",  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
            "ours-int8": "SwiftDk int8",  # ours with --precision int8, calibrated once on --calibrate
+           "ours-int8-all": "SwiftDk int8 all",  # the same with --float-layers none (every layer, as ORT int8)
            "ort-int8": "ORT int8",  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
            "openvino": "OpenVINO f32",  # OpenVINO's CPU plugin on the same ONNX graph, f32 inference
            "openvino-default": "OpenVINO dflt"}  # the same with OpenVINO's default precision (bf16 here)
-OURS = ("ours", "fixed", "ours-int8")
+OURS = ("ours", "fixed", "ours-int8", "ours-int8-all")
 OPENVINO = ("openvino", "openvino-default")
 # The ratio lines: each of our systems against these (when measured).
-RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "fixed"), "ours-int8": ("ours", "ort-int8", "ort")}
-SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-int8": "int8",
+RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "fixed"), "ours-int8": ("ours", "ort-int8", "ort"),
+          "ours-int8-all": ("ours", "ort-int8")}
+SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-int8": "int8", "ours-int8-all": "int8 all",
          "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt"}
 
 
@@ -218,8 +222,10 @@ def ours_command(system, threads, a, files):
                "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image]
     if system == "fixed":
         command.append("--fixed-threads")
-    if system == "ours-int8":
+    if system in ("ours-int8", "ours-int8-all"):
         command += ["--precision", "int8", "--calibration", files["calibration"]]
+    if system == "ours-int8-all":
+        command += ["--float-layers", "none"]
     return command
 
 
@@ -414,8 +420,8 @@ def main():
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown:
         ap.error(f"unknown system(s) {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
-    if {"ort-int8", "ours-int8"} & set(systems) and not a.calibrate:
-        ap.error("ours-int8 and ort-int8 need --calibrate DIR (a folder of calibration images)")
+    if {"ort-int8", "ours-int8", "ours-int8-all"} & set(systems) and not a.calibrate:
+        ap.error("ours-int8, ours-int8-all and ort-int8 need --calibrate DIR (a folder of calibration images)")
     if set(OPENVINO) & set(systems) and not openvino_available():
         ap.error("the openvino systems need `pip install openvino` in this environment")
     conditions = {"off": [False], "on": [True], "both": [False, True]}[a.contend]
@@ -450,7 +456,7 @@ def main():
                             os.path.abspath(a.calibrate), str(a.size)], check=True)
             print(f"# ORT int8: quantize_static (QDQ, per-channel) calibrated on {os.path.abspath(a.calibrate)} in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
-        if "ours-int8" in systems:
+        if {"ours-int8", "ours-int8-all"} & set(systems):
             # Calibrated once, as an app would; every int8 process loads the sidecar.
             files["calibration"] = os.path.join(directory, "calibration.json")
             started = time.perf_counter()
@@ -510,7 +516,7 @@ def main():
             entry = samples[config]
             wall, cpu = median(entry["wall"]), median(entry["cpu"])
             base = "-" if config[0] in OURS else f"{median(entry['base']):.0f}"
-            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] in ("ours", "ours-int8") and config[1] > 1 else ""
+            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] in ("ours", "ours-int8", "ours-int8-all") and config[1] > 1 else ""
             print(f"{SYSTEMS[config[0]]:<14} {label(config):>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
                   f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
                   f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}{fewer}")

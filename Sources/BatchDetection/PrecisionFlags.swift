@@ -3,9 +3,9 @@ import Darknet
 import DarknetImage
 import Foundation
 
-/// `--precision float32|int8`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`:
-/// the arithmetic a command-line tool runs its network in (`swift-darknet detect` and `video`,
-/// `darknet-bench`), the same flags everywhere. int8 needs calibration images (`--calibrate`)
+/// `--precision float32|int8`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
+/// `--float-layers default|input-and-heads|none`: the arithmetic a command-line tool runs its
+/// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere. int8 needs calibration images (`--calibrate`)
 /// or a saved calibration (`--calibration`); `--save-calibration` writes what `--calibrate`
 /// measured so the next run can load it.
 public struct PrecisionFlags: Sendable {
@@ -15,6 +15,8 @@ public struct PrecisionFlags: Sendable {
           --calibrate         DIR: calibrate int8 on the .jpg/.png images in DIR (keep your test images out of it)
           --calibration       FILE: an int8 calibration written by --save-calibration (checked against the cfg)
           --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
+          --float-layers      int8's convolutions kept in float: default (those reading fewer than 128
+                              channels, and the heads' inputs), input-and-heads, or none (all in int8)
         """
 
     /// `.float32` or int8.
@@ -22,6 +24,8 @@ public struct PrecisionFlags: Sendable {
     public let calibrate: URL?
     public let calibration: URL?
     public let saveCalibration: URL?
+    /// `--float-layers` (`Int8FloatLayers`).
+    public let floatLayers: Int8FloatLayers
 
     /// Reads the flags; an inconsistent combination is a usage mistake (`CLIError`).
     public init(arguments: inout Arguments) throws(CLIError) {
@@ -41,6 +45,14 @@ public struct PrecisionFlags: Sendable {
         if !int8, calibrate != nil || calibration != nil {
             throw CLIError("--calibrate and --calibration are for --precision int8")
         }
+        let floatLayersName = arguments.string("float-layers")
+        switch floatLayersName ?? "default" {
+        case "default": floatLayers = .default
+        case "input-and-heads": floatLayers = .inputAndHeads
+        case "none": floatLayers = .none
+        case let other: throw CLIError("--float-layers must be default, input-and-heads or none, got '\(other)'")
+        }
+        if !int8, floatLayersName != nil { throw CLIError("--float-layers is for --precision int8") }
     }
 
     /// `options` with this precision for `spec`: float as they are; int8 with the calibration
@@ -66,7 +78,7 @@ public struct PrecisionFlags: Sendable {
             preconditionFailure("init(arguments:) requires a calibration source for int8")
         }
         var result = options
-        result.precision = .int8(made)
+        result.precision = .int8(made, floatLayers: floatLayers)
         return result
     }
 }

@@ -160,6 +160,17 @@ final class CommandLineTests: XCTestCase {
         let loaded = try run(model + ["--calibration", sidecar, image])
         XCTAssertEqual(loaded.status, 0, loaded.stderr)
         XCTAssertEqual(loaded.stdout, calibrated.stdout)
+        // Every convolution in int8 moves the confidences; a bad choice or float32 is a usage error.
+        let allInt8 = try run(model + ["--calibration", sidecar, "--float-layers", "none", image])
+        XCTAssertEqual(allInt8.status, 0, allInt8.stderr)
+        XCTAssertTrue(allInt8.stdout.contains("\"detections\""), allInt8.stdout)
+        XCTAssertNotEqual(allInt8.stdout, loaded.stdout)
+        let unknown = try run(model + ["--calibration", sidecar, "--float-layers", "some", image])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("--float-layers must be default, input-and-heads or none, got 'some'"), unknown.stderr)
+        let float = try run(Array(model.dropLast(2)) + ["--float-layers", "none", image])
+        XCTAssertEqual(float.status, 2)
+        XCTAssertTrue(float.stderr.contains("--float-layers is for --precision int8"), float.stderr)
         let other = try run(["detect", "--cfg", TestPaths.darknetCfg.appendingPathComponent("yolov3.cfg").path,
                              "--weights", TestPaths.tinyWeights.path, "--precision", "int8", "--calibration", sidecar, image])
         XCTAssertEqual(other.status, 1)
