@@ -15,7 +15,9 @@
 /// and loses, so on a free machine a probe costs one pass. A full-count probe starts with one
 /// untimed pass, since the first wakes a helper that has gone to sleep. A probe that loses
 /// doubles the passes until the next one, from `firstInterval` up to `longestInterval`, so on
-/// an idle machine about one pass in 64 runs at 1 thread. The decision depends only on the times
+/// an idle machine about one pass in 64 runs at 1 thread; a 1-thread probe that was faster but
+/// not by the margin (the scattered times of a busy core) keeps the interval, so the next one
+/// comes as soon. The decision depends only on the times
 /// it is fed (tests script them); results do not depend on it, since every kernel gives the same
 /// bits at any thread count.
 package struct ThreadPolicy: Sendable {
@@ -80,8 +82,8 @@ package struct ThreadPolicy: Sendable {
             finishProbe(won: false)
         } else if probeLeft == 0 {
             let probe = Self.median(probeTimes)
-            finishProbe(won: threads == maximum ? probe <= Self.returnFactor * currentMedian
-                                                : probe < Self.leaveFactor * currentMedian)
+            let won = threads == maximum ? probe <= Self.returnFactor * currentMedian : probe < Self.leaveFactor * currentMedian
+            finishProbe(won: won, nearMiss: !won && probe < currentMedian)
         }
     }
 
@@ -95,14 +97,16 @@ package struct ThreadPolicy: Sendable {
         }
     }
 
-    private mutating func finishProbe(won: Bool) {
+    /// Ends the probe: switches when it `won`; otherwise waits twice as long for the next one,
+    /// or as long again after a `nearMiss` (a 1-thread probe faster, but not by the margin).
+    private mutating func finishProbe(won: Bool, nearMiss: Bool = false) {
         probeLeft = 0
         sinceProbe = 0
         if won {
             current = other
             recent = probeTimes
             interval = Self.firstInterval
-        } else {
+        } else if !nearMiss {
             interval = min(interval * 2, Self.longestInterval)
         }
         probeTimes = []
