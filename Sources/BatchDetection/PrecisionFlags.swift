@@ -5,9 +5,10 @@ import Foundation
 
 /// `--precision float32|int8`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
 /// `--float-layers default|input-and-heads|none`: the arithmetic a command-line tool runs its
-/// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere. int8 needs calibration images (`--calibrate`)
-/// or a saved calibration (`--calibration`); `--save-calibration` writes what `--calibrate`
-/// measured so the next run can load it.
+/// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere.
+/// int8 needs calibration images (`--calibrate`) or a saved calibration (`--calibration`);
+/// `--save-calibration` writes what `--calibrate` measured so the next run can load it, and
+/// `--float-layers` picks the convolutions that stay float (`Int8FloatLayers`).
 public struct PrecisionFlags: Sendable {
     /// The lines of these options in a command's help.
     public static let help = """

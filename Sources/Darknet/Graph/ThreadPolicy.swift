@@ -17,9 +17,8 @@
 /// doubles the passes until the next one, from `firstInterval` up to `longestInterval`, so on
 /// an idle machine about one pass in 64 runs at 1 thread; a 1-thread probe that was faster but
 /// not by the margin (the scattered times of a busy core) keeps the interval, so the next one
-/// comes as soon. The decision depends only on the times
-/// it is fed (tests script them); results do not depend on it, since every kernel gives the same
-/// bits at any thread count.
+/// comes as soon. The decision depends only on the times it is fed (tests script them); results
+/// do not depend on it, since every kernel gives the same bits at any thread count.
 package struct ThreadPolicy: Sendable {
     /// The session's thread count, which passes run on unless the policy finds 1 faster.
     package let maximum: Int
