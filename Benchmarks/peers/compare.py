@@ -78,7 +78,8 @@ SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"
            "ort-int8": "ORT int8",  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
            "openvino": "OpenVINO f32",  # OpenVINO's CPU plugin on the same ONNX graph, f32 inference
            "openvino-default": "OpenVINO dflt"}  # the same with OpenVINO's default precision (bf16 here)
-OURS = ("ours", "fixed", "ours-int8", "ours-int8-all")
+OURS_INT8 = ("ours-int8", "ours-int8-all")
+OURS = ("ours", "fixed") + OURS_INT8
 OPENVINO = ("openvino", "openvino-default")
 # The ratio lines: each of our systems against these (when measured).
 RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "fixed"), "ours-int8": ("ours", "ort-int8", "ort"),
@@ -222,7 +223,7 @@ def ours_command(system, threads, a, files):
                "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image]
     if system == "fixed":
         command.append("--fixed-threads")
-    if system in ("ours-int8", "ours-int8-all"):
+    if system in OURS_INT8:
         command += ["--precision", "int8", "--calibration", files["calibration"]]
     if system == "ours-int8-all":
         command += ["--float-layers", "none"]
@@ -420,7 +421,7 @@ def main():
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown:
         ap.error(f"unknown system(s) {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
-    if {"ort-int8", "ours-int8", "ours-int8-all"} & set(systems) and not a.calibrate:
+    if {"ort-int8", *OURS_INT8} & set(systems) and not a.calibrate:
         ap.error("ours-int8, ours-int8-all and ort-int8 need --calibrate DIR (a folder of calibration images)")
     if set(OPENVINO) & set(systems) and not openvino_available():
         ap.error("the openvino systems need `pip install openvino` in this environment")
@@ -456,7 +457,7 @@ def main():
                             os.path.abspath(a.calibrate), str(a.size)], check=True)
             print(f"# ORT int8: quantize_static (QDQ, per-channel) calibrated on {os.path.abspath(a.calibrate)} in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
-        if {"ours-int8", "ours-int8-all"} & set(systems):
+        if set(OURS_INT8) & set(systems):
             # Calibrated once, as an app would; every int8 process loads the sidecar.
             files["calibration"] = os.path.join(directory, "calibration.json")
             started = time.perf_counter()
@@ -516,7 +517,7 @@ def main():
             entry = samples[config]
             wall, cpu = median(entry["wall"]), median(entry["cpu"])
             base = "-" if config[0] in OURS else f"{median(entry['base']):.0f}"
-            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] in ("ours", "ours-int8", "ours-int8-all") and config[1] > 1 else ""
+            fewer = f" ({entry['fewer']} of {len(entry['wall'])})" if config[0] in ("ours",) + OURS_INT8 and config[1] > 1 else ""
             print(f"{SYSTEMS[config[0]]:<14} {label(config):>7} {wall:>10.1f} {min(entry['wall']):>9.1f} {cpu:>9.1f} "
                   f"{cpu / wall:>8.2f} {gflop / wall * 1e3:>7.1f} {median(entry['load']):>8.0f} "
                   f"{max(entry['rss']):>11.0f} {base:>10}  {entry['version']}{fewer}")

@@ -45,11 +45,12 @@ struct ForwardPass {
     var threadScratch: UnsafeMutablePointer<Float> { workspace + plan.workspaceCount }
     var scratchStride: Int { plan.threadScratchCount }
 
-    /// Whether int8 convolution `index` writes 8-bit codes for the int8 convolution after it
-    /// (`NetworkPlan.int8CodeOutputs`) instead of floats: the plan allows it and this session
-    /// does not keep its output.
-    func writesCodes(_ index: Int) -> Bool {
-        index >= 0 && plan.int8CodeOutputs.contains(index) && !layout.retained.contains(index)
+    /// The quantization in which int8 convolution `index` writes 8-bit codes for the int8
+    /// convolution after it (`NetworkPlan.int8CodeOutputs`), that reader's input quantization;
+    /// nil when it writes floats: the plan does not allow codes, or this session keeps its output.
+    func codeQuantization(ofOutput index: Int) -> Int8TensorQuantization? {
+        guard index >= 0, plan.int8CodeOutputs.contains(index), !layout.retained.contains(index) else { return nil }
+        return plan.layers[index + 1].int8?.input
     }
 
     /// Whether maxpool layer `index` is computed by the convolution before it: the plan allows it

@@ -92,7 +92,6 @@ package struct ThreadPolicy: Sendable {
         sinceProbe += 1
         if recent.count >= Self.keptPasses, sinceProbe >= interval {
             probeLeft = Self.probePasses + (other == maximum ? 1 : 0)
-            probeTimes = []
         }
     }
 

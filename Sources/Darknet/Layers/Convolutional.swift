@@ -174,8 +174,8 @@ struct ConvolutionStep: LayerStep {
                     output: pass.output(of: layer), workspace: pass.workspace, scratch: pass.threadScratch,
                     scratchStride: pass.scratchStride, split: pass.split, pooled: pooled)
                 if layer.int8 != nil {
-                    buffers.inputIsCodes = pass.writesCodes(layer.index - 1)
-                    if pass.writesCodes(layer.index) { buffers.outputCodes = pass.plan.layers[layer.index + 1].int8?.input }
+                    buffers.inputIsCodes = pass.codeQuantization(ofOutput: layer.index - 1) != nil
+                    buffers.outputCodes = pass.codeQuantization(ofOutput: layer.index)
                 }
                 method.run(buffers)
             }

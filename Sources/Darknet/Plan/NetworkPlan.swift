@@ -161,8 +161,9 @@ public struct NetworkPlan: Sendable, Equatable {
         self.layers = layers
         self.workspaceCount = layers.map(\.workspaceCount).max() ?? 0
         self.parameterCount = layers.reduce(0) { $0 &+ $1.parameterCount }
-        self.fusibleMaxpools = Self.fusibleMaxpools(layers)
-        self.int8CodeOutputs = Self.int8CodeOutputs(layers)
+        let readers = Self.readerCounts(layers)
+        self.fusibleMaxpools = Self.fusibleMaxpools(layers, readers: readers)
+        self.int8CodeOutputs = Self.int8CodeOutputs(layers, readers: readers)
         self.threadScratchCount = layers.map(\.threadScratchCount).max() ?? 0
         var stateOffsets: [Int] = []
         var state = 0
@@ -200,10 +201,15 @@ public struct NetworkPlan: Sendable, Equatable {
         return result
     }
 
-    private static func fusibleMaxpools(_ layers: [LayerPlan]) -> Set<Int> {
+    /// How many layers read each layer's output.
+    private static func readerCounts(_ layers: [LayerPlan]) -> [Int] {
         var readers = [Int](repeating: 0, count: layers.count)
         for layer in layers { for source in layer.sources where source >= 0 { readers[source] += 1 } }
-        return Set(layers.indices.filter { index in
+        return readers
+    }
+
+    private static func fusibleMaxpools(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
+        Set(layers.indices.filter { index in
             guard index > 0, case .maxpool(let pool) = layers[index].spec.kind,
                   case .convolutional(let conv) = layers[index - 1].spec.kind,
                   layers[index - 1].algorithm == .slidingWindow, readers[index - 1] == 1,
@@ -213,10 +219,8 @@ public struct NetworkPlan: Sendable, Equatable {
         })
     }
 
-    private static func int8CodeOutputs(_ layers: [LayerPlan]) -> Set<Int> {
-        var readers = [Int](repeating: 0, count: layers.count)
-        for layer in layers { for source in layer.sources where source >= 0 { readers[source] += 1 } }
-        return Set(layers.indices.dropLast().filter { index in
+    private static func int8CodeOutputs(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
+        Set(layers.indices.dropLast().filter { index in
             layers[index].int8 != nil && layers[index + 1].int8 != nil && readers[index] == 1
                 && layers[index + 1].sources == [index]
         })
