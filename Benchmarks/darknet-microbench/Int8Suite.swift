@@ -13,31 +13,40 @@ import Foundation
 extension Suites {
     func int8() -> [MicroBenchmark] {
         var result: [MicroBenchmark] = []
-        var seen: Set<String> = []
+        var seen: Set<String> = [], seenGeometries: Set<String> = []
         for layer in plan.layers {
             guard case .convolutional(let conv) = layer.spec.kind, conv.groups == 1, conv.strideX == conv.strideY,
                   conv.dilation == 1 else { continue }
             let m = conv.filters, n = layer.outputShape.planeSize
             let k = layer.inputShape.channels * conv.size * conv.size
             let shape = "M=\(m) N=\(n) K=\(k)"
-            guard seen.insert(shape).inserted else { continue }
+            let input = layer.inputShape
+            let geometry = "\(input.channels)x\(input.height)x\(input.width) \(conv.size)/\(conv.strideX) p\(conv.padding) -> \(m)"
+            guard seenGeometries.insert(geometry).inserted else { continue }  // the convolution rows once per geometry
             let operations = 2 * Double(m) * Double(n) * Double(k)
-            for variant in Int8Variant.supported.reversed() {
-                result.append(int8GEMM(layer.index, conv, m: m, n: n, k: k, shape: shape, operations: operations,
-                                       variant: variant))
+            // The GEMM rows once per GEMM shape (a 3x3/2 layer can share one with a 3x3/1 layer).
+            if seen.insert(shape).inserted {
+                for variant in Int8Variant.supported.reversed() {
+                    result.append(int8GEMM(layer.index, conv, m: m, n: n, k: k, shape: shape, operations: operations,
+                                           variant: variant))
+                }
+                result.append(MicroBenchmark(
+                    name: "int8 sgemm L\(layer.index)", shape: shape, flops: operations, bytes: 0,
+                    setUp: { [threads = split.threads] in
+                        let a = randomBuffer(m * k, seed: 1), b = randomBuffer(k * n, seed: 2), c = alignedBuffer(m * n)
+                        BLAS.setThreads(threads)
+                        return Fixture(body: { BLAS.sgemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: c, ldc: n) },
+                                       tearDown: { BLAS.setThreads(1); blackHole(c[0]); release(a, b, c) })
+                    }))
             }
-            result.append(MicroBenchmark(
-                name: "int8 sgemm L\(layer.index)", shape: shape, flops: operations, bytes: 0,
-                setUp: { [threads = split.threads] in
-                    let a = randomBuffer(m * k, seed: 1), b = randomBuffer(k * n, seed: 2), c = alignedBuffer(m * n)
-                    BLAS.setThreads(threads)
-                    return Fixture(body: { BLAS.sgemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: c, ldc: n) },
-                                   tearDown: { BLAS.setThreads(1); blackHole(c[0]); release(a, b, c) })
-                }))
             if !(conv.size == 1 && conv.strideX == 1 && conv.padding == 0) {
                 result.append(int8Im2col(layer, conv, k: k, n: n))
             }
             result.append(int8Convolution(layer, conv))
+            if Int8Direct.suits(size: conv.size, stride: 1, padding: conv.padding, channels: input.channels, outputWidth: 8 * conv.size)
+                && conv.strideX == 1 {  // also where the planner keeps im2col for narrow outputs, to show why
+                result.append(int8DirectConvolution(layer, conv))
+            }
         }
         return result
     }
@@ -100,6 +109,41 @@ extension Suites {
                     convolution.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue,
                                     output: y, workspace: workspace, split: split)
                 }, tearDown: { blackHole(y[0]); codes.deallocate(); workspace.deallocate(); release(x, y) })
+            })
+    }
+
+    /// The same convolution by the direct path (`Int8Direct`, `.int8Direct`): quantize, lay out
+    /// in padded channel quads, GEMM panels copied from the layout; same weights and epilogue.
+    private func int8DirectConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
+        let input = layer.inputShape
+        return MicroBenchmark(
+            name: "int8 direct conv L\(layer.index)",
+            shape: "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(conv.filters) \(conv.activation.rawValue)",
+            flops: Double(layer.flops), bytes: 0,
+            setUp: { [threads = split.threads] in
+                let direct = Int8Direct(channels: input.channels, height: input.height, width: input.width,
+                                        filters: conv.filters, size: conv.size, padding: conv.padding)
+                var random = SeededRandom(seed: 9)
+                let weights = Int8PackedWeights(weights: (0..<conv.filters * direct.depth).map { _ in random.next(-0.1, 0.1) },
+                                                rows: conv.filters, depth: direct.depth)
+                let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4)
+                let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
+                let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
+                                            bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
+                let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
+                let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)
+                let panelStride = (direct.panelBytes + 63) / 64 * 64
+                let panels = UnsafeMutableRawPointer.allocate(byteCount: panelStride * threads, alignment: 64)
+                let y = alignedBuffer(conv.filters * direct.outputHeight * direct.outputWidth)
+                return Fixture(body: {
+                    split(input.channels) { channels, _ in
+                        let offset = channels.lowerBound * input.height * input.width
+                        quantization.quantize(x + offset, count: channels.count * input.height * input.width, into: codes + offset)
+                    }
+                    direct.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
+                               layout: layout, panels: panels, panelStride: panelStride, split: split)
+                }, tearDown: { blackHole(y[0]); codes.deallocate(); layout.deallocate(); panels.deallocate(); release(x, y) })
             })
     }
 

@@ -49,6 +49,7 @@ __attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t c
 #define INT8_TILE int8_tile_portable
 #include "Int8Epilogue.h"
 #include "Int8Driver.h"
+#include "Int8DirectDriver.h"
 #undef SUFFIX
 #undef INT8_TILE
 
@@ -59,6 +60,7 @@ __attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t c
 #define INT8_TILE int8_tile_avx2
 #include "Int8Epilogue.h"
 #include "Int8Driver.h"
+#include "Int8DirectDriver.h"
 #undef SUFFIX
 #undef INT8_TILE
 #pragma clang attribute pop
@@ -73,6 +75,7 @@ __attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t c
 #define INT8_TILE int8_tile_avx_vnni
 #include "Int8Epilogue.h"
 #include "Int8Driver.h"
+#include "Int8DirectDriver.h"
 #undef SUFFIX
 #undef INT8_TILE
 #pragma clang attribute pop
@@ -87,6 +90,7 @@ __attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t c
 #define INT8_TILE int8_tile_avx_vnni_evex
 #include "Int8Epilogue.h"
 #include "Int8Driver.h"
+#include "Int8DirectDriver.h"
 #undef SUFFIX
 #undef INT8_TILE
 #undef INT8_TILE_STRIPS
@@ -97,6 +101,7 @@ __attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t c
 #define INT8_TILE int8_tile_avx512vnni
 #include "Int8Epilogue.h"
 #include "Int8Driver.h"
+#include "Int8DirectDriver.h"
 #undef SUFFIX
 #undef INT8_TILE
 #pragma clang attribute pop
@@ -169,4 +174,42 @@ void swiftdarknet_int8_gemm_u8(int variant, const int8_t *packed_a, const uint8_
                                ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, uint8_t *c,
                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end) {
     int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_U8, epilogue, c, ldc, n_begin, n_end);
+}
+
+/* Runs the direct convolution of `variant`, or the portable code if this CPU cannot. */
+static void int8_direct(int variant, const int8_t *packed_a, ptrdiff_t m, const swiftdarknet_int8_direct_input *input,
+                        int kind, const swiftdarknet_int8_epilogue *epilogue, void *c, uint8_t *panel,
+                        ptrdiff_t n_begin, ptrdiff_t n_end) {
+    if (!swiftdarknet_int8_supported(variant)) variant = SWIFTDARKNET_INT8_PORTABLE;
+    switch (variant) {
+#if defined(__x86_64__)
+    case SWIFTDARKNET_INT8_AVX512_VNNI:
+        int8_direct_avx512_vnni(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX_VNNI:
+        int8_direct_avx_vnni(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX_VNNI_EVEX:
+        int8_direct_avx_vnni_evex(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX2:
+        int8_direct_avx2(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end);
+        return;
+#endif
+    default: int8_direct_portable(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end); return;
+    }
+}
+
+void swiftdarknet_int8_direct_f32(int variant, const int8_t *packed_a, ptrdiff_t m,
+                                  const swiftdarknet_int8_direct_input *input,
+                                  const swiftdarknet_int8_epilogue *epilogue, float *c, uint8_t *panel,
+                                  ptrdiff_t n_begin, ptrdiff_t n_end) {
+    int8_direct(variant, packed_a, m, input, INT8_OUTPUT_F32, epilogue, c, panel, n_begin, n_end);
+}
+
+void swiftdarknet_int8_direct_u8(int variant, const int8_t *packed_a, ptrdiff_t m,
+                                 const swiftdarknet_int8_direct_input *input,
+                                 const swiftdarknet_int8_epilogue *epilogue, uint8_t *c, uint8_t *panel,
+                                 ptrdiff_t n_begin, ptrdiff_t n_end) {
+    int8_direct(variant, packed_a, m, input, INT8_OUTPUT_U8, epilogue, c, panel, n_begin, n_end);
 }

@@ -107,7 +107,7 @@ final class Int8NetworkTests: XCTestCase {
         let float = try Self.network(.float32)
         let calibration = try Self.calibration(float: float)
         let int8Network = try Self.network(.int8(calibration, floatLayers: floatLayers))
-        let int8Layers = int8Network.plan.layers.filter { $0.algorithm == .int8Im2col }.map(\.index)
+        let int8Layers = int8Network.plan.layers.filter { $0.algorithm?.isInt8 == true }.map(\.index)
         XCTAssertFalse(int8Layers.isEmpty)
         let floatDetector = try Detector(network: float), int8Detector = try Detector(network: int8Network)
         var images = try Self.evaluationImages()

@@ -146,6 +146,48 @@ void swiftdarknet_int8_gemm_u8(int variant, const int8_t *packed_a, const uint8_
                                ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, uint8_t *c,
                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end);
 
+/*
+ * Direct int8 convolution at stride 1, without im2col. The input's codes are laid out once as
+ * channel quads of padded planes, [ceil(C / 4)][H + 2p][W + 2p][4] bytes, the border and the
+ * missing channels of the last quad holding the zero point: then the 16 packed-B columns of one
+ * quad of k (4 channels at one kernel offset) are 64 contiguous bytes. The GEMM runs over the
+ * "virtual" columns j = y * (W + 2p) + x of that padded width; those with x >= the output width
+ * are computed and dropped. Each panel of B (the variant's strips over all of K) is copied from
+ * the layout into the caller's `panel` in 64-byte pieces, then the variant's own tile runs on it,
+ * so every variant gives the integers its im2col GEMM gives. The weights (packed A) must have k
+ * in the order ((quad * size + kernel row) * size + kernel column) * 4 + channel % 4, zero for
+ * channels beyond C.
+ */
+typedef struct {
+    const uint8_t *layout;         /* swiftdarknet_int8_direct_layout's output */
+    ptrdiff_t quads;               /* ceil(channels / 4) */
+    ptrdiff_t padded_height, padded_width;
+    ptrdiff_t size;                /* kernel size; the output is (padded - size + 1) on each side */
+} swiftdarknet_int8_direct_input;
+
+/* Bytes of the layout, with the slack the last panel reads past the last plane. */
+ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                                ptrdiff_t padding, ptrdiff_t size);
+/* Lays out CHW codes (channels x height x width) as above: the quads [quad_begin, quad_end),
+ * so threads can split the work (the call with the last quad also writes the slack). */
+void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                     ptrdiff_t padding, ptrdiff_t size, uint8_t zero_point, uint8_t *layout,
+                                     ptrdiff_t quad_begin, ptrdiff_t quad_end);
+/* Bytes of one thread's panel for K (= quads * 4 * size * size). */
+ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k);
+/* The convolution's virtual columns [n_begin, n_end) (n_begin a multiple of
+ * SWIFTDARKNET_INT8_STRIP; all: 0, out_height * padded_width) for every filter, after the
+ * epilogue, into the CHW output c (filter m's plane at c + m * out_height * out_width): float, */
+void swiftdarknet_int8_direct_f32(int variant, const int8_t *packed_a, ptrdiff_t m,
+                                  const swiftdarknet_int8_direct_input *input,
+                                  const swiftdarknet_int8_epilogue *epilogue, float *c, uint8_t *panel,
+                                  ptrdiff_t n_begin, ptrdiff_t n_end);
+/* or uint8 requantized as swiftdarknet_int8_gemm_u8. */
+void swiftdarknet_int8_direct_u8(int variant, const int8_t *packed_a, ptrdiff_t m,
+                                 const swiftdarknet_int8_direct_input *input,
+                                 const swiftdarknet_int8_epilogue *epilogue, uint8_t *c, uint8_t *panel,
+                                 ptrdiff_t n_begin, ptrdiff_t n_end);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,6 +96,7 @@ extension ConvolutionAlgorithm {
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands:
             WinogradConvolution(algorithm: self, inputShape: input, outputShape: output, activation: conv.activation)
         case .int8Im2col: Int8Im2colConvolution(conv, inputShape: input, outputShape: output)
+        case .int8Direct: Int8DirectConvolution(conv, inputShape: input, outputShape: output)
         }
     }
 }

@@ -32,6 +32,11 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// calibrated scale, weights quantized per filter at load, float output. Chosen only with
     /// `PlanOptions.precision` `.int8`, for the convolutions it calibrates and keeps in int8.
     case int8Im2col
+    /// int8 at stride 1 with a window, without im2col (`Int8DirectConvolution`): the input's
+    /// codes laid out once in padded channel quads, each GEMM panel copied from them. The same
+    /// results as `.int8Im2col`; chosen instead of it where it applies (whole quads of input
+    /// channels), by measurement: 3x3 layers of YOLOv3-tiny and YOLOv3 (see the method).
+    case int8Direct
 }
 
 /// Which fast paths the planner may choose.
@@ -47,9 +52,12 @@ extension ConvolutionAlgorithm {
     var isWinograd: Bool {
         switch self {
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands: true
-        case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col: false
+        case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col, .int8Direct: false
         }
     }
+
+    /// One of the int8 paths (`PlanOptions.precision` `.int8`).
+    package var isInt8: Bool { self == .int8Im2col || self == .int8Direct }
 
     /// Winograd F(4x4, 3x3) with channel-major weights, for the tile-major product kernel.
     package var hasTileMajorF43Weights: Bool { self == .winogradFewTiles || self == .winogradBands }

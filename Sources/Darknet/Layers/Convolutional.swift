@@ -113,8 +113,9 @@ extension ConvolutionalSpec: Layer {
         guard kernelArea < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
-        let algorithm = context.int8Input != nil && Int8Im2colConvolution.suits(self, inputChannels: input.channels)
-            ? .int8Im2col
+        let algorithm: ConvolutionAlgorithm = context.int8Input != nil && Int8Im2colConvolution.suits(self, inputChannels: input.channels)
+            ? (Int8DirectConvolution.suits(self, input: input) && options.convolutionStrategy == .fastest
+                ? .int8Direct : .int8Im2col)
             : ConvolutionAlgorithm.choose(for: self, inputChannels: input.channels, outputHeight: output.height,
                                           outputWidth: output.width, strategy: options.convolutionStrategy,
                                           fewTileWeightLimit: options.fewTileWeightLimit,

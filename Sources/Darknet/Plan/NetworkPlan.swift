@@ -27,7 +27,7 @@ public struct LayerPlan: Sendable, Equatable {
     /// Floats of state the layer carries from one forward pass to the next (`[rnn]`, `[gru]`);
     /// every session holds its own, zero until its first pass.
     public let stateCount: Int
-    /// For an int8 convolution (`.int8Im2col`), its input quantization and GEMM variant.
+    /// For an int8 convolution (`.int8Im2col`, `.int8Direct`), its input quantization and GEMM variant.
     package var int8: Int8LayerQuantization? = nil
 
     public var index: Int { spec.index }
@@ -153,7 +153,7 @@ public struct NetworkPlan: Sendable, Equatable {
                                  parameterCount: planned.parameters, algorithm: planned.algorithm,
                                  residentParameterCount: planned.resident ?? planned.parameters,
                                  threadScratchCount: planned.threadScratch, stateCount: planned.state)
-            if planned.algorithm == .int8Im2col { plan.int8 = int8Input }
+            if planned.algorithm?.isInt8 == true { plan.int8 = int8Input }
             layers.append(plan)
         }
         self.file = spec.file

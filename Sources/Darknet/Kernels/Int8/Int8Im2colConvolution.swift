@@ -76,19 +76,9 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
 
     package func run(_ buffers: ConvolutionBuffers) {
         guard let bound else { preconditionFailure("Int8Im2colConvolution: run before its weights were bound") }
-        let packedBytes = packedBytes, inputCount = inputCount, input = buffers.input
+        let packedBytes = packedBytes, inputCount = inputCount
         buffers.workspace.withMemoryRebound(to: UInt8.self, capacity: workspaceCount * 4) { workspace in
-            let codes: UnsafePointer<UInt8>
-            if buffers.inputIsCodes {
-                codes = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
-            } else {
-                let quantized = workspace + packedBytes
-                buffers.split((inputCount + 4095) / 4096) { pieces, _ in
-                    let start = pieces.lowerBound * 4096, end = min(pieces.upperBound * 4096, inputCount)
-                    bound.input.quantize(input + start, count: end - start, into: quantized + start)
-                }
-                codes = UnsafePointer(quantized)
-            }
+            let codes = buffers.int8InputCodes(bound.input, count: inputCount, quantizingInto: workspace + packedBytes)
             if let outputCodes = buffers.outputCodes {
                 let output = UnsafeMutableRawPointer(buffers.output).assumingMemoryBound(to: UInt8.self)
                 core.run(input: codes, quantization: bound.input, weights: bound.weights, epilogue: bound.epilogue,
@@ -99,6 +89,22 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
                          output: buffers.output, workspace: workspace, split: buffers.split, variant: bound.variant)
             }
         }
+    }
+}
+
+extension ConvolutionBuffers {
+    /// An int8 method's input as 8-bit codes in `quantization`: the input itself when the int8
+    /// convolution before wrote it so (`inputIsCodes`), else its `count` floats quantized into
+    /// `codes`, split over threads.
+    func int8InputCodes(_ quantization: Int8TensorQuantization, count: Int,
+                        quantizingInto codes: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
+        if inputIsCodes { return UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self) }
+        let input = input
+        split((count + 4095) / 4096) { pieces, _ in
+            let start = pieces.lowerBound * 4096, end = min(pieces.upperBound * 4096, count)
+            quantization.quantize(input + start, count: end - start, into: codes + start)
+        }
+        return UnsafePointer(codes)
     }
 }
 

@@ -1,0 +1,121 @@
+import CDarknetKernels
+
+/// One stride-1 convolution (groups 1, square kernel) in int8 without im2col, the core of
+/// `Int8DirectConvolution`: the input's 8-bit codes are laid out once as channel quads of
+/// padded planes (`darknet_int8.h`), so each packed-B panel is copied from them in 64-byte
+/// pieces; the GEMM and its epilogue are the im2col path's, over the padded width, whose extra
+/// columns are dropped. The weights' k order differs from Darknet's (`reordered(_:)`), so the
+/// GEMM gives exactly the im2col path's integers. The layout splits over threads by channel
+/// quads, the GEMM by 16-column strips: the result does not depend on the thread count.
+package struct Int8Direct: Sendable {
+    package let channels, height, width, filters, size, padding: Int
+
+    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int) {
+        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0,
+                     "Int8Direct: bad geometry")
+        (self.channels, self.height, self.width, self.filters, self.size, self.padding) =
+            (channels, height, width, filters, size, padding)
+        precondition(outputHeight >= 1 && outputWidth >= 1, "Int8Direct: the kernel is larger than the padded input")
+        precondition(depth <= Int8GEMM.maximumDepth, "Int8Direct: K = \(depth) exceeds \(Int8GEMM.maximumDepth)")
+    }
+
+    /// Whether the direct path takes a convolution of this geometry: stride 1 with a window
+    /// (a 1x1 unpadded one is a plain GEMM already), whole quads of channels (no k spent on
+    /// padding), and outputs at least 8 kernel widths wide, so that the padded width's extra
+    /// columns cost at most 1/8 more work. Measured (`darknet-microbench --filter int8`, YOLOv3
+    /// at 416): 3x3 at 208 wide 1.7x faster than im2col, 104: 1.5x, 52: 1.25x, 26: 1.2x; at 13
+    /// (15 % extra columns) no faster.
+    package static func suits(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
+        stride == 1 && !(size == 1 && padding == 0) && channels % 4 == 0 && outputWidth >= 8 * (size - 1)
+            && (channels + 3) / 4 * 4 * size * size <= Int8GEMM.maximumDepth
+    }
+
+    package var quads: Int { (channels + 3) / 4 }
+    package var paddedHeight: Int { height + 2 * padding }
+    package var paddedWidth: Int { width + 2 * padding }
+    package var outputHeight: Int { paddedHeight - size + 1 }
+    package var outputWidth: Int { paddedWidth - size + 1 }
+    /// K of the GEMM: whole quads of channels times the kernel area.
+    package var depth: Int { quads * 4 * size * size }
+    /// The GEMM's columns: every output row over the padded width.
+    package var virtualColumns: Int { outputHeight * paddedWidth }
+    /// Bytes of the padded layout `run` writes into its workspace.
+    package var layoutBytes: Int { swiftdarknet_int8_direct_layout_bytes(channels, height, width, padding, size) }
+    /// Bytes of each thread's panel.
+    package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(depth) }
+
+    /// Darknet's row-major `filters x (channels * size²)` weights with k reordered to this
+    /// path's `((quad * size + row) * size + column) * 4 + channel % 4`, zero for the channels a
+    /// last quad lacks (`filters x depth`).
+    package func reordered(_ weights: [Float]) -> [Float] {
+        let area = size * size, rowLength = channels * area
+        precondition(weights.count == filters * rowLength, "Int8Direct: \(weights.count) weights, expected \(filters * rowLength)")
+        var result = [Float](repeating: 0, count: filters * depth)
+        for filter in 0..<filters {
+            for channel in 0..<channels {
+                let quad = channel / 4, lane = channel % 4
+                for offset in 0..<area {
+                    result[filter * depth + (quad * area + offset) * 4 + lane] = weights[filter * rowLength + channel * area + offset]
+                }
+            }
+        }
+        return result
+    }
+
+    /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`, from CHW codes.
+    /// `layout` holds `layoutBytes`; `panels` holds `panelBytes` per worker, `panelStride` apart.
+    package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                     epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, layout: UnsafeMutablePointer<UInt8>,
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, variant: Int8Variant = .best) {
+        lay(input, quantization: quantization, weights: weights, into: layout, split: split)
+        epilogue.withDescriptor(output: nil) { descriptor in
+            multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
+                swiftdarknet_int8_direct_f32(variant.rawValue, a, filters, input, descriptor, output, panel,
+                                             range.lowerBound, range.upperBound)
+            }
+        }
+    }
+
+    /// 8-bit output quantized with `outputQuantization`, for a next int8 layer to read as it is.
+    package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                     epilogue: Int8Epilogue, output: UnsafeMutablePointer<UInt8>,
+                     outputQuantization: Int8TensorQuantization, layout: UnsafeMutablePointer<UInt8>,
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, variant: Int8Variant = .best) {
+        lay(input, quantization: quantization, weights: weights, into: layout, split: split)
+        epilogue.withDescriptor(output: outputQuantization) { descriptor in
+            multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
+                swiftdarknet_int8_direct_u8(variant.rawValue, a, filters, input, descriptor, output, panel,
+                                            range.lowerBound, range.upperBound)
+            }
+        }
+    }
+
+    private func lay(_ input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                     into layout: UnsafeMutablePointer<UInt8>, split: ThreadSplit) {
+        precondition(weights.rows == filters && weights.depth == depth,
+                     "Int8Direct: weights are \(weights.rows) x \(weights.depth), expected \(filters) x \(depth)")
+        let zero = UInt8(quantization.zeroPoint)
+        split(quads) { range, _ in
+            swiftdarknet_int8_direct_layout(input, channels, height, width, padding, size, zero, layout,
+                                            range.lowerBound, range.upperBound)
+        }
+    }
+
+    private func multiply(_ weights: Int8PackedWeights, layout: UnsafeMutablePointer<UInt8>,
+                          panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit,
+                          _ body: (UnsafePointer<Int8>, UnsafePointer<swiftdarknet_int8_direct_input>,
+                                   UnsafeMutablePointer<UInt8>, Range<Int>) -> Void) {
+        precondition(panelStride >= panelBytes, "Int8Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
+        var input = swiftdarknet_int8_direct_input(layout: layout, quads: quads, padded_height: paddedHeight,
+                                                   padded_width: paddedWidth, size: size)
+        let columns = virtualColumns
+        weights.withPacked { a in
+            withUnsafePointer(to: &input) { input in
+                split((columns + 15) / 16) { strips, worker in
+                    let panel = (panels + worker * panelStride).assumingMemoryBound(to: UInt8.self)
+                    body(a, input, panel, strips.lowerBound * 16..<min(strips.upperBound * 16, columns))
+                }
+            }
+        }
+    }
+}
