@@ -43,8 +43,8 @@ extension Suites {
                 result.append(int8Im2col(layer, conv, k: k, n: n))
             }
             result.append(int8Convolution(layer, conv))
-            if Int8Direct.suits(size: conv.size, stride: 1, padding: conv.padding, channels: input.channels, outputWidth: 8 * conv.size)
-                && conv.strideX == 1 {  // also where the planner keeps im2col for narrow outputs, to show why
+            // Also where the planner keeps im2col (narrow outputs), to show why.
+            if Int8Direct.computes(size: conv.size, stride: conv.strideX, padding: conv.padding, channels: input.channels) {
                 result.append(int8DirectConvolution(layer, conv))
             }
         }

@@ -130,6 +130,7 @@ final class Int8DirectTests: XCTestCase {
         XCTAssertTrue(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 16))
         XCTAssertTrue(Int8Direct.suits(size: 1, stride: 1, padding: 1, channels: 8, outputWidth: 8))
         XCTAssertFalse(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 13))
+        XCTAssertTrue(Int8Direct.computes(size: 3, stride: 1, padding: 1, channels: 16))
         XCTAssertFalse(Int8Direct.suits(size: 3, stride: 2, padding: 1, channels: 16, outputWidth: 26))
         XCTAssertFalse(Int8Direct.suits(size: 1, stride: 1, padding: 0, channels: 16, outputWidth: 26))
         XCTAssertFalse(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 3, outputWidth: 416))

@@ -50,6 +50,21 @@ final class ThreadPolicyTests: XCTestCase {
         XCTAssertLessThanOrEqual(free.firstIndex(of: 2)!, ThreadPolicy.longestInterval)
     }
 
+    func testUnderABusyCoreAReturnProbeStopsAfterItsFirstTimedPass() {
+        var policy = ThreadPolicy(maximum: 2)
+        _ = run(&policy, passes: 50) { $0 == 2 ? 46_000_000 : 36_000_000 }
+        XCTAssertEqual(policy.current, 1)
+        // 2 threads 1.28x slower than 1: over returnAbandonFactor, so each probe is its warm-up
+        // pass and one timed pass, every time.
+        let threads = run(&policy, passes: 300) { $0 == 2 ? 46_000_000 : 36_000_000 }
+        XCTAssertEqual(policy.current, 1)
+        let starts = threads.indices.filter { $0 > 0 && threads[$0] == 2 && threads[$0 - 1] == 1 }
+        XCTAssertGreaterThan(starts.count, 2)
+        for start in starts.dropLast() {
+            XCTAssertEqual(Array(threads[start..<start + 3]), [2, 2, 1], "probe at pass \(start)")
+        }
+    }
+
     func testAProbeWithinTheMarginDoesNotLeaveTheFullCount() {
         var policy = ThreadPolicy(maximum: 2)
         // 1 thread only 3 % faster than 2: not worth the risk of running 1 where 2 would be faster.

@@ -13,7 +13,10 @@
 /// slower), and one sample against a fastest or a median flips the count on noise. A probe
 /// whose first timed pass is slower than `abandonFactor` times the current median stops there
 /// and loses, so on a free machine a probe costs one pass. A full-count probe starts with one
-/// untimed pass, since the first wakes a helper that has gone to sleep. A probe that loses
+/// untimed pass, since the first wakes a helper that has gone to sleep, and stops after its
+/// first timed pass when that is slower than `returnAbandonFactor` times the 1-thread median:
+/// on a free machine it would be about half, and under a busy core it costs 2 slow passes
+/// instead of 4. A probe that loses
 /// doubles the passes until the next one, from `firstInterval` up to `longestInterval`, so on
 /// an idle machine about one pass in 64 runs at 1 thread; a 1-thread probe that was faster but
 /// not by the margin (the scattered times of a busy core) keeps the interval, so the next one
@@ -49,8 +52,14 @@ package struct ThreadPolicy: Sendable {
     /// A full-count probe comes back from 1 thread when its median is at most this fraction of
     /// the 1-thread passes'.
     package static let returnFactor = 1.0
-    /// A probe whose first timed pass takes more than this times the current median loses at once.
+    /// A 1-thread probe whose first timed pass takes more than this times the full count's median
+    /// loses at once.
     package static let abandonFactor = 1.4
+    /// A full-count probe whose first timed pass takes more than this times the 1-thread median
+    /// loses at once. Measured with `compare.py --contend on` on YOLOv3-tiny (AMD EPYC, 2 cores):
+    /// under a busy core 2-thread passes took 1.15-1.35x the 1-thread ones, under 1.4, so every
+    /// return probe ran all its passes.
+    package static let returnAbandonFactor = 1.1
 
     /// A policy for a session of `maximum` threads, starting at all of them.
     package init(maximum: Int) {
@@ -77,7 +86,8 @@ package struct ThreadPolicy: Sendable {
         if threads == maximum && probeLeft == Self.probePasses { return }  // the warm-up pass
         probeTimes.append(nanoseconds)
         let currentMedian = Self.median(recent)
-        if probeTimes.count == 1 && Double(nanoseconds) > Self.abandonFactor * currentMedian {
+        let abandon = threads == maximum ? Self.returnAbandonFactor : Self.abandonFactor
+        if probeTimes.count == 1 && Double(nanoseconds) > abandon * currentMedian {
             finishProbe(won: false)
         } else if probeLeft == 0 {
             let probe = Self.median(probeTimes)

@@ -19,15 +19,21 @@ package struct Int8Direct: Sendable {
         precondition(depth <= Int8GEMM.maximumDepth, "Int8Direct: K = \(depth) exceeds \(Int8GEMM.maximumDepth)")
     }
 
-    /// Whether the direct path takes a convolution of this geometry: stride 1 with a window
-    /// (a 1x1 unpadded one is a plain GEMM already), whole quads of channels (no k spent on
-    /// padding), and outputs at least 8 kernel widths wide, so that the padded width's extra
-    /// columns cost at most 1/8 more work. Measured (`darknet-microbench --filter int8`, YOLOv3
-    /// at 416): 3x3 at 208 wide 1.7x faster than im2col, 104: 1.5x, 52: 1.25x, 26: 1.2x; at 13
-    /// (15 % extra columns) no faster.
+    /// Whether the direct path computes a convolution of this geometry: stride 1 with a window
+    /// (a 1x1 unpadded one is a plain GEMM already) over whole quads of channels, so that no k
+    /// is spent on padding.
+    package static func computes(size: Int, stride: Int, padding: Int, channels: Int) -> Bool {
+        stride == 1 && !(size == 1 && padding == 0) && channels % 4 == 0
+            && channels * size * size <= Int8GEMM.maximumDepth
+    }
+
+    /// Whether the planner takes the direct path: it `computes` the convolution, and the outputs
+    /// are at least 8 kernel widths wide, so that the padded width's extra columns cost at most
+    /// 1/8 more work. Measured (`darknet-microbench --filter int8`, YOLOv3 at 416, 3x3, against
+    /// im2col): 208 wide 1.7x faster, 104: 1.5x, 52: 1.25x, 26: 1.2x; 13 (15 % extra columns):
+    /// no faster.
     package static func suits(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
-        stride == 1 && !(size == 1 && padding == 0) && channels % 4 == 0 && outputWidth >= 8 * (size - 1)
-            && (channels + 3) / 4 * 4 * size * size <= Int8GEMM.maximumDepth
+        computes(size: size, stride: stride, padding: padding, channels: channels) && outputWidth >= 8 * (size - 1)
     }
 
     package var quads: Int { (channels + 3) / 4 }
