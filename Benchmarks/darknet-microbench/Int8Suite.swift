@@ -90,13 +90,7 @@ extension Suites {
                 let convolution = Int8Convolution(channels: input.channels, height: input.height, width: input.width,
                                                   filters: conv.filters, size: conv.size, stride: conv.strideX,
                                                   padding: conv.padding)
-                var random = SeededRandom(seed: 9)
-                let weights = Int8PackedWeights(weights: (0..<conv.filters * convolution.depth).map { _ in random.next(-0.1, 0.1) },
-                                                rows: conv.filters, depth: convolution.depth)
-                let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4)
-                let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
-                let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
-                                            bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+                let (weights, quantization, epilogue) = Self.int8Operands(conv, depth: convolution.depth)
                 let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
                 let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
                 let workspace = UnsafeMutablePointer<UInt8>.allocate(capacity: convolution.workspaceBytes)
@@ -112,6 +106,20 @@ extension Suites {
             })
     }
 
+    /// Seeded random int8 weights for `conv` (K = `depth`), a fixed input quantization and the
+    /// epilogue with random biases and the layer's activation (linear where it is not fused).
+    private static func int8Operands(_ conv: ConvolutionalSpec, depth: Int)
+        -> (Int8PackedWeights, Int8TensorQuantization, Int8Epilogue) {
+        var random = SeededRandom(seed: 9)
+        let weights = Int8PackedWeights(weights: (0..<conv.filters * depth).map { _ in random.next(-0.1, 0.1) },
+                                        rows: conv.filters, depth: depth)
+        let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4)
+        let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
+        let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
+                                    bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+        return (weights, quantization, epilogue)
+    }
+
     /// The same convolution by the direct path (`Int8Direct`, `.int8Direct`): quantize, lay out
     /// in padded channel quads, GEMM panels copied from the layout; same weights and epilogue.
     private func int8DirectConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
@@ -123,13 +131,7 @@ extension Suites {
             setUp: { [threads = split.threads] in
                 let direct = Int8Direct(channels: input.channels, height: input.height, width: input.width,
                                         filters: conv.filters, size: conv.size, padding: conv.padding)
-                var random = SeededRandom(seed: 9)
-                let weights = Int8PackedWeights(weights: (0..<conv.filters * direct.depth).map { _ in random.next(-0.1, 0.1) },
-                                                rows: conv.filters, depth: direct.depth)
-                let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4)
-                let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
-                let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
-                                            bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+                let (weights, quantization, epilogue) = Self.int8Operands(conv, depth: direct.depth)
                 let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
                 let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
                 let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)

@@ -4,10 +4,9 @@
  */
 #include "darknet_int8.h"
 
+#include "Int8Interleave.h"
+
 #include <string.h>
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 /* Past the last plane, the last panel reads up to 15 columns beyond the virtual ones, each
  * shifted by at most (size - 1) rows and columns: (16 + size) pixels of 4 bytes. */
@@ -21,22 +20,7 @@ ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t he
 /* One row of `width` pixels: byte t of pixel x from rows[t][x]. */
 static void interleave_row(const uint8_t *rows[4], ptrdiff_t width, uint8_t *out) {
     ptrdiff_t x = 0;
-#if defined(__x86_64__)
-    /* SSE2 (the x86-64 baseline): bytes of rows 0/1 and 2/3 paired, then the pairs paired. */
-    for (; x + 16 <= width; x += 16) {
-        const __m128i r0 = _mm_loadu_si128((const __m128i *)(rows[0] + x));
-        const __m128i r1 = _mm_loadu_si128((const __m128i *)(rows[1] + x));
-        const __m128i r2 = _mm_loadu_si128((const __m128i *)(rows[2] + x));
-        const __m128i r3 = _mm_loadu_si128((const __m128i *)(rows[3] + x));
-        const __m128i low01 = _mm_unpacklo_epi8(r0, r1), high01 = _mm_unpackhi_epi8(r0, r1);
-        const __m128i low23 = _mm_unpacklo_epi8(r2, r3), high23 = _mm_unpackhi_epi8(r2, r3);
-        uint8_t *o = out + x * 4;
-        _mm_storeu_si128((__m128i *)o, _mm_unpacklo_epi16(low01, low23));
-        _mm_storeu_si128((__m128i *)(o + 16), _mm_unpackhi_epi16(low01, low23));
-        _mm_storeu_si128((__m128i *)(o + 32), _mm_unpacklo_epi16(high01, high23));
-        _mm_storeu_si128((__m128i *)(o + 48), _mm_unpackhi_epi16(high01, high23));
-    }
-#endif
+    for (; x + 16 <= width; x += 16) int8_interleave16(rows[0] + x, rows[1] + x, rows[2] + x, rows[3] + x, out + x * 4);
     for (; x < width; x++)
         for (int t = 0; t < 4; t++) out[x * 4 + t] = rows[t][x];
 }

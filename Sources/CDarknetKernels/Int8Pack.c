@@ -6,10 +6,9 @@
  */
 #include "darknet_int8.h"
 
+#include "Int8Interleave.h"
+
 #include <string.h>
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 /* Columns per chunk: 4 rows of it stay in L1 between the im2col and the interleave. */
 #define PACK_CHUNK 512
@@ -51,22 +50,7 @@ static void interleave_quad(const uint8_t *rows[4], ptrdiff_t count, ptrdiff_t n
     ptrdiff_t done = 0;
     for (; done + 16 <= count; done += 16) {
         uint8_t *out = packed + ((n0 + done) / 16 * kq + q) * 64;
-#if defined(__x86_64__)
-        /* SSE2 (the x86-64 baseline): bytes of rows 0/1 and 2/3 paired, then the pairs paired. */
-        const __m128i r0 = _mm_loadu_si128((const __m128i *)(rows[0] + done));
-        const __m128i r1 = _mm_loadu_si128((const __m128i *)(rows[1] + done));
-        const __m128i r2 = _mm_loadu_si128((const __m128i *)(rows[2] + done));
-        const __m128i r3 = _mm_loadu_si128((const __m128i *)(rows[3] + done));
-        const __m128i low01 = _mm_unpacklo_epi8(r0, r1), high01 = _mm_unpackhi_epi8(r0, r1);
-        const __m128i low23 = _mm_unpacklo_epi8(r2, r3), high23 = _mm_unpackhi_epi8(r2, r3);
-        _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi16(low01, low23));
-        _mm_storeu_si128((__m128i *)(out + 16), _mm_unpackhi_epi16(low01, low23));
-        _mm_storeu_si128((__m128i *)(out + 32), _mm_unpacklo_epi16(high01, high23));
-        _mm_storeu_si128((__m128i *)(out + 48), _mm_unpackhi_epi16(high01, high23));
-#else
-        for (int j = 0; j < 16; j++)
-            for (int t = 0; t < 4; t++) out[j * 4 + t] = rows[t][done + j];
-#endif
+        int8_interleave16(rows[0] + done, rows[1] + done, rows[2] + done, rows[3] + done, out);
     }
     if (done < count) {
         uint8_t *out = packed + ((n0 + done) / 16 * kq + q) * 64;

@@ -10,7 +10,7 @@ package struct Int8DirectConvolution: ConvolutionMethod {
     let core: Int8Direct
     let activation: Activation
     let inputCount: Int
-    let bound: Int8Im2colConvolution.Bound?
+    let bound: Int8Binding?
 
     /// Whether the direct path computes `conv` from `input`: what the int8 kernels take, at
     /// stride 1 with a window, over whole quads of input channels, outputs wide enough
@@ -31,7 +31,7 @@ package struct Int8DirectConvolution: ConvolutionMethod {
         bound = nil
     }
 
-    private init(_ unbound: Int8DirectConvolution, bound: Int8Im2colConvolution.Bound) {
+    private init(_ unbound: Int8DirectConvolution, bound: Int8Binding) {
         core = unbound.core
         activation = unbound.activation
         inputCount = unbound.inputCount
@@ -50,13 +50,10 @@ package struct Int8DirectConvolution: ConvolutionMethod {
     /// Reorders the folded float `parameters` to the direct path's k order, quantizes and packs
     /// them with the layer's input quantization; the float weights are dropped (biases stay).
     package func bound(to parameters: ConvolutionParameters, layer: LayerPlan) -> (any ConvolutionMethod, ConvolutionParameters) {
-        guard let int8 = layer.int8 else { preconditionFailure("Int8DirectConvolution: layer \(layer.index) has no int8 input quantization") }
-        let weights = Int8PackedWeights(weights: core.reordered(parameters.weights), rows: core.filters, depth: core.depth)
-        let epilogue = Int8Epilogue(requantization: weights.requantization(input: int8.input), bias: parameters.biases,
-                                    activation: activation)
-        let method = Int8DirectConvolution(self, bound: .init(weights: weights, epilogue: epilogue, input: int8.input,
-                                                              variant: int8.variant))
-        return (method, ConvolutionParameters(weights: [], biases: parameters.biases))
+        let bound = Int8Binding(weights: core.reordered(parameters.weights), rows: core.filters,
+                                                depth: core.depth, biases: parameters.biases, activation: activation,
+                                                layer: layer)
+        return (Int8DirectConvolution(self, bound: bound), ConvolutionParameters(weights: [], biases: parameters.biases))
     }
 
     package func run(_ buffers: ConvolutionBuffers) {

@@ -17,15 +17,7 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
     let core: Int8Convolution
     let activation: Activation
     let inputCount: Int
-    let bound: Bound?
-
-    /// What one layer's int8 run needs besides its geometry, made once at load.
-    struct Bound: Sendable {
-        let weights: Int8PackedWeights
-        let epilogue: Int8Epilogue
-        let input: Int8TensorQuantization
-        let variant: Int8Variant
-    }
+    let bound: Int8Binding?
 
     /// Whether the int8 kernels compute `conv`: one group, no dilation, equal strides, a fused
     /// activation, and K (`channels * size²`) within the exact int32 bound.
@@ -44,7 +36,7 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
         bound = nil
     }
 
-    private init(_ unbound: Int8Im2colConvolution, bound: Bound) {
+    private init(_ unbound: Int8Im2colConvolution, bound: Int8Binding) {
         core = unbound.core
         activation = unbound.activation
         inputCount = unbound.inputCount
@@ -65,13 +57,9 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
     /// Quantizes the folded float `parameters` (row-major `filters x depth`) and keeps them
     /// with the layer's input quantization; the float weights are dropped (biases stay, float).
     package func bound(to parameters: ConvolutionParameters, layer: LayerPlan) -> (any ConvolutionMethod, ConvolutionParameters) {
-        guard let int8 = layer.int8 else { preconditionFailure("Int8Im2colConvolution: layer \(layer.index) has no int8 input quantization") }
-        let weights = Int8PackedWeights(weights: parameters.weights, rows: core.filters, depth: core.depth)
-        let epilogue = Int8Epilogue(requantization: weights.requantization(input: int8.input), bias: parameters.biases,
-                                    activation: activation)
-        let method = Int8Im2colConvolution(self, bound: Bound(weights: weights, epilogue: epilogue, input: int8.input,
-                                                              variant: int8.variant))
-        return (method, ConvolutionParameters(weights: [], biases: parameters.biases))
+        let bound = Int8Binding(weights: parameters.weights, rows: core.filters, depth: core.depth, biases: parameters.biases,
+                          activation: activation, layer: layer)
+        return (Int8Im2colConvolution(self, bound: bound), ConvolutionParameters(weights: [], biases: parameters.biases))
     }
 
     package func run(_ buffers: ConvolutionBuffers) {
@@ -89,22 +77,6 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
                          output: buffers.output, workspace: workspace, split: buffers.split, variant: bound.variant)
             }
         }
-    }
-}
-
-extension ConvolutionBuffers {
-    /// An int8 method's input as 8-bit codes in `quantization`: the input itself when the int8
-    /// convolution before wrote it so (`inputIsCodes`), else its `count` floats quantized into
-    /// `codes`, split over threads.
-    func int8InputCodes(_ quantization: Int8TensorQuantization, count: Int,
-                        quantizingInto codes: UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8> {
-        if inputIsCodes { return UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self) }
-        let input = input
-        split((count + 4095) / 4096) { pieces, _ in
-            let start = pieces.lowerBound * 4096, end = min(pieces.upperBound * 4096, count)
-            quantization.quantize(input + start, count: end - start, into: codes + start)
-        }
-        return UnsafePointer(codes)
     }
 }
 
