@@ -21,7 +21,7 @@ public enum BLAS {
     /// Started once: the environment set on the caller's thread, the library opened on another.
     private static let loadingStarted: Void = {
         swiftdarknet_blas_prepare_environment()
-        DispatchQueue.global(qos: .userInitiated).async { _ = loaded }
+        DispatchQueue.global(qos: .userInitiated).async { if loaded { _ = cutsInvariantly } }
     }()
     #endif
 
@@ -63,6 +63,44 @@ public enum BLAS {
     /// where each output sums the same products in the same order however the output is cut:
     /// results do not depend on the thread count.
     package static let splitInvariantMultiplyAdds = 28 * 512 * 512
+
+    /// Whether the BLAS gives every output of a large GEMM the same bits however the GEMM is cut
+    /// into row or column pieces, each at least `splitInvariantMultiplyAdds`: measured once, on
+    /// first use, by multiplying a 128 x 512 by a 512 x 512 matrix whole, in two row halves and
+    /// in two column halves. OpenBLAS's SkylakeX kernels pass; its Haswell and Zen kernels (which
+    /// `OPENBLAS_CORETYPE=Haswell` selects on any CPU) do not: their sums depend on the call's
+    /// shape. Where it fails, the forward pass cuts each GEMM by its shape alone
+    /// (`Im2colConvolution`), so results still do not depend on the thread count.
+    /// `ensureLoaded()` must have succeeded.
+    package static let cutsInvariantly: Bool = {
+        let m = 128, n = 512, k = 512
+        var state: UInt32 = 12345
+        func next() -> Float {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Float(state >> 8) / 16_777_216 - 0.5
+        }
+        let a = (0..<m * k).map { _ in next() }, b = (0..<k * n).map { _ in next() }
+        var whole = [Float](repeating: 0, count: m * n), rows = whole, columns = whole
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                let a = a.baseAddress!, b = b.baseAddress!
+                whole.withUnsafeMutableBufferPointer { sgemm(m: m, n: n, k: k, a: a, lda: k, b: b, ldb: n, c: $0.baseAddress!, ldc: n) }
+                rows.withUnsafeMutableBufferPointer { c in
+                    for half in 0..<2 {
+                        sgemm(m: m / 2, n: n, k: k, a: a + half * m / 2 * k, lda: k, b: b, ldb: n,
+                              c: c.baseAddress! + half * m / 2 * n, ldc: n)
+                    }
+                }
+                columns.withUnsafeMutableBufferPointer { c in
+                    for half in 0..<2 {
+                        sgemm(m: m, n: n / 2, k: k, a: a, lda: k, b: b + half * n / 2, ldb: n,
+                              c: c.baseAddress! + half * n / 2, ldc: n)
+                    }
+                }
+            }
+        }
+        return whole.map(\.bitPattern) == rows.map(\.bitPattern) && whole.map(\.bitPattern) == columns.map(\.bitPattern)
+    }()
 
     /// Sets how many threads one BLAS call may use.
     package static func setThreads(_ count: Int) {

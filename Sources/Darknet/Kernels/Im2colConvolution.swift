@@ -43,12 +43,15 @@ package struct Im2colConvolution: ShapedConvolutionMethod {
             // and there is one per thread, none left over for a thread that finishes early: each
             // piece packs the other operand again (YOLOv3's 3x3/2 256 -> 512: a 4.7 MB copy); with
             // four pieces per thread that layer took 7.6-9.6 ms at 2 threads in quiet minutes,
-            // against 6.1-6.5 ms.
+            // against 6.1-6.5 ms. A BLAS whose sums depend on the call's shape
+            // (`BLAS.cutsInvariantly` false) gets pieces cut by the GEMM's shape alone instead,
+            // the same at any thread count: at most `shapeCutPieces`.
             let minimumShare = BLAS.splitInvariantMultiplyAdds
+            let threads = BLAS.cutsInvariantly ? split.threads : Self.shapeCutPieces
             if groupFilters > outPlane {
                 let rowsPerShare = max(16, (minimumShare + outPlane * kernelArea - 1) / max(outPlane * kernelArea, 1),
-                                       groupFilters / split.threads)
-                split(groupFilters, minimumPiece: rowsPerShare) { rows, _ in
+                                       groupFilters / threads)
+                gemmPieces(groupFilters, minimumPiece: rowsPerShare, split: split) { rows in
                     BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
                                a: a + rows.lowerBound * kernelArea, lda: kernelArea,
                                b: columns, ldb: outPlane,
@@ -56,14 +59,32 @@ package struct Im2colConvolution: ShapedConvolutionMethod {
                 }
             } else {
                 let columnsPerShare = max(64, (minimumShare + groupFilters * kernelArea - 1) / max(groupFilters * kernelArea, 1),
-                                          outPlane / split.threads)
-                split(outPlane, minimumPiece: columnsPerShare) { span, _ in
+                                          outPlane / threads)
+                gemmPieces(outPlane, minimumPiece: columnsPerShare, split: split) { span in
                     BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
                                a: a, lda: kernelArea,
                                b: columns + span.lowerBound, ldb: outPlane,
                                c: c + span.lowerBound, ldc: outPlane)
                 }
             }
+        }
+    }
+
+    /// Pieces of a GEMM cut by its shape alone when the BLAS's sums depend on the call's shape:
+    /// two per core of this project's machine, each at least `BLAS.splitInvariantMultiplyAdds`.
+    static let shapeCutPieces = 4
+
+    /// Runs `body` over pieces of `0..<count`: split over the threads, at least `minimumPiece`
+    /// long, where the BLAS cuts invariantly; else in fixed pieces of `minimumPiece` (the last
+    /// shorter), whichever threads run them.
+    private func gemmPieces(_ count: Int, minimumPiece: Int, split: ThreadSplit, _ body: (Range<Int>) -> Void) {
+        guard !BLAS.cutsInvariantly else {
+            split(count, minimumPiece: minimumPiece) { range, _ in body(range) }
+            return
+        }
+        let pieces = (count + minimumPiece - 1) / minimumPiece
+        split(pieces) { range, _ in
+            for piece in range { body(piece * minimumPiece..<min(count, (piece + 1) * minimumPiece)) }
         }
     }
 
