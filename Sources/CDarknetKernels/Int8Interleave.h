@@ -3,6 +3,8 @@
  * (Int8DirectLayout.c): 16 bytes from each of 4 rows into 64 bytes, byte t of column j at
  * out[4 * j + t].
  */
+#ifndef SWIFTDARKNET_INT8_INTERLEAVE_H
+#define SWIFTDARKNET_INT8_INTERLEAVE_H
 #include <stdint.h>
 #if defined(__x86_64__)
 #include <emmintrin.h>
@@ -29,3 +31,4 @@ static inline void int8_interleave16(const uint8_t *r0, const uint8_t *r1, const
     }
 #endif
 }
+#endif

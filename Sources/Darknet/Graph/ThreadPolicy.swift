@@ -10,18 +10,18 @@
 /// the last `keptPasses` passes at the current count: by `leaveFactor` to leave the full count,
 /// by `returnFactor` to come back. Medians on both sides, because under a busy core both
 /// counts' times scatter widely (a lucky 2-thread pass is as fast as a free one, most are much
-/// slower), and one sample against a fastest or a median flips the count on noise. A probe
-/// whose first timed pass is slower than `abandonFactor` times the current median stops there
-/// and loses, so on a free machine a probe costs one pass. A full-count probe starts with one
+/// slower), and one sample against a fastest or a median flips the count on noise. A 1-thread
+/// probe whose first timed pass is slower than `abandonFactor` times the current median stops
+/// there and loses, so on a free machine a probe costs one pass. A full-count probe starts with one
 /// untimed pass, since the first wakes a helper that has gone to sleep, and stops after its
 /// first timed pass when that is slower than `returnAbandonFactor` times the 1-thread median:
 /// on a free machine it would be about half, and under a busy core it costs 2 slow passes
-/// instead of 4. A probe that loses
-/// doubles the passes until the next one, from `firstInterval` up to `longestInterval`, so on
-/// an idle machine about one pass in 64 runs at 1 thread; a 1-thread probe that was faster but
-/// not by the margin (the scattered times of a busy core) keeps the interval, so the next one
-/// comes as soon. The decision depends only on the times it is fed (tests script them); results
-/// do not depend on it, since every kernel gives the same bits at any thread count.
+/// instead of 4. A probe that loses doubles the passes until the next one, from
+/// `firstInterval` up to `longestInterval`, so on an idle machine about one pass in 64 runs at 1
+/// thread; a 1-thread probe that was faster but not by the margin (the scattered times of a busy
+/// core) keeps the interval, so the next one comes as soon. The decision depends only on the
+/// times it is fed (tests script them); results do not depend on it, since every kernel gives the
+/// same bits at any thread count.
 package struct ThreadPolicy: Sendable {
     /// The session's thread count, which passes run on unless the policy finds 1 faster.
     package let maximum: Int

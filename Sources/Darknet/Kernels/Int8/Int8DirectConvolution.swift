@@ -50,9 +50,8 @@ package struct Int8DirectConvolution: ConvolutionMethod {
     /// Reorders the folded float `parameters` to the direct path's k order, quantizes and packs
     /// them with the layer's input quantization; the float weights are dropped (biases stay).
     package func bound(to parameters: ConvolutionParameters, layer: LayerPlan) -> (any ConvolutionMethod, ConvolutionParameters) {
-        let bound = Int8Binding(weights: core.reordered(parameters.weights), rows: core.filters,
-                                                depth: core.depth, biases: parameters.biases, activation: activation,
-                                                layer: layer)
+        let bound = Int8Binding(weights: core.reordered(parameters.weights), rows: core.filters, depth: core.depth,
+                                biases: parameters.biases, activation: activation, layer: layer)
         return (Int8DirectConvolution(self, bound: bound), ConvolutionParameters(weights: [], biases: parameters.biases))
     }
 

@@ -57,8 +57,8 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
     /// Quantizes the folded float `parameters` (row-major `filters x depth`) and keeps them
     /// with the layer's input quantization; the float weights are dropped (biases stay, float).
     package func bound(to parameters: ConvolutionParameters, layer: LayerPlan) -> (any ConvolutionMethod, ConvolutionParameters) {
-        let bound = Int8Binding(weights: parameters.weights, rows: core.filters, depth: core.depth, biases: parameters.biases,
-                          activation: activation, layer: layer)
+        let bound = Int8Binding(weights: parameters.weights, rows: core.filters, depth: core.depth,
+                                biases: parameters.biases, activation: activation, layer: layer)
         return (Int8Im2colConvolution(self, bound: bound), ConvolutionParameters(weights: [], biases: parameters.biases))
     }
 
