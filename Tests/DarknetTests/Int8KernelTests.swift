@@ -404,6 +404,35 @@ final class Int8KernelTests: XCTestCase {
         XCTAssertEqual(quantization.quantize(special), portable)
     }
 
+    /// A max pool over codes gives the codes of the float pool over their values, in every
+    /// geometry path: 2x2 at stride 1 (the flat pass and its last column and row, one channel
+    /// or many, 1 wide or 1 high), 2x2 at stride 2 (the 32-byte steps, odd sizes), and the
+    /// general windows (size 3, other paddings, unequal strides).
+    func testMaxpoolOverCodesIsTheCodesOfTheFloatPool() {
+        var random = SplitMix64(seed: 29)
+        let quantization = Int8TensorQuantization(scale: 0.125, zeroPoint: 40)
+        let geometries: [(channels: Int, height: Int, width: Int, size: Int, strideX: Int, strideY: Int, padding: Int)] = [
+            (3, 13, 13, 2, 1, 1, 1), (1, 40, 37, 2, 1, 1, 1), (5, 1, 20, 2, 1, 1, 1), (4, 9, 1, 2, 1, 1, 1),
+            (4, 64, 70, 2, 2, 2, 1), (3, 37, 37, 2, 2, 2, 1), (2, 26, 26, 2, 2, 2, 0), (2, 20, 66, 2, 2, 2, 1),
+            (2, 9, 11, 3, 2, 2, 2), (3, 12, 12, 2, 1, 1, 0), (2, 15, 17, 5, 1, 1, 4), (2, 10, 14, 2, 2, 1, 1),
+        ]
+        for g in geometries {
+            let outHeight = (g.height + g.padding - g.size) / g.strideY + 1
+            let outWidth = (g.width + g.padding - g.size) / g.strideX + 1
+            let codes = (0..<g.channels * g.height * g.width).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let values = codes.map(quantization.dequantize)
+            var pooledFloats = [Float](repeating: 0, count: g.channels * outHeight * outWidth)
+            var pooledCodes = [UInt8](repeating: 0xAA, count: pooledFloats.count + 1)  // one guard byte
+            maxpool(values, channels: g.channels, height: g.height, width: g.width, size: g.size, strideX: g.strideX,
+                    strideY: g.strideY, padding: g.padding, outHeight: outHeight, outWidth: outWidth, into: &pooledFloats,
+                    scratch: nil)
+            maxpoolCodes(codes, channels: g.channels, height: g.height, width: g.width, size: g.size, strideX: g.strideX,
+                         strideY: g.strideY, padding: g.padding, outHeight: outHeight, outWidth: outWidth, into: &pooledCodes)
+            XCTAssertEqual(Array(pooledCodes.dropLast()), quantization.quantize(pooledFloats), "\(g)")
+            XCTAssertEqual(pooledCodes.last, 0xAA, "\(g): wrote past the output")
+        }
+    }
+
     func testWeightRowsQuantizeSymmetricallyWithinHalfAStep() {
         var random = SplitMix64(seed: 3)
         let rows = 5, columns = 31

@@ -172,10 +172,11 @@ final class Int8NetworkTests: XCTestCase {
         XCTAssertEqual(try outputs(best, ThreadSplit(threads: 2, finestPieces: true)), reference)
     }
 
-    /// int8 convolutions read by nothing but the next int8 convolution write 8-bit codes for it
-    /// (`NetworkPlan.int8CodeOutputs`) in a session that does not keep their outputs: the last
-    /// output is the same, bit for bit, as a session keeping every layer (floats in between),
-    /// through pointwise and 3x3 readers, stride 2 and four activations, on 1 and 2 threads.
+    /// int8 convolutions read by nothing but the next int8 convolution, or by a max pool read by
+    /// nothing but one, write 8-bit codes for it (`NetworkPlan.int8CodeOutputs`, `int8CodePools`)
+    /// in a session that does not keep their outputs: the last output is the same, bit for bit,
+    /// as a session keeping every layer (floats in between), through pointwise and 3x3 readers,
+    /// stride 2, 2x2 pools at strides 2 and 1, and four activations, on 1 and 2 threads.
     func testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem() throws {
         let text = """
             [net]
@@ -195,6 +196,9 @@ final class Int8NetworkTests: XCTestCase {
             stride=1
             pad=0
             activation=mish
+            [maxpool]
+            size=2
+            stride=2
             [convolutional]
             batch_normalize=1
             filters=24
@@ -208,6 +212,9 @@ final class Int8NetworkTests: XCTestCase {
             stride=1
             pad=0
             activation=relu
+            [maxpool]
+            size=2
+            stride=1
             [convolutional]
             filters=10
             size=3
@@ -225,7 +232,8 @@ final class Int8NetworkTests: XCTestCase {
         let network = try Network(spec: spec, weights: weights,
                                   options: PlanOptions(precision: .int8(calibration, floatLayers: .none)))
         XCTAssertEqual(network.plan.layers.filter { $0.int8 != nil }.count, 5)
-        XCTAssertEqual(network.plan.int8CodeOutputs, [0, 1, 2, 3])
+        XCTAssertEqual(network.plan.int8CodeOutputs, [0, 1, 3, 4])
+        XCTAssertEqual(network.plan.int8CodePools, [2, 5])
         let last = network.plan.layers.count - 1
         for threads in [1, 2] {
             let floats = InferenceSession(network: network, retaining: .all, split: ThreadSplit(threads: threads, finestPieces: true))
@@ -311,9 +319,16 @@ final class Int8NetworkTests: XCTestCase {
                 // YOLOv3-tiny's float layers (Winograd's 4x layout for layer 6) take it to 0.31x its file.
                 if name == "yolov3.cfg" { XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)") }
                 if floatLayers == .default {
-                    // The pairs that pass 8-bit codes (Quantize/README.md): tiny's 12 -> 13, YOLOv3's 1x1 -> 3x3 blocks and heads.
-                    XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 33 : 1, name)
-                    XCTAssertTrue(int8.int8CodeOutputs.allSatisfy { int8.layers[$0].int8 != nil && int8.layers[$0 + 1].int8 != nil })
+                    // The convolutions that pass 8-bit codes (Quantize/README.md): tiny's 12 -> 13 and
+                    // 10 -> 12 through the max pool 11 (8's output is routed too), YOLOv3's 1x1 -> 3x3
+                    // blocks and heads.
+                    XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 33 : 2, name)
+                    if name == "yolov3-tiny.cfg" { XCTAssertEqual(int8.int8CodeOutputs, [10, 12]) }
+                    XCTAssertEqual(int8.int8CodePools, name == "yolov3.cfg" ? [] : [11], name)
+                    XCTAssertTrue(int8.int8CodeOutputs.allSatisfy { writer in
+                        let reader = int8.int8CodePools.contains(writer + 1) ? writer + 2 : writer + 1
+                        return int8.layers[writer].int8 != nil && int8.layers[reader].int8 != nil
+                    })
                 }
             }
         }

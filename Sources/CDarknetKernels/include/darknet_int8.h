@@ -188,6 +188,13 @@ void swiftdarknet_int8_direct_u8(int variant, const int8_t *packed_a, ptrdiff_t 
                                  const swiftdarknet_int8_epilogue *epilogue, uint8_t *c, uint8_t *panel,
                                  ptrdiff_t n_begin, ptrdiff_t n_end);
 
+/* Max pooling of CHW 8-bit codes with Darknet's [maxpool] geometry (windows from -padding / 2,
+ * cells outside the input ignored): the codes of the pooled floats, since quantization is
+ * monotonic (a NaN, coded as the zero point, is the exception). */
+void swiftdarknet_maxpool_u8(const uint8_t *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                             ptrdiff_t size, ptrdiff_t stride_x, ptrdiff_t stride_y, ptrdiff_t padding,
+                             ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *output);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,12 +45,23 @@ struct ForwardPass {
     var threadScratch: UnsafeMutablePointer<Float> { workspace + plan.workspaceCount }
     var scratchStride: Int { plan.threadScratchCount }
 
-    /// The quantization in which int8 convolution `index` writes 8-bit codes for the int8
-    /// convolution after it (`NetworkPlan.int8CodeOutputs`), that reader's input quantization;
-    /// nil when it writes floats: the plan does not allow codes, or this session keeps its output.
+    /// The quantization of layer `index`'s output when it is 8-bit codes: int8 convolution
+    /// `index` writes codes for the int8 convolution after it, or after the max pool after it
+    /// (`NetworkPlan.int8CodeOutputs`, `int8CodePools`), in that reader's input quantization,
+    /// and such a pool pools them. Nil when the output is floats: the plan does not allow codes,
+    /// or this session keeps the output (or that of the pool, or of the convolution before it).
     func codeQuantization(ofOutput index: Int) -> Int8TensorQuantization? {
-        guard index >= 0, plan.int8CodeOutputs.contains(index), !layout.retained.contains(index) else { return nil }
-        return plan.layers[index + 1].int8?.input
+        guard index >= 0 else { return nil }
+        let chain: ClosedRange<Int>
+        if plan.int8CodePools.contains(index) {
+            chain = index - 1...index
+        } else if plan.int8CodeOutputs.contains(index) {
+            chain = plan.int8CodePools.contains(index + 1) ? index...index + 1 : index...index
+        } else {
+            return nil
+        }
+        guard !chain.contains(where: layout.retained.contains) else { return nil }
+        return plan.layers[chain.upperBound + 1].int8?.input
     }
 
     /// Whether maxpool layer `index` is computed by the convolution before it: the plan allows it

@@ -15,6 +15,14 @@ package func maxpool(_ input: UnsafePointer<Float>, channels: Int, height: Int, 
             padding: padding, outHeight: outHeight, outWidth: outWidth, into: output, scratch: nil)
 }
 
+/// Darknet's max pooling over 8-bit codes of one quantization (a pool between two int8
+/// convolutions): the codes of the pooled floats, since quantization is monotonic.
+package func maxpoolCodes(_ input: UnsafePointer<UInt8>, channels: Int, height: Int, width: Int, size: Int,
+                          strideX: Int, strideY: Int, padding: Int, outHeight: Int, outWidth: Int,
+                          into output: UnsafeMutablePointer<UInt8>) {
+    swiftdarknet_maxpool_u8(input, channels, height, width, size, strideX, strideY, padding, outHeight, outWidth, output)
+}
+
 /// Max pooling with separate horizontal and vertical steps (AlexeyAB's `stride_x`,
 /// `stride_y`). Windows wider than 2 need `scratch` of `channels * height * outWidth` floats:
 /// the maximum over a rectangle is the maximum over its rows of the maxima along each row,

@@ -63,6 +63,11 @@ extension MaxpoolSpec: WeightlessLayer {
         if pass.fusesMaxpool(layer.index) { return }  // computed with the convolution before it
         let input = pass.input(of: layer), output = pass.output(of: layer)
         let inShape = layer.inputShape, outShape = layer.outputShape
+        if pass.codeQuantization(ofOutput: layer.index) != nil {  // 8-bit codes between two int8 convolutions
+            runOnCodes(UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self),
+                       into: UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self), layer, split: pass.split)
+            return
+        }
         let scratchPlane = inShape.height * outShape.width
         pass.split(inShape.channels, minimumPiece: 4) { channels, _ in
             maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
@@ -71,6 +76,18 @@ extension MaxpoolSpec: WeightlessLayer {
                     outHeight: outShape.height, outWidth: outShape.width,
                     into: output + channels.lowerBound * outShape.planeSize,
                     scratch: layer.workspaceCount > 0 ? pass.workspace + channels.lowerBound * scratchPlane : nil)
+        }
+    }
+
+    /// The pool over 8-bit codes (`NetworkPlan.int8CodePools`), split by channel.
+    private func runOnCodes(_ input: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, _ layer: LayerPlan,
+                            split: ThreadSplit) {
+        let inShape = layer.inputShape, outShape = layer.outputShape
+        split(inShape.channels, minimumPiece: 4) { channels, _ in
+            maxpoolCodes(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+                         height: inShape.height, width: inShape.width, size: size, strideX: strideX, strideY: strideY,
+                         padding: padding, outHeight: outShape.height, outWidth: outShape.width,
+                         into: output + channels.lowerBound * outShape.planeSize)
         }
     }
 }

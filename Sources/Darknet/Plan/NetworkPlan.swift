@@ -99,11 +99,16 @@ public struct NetworkPlan: Sendable, Equatable {
     /// pass (see `SlidingWindowConvolution.canPool`): the pool is that convolution's only reader.
     /// A session fuses them unless it keeps the convolution's output.
     package let fusibleMaxpools: Set<Int>
-    /// int8 convolutions whose only reader is the int8 convolution right after them: a session
-    /// that does not keep such an output lets the convolution write it as 8-bit codes in its
-    /// reader's input quantization, which the reader takes as they are (the same codes it would
-    /// have quantized the float output to, without the float tensor in between).
+    /// int8 convolutions whose only reader is the int8 convolution right after them, or a
+    /// `[maxpool]` in `int8CodePools`: a session that keeps neither such an output nor that of
+    /// the pool lets the convolution write it as 8-bit codes in the (next) int8 convolution's
+    /// input quantization, which that reader takes as they are (the same codes it would have
+    /// quantized the float output to, without the float tensor in between).
     package let int8CodeOutputs: Set<Int>
+    /// `[maxpool]` layers between two int8 convolutions, each the other's only neighbour: they
+    /// pool the first one's 8-bit codes into codes for the second (exact: quantization is
+    /// monotonic), where the session keeps neither output.
+    package let int8CodePools: Set<Int>
     /// Floats of state all layers carry between passes (see `LayerPlan.stateCount`).
     public let stateCount: Int
     /// Where each layer's state starts in a session's state buffer.
@@ -163,7 +168,9 @@ public struct NetworkPlan: Sendable, Equatable {
         self.parameterCount = layers.reduce(0) { $0 &+ $1.parameterCount }
         let readers = Self.readerCounts(layers)
         self.fusibleMaxpools = Self.fusibleMaxpools(layers, readers: readers)
-        self.int8CodeOutputs = Self.int8CodeOutputs(layers, readers: readers)
+        let int8CodePools = Self.int8CodePools(layers, readers: readers)
+        self.int8CodePools = int8CodePools
+        self.int8CodeOutputs = Self.int8CodeOutputs(layers, readers: readers).union(int8CodePools.map { $0 - 1 })
         self.threadScratchCount = layers.map(\.threadScratchCount).max() ?? 0
         var stateOffsets: [Int] = []
         var state = 0
@@ -219,10 +226,23 @@ public struct NetworkPlan: Sendable, Equatable {
         })
     }
 
+    /// Whether layer `reader` reads layer `writer` alone, and is `writer`'s only reader.
+    private static func onlyReader(_ reader: Int, of writer: Int, _ layers: [LayerPlan], readers: [Int]) -> Bool {
+        readers[writer] == 1 && layers[reader].sources == [writer]
+    }
+
     private static func int8CodeOutputs(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
         Set(layers.indices.dropLast().filter { index in
-            layers[index].int8 != nil && layers[index + 1].int8 != nil && readers[index] == 1
-                && layers[index + 1].sources == [index]
+            layers[index].int8 != nil && layers[index + 1].int8 != nil && onlyReader(index + 1, of: index, layers, readers: readers)
+        })
+    }
+
+    private static func int8CodePools(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
+        Set(layers.indices.dropFirst().dropLast().filter { index in
+            guard case .maxpool = layers[index].spec.kind else { return false }
+            return layers[index - 1].int8 != nil && layers[index + 1].int8 != nil
+                && onlyReader(index, of: index - 1, layers, readers: readers)
+                && onlyReader(index + 1, of: index, layers, readers: readers)
         })
     }
 

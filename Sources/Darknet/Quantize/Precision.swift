@@ -9,9 +9,10 @@ public enum Precision: Sendable, Equatable {
     /// `floatLayers` names stay in float, as do convolutions the int8 kernels do not compute
     /// (groups, dilation, unequal strides, activations other than linear, leaky, relu, logistic,
     /// mish and swish). Tensors between layers stay float, except where an int8 convolution's
-    /// only reader is the int8 convolution after it and the session does not keep its output:
-    /// it writes 8-bit codes in its reader's input quantization, the same codes the reader
-    /// would have made of the floats (`NetworkPlan.int8CodeOutputs`).
+    /// only reader is the int8 convolution after it (or a max pool that one alone reads) and the
+    /// session does not keep those outputs: it writes 8-bit codes in its reader's input
+    /// quantization, the same codes the reader would have made of the floats
+    /// (`NetworkPlan.int8CodeOutputs`, `int8CodePools`).
     case int8(Int8Calibration, floatLayers: Int8FloatLayers = .default)
 
     /// The calibration of `.int8`, nil for `.float32`.
