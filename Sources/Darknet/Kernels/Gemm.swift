@@ -99,7 +99,8 @@ public enum BLAS {
                 }
             }
         }
-        return whole.map(\.bitPattern) == rows.map(\.bitPattern) && whole.map(\.bitPattern) == columns.map(\.bitPattern)
+        func sameBits(_ x: Float, _ y: Float) -> Bool { x.bitPattern == y.bitPattern }
+        return whole.elementsEqual(rows, by: sameBits) && whole.elementsEqual(columns, by: sameBits)
     }()
 
     /// Sets how many threads one BLAS call may use.

@@ -47,11 +47,12 @@ package struct Im2colConvolution: ShapedConvolutionMethod {
             // (`BLAS.cutsInvariantly` false) gets pieces cut by the GEMM's shape alone instead,
             // the same at any thread count: at most `shapeCutPieces`.
             let minimumShare = BLAS.splitInvariantMultiplyAdds
-            let threads = BLAS.cutsInvariantly ? split.threads : Self.shapeCutPieces
+            let invariant = BLAS.cutsInvariantly
+            let threads = invariant ? split.threads : Self.shapeCutPieces
             if groupFilters > outPlane {
                 let rowsPerShare = max(16, (minimumShare + outPlane * kernelArea - 1) / max(outPlane * kernelArea, 1),
                                        groupFilters / threads)
-                gemmPieces(groupFilters, minimumPiece: rowsPerShare, split: split) { rows in
+                gemmPieces(groupFilters, minimumPiece: rowsPerShare, split: split, invariant: invariant) { rows in
                     BLAS.sgemm(m: rows.count, n: outPlane, k: kernelArea,
                                a: a + rows.lowerBound * kernelArea, lda: kernelArea,
                                b: columns, ldb: outPlane,
@@ -60,7 +61,7 @@ package struct Im2colConvolution: ShapedConvolutionMethod {
             } else {
                 let columnsPerShare = max(64, (minimumShare + groupFilters * kernelArea - 1) / max(groupFilters * kernelArea, 1),
                                           outPlane / threads)
-                gemmPieces(outPlane, minimumPiece: columnsPerShare, split: split) { span in
+                gemmPieces(outPlane, minimumPiece: columnsPerShare, split: split, invariant: invariant) { span in
                     BLAS.sgemm(m: groupFilters, n: span.count, k: kernelArea,
                                a: a, lda: kernelArea,
                                b: columns + span.lowerBound, ldb: outPlane,
@@ -75,10 +76,11 @@ package struct Im2colConvolution: ShapedConvolutionMethod {
     static let shapeCutPieces = 4
 
     /// Runs `body` over pieces of `0..<count`: split over the threads, at least `minimumPiece`
-    /// long, where the BLAS cuts invariantly; else in fixed pieces of `minimumPiece` (the last
+    /// long, where the BLAS cuts `invariant`ly; else in fixed pieces of `minimumPiece` (the last
     /// shorter), whichever threads run them.
-    private func gemmPieces(_ count: Int, minimumPiece: Int, split: ThreadSplit, _ body: (Range<Int>) -> Void) {
-        guard !BLAS.cutsInvariantly else {
+    private func gemmPieces(_ count: Int, minimumPiece: Int, split: ThreadSplit, invariant: Bool,
+                            _ body: (Range<Int>) -> Void) {
+        guard !invariant else {
             split(count, minimumPiece: minimumPiece) { range, _ in body(range) }
             return
         }
