@@ -52,8 +52,9 @@ struct Suites {
 
     /// Each convolution path on every distinct convolution shape, as the forward pass runs it,
     /// bias and activation included: `im2col+sgemm` (im2col skipped for 1x1/1; the general path
-    /// and the reference) for every layer, and `winograd` (input transform, 36 sgemm, output
-    /// transform) for every 3x3/1 "same" layer, whether or not the planner picks it there.
+    /// and the reference) for every layer, `pointwise` for every ungrouped 1x1/1 layer, and
+    /// `winograd` (input transform, 36 sgemm, output transform) for every 3x3/1 "same" layer,
+    /// whether or not the planner picks it there.
     func convolutionPath() -> [MicroBenchmark] {
         var result: [MicroBenchmark] = []
         var seen: [String: Int] = [:]
@@ -75,6 +76,9 @@ struct Suites {
                 result.append(benchmark)
             }
             add(.im2col, planned: layer.algorithm == .im2col || layer.algorithm == .direct)
+            if conv.size == 1, conv.strideX == 1, conv.padding == 0, conv.groups == 1 {
+                add(.pointwise, planned: layer.algorithm == .pointwise)
+            }
             if conv.groups == 1, !(conv.size == 1 && conv.strideX == 1 && conv.padding == 0) {
                 add(.im2colBands, planned: layer.algorithm == .im2colBands)
             }
@@ -106,6 +110,7 @@ struct Suites {
         let input = layer.inputShape, output = layer.outputShape
         let name = switch algorithm {
         case .direct, .im2col: "im2col+sgemm"
+        case .pointwise: "pointwise"
         case .im2colBands: "im2col bands"
         case .winograd: "winograd"
         case .winogradFewTiles: "winograd few tiles"

@@ -164,6 +164,13 @@ void swiftdarknet_winograd_output_tile_major(const float *products, ptrdiff_t fi
              tile_columns, biases, epilogue, output, first, count)
 }
 
+void swiftdarknet_pointwise(const float *weights, const float *input, ptrdiff_t channels, ptrdiff_t filters,
+                            ptrdiff_t plane, ptrdiff_t first, ptrdiff_t count, const float *biases, int activation,
+                            float *packed, float *products, float *output) {
+    DISPATCH(swiftdarknet_pointwise, weights, input, channels, filters, plane, first, count, biases, activation, packed,
+             products, output)
+}
+
 void swiftdarknet_winograd_products_tile_major(const float *u, const float *v, float *products, ptrdiff_t channels,
                                                ptrdiff_t filters_padded, ptrdiff_t tiles, ptrdiff_t first,
                                                ptrdiff_t count) {

@@ -11,6 +11,7 @@
 #include "WinogradTileMajor.h"
 #include "WinogradWeights.h"
 #include "Elementwise.h"
+#include "Pointwise.h"
 #include "YUV.h"
 
 #undef VEC

@@ -66,40 +66,45 @@ static inline __attribute__((always_inline)) void CAT(winograd_product_tiles_, S
 #undef WINOGRAD_BLOCK_CASE
 }
 
-/* Tiles are split into the fewest blocks of at most WINOGRAD_TILE_BLOCK, of near-equal size (49
+/* Products p[tile][f] = sum_c v[c * stride + tile] u[c][f] of `tiles` tiles, every filter.
+ * Tiles are split into the fewest blocks of at most WINOGRAD_TILE_BLOCK, of near-equal size (49
  * tiles: 7 x 7, not 6 x 8 + 1), so no block runs with too few tiles to hide its loads. For each
  * group of filters the blocks pass over the same weights (from L2 after the first); every pass
- * prefetches a share of the next group's, so the stream from memory spreads over all passes
- * instead of stalling the first. */
+ * prefetches a share of the next group's (none at or past `end`), so the stream from memory
+ * spreads over all passes instead of stalling the first. */
+static inline __attribute__((always_inline)) void CAT(tile_major_products_, SUFFIX)(
+    const float *u, const float *v, float *p, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t stride,
+    ptrdiff_t tiles, const char *end) {
+    const ptrdiff_t wide = WINOGRAD_FILTER_VECTORS * LANES;
+    const ptrdiff_t blocks = (tiles + WINOGRAD_TILE_BLOCK - 1) / WINOGRAD_TILE_BLOCK;
+    for (ptrdiff_t f = 0; f < filters_padded;) {
+        /* Whole groups of `wide` filters, then single vectors (filters_padded is a multiple of 16). */
+        const int nb = f + wide <= filters_padded ? WINOGRAD_FILTER_VECTORS : 1;
+        const ptrdiff_t group = nb * LANES;
+        /* Filters [f, f + group) are one contiguous run of weights; the next group follows it. */
+        const char *next = (const char *)(u + f * channels + group * channels);
+        for (ptrdiff_t b = 0; b < blocks; b++) {
+            const ptrdiff_t t = tiles * b / blocks, tb = tiles * (b + 1) / blocks - t;
+            const char *prefetch = next + b * channels * 64;
+            if (prefetch >= end || b * 64 >= group * 4) prefetch = NULL;
+            if (nb == WINOGRAD_FILTER_VECTORS)
+                CAT(winograd_product_tiles_, SUFFIX)(u, f, v + t, channels, filters_padded, stride, (int)tb,
+                                                     WINOGRAD_FILTER_VECTORS, p + t * filters_padded, prefetch);
+            else
+                CAT(winograd_product_tiles_, SUFFIX)(u, f, v + t, channels, filters_padded, stride, (int)tb, 1,
+                                                     p + t * filters_padded, prefetch);
+        }
+        f += group;
+    }
+}
+
 static void CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX)(
     const float *u, const float *v, float *p, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
     ptrdiff_t first, ptrdiff_t count) {
-    const ptrdiff_t wide = WINOGRAD_FILTER_VECTORS * LANES;
-    const ptrdiff_t blocks = (tiles + WINOGRAD_TILE_BLOCK - 1) / WINOGRAD_TILE_BLOCK;
     const char *end = (const char *)(u + (first + count) * channels * filters_padded);
     for (ptrdiff_t e = first; e < first + count; e++) {
-        const float *ue = u + e * channels * filters_padded;
-        const float *ve = v + e * channels * tiles;
-        float *pe = p + e * tiles * filters_padded;
-        for (ptrdiff_t f = 0; f < filters_padded;) {
-            /* Whole groups of `wide` filters, then single vectors (filters_padded is a multiple of 16). */
-            const int nb = f + wide <= filters_padded ? WINOGRAD_FILTER_VECTORS : 1;
-            const ptrdiff_t group = nb * LANES;
-            /* Filters [f, f + group) are one contiguous run of weights; the next group follows it. */
-            const char *next = (const char *)(ue + f * channels + group * channels);
-            for (ptrdiff_t b = 0; b < blocks; b++) {
-                const ptrdiff_t t = tiles * b / blocks, tb = tiles * (b + 1) / blocks - t;
-                const char *prefetch = next + b * channels * 64;
-                if (prefetch >= end || b * 64 >= group * 4) prefetch = NULL;
-                if (nb == WINOGRAD_FILTER_VECTORS)
-                    CAT(winograd_product_tiles_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles, (int)tb,
-                                                         WINOGRAD_FILTER_VECTORS, pe + t * filters_padded, prefetch);
-                else
-                    CAT(winograd_product_tiles_, SUFFIX)(ue, f, ve + t, channels, filters_padded, tiles, (int)tb, 1,
-                                                         pe + t * filters_padded, prefetch);
-            }
-            f += group;
-        }
+        CAT(tile_major_products_, SUFFIX)(u + e * channels * filters_padded, v + e * channels * tiles,
+                                          p + e * tiles * filters_padded, channels, filters_padded, tiles, tiles, end);
     }
 }
 

@@ -78,7 +78,8 @@ final class ErrorMessageTests: XCTestCase {
          "plan.cfg:5: layer 0 [softmax]: input has 192 values, expected one per class of the tree = 9418"),
         (net + "[maxpool]\n[upsample]\nstride=100000\n", 4 << 30, "plan.cfg:6: layer 1 [upsample]: tensor sizes overflow"),
         ("[net]\nwidth=65536\nheight=65536\nchannels=1\n[maxpool]\n", 4 << 30, "plan.cfg:1: network: tensor sizes overflow"),
-        (net + "[convolutional]\nfilters=4\n", 100, "plan.cfg:1: network: needs 1856 bytes, more than the limit of 100 bytes"),
+        (net + "[convolutional]\nfilters=4\n", 100,
+         "plan.cfg:1: network: needs \(1856 + pointwiseScratchBytes(channels: 3, filters: 4, plane: 64)) bytes, more than the limit of 100 bytes"),
     ]
 
     func testEveryPlanErrorReasonNamesTheCfgFileAndTheSectionLine() throws {

@@ -307,7 +307,9 @@ final class MalformedInputTests: XCTestCase {
         Row("network input over 2^31 values", .cfg("[net]\nwidth=65536\nheight=65536\nchannels=1\n[maxpool]\n"),
             .plan(layer: -1, section: "net", reason: .sizeOverflow)),
         Row("planned memory over the default 4 GiB", .cfg("[net]\nwidth=4096\nheight=4096\nchannels=3\n[convolutional]\nfilters=64\n"),
-            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (3 + 64) * 4096 * 4096 * 4 + 64 * 4 * 4, limit: 4 << 30))),
+            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(
+                bytes: (3 + 64) * 4096 * 4096 * 4 + 64 * 4 * 4 + pointwiseScratchBytes(channels: 3, filters: 64, plane: 4096 * 4096),
+                limit: 4 << 30))),
         Row("planned memory counts one thread's scratch",
             .cfg("[net]\nwidth=8\nheight=8\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", memoryLimit: 4096),
             // input + output + few-tile Winograd workspace (36 x 4 tiles x (32 + 16) channels)
@@ -327,7 +329,8 @@ final class MalformedInputTests: XCTestCase {
         Row("kernel area beyond BLAS's 32-bit dimensions", .cfg("[net]\nwidth=1\nheight=1\nchannels=238609295\n[convolutional]\nsize=3\npad=1\n", memoryLimit: .max),
             .plan(layer: 0, section: "convolutional", reason: .sizeOverflow)),
         Row("memory limit checked before the weights file is read", .cfgFile(net + "[convolutional]\nfilters=4\n", memoryLimit: 100),
-            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: (192 + 256 + 4 * 4) * 4, limit: 100))),
+            .plan(layer: -1, section: "net", reason: .memoryLimitExceeded(
+                bytes: (192 + 256 + 4 * 4) * 4 + pointwiseScratchBytes(channels: 3, filters: 4, plane: 64), limit: 100))),
     ]
 
     // MARK: weights

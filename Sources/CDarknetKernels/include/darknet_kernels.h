@@ -157,6 +157,19 @@ float swiftdarknet_winograd_weights(const float *g, const float *filter_scales, 
  * splits its work into; disjoint block ranges can run on different threads. */
 ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, ptrdiff_t channels, int channel_major);
 
+/* A 1x1 stride-1 convolution of CHW `input` (`channels` planes of `plane` floats) for positions
+ * [first, first + count): the positions copied in blocks of 16 to `packed` (channels * count
+ * rounded up to 16 floats), the tile-major products (as swiftdarknet_winograd_products_tile_major,
+ * with positions for filters and filters for tiles) to `products` (filters * count rounded up to
+ * 16 floats), then stored to `output`'s `filters` planes with `biases` added and `activation` (a
+ * SWIFTDARKNET_ACTIVATION_* code) applied as swiftdarknet_bias_activate does, or as they are
+ * when `biases` is NULL. `weights` transposed: weights[c * filters + f]. Each output is summed
+ * over the channels in order, whatever the range: results do not depend on how positions are
+ * split. */
+void swiftdarknet_pointwise(const float *weights, const float *input, ptrdiff_t channels, ptrdiff_t filters,
+                            ptrdiff_t plane, ptrdiff_t first, ptrdiff_t count, const float *biases, int activation,
+                            float *packed, float *products, float *output);
+
 /* Products for outputs with few tiles, elements [first, first + count):
  * products[e][tile][f] = sum_c v[e][c][tile] u[e][c][f], with u channel-major (see above) and v
  * the input transform ([elements][channels][tiles]; 36 elements for F(4x4, 3x3), 16 for F(2x2, 3x3)). A block of tiles x filters stays in registers over

@@ -90,6 +90,7 @@ extension ConvolutionAlgorithm {
     package func method(for conv: ConvolutionalSpec, input: TensorShape, output: TensorShape) -> any ConvolutionMethod {
         switch self {
         case .direct, .im2col: Im2colConvolution(conv, inputShape: input, outputShape: output)
+        case .pointwise: PointwiseConvolution(conv, inputShape: input, outputShape: output)
         case .im2colBands: Im2colBands(conv, inputShape: input, outputShape: output)
         case .slidingWindow: SlidingWindowConvolution(conv, inputShape: input, outputShape: output)
         case .slidingWindowStride2: SlidingWindowStride2(conv, inputShape: input, outputShape: output)

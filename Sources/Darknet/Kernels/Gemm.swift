@@ -45,6 +45,18 @@ public enum BLAS {
         #endif
     }
 
+    /// Whether the BLAS's GEMM kernels use AVX-512: OpenBLAS's SkylakeX, Cooperlake and
+    /// SapphireRapids families (`kernelName`); not its Haswell or Zen ones, which it runs on
+    /// AVX-512 CPUs too when `OPENBLAS_CORETYPE` says so. Opens the BLAS if it is not yet.
+    package static var hasAVX512Kernels: Bool {
+        #if canImport(Accelerate)
+        return false
+        #else
+        guard (try? ensureLoaded()) != nil else { return false }
+        return ["skylakex", "cooperlake", "sapphirerapids"].contains(kernelName.lowercased())
+        #endif
+    }
+
     /// The kernel family the BLAS runs (OpenBLAS's core name), for reports.
     public static var kernelName: String {
         #if canImport(Accelerate)

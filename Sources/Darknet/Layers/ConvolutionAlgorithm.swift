@@ -2,6 +2,9 @@
 public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// 1x1, stride 1, no padding: the input already is the GEMM's B matrix.
     case direct
+    /// 1x1, stride 1, no padding, one group, by the tile-major product kernel instead of the
+    /// BLAS (`PointwiseConvolution`): where the BLAS has no AVX-512 kernels on a CPU that has them.
+    case pointwise
     /// im2col into the workspace, then one GEMM per group (the general path, and the reference).
     case im2col
     /// im2col one band of output rows at a time into a per-thread buffer that stays in cache,
@@ -52,7 +55,7 @@ extension ConvolutionAlgorithm {
     var isWinograd: Bool {
         switch self {
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands: true
-        case .direct, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col, .int8Direct: false
+        case .direct, .pointwise, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col, .int8Direct: false
         }
     }
 
@@ -75,7 +78,8 @@ extension ConvolutionAlgorithm {
 
     /// The planner's choice, by measurement on YOLOv3-tiny and YOLOv3 at 416 (darknet-microbench,
     /// one thread):
-    /// - 1x1 stride-1 unpadded: `.direct` (the input is already the GEMM's B matrix);
+    /// - 1x1 stride-1 unpadded: `.direct` (the input is already the GEMM's B matrix), or with
+    ///   one group `.pointwise` where `pointwiseBeatsTheBLAS` (`PointwiseConvolution.beatsTheBLAS`);
     /// - few input channels: `.slidingWindow` (2-4x im2col at 3 and 16 channels);
     /// - 3x3 stride-1 "same" with at least 32 channels, up to `tileMajorTileLimit` tiles:
     ///   `.winogradFewTiles` while its weights stay under `fewTileWeightLimit` (13x13 256 -> 512:
@@ -89,10 +93,13 @@ extension ConvolutionAlgorithm {
     /// - everything else: `.im2colBands` for large outputs with small weights, else `.im2col`.
     static func choose(for conv: ConvolutionalSpec, inputChannels: Int, outputHeight: Int, outputWidth: Int,
                        strategy: ConvolutionStrategy, fewTileWeightLimit: Int = fewTileWeightLimit,
-                       bandWeightLimit: Int = bandWeightLimit)
+                       bandWeightLimit: Int = bandWeightLimit,
+                       pointwiseBeatsTheBLAS: Bool = PointwiseConvolution.beatsTheBLAS)
         -> ConvolutionAlgorithm {
         let unitStride = conv.strideX == 1 && conv.strideY == 1
-        if conv.size == 1 && unitStride && conv.padding == 0 { return .direct }
+        if conv.size == 1 && unitStride && conv.padding == 0 {
+            return strategy == .fastest && conv.groups == 1 && pointwiseBeatsTheBLAS ? .pointwise : .direct
+        }
         guard strategy == .fastest else { return .im2col }
         if SlidingWindowConvolution.suits(conv, inputChannels: inputChannels) { return .slidingWindow }
         if SlidingWindowStride2.suits(conv, inputChannels: inputChannels) { return .slidingWindowStride2 }

@@ -3,7 +3,7 @@
 /// `biases` has one value per filter; `weights` are in the layout of the layer's algorithm.
 public struct ConvolutionParameters: Sendable, Equatable {
     /// Folded weights in the layout of the layer's algorithm: `filters x kernelArea` for the
-    /// GEMM and sliding-window paths, `[36][filters][channels]` for Winograd,
+    /// GEMM and sliding-window paths, `channels x filters` for `.pointwise`, `[36][filters][channels]` for Winograd,
     /// `[36][channels][padded filters]` for few-tile Winograd and `[16][channels][padded filters]`
     /// for F(2x2, 3x3).
     public let weights: [Float]
@@ -16,6 +16,10 @@ public struct ConvolutionParameters: Sendable, Equatable {
 
     /// Row-major `filters x kernelArea` weights laid out for `algorithm`.
     package init(weights: [Float], biases: [Float], for algorithm: ConvolutionAlgorithm, filters: Int, inputChannels: Int) {
+        if algorithm == .pointwise {
+            self.init(weights: transposed(weights, rows: filters, columns: inputChannels), biases: biases)
+            return
+        }
         guard algorithm.isWinograd else {
             self.init(weights: weights, biases: biases)
             return

@@ -1,0 +1,81 @@
+import CDarknetKernels
+
+/// `.pointwise`: a 1x1 stride-1 unpadded convolution by the Winograd paths' register-blocked
+/// tile-major product kernel instead of a BLAS GEMM. The output positions are cut into chunks;
+/// for each, the input's positions are copied in blocks of 16 (the vector lanes), every block of
+/// filters is summed over all input channels in registers, and each filter's row of outputs is
+/// stored to its plane, with bias and activation (linear, leaky, ReLU, logistic; the others in a
+/// pass after, as on the GEMM paths). Every output is summed
+/// over the channels in order, so results do not depend on how chunks fall to threads.
+///
+/// The planner takes it where it beats the BLAS (`ConvolutionAlgorithm.choose`): an OpenBLAS
+/// without AVX-512 kernels on a CPU with AVX-512, as under this project's VM's
+/// `OPENBLAS_CORETYPE=Haswell` (see `beatsTheBLAS`).
+package struct PointwiseConvolution: ShapedConvolutionMethod {
+    package let shapes: ConvolutionShapes
+
+    package init(shapes: ConvolutionShapes) {
+        self.shapes = shapes
+    }
+
+    /// Floats of packed input and products a chunk aims at, with the weights about what one
+    /// core's L2 holds.
+    static let chunkFloats = 98_304
+    /// The fewest positions of a chunk: below, every chunk rereads all the weights for too few
+    /// products (1024 -> 256 at 13x13: 0.6-0.8 ms in chunks of 16-32, 0.5 ms in 144).
+    static let shortestChunk = 128
+
+    private var channels: Int { inputShape.channels }
+    private var filters: Int { outputShape.channels }
+    private var plane: Int { outputShape.planeSize }
+
+    /// Chunks the positions are cut into (an even count where there are two or more, so two
+    /// threads share them evenly), and the positions of each but the last (a multiple of 16).
+    var chunks: (count: Int, positions: Int) { Self.chunks(channels: channels, filters: filters, plane: plane) }
+
+    static func chunks(channels: Int, filters: Int, plane: Int) -> (count: Int, positions: Int) {
+        let aim = max(shortestChunk, chunkFloats / max(channels + filters, 1))
+        var count = max(1, (plane + aim - 1) / aim)
+        if count > 1 && count % 2 == 1 { count += 1 }
+        let positions = ((plane + count - 1) / count + 15) / 16 * 16
+        return ((plane + positions - 1) / positions, positions)
+    }
+
+    /// Floats of scratch one thread needs for a layer of these sizes: a chunk's packed input and
+    /// products.
+    package static func scratchCount(channels: Int, filters: Int, plane: Int) -> Int {
+        saturatingProduct(chunks(channels: channels, filters: filters, plane: plane).positions, channels + filters)
+    }
+
+    package var workspaceCount: Int { 0 }
+    package var scratchCount: Int { Self.scratchCount(channels: channels, filters: filters, plane: plane) }
+    /// Weights transposed, `channels x filters` (`ConvolutionParameters` lays them out).
+    package var weightCount: Int { conv.gemmWeightCount(inputChannels: channels) }
+
+    package func run(_ buffers: ConvolutionBuffers) {
+        let (count, positions) = chunks
+        let channels = channels, filters = filters, plane = plane
+        let input = buffers.input, weights = buffers.weights, output = buffers.output
+        let scratch = buffers.scratch, stride = buffers.scratchStride
+        // Bias and activation in the store where the C kernels have the activation, else after.
+        let fused = conv.activation.simdKernelCode
+        let biases: UnsafePointer<Float>? = fused == nil ? nil : buffers.biases
+        buffers.split(count) { range, worker in
+            let packed = scratch + worker * stride, products = packed + positions * channels
+            for chunk in range {
+                let first = chunk * positions
+                swiftdarknet_pointwise(weights, input, channels, filters, plane, first, min(positions, plane - first),
+                                       biases, fused ?? -1, packed, products, output)
+            }
+        }
+        if fused == nil { buffers.addBiases(filters: filters, planeSize: plane, activation: conv.activation) }
+    }
+
+    /// Whether this kernel beats the BLAS's GEMM on 1x1 layers: it runs its AVX-512 variant
+    /// and the BLAS has no AVX-512 kernels (OpenBLAS's Haswell or Zen ones on an AVX-512 CPU:
+    /// 1.3-1.9x their sgemm on YOLO's 1x1 shapes, one thread). With OpenBLAS's SkylakeX kernels
+    /// they are about even, and the BLAS stays.
+    package static var beatsTheBLAS: Bool {
+        SIMDLevel.current == .avx512 && !BLAS.hasAVX512Kernels
+    }
+}
