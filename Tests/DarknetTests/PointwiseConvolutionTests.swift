@@ -64,7 +64,7 @@ final class PointwiseConvolutionTests: XCTestCase {
             for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
                 XCTAssertEqual(SIMDLevel.limit(to: level), level)
                 let one = Self.run(.pointwise, layer, split: ThreadSplit(threads: 1))
-                assertClose(one, reference, tolerance: 2e-4 * Float(shape.channels).squareRoot(), "\(shape) \(level), \(method.chunks)")
+                assertClose(one, reference, tolerance: 2e-4 * Float(shape.channels).squareRoot(), "\(shape) \(level), \(method.chunks(threads: 1))")
                 for split in [ThreadSplit(threads: 2), ThreadSplit(threads: 3, finestPieces: true)] {
                     XCTAssertEqual(Self.run(.pointwise, layer, split: split), one, "\(shape) \(level), \(split.threads) threads")
                 }
@@ -72,19 +72,30 @@ final class PointwiseConvolutionTests: XCTestCase {
         }
     }
 
-    /// Chunks: each a multiple of 16 positions, covering the plane once with no empty one; an
-    /// even count for a plane of several.
-    func testChunksCoverThePlaneInAnEvenCountOfBlocksOf16() throws {
+    /// Chunks: each a multiple of 16 positions, covering the plane once with no empty one, none
+    /// longer than the one-thread chunks the scratch is sized for; on several threads about 4 per
+    /// thread where the plane has room for chunks of 48.
+    func testChunksCoverThePlaneAndLeaveSeveralThreadsChunksToTake() throws {
         for shape in Self.shapes {
             let layer = try Self.layer(shape, seed: 1)
-            let (count, positions) = PointwiseConvolution(layer.conv, inputShape: layer.input, outputShape: layer.output).chunks
+            let method = PointwiseConvolution(layer.conv, inputShape: layer.input, outputShape: layer.output)
             let plane = layer.output.planeSize
-            XCTAssertEqual(positions % 16, 0, "\(shape)")
-            XCTAssertGreaterThanOrEqual(count * positions, plane, "\(shape)")
-            XCTAssertLessThan((count - 1) * positions, plane, "\(shape): an empty chunk")
+            for threads in [1, 2, 3] {
+                let (count, positions) = method.chunks(threads: threads)
+                XCTAssertEqual(positions % 16, 0, "\(shape)")
+                XCTAssertGreaterThanOrEqual(count * positions, plane, "\(shape)")
+                XCTAssertLessThan((count - 1) * positions, plane, "\(shape): an empty chunk")
+                XCTAssertLessThanOrEqual(positions * (shape.channels + shape.filters), method.scratchCount, "\(shape)")
+                if threads > 1 && plane >= 4 * threads * PointwiseConvolution.stealableChunk {
+                    // 4 per thread, less what rounding chunks up to 16 positions takes.
+                    XCTAssertGreaterThanOrEqual(count, 3 * threads, "\(shape), \(threads) threads")
+                }
+            }
         }
-        let many = try Self.layer((256, 26, 26, 255), seed: 1)
-        XCTAssertEqual(PointwiseConvolution(many.conv, inputShape: many.input, outputShape: many.output).chunks.count, 4)
+        let head = try Self.layer((1024, 13, 13, 256), seed: 1)
+        let method = PointwiseConvolution(head.conv, inputShape: head.input, outputShape: head.output)
+        XCTAssertEqual(method.chunks(threads: 1).count, 2)
+        XCTAssertEqual(method.chunks(threads: 2).count, 4, "169 positions: 4 chunks of 48 or fewer")
     }
 
     func testThePlannerTakesItForUngroupedPointwiseLayersWhereItBeatsTheBLAS() throws {

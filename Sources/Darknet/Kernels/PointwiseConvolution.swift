@@ -29,22 +29,34 @@ package struct PointwiseConvolution: ShapedConvolutionMethod {
     private var filters: Int { outputShape.channels }
     private var plane: Int { outputShape.planeSize }
 
-    /// Chunks the positions are cut into (an even count where there are two or more, so two
-    /// threads share them evenly), and the positions of each but the last (a multiple of 16).
-    var chunks: (count: Int, positions: Int) { Self.chunks(channels: channels, filters: filters, plane: plane) }
+    /// Chunks the positions are cut into for a split over `threads` threads, and the positions
+    /// of each but the last (a multiple of 16). On one thread: chunks of at least
+    /// `shortestChunk`, about `chunkFloats` of packed input and products each. On more: also at
+    /// least 4 per thread where the plane has room for chunks of `stealableChunk`, so that a
+    /// thread that finishes first takes chunks from one whose core another process holds (with
+    /// one chunk per thread, tiny's 13x13 layers took a 2-thread forward under a busy core to
+    /// 1.4-1.5x a 1-thread one). An even count where there are two or more. Chunks only decide
+    /// which thread computes an output, not its sum.
+    func chunks(threads: Int) -> (count: Int, positions: Int) {
+        Self.chunks(channels: channels, filters: filters, plane: plane, threads: threads)
+    }
 
-    static func chunks(channels: Int, filters: Int, plane: Int) -> (count: Int, positions: Int) {
+    /// The fewest positions of a chunk cut for stealing: one vector block of the AVX-512 kernel.
+    static let stealableChunk = 48
+
+    static func chunks(channels: Int, filters: Int, plane: Int, threads: Int) -> (count: Int, positions: Int) {
         let aim = max(shortestChunk, chunkFloats / max(channels + filters, 1))
         var count = max(1, (plane + aim - 1) / aim)
+        if threads > 1 { count = max(count, min(4 * threads, plane / stealableChunk)) }
         if count > 1 && count % 2 == 1 { count += 1 }
         let positions = ((plane + count - 1) / count + 15) / 16 * 16
         return ((plane + positions - 1) / positions, positions)
     }
 
     /// Floats of scratch one thread needs for a layer of these sizes: a chunk's packed input and
-    /// products.
+    /// products (the one-thread chunks, the longest).
     package static func scratchCount(channels: Int, filters: Int, plane: Int) -> Int {
-        saturatingProduct(chunks(channels: channels, filters: filters, plane: plane).positions, channels + filters)
+        saturatingProduct(chunks(channels: channels, filters: filters, plane: plane, threads: 1).positions, channels + filters)
     }
 
     package var workspaceCount: Int { 0 }
@@ -53,7 +65,7 @@ package struct PointwiseConvolution: ShapedConvolutionMethod {
     package var weightCount: Int { conv.gemmWeightCount(inputChannels: channels) }
 
     package func run(_ buffers: ConvolutionBuffers) {
-        let (count, positions) = chunks
+        let (count, positions) = chunks(threads: buffers.split.threads)
         let channels = channels, filters = filters, plane = plane
         let input = buffers.input, weights = buffers.weights, output = buffers.output
         let scratch = buffers.scratch, stride = buffers.scratchStride
