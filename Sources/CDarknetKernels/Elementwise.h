@@ -53,27 +53,29 @@ static void CAT(swiftdarknet_activate_, SUFFIX)(float *data, ptrdiff_t count, in
     }
 }
 
+/* out[i] = activation(in[i] + bias) for `count` values (`in` may be `out`). */
+static inline __attribute__((always_inline)) void CAT(bias_activate_row_, SUFFIX)(const float *in, float *out,
+                                                                                 ptrdiff_t count, float bias, int kind) {
+    switch (kind) {
+    case SWIFTDARKNET_ACTIVATION_LEAKY:
+        for (ptrdiff_t i = 0; i < count; i++) out[i] = CAT(activate_scalar_, SUFFIX)(in[i] + bias, SWIFTDARKNET_ACTIVATION_LEAKY);
+        break;
+    case SWIFTDARKNET_ACTIVATION_RELU:
+        for (ptrdiff_t i = 0; i < count; i++) out[i] = CAT(activate_scalar_, SUFFIX)(in[i] + bias, SWIFTDARKNET_ACTIVATION_RELU);
+        break;
+    case SWIFTDARKNET_ACTIVATION_LOGISTIC:
+        for (ptrdiff_t i = 0; i < count; i++) out[i] = CAT(logistic_, SUFFIX)(in[i] + bias);
+        break;
+    default:
+        for (ptrdiff_t i = 0; i < count; i++) out[i] = in[i] + bias;
+        break;
+    }
+}
+
 static void CAT(swiftdarknet_bias_activate_, SUFFIX)(float *data, const float *biases, ptrdiff_t channels,
                                                      ptrdiff_t plane, int kind) {
     for (ptrdiff_t c = 0; c < channels; c++) {
-        float *restrict values = data + c * plane;
-        const float bias = biases[c];
-        switch (kind) {
-        case SWIFTDARKNET_ACTIVATION_LEAKY:
-            for (ptrdiff_t i = 0; i < plane; i++)
-                values[i] = CAT(activate_scalar_, SUFFIX)(values[i] + bias, SWIFTDARKNET_ACTIVATION_LEAKY);
-            break;
-        case SWIFTDARKNET_ACTIVATION_RELU:
-            for (ptrdiff_t i = 0; i < plane; i++)
-                values[i] = CAT(activate_scalar_, SUFFIX)(values[i] + bias, SWIFTDARKNET_ACTIVATION_RELU);
-            break;
-        case SWIFTDARKNET_ACTIVATION_LOGISTIC:
-            for (ptrdiff_t i = 0; i < plane; i++) values[i] = CAT(logistic_, SUFFIX)(values[i] + bias);
-            break;
-        default:
-            for (ptrdiff_t i = 0; i < plane; i++) values[i] = values[i] + bias;
-            break;
-        }
+        CAT(bias_activate_row_, SUFFIX)(data + c * plane, data + c * plane, plane, biases[c], kind);
     }
 }
 

@@ -26,26 +26,11 @@ static void CAT(swiftdarknet_pointwise_, SUFFIX)(const float *weights, const flo
     CAT(tile_major_products_, SUFFIX)(packed, weights, products, channels, padded, filters, filters,
                                       (const char *)(packed + padded * channels));
     for (ptrdiff_t f = 0; f < filters; f++) {
-        const float *restrict row = products + f * padded;
-        float *restrict out = output + f * plane + first;
-        if (!biases) {
-            __builtin_memcpy(out, row, (size_t)count * sizeof(float));
-            continue;
-        }
-        const float bias = biases[f];
-        switch (activation) {
-        case SWIFTDARKNET_ACTIVATION_LEAKY:
-            for (ptrdiff_t i = 0; i < count; i++) out[i] = CAT(activate_scalar_, SUFFIX)(row[i] + bias, SWIFTDARKNET_ACTIVATION_LEAKY);
-            break;
-        case SWIFTDARKNET_ACTIVATION_RELU:
-            for (ptrdiff_t i = 0; i < count; i++) out[i] = CAT(activate_scalar_, SUFFIX)(row[i] + bias, SWIFTDARKNET_ACTIVATION_RELU);
-            break;
-        case SWIFTDARKNET_ACTIVATION_LOGISTIC:
-            for (ptrdiff_t i = 0; i < count; i++) out[i] = CAT(logistic_, SUFFIX)(row[i] + bias);
-            break;
-        default:
-            for (ptrdiff_t i = 0; i < count; i++) out[i] = row[i] + bias;
-            break;
+        float *out = output + f * plane + first;
+        if (biases) {
+            CAT(bias_activate_row_, SUFFIX)(products + f * padded, out, count, biases[f], activation);
+        } else {
+            __builtin_memcpy(out, products + f * padded, (size_t)count * sizeof(float));
         }
     }
 }
