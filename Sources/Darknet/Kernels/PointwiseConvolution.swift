@@ -5,8 +5,8 @@ import CDarknetKernels
 /// for each, the input's positions are copied in blocks of 16 (the vector lanes), every block of
 /// filters is summed over all input channels in registers, and each filter's row of outputs is
 /// stored to its plane, with bias and activation (linear, leaky, ReLU, logistic; the others in a
-/// pass after, as on the GEMM paths). Every output is summed
-/// over the channels in order, so results do not depend on how chunks fall to threads.
+/// pass after, as on the GEMM paths). Every output is summed over the channels in order, so
+/// results do not depend on how chunks fall to threads.
 ///
 /// The planner takes it where it beats the BLAS (`ConvolutionAlgorithm.choose`): an OpenBLAS
 /// without AVX-512 kernels on a CPU with AVX-512, as under this project's VM's
@@ -33,10 +33,9 @@ package struct PointwiseConvolution: ShapedConvolutionMethod {
     /// of each but the last (a multiple of 16). On one thread: chunks of at least
     /// `shortestChunk`, about `chunkFloats` of packed input and products each. On more: also at
     /// least 4 per thread where the plane has room for chunks of `stealableChunk`, so that a
-    /// thread that finishes first takes chunks from one whose core another process holds (with
-    /// one chunk per thread, tiny's 13x13 layers took a 2-thread forward under a busy core to
-    /// 1.4-1.5x a 1-thread one). An even count where there are two or more. Chunks only decide
-    /// which thread computes an output, not its sum.
+    /// thread that finishes first takes chunks from one whose core another process holds (tiny's
+    /// 13x13 layers had one chunk per thread). An even count where there are two or more. Chunks
+    /// only decide which thread computes an output, not its sum.
     func chunks(threads: Int) -> (count: Int, positions: Int) {
         Self.chunks(channels: channels, filters: filters, plane: plane, threads: threads)
     }
