@@ -4,7 +4,10 @@ change speed: both run as `darknet-bench --serve` processes at once, and single 
 alternate between them (A, B, B, A, ...), so both meet the same minutes of a noisy machine.
 
     Benchmarks/before-after/before_after.py BEFORE_BIN AFTER_BIN [--forwards 40] [--threads 1 2]
-        [--net NAME=CFG:WEIGHTS ...] [--image FILE]
+        [--net NAME=CFG:WEIGHTS ...] [--image FILE] [-- DARKNET_BENCH_OPTION ...]
+
+Options after `--` go to both darknet-bench processes (e.g. `-- --precision int8 --calibrate
+Weights/calibration`, to compare int8 builds; each process then calibrates once at start).
 
 Default networks: YOLOv3-tiny (real weights) and YOLOv3 (random weights), 416x416, dog.jpg.
 Prints a table of medians and the after/before ratio per network and thread count.
@@ -16,9 +19,9 @@ import subprocess
 import sys
 
 
-def start(binary, cfg, weights, threads, image, warmup):
+def start(binary, cfg, weights, threads, image, warmup, extra):
     command = [binary, "--cfg", cfg, "--threads", str(threads), "--warmup", str(warmup), "--image", image,
-               "--size", "416", "--serve"]
+               "--size", "416", "--serve"] + extra
     command += ["--random"] if weights == "random" else ["--weights", weights]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     ready = json.loads(process.stdout.readline())
@@ -42,7 +45,9 @@ def main():
     parser.add_argument("--image", default="Weights/darknet/data/dog.jpg")
     parser.add_argument("--net", action="append", default=None,
                         help="NAME=CFG:WEIGHTS (WEIGHTS may be 'random')")
-    a = parser.parse_args()
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    a = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     nets = a.net or ["yolov3-tiny=Weights/darknet/cfg/yolov3-tiny.cfg:Weights/yolov3-tiny.weights",
                      "yolov3=Weights/darknet/cfg/yolov3.cfg:random"]
     print("| network | threads | before median ms | after median ms | after / before |")
@@ -51,8 +56,8 @@ def main():
         name, files = net.split("=", 1)
         cfg, weights = files.rsplit(":", 1)
         for threads in a.threads:
-            processes = {"before": start(a.before, cfg, weights, threads, a.image, a.warmup),
-                         "after": start(a.after, cfg, weights, threads, a.image, a.warmup)}
+            processes = {"before": start(a.before, cfg, weights, threads, a.image, a.warmup, extra),
+                         "after": start(a.after, cfg, weights, threads, a.image, a.warmup, extra)}
             times = {"before": [], "after": []}
             for i in range(a.forwards):
                 order = ["before", "after"] if i % 2 == 0 else ["after", "before"]
