@@ -16,7 +16,7 @@ public struct PrecisionFlags: Sendable {
           --calibrate         DIR: calibrate int8 on the .jpg/.png images in DIR (keep your test images out of it)
           --calibration       FILE: an int8 calibration written by --save-calibration (checked against the cfg)
           --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
-          --float-layers      int8's convolutions kept in float: default (those reading fewer than 128
+          --float-layers      int8's convolutions kept in float: default (those reading fewer than 64
                               channels, and the heads' inputs), input-and-heads, or none (all in int8)
         """
 

@@ -43,9 +43,10 @@ public struct Int8FloatLayers: Sendable, Equatable {
         self.heads = heads
     }
 
-    /// The default: convolutions reading fewer than 128 channels and those feeding detection
-    /// heads stay float (YOLOv3-tiny: layers 0, 2, 4, 6, 15 and 22 of its 13 convolutions).
-    public static let `default` = Int8FloatLayers(minimumInputChannels: 128, heads: true)
+    /// The default: convolutions reading fewer than 64 channels and those feeding detection
+    /// heads stay float (YOLOv3-tiny: layers 0, 2, 4, 15 and 22 of its 13 convolutions;
+    /// YOLOv3: 0, 1, 3, 81, 93 and 105 of 75).
+    public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true)
     /// The convolutions reading the 3-channel network input and those feeding detection heads.
     public static let inputAndHeads = Int8FloatLayers(minimumInputChannels: 4, heads: true)
     /// None: every convolution the int8 kernels compute runs in int8.
