@@ -16,7 +16,9 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
         }
         const int32_t compensation = epilogue->compensation ? epilogue->compensation[m] : 0;
         const float scale = epilogue->scale[m], bias = epilogue->bias ? epilogue->bias[m] : 0.0f;
-        float y[INT8_TILE_WIDTH];
+        /* Float output is computed in place; codes go through a row of floats first. */
+        float row[INT8_TILE_WIDTH];
+        float *const y = kind == INT8_OUTPUT_F32 ? (float *)c + m * ldc + column0 : row;
         for (ptrdiff_t j = 0; j < count; j++) y[j] = (float)(sums[j] - compensation) * scale + bias;
         switch (epilogue->activation) {
         case SWIFTDARKNET_INT8_LINEAR: break;
@@ -28,10 +30,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
             break;
         default: int8_activate_scalar(y, count, epilogue->activation); break;
         }
-        if (kind == INT8_OUTPUT_F32) {
-            memcpy((float *)c + m * ldc + column0, y, (size_t)count * sizeof(float));
-            continue;
-        }
+        if (kind == INT8_OUTPUT_F32) continue;
         uint8_t *out = (uint8_t *)c + m * ldc + column0;
         const float output_scale = epilogue->output_scale, zero = (float)epilogue->output_zero_point;
         for (ptrdiff_t j = 0; j < count; j++) out[j] = int8_u8_code(y[j] / output_scale, zero);
