@@ -50,7 +50,7 @@ let package = Package(
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
             ],
-            exclude: ["README.md", "Spec/README.md"]
+            exclude: ["README.md", "Spec/README.md", "Quantize/README.md"]
         ),
         .target(
             name: "DarknetImage",

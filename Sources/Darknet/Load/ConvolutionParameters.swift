@@ -3,9 +3,9 @@
 /// `biases` has one value per filter; `weights` are in the layout of the layer's algorithm.
 public struct ConvolutionParameters: Sendable, Equatable {
     /// Folded weights in the layout of the layer's algorithm: `filters x kernelArea` for the
-    /// GEMM and sliding-window paths, `channels x filters` for `.pointwise`, `[36][filters][channels]` for Winograd,
-    /// `[36][channels][padded filters]` for few-tile Winograd and `[16][channels][padded filters]`
-    /// for F(2x2, 3x3).
+    /// GEMM and sliding-window paths, `channels x filters` for `.pointwise`,
+    /// `[36][filters][channels]` for Winograd, `[36][channels][padded filters]` for few-tile
+    /// Winograd and `[16][channels][padded filters]` for F(2x2, 3x3).
     public let weights: [Float]
     public let biases: [Float]
 
