@@ -81,6 +81,14 @@ run build cc -O2 -Wall -I"$DARKNET_DIR/include" "$REPO/Tools/darknet-reference/d
     -L"$DARKNET_DIR" -Wl,-rpath,"$DARKNET_DIR" -ldarknet -lm -o "$TOOL"
 step_done "compile darknet_ref"
 
+# 9, started now. YOLOv2, YOLOv3-SPP, the classifiers and every Debian cfg's BFLOPs: OUT/zoo/.
+# It needs only the tool, and Darknet runs on one thread, so it runs beside steps 2-8 and 10-11
+# on the other core; its output is shown when it is waited for.
+ZOO_OUT=$LOGS/make-fixtures-zoo.out
+bash "$REPO/Tools/make-fixtures-zoo.sh" "$OUT" > "$ZOO_OUT" 2>&1 &
+ZOO_PID=$!
+trap 'kill "$ZOO_PID" 2>/dev/null || true' EXIT
+
 # 2. cfgs at 416x416, batch 1 (only the keys of the [net] section)
 net416() {
     sed -E '/^\[(net|network)\]/,/^\[/{
@@ -265,10 +273,6 @@ print("\nsanity checks passed")
 PY
 step_done "sanity checks"
 
-# 9. YOLOv2, YOLOv3-SPP, the classifiers and every Debian cfg's BFLOPs: OUT/zoo/
-bash "$REPO/Tools/make-fixtures-zoo.sh" "$OUT"
-step_done "zoo (Tools/make-fixtures-zoo.sh)"
-
 # 10. YOLOv1 ([local], [detection]), class trees (yolo9000, darknet9000), [rnn] and [gru]:
 #     OUT/debian/ (see Tools/make-fixtures-debian.sh; skipped when its .complete is current)
 bash "$REPO/Tools/make-fixtures-debian.sh" "$OUT"
@@ -278,6 +282,13 @@ step_done "debian (Tools/make-fixtures-debian.sh)"
 #     skipped when its .complete is current)
 bash "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$OUT"
 step_done "debian-lstm-crnn (Tools/make-fixtures-debian-lstm-crnn.sh)"
+
+# 9, waited for.
+zoo_status=0
+wait "$ZOO_PID" || zoo_status=$?
+cat "$ZOO_OUT"
+[ "$zoo_status" = 0 ] || die "Tools/make-fixtures-zoo.sh failed (exit $zoo_status; its output is above)"
+step_done "zoo (Tools/make-fixtures-zoo.sh, beside the steps above)"
 
 du -sh "$OUT" | awk '{print "make-fixtures: total size " $1}' >&2
 printf '%s\n' "$DARKNET_VERSION" > "$OUT/.complete"

@@ -6,6 +6,7 @@
 #   ./scripts/fuzz.sh [SECONDS]
 #   FUZZ_RUNS=1000000 ./scripts/fuzz.sh 7200   # stop each target after N executions instead
 #   FUZZ_TARGETS="FuzzWeights FuzzVideo" ./scripts/fuzz.sh 7200   # run only these targets
+#   FUZZ_JOBS=1 ./scripts/fuzz.sh   # one target at a time (default: as many at once as CPUs)
 #
 #   FuzzCfg      .cfg bytes -> parser, planner; small networks also run (random weights) and decode
 #   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
@@ -74,19 +75,40 @@ find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs
 
 # Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
 export SWIFT_BACKTRACE=enable=no
-failed=()
-summary=()
-# run TARGET CORPUS MAX_LEN [LIBFUZZER OPTION...]
-run() {
+# Each target is one single-threaded process: FUZZ_JOBS of them (default: the CPU count) run at
+# once, each for its whole SECONDS, and are judged in order when all are done.
+jobs=${FUZZ_JOBS:-$(nproc)}
+running=0
+launched=()
+# launch TARGET CORPUS MAX_LEN [LIBFUZZER OPTION...]
+launch() {
     case " $targets " in *" $1 "*) ;; *) return 0 ;; esac
-    local target=$1 corpus=$2 max_len=$3 out="$work/$1.log" status=0
+    local target=$1 corpus=$2 max_len=$3
     shift 3
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
     log "$target: ${seconds} s${runs_limit:+ or $runs_limit runs}, -max_len=$max_len, $(ls "$corpus" | wc -l) seeds"
     # Seeds and newly found inputs go to the corpus directory; libFuzzer's own exit code says
     # whether it found anything (crash, sanitizer report, leak, timeout, rss limit).
-    "$bin/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len="$max_len" \
-        -timeout=30 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" ${runs_limit:+-runs=$runs_limit} "$@" > "$out" 2>&1 || status=$?
-    local runs rate
+    (
+        status=0
+        "$bin/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len="$max_len" \
+            -timeout=30 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" ${runs_limit:+-runs=$runs_limit} "$@" \
+            > "$work/$target.log" 2>&1 || status=$?
+        echo "$status" > "$work/$target.status"
+    ) &
+    running=$((running + 1))
+    launched+=("$target")
+}
+
+failed=()
+summary=()
+# judge TARGET: its exit status and log, after it ended.
+judge() {
+    local target=$1 out="$work/$1.log" status runs rate
+    status=$(cat "$work/$target.status" 2>/dev/null || echo 1)
     grep -q "inline 8-bit counters" "$out" || { log "$target is not instrumented for coverage"; status=1; }
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$out" | tail -1)
@@ -99,11 +121,13 @@ run() {
     summary+=("$(printf '%-12s %10s exec/s %12s execs  %s' "$target" "${rate:-?}" "${runs:-?}" "$([ "$status" = 0 ] && echo ok || echo FAILED)")")
 }
 
-run FuzzCfg "$work/corpus/cfg" 16384 -dict=Fuzz/cfg.dict
-run FuzzWeights "$work/corpus/weights" 65536
-run FuzzImage "$work/corpus/image" 16384
-run FuzzVideo "$work/corpus/video" 16384
-run FuzzData "$work/corpus/data" 4096
+launch FuzzCfg "$work/corpus/cfg" 16384 -dict=Fuzz/cfg.dict
+launch FuzzWeights "$work/corpus/weights" 65536
+launch FuzzImage "$work/corpus/image" 16384
+launch FuzzVideo "$work/corpus/video" 16384
+launch FuzzData "$work/corpus/data" 4096
+wait
+for target in "${launched[@]}"; do judge "$target"; done
 
 echo "fuzz summary (${seconds} s${runs_limit:+ or $runs_limit runs} per target, $(( $(date +%s) - start )) s in all):"
 printf '  %s\n' "${summary[@]}"
