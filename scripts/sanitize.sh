@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the tests under the sanitizers, each build in its own scratch directory so the normal
 # .build/ is never invalidated:
-#   AddressSanitizer  every test but four slow ones that repeat what others cover: parser,
-#                     planner, loader, the malformed-input table, kernels, every layer of
-#                     YOLOv3-tiny against Darknet, detection, image decoders and resize
+#   AddressSanitizer  every test but the slow ones that repeat what others cover (asan_skip):
+#                     parser, planner, loader, the malformed-input table, kernels, every layer
+#                     of YOLOv3-tiny against Darknet, detection, image decoders and resize; in
+#                     two processes at once (asan_side)
 #   ThreadSanitizer   DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes
 #                     (one Detector shared by concurrent detect calls), WorkerPoolTests and
 #                     ThreadingTests (the spinning helper threads of multi-threaded sessions)
