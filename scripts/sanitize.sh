@@ -80,11 +80,11 @@ failed() {
     log "$1: FAILED (exit $status, log $out)"
 }
 
-# run SANITIZER [SIDE_CLASSES] -- SELECTION...   (swift test's --filter / --skip options; the
-# tests of SIDE_CLASSES, less those SELECTION skips, run beside them from the bundle)
+# run SANITIZER --filter|--skip REGEX [SIDE_CLASSES]   (swift test's selection; with
+# SIDE_CLASSES, a --skip run: their tests not matching REGEX run beside it from the bundle)
 run() {
-    local sanitizer=$1 side=$2 out="$scratch/$1.log" side_out="$scratch/$1-side.log" start status=0 side_status=0
-    shift 3
+    local sanitizer=$1 option=$2 regex=$3 side=${4:-} out="$scratch/$1.log" side_out="$scratch/$1-side.log"
+    local start status=0 side_status=0 side_pid=""
     start=$(date +%s)
     log "$sanitizer: building"
     if ! swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch/$sanitizer" > "$out" 2>&1; then
@@ -92,24 +92,26 @@ run() {
         log "$sanitizer: build failed (log $out)"
         exit 1
     fi
-    local built=$(( $(date +%s) - start )) side_pid="" selection=("$@")
+    local built=$(( $(date +%s) - start ))
     if [ -n "$side" ]; then
         # The side tests by name (`--list-tests` gives Module.Class/test); the rest skips them.
-        local bundle="$scratch/$sanitizer/debug/SwiftDarknetPackageTests.xctest" skip="" tests
-        [ "${selection[0]}" = "--skip" ] && skip=${selection[1]}
-        tests=$("$bundle" --list-tests | grep -E "^[A-Za-z0-9_]+\.($side)/" | { [ -n "$skip" ] && grep -vE "$skip" || cat; } | paste -sd, -)
+        local bundle="$scratch/$sanitizer/debug/SwiftDarknetPackageTests.xctest" tests
+        tests=$("$bundle" --list-tests | grep -E "^[A-Za-z0-9_]+\.($side)/" | { grep -vE "$regex" || true; } | paste -sd, -)
         [ -n "$tests" ] || { log "$sanitizer: no side tests match $side"; exit 1; }
         log "$sanitizer: built in ${built} s, testing $(echo "$tests" | tr , '\n' | wc -l) tests of $side from the bundle, beside the rest"
         ( "$bundle" "$tests" > "$side_out" 2>&1 ) &
         side_pid=$!
-        selection=(--skip "${skip:+$skip|}\.($side)/")
+        regex="$regex|\.($side)/"
     fi
-    log "$sanitizer: testing (${selection[*]})"
-    swift test --skip-build --disable-swift-testing --sanitize="$sanitizer" --scratch-path "$scratch/$sanitizer" "${selection[@]}" >> "$out" 2>&1 || status=$?
+    log "$sanitizer: testing ($option $regex)"
+    swift test --skip-build --disable-swift-testing --sanitize="$sanitizer" --scratch-path "$scratch/$sanitizer" "$option" "$regex" >> "$out" 2>&1 || status=$?
     [ -z "$side_pid" ] || wait "$side_pid" || side_status=$?
     local total=$(( $(date +%s) - start )) executed
     executed="$(executed_in "$out")${side_pid:+ and $(executed_in "$side_out")}"
-    if failed "$sanitizer" "$out" "$status" || { [ -n "$side_pid" ] && failed "$sanitizer (side)" "$side_out" "$side_status"; }; then
+    local broken=0
+    if failed "$sanitizer" "$out" "$status"; then broken=1; fi
+    if [ -n "$side_pid" ] && failed "$sanitizer (side)" "$side_out" "$side_status"; then broken=1; fi
+    if [ "$broken" = 1 ]; then
         summary+=("$sanitizer: FAILED after ${total} s")
         echo "sanitize summary:"; printf '  %s\n' "${summary[@]}"
         exit 1
@@ -118,8 +120,8 @@ run() {
 }
 
 case "$which" in
-    all|address) run address "$asan_side" -- --skip "$asan_skip" ;;&
-    all|thread) run thread "" -- --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive" ;;
+    all|address) run address --skip "$asan_skip" "$asan_side" ;;&
+    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac
