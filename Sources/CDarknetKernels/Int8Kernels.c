@@ -99,7 +99,7 @@ __attribute__((noinline)) static void int8_activate_scalar(float *y, ptrdiff_t c
 #include "Int8TileAVX512VNNI.h"
 #define SUFFIX avx512_vnni
 #define INT8_TILE int8_tile_avx512vnni
-#include "Int8Epilogue.h"
+#include "Int8EpilogueAVX512.h"
 #include "Int8Driver.h"
 #include "Int8DirectDriver.h"
 #undef SUFFIX
