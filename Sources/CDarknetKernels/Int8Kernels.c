@@ -137,43 +137,45 @@ int swiftdarknet_int8_best_variant(void) {
 /* Runs `variant`, or the portable code if this CPU cannot (never an illegal instruction). */
 static void int8_gemm(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m, ptrdiff_t n,
                       ptrdiff_t k, int kind, const swiftdarknet_int8_epilogue *epilogue, void *c, ptrdiff_t ldc,
-                      ptrdiff_t n_begin, ptrdiff_t n_end) {
+                      ptrdiff_t n_begin, ptrdiff_t n_end, ptrdiff_t m_begin, ptrdiff_t m_end) {
     if (!swiftdarknet_int8_supported(variant)) variant = SWIFTDARKNET_INT8_PORTABLE;
     switch (variant) {
 #if defined(__x86_64__)
     case SWIFTDARKNET_INT8_AVX512_VNNI:
-        int8_gemm_avx512_vnni(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        int8_gemm_avx512_vnni(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
         return;
     case SWIFTDARKNET_INT8_AVX_VNNI:
-        int8_gemm_avx_vnni(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        int8_gemm_avx_vnni(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
         return;
     case SWIFTDARKNET_INT8_AVX_VNNI_EVEX:
-        int8_gemm_avx_vnni_evex(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        int8_gemm_avx_vnni_evex(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
         return;
     case SWIFTDARKNET_INT8_AVX2:
-        int8_gemm_avx2(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end);
+        int8_gemm_avx2(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
         return;
 #endif
-    default: int8_gemm_portable(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end); return;
+    default: int8_gemm_portable(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end); return;
     }
 }
 
 void swiftdarknet_int8_gemm_s32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
                                 ptrdiff_t n, ptrdiff_t k, int32_t *c, ptrdiff_t ldc, ptrdiff_t n_begin,
-                                ptrdiff_t n_end) {
-    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_S32, NULL, c, ldc, n_begin, n_end);
+                                ptrdiff_t n_end, ptrdiff_t m_begin, ptrdiff_t m_end) {
+    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_S32, NULL, c, ldc, n_begin, n_end, m_begin, m_end);
 }
 
 void swiftdarknet_int8_gemm_f32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
                                 ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, float *c,
-                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end) {
-    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_F32, epilogue, c, ldc, n_begin, n_end);
+                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end, ptrdiff_t m_begin,
+                                ptrdiff_t m_end) {
+    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_F32, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
 }
 
 void swiftdarknet_int8_gemm_u8(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
                                ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, uint8_t *c,
-                               ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end) {
-    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_U8, epilogue, c, ldc, n_begin, n_end);
+                               ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end, ptrdiff_t m_begin,
+                               ptrdiff_t m_end) {
+    int8_gemm(variant, packed_a, packed_b, m, n, k, INT8_OUTPUT_U8, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
 }
 
 /* Runs the direct convolution of `variant`, or the portable code if this CPU cannot. */

@@ -40,12 +40,12 @@ final class Int8KernelTests: XCTestCase {
         }
 
         /// The int32 sums by `variant`, over `range` of the columns (the rest stays 0x7eeeeeee).
-        func sums(_ variant: Int8Variant, range: Range<Int>? = nil) -> [Int32] {
+        func sums(_ variant: Int8Variant, range: Range<Int>? = nil, rows: Range<Int>? = nil) -> [Int32] {
             var c = [Int32](repeating: 0x7EEE_EEEE, count: m * n)
             packedB.withUnsafeBufferPointer { b in
                 c.withUnsafeMutableBufferPointer {
                     Int8GEMM.multiply(weights, b.baseAddress!, columns: n, into: $0.baseAddress!, rowStride: n,
-                                      range: range, variant: variant)
+                                      range: range, rows: rows, variant: variant)
                 }
             }
             return c
@@ -162,19 +162,24 @@ final class Int8KernelTests: XCTestCase {
         }
     }
 
-    /// Column ranges (how threads split a GEMM) write exactly their columns, with the same sums.
-    func testColumnRangesWriteOnlyTheirColumns() {
-        let operands = Operands(m: 13, n: 100, k: 37, seed: 5)
+    /// Column and row ranges (how threads split a GEMM) write exactly their columns and rows,
+    /// with the same sums.
+    func testColumnAndRowRangesWriteOnlyTheirOutputs() {
+        let operands = Operands(m: 21, n: 100, k: 37, seed: 5)
         let whole = operands.sums(.portable)
+        let pieces: [(columns: Range<Int>, rows: Range<Int>)] = [
+            (0..<16, 0..<21), (16..<48, 0..<21), (48..<100, 0..<21), (32..<33, 0..<21), (96..<100, 0..<21),
+            (0..<100, 0..<8), (0..<100, 8..<21), (0..<100, 16..<17), (16..<48, 8..<16),
+        ]
         for variant in Int8Variant.supported {
-            for range in [0..<16, 16..<48, 48..<100, 32..<33, 96..<100] {
-                let part = operands.sums(variant, range: range)
+            for piece in pieces {
+                let part = operands.sums(variant, range: piece.columns, rows: piece.rows)
                 for row in 0..<operands.m {
                     for column in 0..<operands.n {
                         let index = row * operands.n + column
-                        let expected = range.contains(column) ? whole[index] : 0x7EEE_EEEE
+                        let expected = piece.columns.contains(column) && piece.rows.contains(row) ? whole[index] : 0x7EEE_EEEE
                         if part[index] != expected {
-                            XCTFail("\(variant) range \(range): row \(row) column \(column) is \(part[index]), expected \(expected)")
+                            XCTFail("\(variant) \(piece): row \(row) column \(column) is \(part[index]), expected \(expected)")
                             return
                         }
                     }
@@ -404,6 +409,30 @@ final class Int8KernelTests: XCTestCase {
         XCTAssertEqual(quantization.quantize(special), portable)
     }
 
+    /// Codes are rint(x / scale), a division: on values at and beside half steps of scales
+    /// without an exact reciprocal, where x * (1 / scale) would round differently (the test
+    /// checks that such values are there), the quantizer's codes are the division's.
+    func testQuantizationNearHalfStepsIsTheDivisions() {
+        var differingProducts = 0
+        for scale: Float in [0.1, 0.0123, 1 / 3, 0.2173913, 7.77] {
+            let quantization = Int8TensorQuantization(scale: scale, zeroPoint: 128)
+            var values: [Float] = []
+            for step in -140...140 {
+                let half = (Float(step) + 0.5) * scale
+                values += [half, half.nextUp, half.nextDown, half.nextUp.nextUp, half.nextDown.nextDown]
+            }
+            let expected = values.map { x -> UInt8 in UInt8(min(max((x / scale).rounded(.toNearestOrEven) + 128, 0), 255)) }
+            differingProducts += values.indices.filter { i in
+                let product = UInt8(min(max((values[i] * (1 / scale)).rounded(.toNearestOrEven) + 128, 0), 255))
+                return product != expected[i]
+            }.count
+            let codes = quantization.quantize(values)
+            let wrong = values.indices.filter { codes[$0] != expected[$0] }
+            XCTAssertTrue(wrong.isEmpty, "scale \(scale): \(wrong.count) codes differ from the division's, first at \(wrong.first.map { values[$0] } ?? 0)")
+        }
+        XCTAssertGreaterThan(differingProducts, 0, "no value where the product rounds differently: the test does not bite")
+    }
+
     /// A max pool over codes gives the codes of the float pool over their values, in every
     /// geometry path: 2x2 at stride 1 (the flat pass and its last column and row, one channel
     /// or many, 1 wide or 1 high), 2x2 at stride 2 (the 32-byte steps, odd sizes), and the
@@ -460,12 +489,15 @@ final class Int8KernelTests: XCTestCase {
     /// Double direct convolution of the float data: within the same bound as the GEMM test,
     /// summed over each output's window (padding reads the zero point, which is exactly 0.0 on
     /// both sides; leaky and ReLU never widen a difference). The same output at 1 thread and
-    /// at 2 threads in the finest pieces, and the u8 output is the float output's codes.
+    /// at 2 threads in the finest pieces (split by columns, and by rows for the narrow 13 x 13
+    /// case), and the u8 output is the float output's codes.
     func testConvolutionIsWithinTheQuantizationBoundAtAnyThreadCount() {
         let cases: [(c: Int, h: Int, w: Int, filters: Int, size: Int, stride: Int, pad: Int, activation: Activation)] = [
             (3, 20, 21, 16, 3, 1, 1, .leaky), (8, 13, 13, 10, 1, 1, 0, .linear), (5, 17, 15, 7, 3, 2, 1, .relu),
-            (40, 9, 9, 19, 3, 1, 1, .leaky),
+            (40, 9, 9, 19, 3, 1, 1, .leaky), (16, 13, 13, 130, 3, 1, 1, .leaky),
         ]
+        XCTAssertTrue(Int8Convolution.splitsRows(strips: 11, blocks: 17, threads: 2), "the 13 x 13 case should split rows at 2 threads")
+        XCTAssertFalse(Int8Convolution.splitsRows(strips: 11, blocks: 17, threads: 1))
         let one = ThreadSplit(threads: 1), two = ThreadSplit(threads: 2, finestPieces: true)
         for (index, item) in cases.enumerated() {
             var random = SplitMix64(seed: UInt64(500 + index))

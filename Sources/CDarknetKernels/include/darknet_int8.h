@@ -129,22 +129,24 @@ void swiftdarknet_quantize_s8(const float *x, ptrdiff_t count, float scale, int8
  * and zeros. */
 void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int8_t *q, float *scales);
 
-/* C = A B for packed A (M x K) and packed B (K x N), columns [n_begin, n_end) of every row
- * (n_begin a multiple of SWIFTDARKNET_INT8_STRIP, so threads can split N), with `variant`
- * (which the CPU must support). K <= SWIFTDARKNET_INT8_MAX_K. Row m's outputs go to
- * c + m * ldc. Three outputs: */
+/* C = A B for packed A (M x K) and packed B (K x N), columns [n_begin, n_end) of rows
+ * [m_begin, m_end) (n_begin a multiple of SWIFTDARKNET_INT8_STRIP and m_begin a multiple of
+ * 8, so threads can split N or M), with `variant` (which the CPU must support).
+ * K <= SWIFTDARKNET_INT8_MAX_K. Row m's outputs go to c + m * ldc. Three outputs: */
 /* the raw int32 accumulators; */
 void swiftdarknet_int8_gemm_s32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
                                 ptrdiff_t n, ptrdiff_t k, int32_t *c, ptrdiff_t ldc, ptrdiff_t n_begin,
-                                ptrdiff_t n_end);
+                                ptrdiff_t n_end, ptrdiff_t m_begin, ptrdiff_t m_end);
 /* float after the epilogue; */
 void swiftdarknet_int8_gemm_f32(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
                                 ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, float *c,
-                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end);
+                                ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end, ptrdiff_t m_begin,
+                                ptrdiff_t m_end);
 /* uint8 after the epilogue, requantized with output_scale and output_zero_point. */
 void swiftdarknet_int8_gemm_u8(int variant, const int8_t *packed_a, const uint8_t *packed_b, ptrdiff_t m,
                                ptrdiff_t n, ptrdiff_t k, const swiftdarknet_int8_epilogue *epilogue, uint8_t *c,
-                               ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end);
+                               ptrdiff_t ldc, ptrdiff_t n_begin, ptrdiff_t n_end, ptrdiff_t m_begin,
+                               ptrdiff_t m_end);
 
 /*
  * Direct int8 convolution at stride 1, without im2col. The input's codes are laid out once as

@@ -2,8 +2,9 @@
 /// core a later int8 convolution algorithm runs: the input already in 8-bit codes (CHW), its
 /// im2col written packed into a workspace (skipped for 1x1/1 without padding, where the input
 /// is B itself and is only packed), then the GEMM with its fused epilogue into a float or an
-/// 8-bit CHW output. Packing is split over threads by quads of k, the GEMM by 16-column strips,
-/// so the result does not depend on the thread count. Allocates nothing.
+/// 8-bit CHW output. Packing is split over threads by quads of k, the GEMM by 16-column strips
+/// or, for narrow outputs, 8-row blocks (`splitsRows`), so the result does not depend on the
+/// thread count. Allocates nothing.
 package struct Int8Convolution: Sendable {
     package let channels, height, width, filters, size, stride, padding: Int
     package let outputHeight, outputWidth: Int
@@ -33,9 +34,9 @@ package struct Int8Convolution: Sendable {
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, workspace: UnsafeMutablePointer<UInt8>,
                      split: ThreadSplit, variant: Int8Variant = .best) {
         pack(input, quantization: quantization, weights: weights, workspace: workspace, split: split)
-        split((columns + 15) / 16) { strips, _ in
-            Int8GEMM.multiply(weights, workspace, columns: columns, epilogue: epilogue, into: output, rowStride: columns,
-                              range: strips.lowerBound * 16..<min(strips.upperBound * 16, columns), variant: variant)
+        multiplyInParallel(split) { columns, rows in
+            Int8GEMM.multiply(weights, workspace, columns: self.columns, epilogue: epilogue, into: output,
+                              rowStride: self.columns, range: columns, rows: rows, variant: variant)
         }
     }
 
@@ -45,10 +46,30 @@ package struct Int8Convolution: Sendable {
                      outputQuantization: Int8TensorQuantization, workspace: UnsafeMutablePointer<UInt8>,
                      split: ThreadSplit, variant: Int8Variant = .best) {
         pack(input, quantization: quantization, weights: weights, workspace: workspace, split: split)
-        split((columns + 15) / 16) { strips, _ in
-            Int8GEMM.multiply(weights, workspace, columns: columns, epilogue: epilogue, into: output,
-                              quantization: outputQuantization, rowStride: columns,
-                              range: strips.lowerBound * 16..<min(strips.upperBound * 16, columns), variant: variant)
+        multiplyInParallel(split) { columns, rows in
+            Int8GEMM.multiply(weights, workspace, columns: self.columns, epilogue: epilogue, into: output,
+                              quantization: outputQuantization, rowStride: self.columns, range: columns, rows: rows,
+                              variant: variant)
+        }
+    }
+
+    /// Whether the GEMM is cut over threads by 8-row blocks of filters rather than 16-column
+    /// strips: when the output plane is too narrow to give every thread several tiles' width
+    /// (3 strips) and there are rows enough (YOLO's 13 x 13 layers: 11 strips, 64-128 blocks),
+    /// where strips would leave the threads unevenly loaded. Either way every output is the
+    /// same tile's sum, so results do not depend on it.
+    package static func splitsRows(strips: Int, blocks: Int, threads: Int) -> Bool {
+        threads > 1 && (strips + 2) / 3 < 6 * threads && blocks >= 8 * threads
+    }
+
+    /// Runs `body(columns, rows)` over pieces of the output that cover it once, split over
+    /// `split`'s threads by `splitsRows`.
+    private func multiplyInParallel(_ split: ThreadSplit, _ body: (_ columns: Range<Int>, _ rows: Range<Int>) -> Void) {
+        let strips = (columns + 15) / 16, blocks = (filters + 7) / 8
+        if Self.splitsRows(strips: strips, blocks: blocks, threads: split.threads) {
+            split(blocks) { pieces, _ in body(0..<columns, pieces.lowerBound * 8..<min(pieces.upperBound * 8, filters)) }
+        } else {
+            split(strips) { pieces, _ in body(pieces.lowerBound * 16..<min(pieces.upperBound * 16, columns), 0..<filters) }
         }
     }
 

@@ -50,9 +50,9 @@ package struct Int8Epilogue: Sendable {
 
 /// `C = A B` for int8 weights A (`Int8PackedWeights`, M x K) and packed `UInt8` activations B
 /// (`Int8Im2col`, K x N), exact int32 sums, then raw, float or requantized 8-bit output,
-/// row-major (row m at `output + m * rowStride`: a CHW tensor for a convolution). `columns`
-/// picks a range of N (its start a multiple of 16) so threads can split one GEMM; the default
-/// is all of N. `variant` must be supported (`Int8Variant.isSupported`); the default is the
+/// row-major (row m at `output + m * rowStride`: a CHW tensor for a convolution). `range`
+/// picks columns of N (from a multiple of 16) and `rows` rows of M (from a multiple of 8), so
+/// threads can split one GEMM either way; the defaults are all of N and M. `variant` must be supported (`Int8Variant.isSupported`); the default is the
 /// fastest. Every variant gives identical results.
 package enum Int8GEMM {
     /// Largest K: the worst-case sum, 255 · 128 · K, must fit an int32.
@@ -61,24 +61,25 @@ package enum Int8GEMM {
     /// The raw int32 sums `Σ_k a[m, k] b[k, n]` (for tests and for checking the epilogue).
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  into output: UnsafeMutablePointer<Int32>, rowStride: Int,
-                                 range: Range<Int>? = nil, variant: Int8Variant = .best) {
-        let range = check(weights, n, rowStride, range, variant)
+                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
+        let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
         weights.withPacked { a in
             swiftdarknet_int8_gemm_s32(variant.rawValue, a, activations, weights.rows, n, weights.depth, output,
-                                       rowStride, range.lowerBound, range.upperBound)
+                                       rowStride, range.lowerBound, range.upperBound, rows.lowerBound, rows.upperBound)
         }
     }
 
     /// Float outputs after `epilogue`.
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  epilogue: Int8Epilogue, into output: UnsafeMutablePointer<Float>, rowStride: Int,
-                                 range: Range<Int>? = nil, variant: Int8Variant = .best) {
-        let range = check(weights, n, rowStride, range, variant)
+                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
+        let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
             epilogue.withDescriptor(output: nil) { descriptor in
                 swiftdarknet_int8_gemm_f32(variant.rawValue, a, activations, weights.rows, n, weights.depth, descriptor,
-                                           output, rowStride, range.lowerBound, range.upperBound)
+                                           output, rowStride, range.lowerBound, range.upperBound, rows.lowerBound,
+                                           rows.upperBound)
             }
         }
     }
@@ -89,13 +90,14 @@ package enum Int8GEMM {
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  epilogue: Int8Epilogue, into output: UnsafeMutablePointer<UInt8>,
                                  quantization: Int8TensorQuantization, rowStride: Int,
-                                 range: Range<Int>? = nil, variant: Int8Variant = .best) {
-        let range = check(weights, n, rowStride, range, variant)
+                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
+        let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
             epilogue.withDescriptor(output: quantization) { descriptor in
                 swiftdarknet_int8_gemm_u8(variant.rawValue, a, activations, weights.rows, n, weights.depth, descriptor,
-                                          output, rowStride, range.lowerBound, range.upperBound)
+                                          output, rowStride, range.lowerBound, range.upperBound, rows.lowerBound,
+                                          rows.upperBound)
             }
         }
     }
@@ -111,5 +113,12 @@ package enum Int8GEMM {
         precondition(range.lowerBound >= 0 && range.upperBound <= n, "Int8GEMM: columns \(range) outside 0..<\(n)")
         precondition(range.lowerBound % Int(SWIFTDARKNET_INT8_STRIP) == 0, "Int8GEMM: column range must start at a multiple of 16")
         return range
+    }
+
+    private static func check(_ weights: Int8PackedWeights, _ rows: Range<Int>?) -> Range<Int> {
+        let rows = rows ?? 0..<weights.rows
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= weights.rows, "Int8GEMM: rows \(rows) outside 0..<\(weights.rows)")
+        precondition(rows.lowerBound % 8 == 0, "Int8GEMM: row range must start at a multiple of 8")
+        return rows
     }
 }
