@@ -11,19 +11,27 @@ Weights/calibration`, to compare int8 builds; each process then calibrates once 
 
 Default networks: YOLOv3-tiny (real weights) and YOLOv3 (random weights), 416x416, dog.jpg.
 Prints a table of medians and the after/before ratio per network and thread count.
+
+At 1 thread both processes are pinned to the same CPU (the first this script may use;
+`--no-pin` leaves them to the scheduler): each virtual CPU of this VM has its own slow and fast
+minutes, and two processes left alone tend to stay on different CPUs, so one build would meet
+the other CPU's speed. Two copies of one binary read 1.465 unpinned and 0.986 and 1.019 pinned
+(YOLOv3-tiny int8, 60-80 forwards each, Benchmarks/PERFORMANCE.md).
 """
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 
 
-def start(binary, cfg, weights, threads, image, warmup, extra):
+def start(binary, cfg, weights, threads, image, warmup, extra, cpu):
     command = [binary, "--cfg", cfg, "--threads", str(threads), "--warmup", str(warmup), "--image", image,
                "--size", "416", "--serve"] + extra
     command += ["--random"] if weights == "random" else ["--weights", weights]
-    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, preexec_fn=pin)
     ready = json.loads(process.stdout.readline())
     assert ready.get("ready"), ready
     return process
@@ -45,6 +53,7 @@ def main():
     parser.add_argument("--image", default="Weights/darknet/data/dog.jpg")
     parser.add_argument("--net", action="append", default=None,
                         help="NAME=CFG:WEIGHTS (WEIGHTS may be 'random')")
+    parser.add_argument("--no-pin", action="store_true", help="leave 1-thread processes to the scheduler")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     a = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
@@ -56,8 +65,9 @@ def main():
         name, files = net.split("=", 1)
         cfg, weights = files.rsplit(":", 1)
         for threads in a.threads:
-            processes = {"before": start(a.before, cfg, weights, threads, a.image, a.warmup, extra),
-                         "after": start(a.after, cfg, weights, threads, a.image, a.warmup, extra)}
+            cpu = min(os.sched_getaffinity(0)) if threads == 1 and not a.no_pin else None
+            processes = {"before": start(a.before, cfg, weights, threads, a.image, a.warmup, extra, cpu),
+                         "after": start(a.after, cfg, weights, threads, a.image, a.warmup, extra, cpu)}
             times = {"before": [], "after": []}
             for i in range(a.forwards):
                 order = ["before", "after"] if i % 2 == 0 else ["after", "before"]

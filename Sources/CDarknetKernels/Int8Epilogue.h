@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
         }
         if (kind == INT8_OUTPUT_F32) continue;
         uint8_t *out = (uint8_t *)c + m * ldc + column0;
-        const float output_scale = epilogue->output_scale, zero = (float)epilogue->output_zero_point;
-        for (ptrdiff_t j = 0; j < count; j++) out[j] = int8_u8_code(y[j] / output_scale, zero);
+        const float inverse = 1.0f / epilogue->output_scale, zero = (float)epilogue->output_zero_point;
+        for (ptrdiff_t j = 0; j < count; j++) out[j] = int8_u8_code(y[j] * inverse, zero);
     }
 }

@@ -18,9 +18,9 @@ static inline __attribute__((always_inline)) __m512 int8_activate16(__m512 y, in
     return y;
 }
 
-/* int8_u8_code(y / scale, zero) on 16 lanes (Int8Round.h's steps). */
-static inline __attribute__((always_inline)) __m512i int8_codes16(__m512 y, __m512 scale, __m512 zero) {
-    __m512 v = _mm512_div_ps(y, scale);
+/* int8_u8_code(y * inverse, zero) on 16 lanes (Int8Round.h's steps). */
+static inline __attribute__((always_inline)) __m512i int8_codes16(__m512 y, __m512 inverse, __m512 zero) {
+    __m512 v = _mm512_mul_ps(y, inverse);
     v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);
     v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1024.0f)), _mm512_set1_ps(1024.0f));
     const __m512 magic = _mm512_set1_ps(12582912.0f);
@@ -41,7 +41,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
     const int activation = epilogue->activation;
     const int fused = activation == SWIFTDARKNET_INT8_LINEAR || activation == SWIFTDARKNET_INT8_LEAKY ||
                       activation == SWIFTDARKNET_INT8_RELU;
-    const __m512 output_scale = _mm512_set1_ps(kind == INT8_OUTPUT_U8 ? epilogue->output_scale : 1.0f);
+    const __m512 inverse = _mm512_set1_ps(kind == INT8_OUTPUT_U8 ? 1.0f / epilogue->output_scale : 1.0f);
     const __m512 zero = _mm512_set1_ps(kind == INT8_OUTPUT_U8 ? (float)epilogue->output_zero_point : 0.0f);
     for (ptrdiff_t r = 0; r < rows; r++) {
         const int32_t *sums = tile + r * INT8_TILE_WIDTH + first;
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
             if (kind == INT8_OUTPUT_F32)
                 _mm512_mask_storeu_ps(y + j, lanes, v);
             else
-                _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_codes16(v, output_scale, zero));
+                _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_codes16(v, inverse, zero));
         }
         if (fused) continue;
         int8_activate_scalar(y, count, activation);
@@ -73,7 +73,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
         for (ptrdiff_t j = 0; j < count; j += 16) {
             const __mmask16 lanes = int8_lanes(count - j);
             const __m512 v = _mm512_maskz_loadu_ps(lanes, y + j);
-            _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_codes16(v, output_scale, zero));
+            _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_codes16(v, inverse, zero));
         }
     }
 }

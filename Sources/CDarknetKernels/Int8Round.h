@@ -14,7 +14,7 @@ static inline __attribute__((always_inline)) float int8_round(float v) {
     return (v + magic) - magic;
 }
 
-/* clamp(rint(v) + zero, 0, 255): the u8 code of v = x / scale. */
+/* clamp(rint(v) + zero, 0, 255): the u8 code of v = x * (1 / scale). */
 static inline __attribute__((always_inline)) uint8_t int8_u8_code(float v, float zero) {
     float q = int8_round(v) + zero;
     q = q < 0.0f ? 0.0f : (q > 255.0f ? 255.0f : q);

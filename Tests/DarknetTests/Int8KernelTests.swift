@@ -409,10 +409,11 @@ final class Int8KernelTests: XCTestCase {
         XCTAssertEqual(quantization.quantize(special), portable)
     }
 
-    /// Codes are rint(x / scale), a division: on values at and beside half steps of scales
-    /// without an exact reciprocal, where x * (1 / scale) would round differently (the test
-    /// checks that such values are there), the quantizer's codes are the division's.
-    func testQuantizationNearHalfStepsIsTheDivisions() {
+    /// Codes are rint(x * (1 / scale)), the product by the float reciprocal, not the quotient:
+    /// on values at and beside half steps of scales without an exact reciprocal, where the two
+    /// round differently (the test checks that such values are there), the SIMD and portable
+    /// quantizers give the product's codes.
+    func testQuantizationNearHalfStepsIsTheProductByTheReciprocal() {
         var differingProducts = 0
         for scale: Float in [0.1, 0.0123, 1 / 3, 0.2173913, 7.77] {
             let quantization = Int8TensorQuantization(scale: scale, zeroPoint: 128)
@@ -421,16 +422,19 @@ final class Int8KernelTests: XCTestCase {
                 let half = (Float(step) + 0.5) * scale
                 values += [half, half.nextUp, half.nextDown, half.nextUp.nextUp, half.nextDown.nextDown]
             }
-            let expected = values.map { x -> UInt8 in UInt8(min(max((x / scale).rounded(.toNearestOrEven) + 128, 0), 255)) }
+            let expected = values.map { x -> UInt8 in UInt8(min(max((x * (1 / scale)).rounded(.toNearestOrEven) + 128, 0), 255)) }
             differingProducts += values.indices.filter { i in
-                let product = UInt8(min(max((values[i] * (1 / scale)).rounded(.toNearestOrEven) + 128, 0), 255))
-                return product != expected[i]
+                let quotient = UInt8(min(max((values[i] / scale).rounded(.toNearestOrEven) + 128, 0), 255))
+                return quotient != expected[i]
             }.count
             let codes = quantization.quantize(values)
             let wrong = values.indices.filter { codes[$0] != expected[$0] }
-            XCTAssertTrue(wrong.isEmpty, "scale \(scale): \(wrong.count) codes differ from the division's, first at \(wrong.first.map { values[$0] } ?? 0)")
+            XCTAssertTrue(wrong.isEmpty, "scale \(scale): \(wrong.count) codes differ from the product's, first at \(wrong.first.map { values[$0] } ?? 0)")
+            var portable = [UInt8](repeating: 0, count: values.count)
+            swiftdarknet_quantize_u8_portable(values, values.count, scale, 128, &portable)
+            XCTAssertEqual(portable, codes, "scale \(scale): portable and SIMD codes differ")
         }
-        XCTAssertGreaterThan(differingProducts, 0, "no value where the product rounds differently: the test does not bite")
+        XCTAssertGreaterThan(differingProducts, 0, "no value where the quotient rounds differently: the test does not bite")
     }
 
     /// A max pool over codes gives the codes of the float pool over their values, in every

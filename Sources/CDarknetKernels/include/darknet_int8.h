@@ -77,9 +77,9 @@ enum {
 };
 
 /* The fused epilogue of one GEMM: y = (float)(acc - compensation[m]) * scale[m] + bias[m]
- * (bias NULL: 0), then `activation`. The u8 output then stores
- * clamp(rint(y / output_scale) + output_zero_point, 0, 255), exactly what swiftdarknet_quantize_u8
- * stores for y. */
+ * (bias NULL: 0), then `activation`. The u8 output then stores clamp(rint(y * (1 /
+ * output_scale)) + output_zero_point, 0, 255), exactly what swiftdarknet_quantize_u8 stores
+ * for y. */
 typedef struct {
     const int32_t *compensation; /* M values (NULL: 0) */
     const float *scale;          /* M values */
@@ -114,8 +114,10 @@ void swiftdarknet_int8_im2col_packed(const uint8_t *input, ptrdiff_t channels, p
                                      ptrdiff_t out_height, ptrdiff_t out_width, uint8_t *packed,
                                      ptrdiff_t quad_begin, ptrdiff_t quad_end);
 
-/* out[i] = clamp(rint(x[i] / scale) + zero_point, 0, 255), rounding half to even; NaN -> zero_point.
- * AVX-512 where the CPU has it, else the portable loop; both give the same codes. */
+/* out[i] = clamp(rint(x[i] * (1 / scale)) + zero_point, 0, 255), rounding half to even; NaN ->
+ * zero_point: the product by the float reciprocal (a division takes twice as long with
+ * AVX-512), here and in the epilogue's codes alike. AVX-512 where the CPU has it, else the
+ * portable loop; both give the same codes. */
 void swiftdarknet_quantize_u8(const float *x, ptrdiff_t count, float scale, int32_t zero_point, uint8_t *out);
 /* The same, always the portable loop (for tests). */
 void swiftdarknet_quantize_u8_portable(const float *x, ptrdiff_t count, float scale, int32_t zero_point,

@@ -30,7 +30,8 @@ package struct Int8TensorQuantization: Sendable, Equatable {
     @inline(__always)
     package func dequantize(_ code: UInt8) -> Float { scale * Float(Int32(code) - zeroPoint) }
 
-    /// Quantizes `count` floats (round half to even, saturating to 0...255; NaN to the zero point, the code of 0.0).
+    /// Quantizes `count` floats: `rint(x * (1 / scale)) + zeroPoint` (the product by the float
+    /// reciprocal, half to even), saturating to 0...255; NaN to the zero point, the code of 0.0.
     @inline(__always)
     package func quantize(_ values: UnsafePointer<Float>, count: Int, into codes: UnsafeMutablePointer<UInt8>) {
         swiftdarknet_quantize_u8(values, count, scale, zeroPoint, codes)
