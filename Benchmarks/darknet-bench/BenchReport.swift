@@ -32,8 +32,11 @@ struct BenchReport {
     let layerMilliseconds: [Double]
 
     var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
-    /// Convolutions the plan runs in int8 (`--precision int8`, `--float-layers`).
+    /// Convolutions the plan runs in int8 (`--precision int8`, `--float-layers`), those in
+    /// 16-bit integers (`.int16Direct`) included.
     var int8Layers: Int { plan.layers.filter { $0.int8 != nil }.count }
+    /// Of those, the ones in 16-bit integers.
+    var int16Layers: Int { plan.layers.filter { $0.algorithm == .int16Direct }.count }
 
     /// The `--json` contract: exactly one line. After the summary, `load_phases_ms` (where the
     /// load went), then `forward_ms` / `forward_cpu_ms` (every timed forward), for tools that
@@ -44,13 +47,13 @@ struct BenchReport {
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
                detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
         return String(line.dropLast()) + ", \"fewer_thread_forwards\": \(fewerThreadForwards)"
-            + ", \"precision\": \"\(precision)\", \"int8_layers\": \(int8Layers), \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
+            + ", \"precision\": \"\(precision)\", \"int8_layers\": \(int8Layers), \"int16_layers\": \(int16Layers), \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
             + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
 
     func table() -> String {
         var lines: [String] = []
-        lines.append("\(cfg) at \(size)x\(size), \(precision)\(int8Layers > 0 ? " (\(int8Layers) convolutions)" : ""), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
+        lines.append("\(cfg) at \(size)x\(size), \(precision)\(int8Layers > 0 ? " (\(int8Layers) convolutions, \(int16Layers) of them in 16 bits)" : ""), \(threads) thread(s), \(runs) runs, \(String(format: "%.3f", Double(flops) / 1e9)) GFLOP, BLAS kernels: \(BLAS.kernelName)")
         lines.append(String(format: "load + plan      %8.2f ms", loadMilliseconds) + " ("
                      + loadPhases.map { String(format: "%@ %.1f", $0.0, $0.1) }.joined(separator: ", ") + ")")
         lines.append(String(format: "forward          min %8.2f  median %8.2f  max %8.2f ms   %.1f GFLOPS", forward.min, forward.median, forward.max, gflops))

@@ -12,7 +12,7 @@ let usage = """
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
                          [--video FILE [--frames N] [--policy every|latest|stride:N]] [--contend] [--fixed-threads]
-                         [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|input-and-heads|none]]
+                         [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)

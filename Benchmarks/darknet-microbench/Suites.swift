@@ -119,7 +119,8 @@ struct Suites {
         case .slidingWindow: pooled ? "sliding window + maxpool" : "sliding window"
         case .slidingWindowStride2: "sliding window /2"
         case .int8Direct: "int8 direct"
-        case .int8Im2col: "int8 im2col"  // neither int8 path is added above added above: its int8 kernels have their own suite (--filter int8)
+        case .int8Im2col: "int8 im2col"
+        case .int16Direct: "int16 direct"  // no int8 path is added above: their kernels have their own suite (--filter int8)
         }
         return MicroBenchmark(
             name: "conv L\(layer.index) \(name)", shape: shape, flops: Double(layer.flops), bytes: 0,

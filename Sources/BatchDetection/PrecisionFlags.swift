@@ -4,7 +4,7 @@ import DarknetImage
 import Foundation
 
 /// `--precision float32|int8`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
-/// `--float-layers default|input-and-heads|none`: the arithmetic a command-line tool runs its
+/// `--float-layers default|float-early|input-and-heads|none`: the arithmetic a command-line tool runs its
 /// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere.
 /// int8 needs calibration images (`--calibrate`) or a saved calibration (`--calibration`);
 /// `--save-calibration` writes what `--calibrate` measured so the next run can load it, and
@@ -16,8 +16,10 @@ public struct PrecisionFlags: Sendable {
           --calibrate         DIR: calibrate int8 on the .jpg/.png images in DIR (keep your test images out of it)
           --calibration       FILE: an int8 calibration written by --save-calibration (checked against the cfg)
           --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
-          --float-layers      int8's convolutions kept in float: default (those reading fewer than 64
-                              channels, and the heads' inputs), input-and-heads, or none (all in int8)
+          --float-layers      int8's convolutions kept from 8 bits: default (those reading fewer than 64
+                              channels, in 16-bit integers where that kernel takes them, except the
+                              first, else in float; and the heads' inputs, in float), float-early
+                              (the same, all in float), input-and-heads, or none (all in int8)
         """
 
     /// `.float32` or int8.
@@ -49,9 +51,10 @@ public struct PrecisionFlags: Sendable {
         let floatLayersName = arguments.string("float-layers")
         switch floatLayersName ?? "default" {
         case "default": floatLayers = .default
+        case "float-early": floatLayers = .floatEarly
         case "input-and-heads": floatLayers = .inputAndHeads
         case "none": floatLayers = .none
-        case let other: throw CLIError("--float-layers must be default, input-and-heads or none, got '\(other)'")
+        case let other: throw CLIError("--float-layers must be default, float-early, input-and-heads or none, got '\(other)'")
         }
         if !int8, floatLayersName != nil { throw CLIError("--float-layers is for --precision int8") }
     }

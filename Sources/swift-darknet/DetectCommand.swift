@@ -11,7 +11,7 @@ struct DetectCommand: Command {
     static let usage = """
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
                      [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
-                     [--strict] [--memory-limit MIB] [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|input-and-heads|none]]
+                     [--strict] [--memory-limit MIB] [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
                      [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --names    one label per line (e.g. coco.names); without it (or --data), class indices

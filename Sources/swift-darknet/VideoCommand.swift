@@ -15,7 +15,7 @@ struct VideoCommand: Command {
                      [--live|--every] [--stride N] [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--max-det N]
                      [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
                      [--input-timeout 10] [--threads 1] [--strict] [--memory-limit MIB]
-                     [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|input-and-heads|none]] INPUT
+                     [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
           --json     one line per processed frame: {"frame", "time", "detections": [...]}

@@ -167,7 +167,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotEqual(allInt8.stdout, loaded.stdout)
         let unknown = try run(model + ["--calibration", sidecar, "--float-layers", "some", image])
         XCTAssertEqual(unknown.status, 2)
-        XCTAssertTrue(unknown.stderr.contains("--float-layers must be default, input-and-heads or none, got 'some'"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("--float-layers must be default, float-early, input-and-heads or none, got 'some'"), unknown.stderr)
         let float = try run(Array(model.dropLast(2)) + ["--float-layers", "none", image])
         XCTAssertEqual(float.status, 2)
         XCTAssertTrue(float.stderr.contains("--float-layers is for --precision int8"), float.stderr)

@@ -108,11 +108,12 @@ final class Int8NetworkTests: XCTestCase {
         let calibration = try Self.calibration(float: float)
         let int8Network = try Self.network(.int8(calibration, floatLayers: floatLayers))
         let int8Layers = int8Network.plan.layers.filter { $0.algorithm?.isInt8 == true }.map(\.index)
+        let int16Layers = int8Network.plan.layers.filter { $0.algorithm == .int16Direct }.map(\.index)
         XCTAssertFalse(int8Layers.isEmpty)
         let floatDetector = try Detector(network: float), int8Detector = try Detector(network: int8Network)
         var images = try Self.evaluationImages()
         if withMirrors { images += try images.map { ("\($0.0)-mirrored", try Self.mirrored($0.1)) } }
-        let label = "int8 float layers \(floatLayers.minimumInputChannels)/\(floatLayers.heads ? "heads" : "-") (int8: \(int8Layers)), \(images.count) images"
+        let label = "int8 float layers \(floatLayers.minimumInputChannels)/\(floatLayers.heads ? "heads" : "-") (int8: \(int8Layers), of them 16-bit: \(int16Layers)), \(images.count) images"
         for threshold: Float in [0.25, 0.5] {
             // The seven originals' numbers too, from the same detections (`withMirrors`).
             var comparison = Comparison(), originals = Comparison()

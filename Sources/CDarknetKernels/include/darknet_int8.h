@@ -192,6 +192,26 @@ void swiftdarknet_int8_direct_u8(int variant, const int8_t *packed_a, ptrdiff_t 
                                  const swiftdarknet_int8_epilogue *epilogue, uint8_t *c, uint8_t *panel,
                                  ptrdiff_t n_begin, ptrdiff_t n_end);
 
+/*
+ * The direct convolution in 16-bit integers: activations symmetric, code = clamp(rint(x *
+ * inverse_scale), -limit, limit), NaN -> 0, in the layout above with channel pairs of int16
+ * codes in each pixel's 4 bytes (`quads` of swiftdarknet_int8_direct_input counts pairs; the
+ * border and a last pair's missing channel hold 0); int16 weights in the order
+ * ((pair * size + kernel row) * size + kernel column) * 2 + channel % 2, packed as
+ * swiftdarknet_int8_pack_a packs their bytes (K of 2 bytes per value). The sums are exact while
+ * K * (largest weight) * limit < 2^31. Every variant computes the same integers; float output. */
+ptrdiff_t swiftdarknet_int16_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                                 ptrdiff_t padding, ptrdiff_t size);
+/* Quantizes CHW floats into the 16-bit layout: the pairs [pair_begin, pair_end) (the call with
+ * the last pair also writes the slack). */
+void swiftdarknet_int16_direct_layout(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                                      ptrdiff_t padding, ptrdiff_t size, float inverse_scale, int32_t limit,
+                                      uint8_t *layout, ptrdiff_t pair_begin, ptrdiff_t pair_end);
+void swiftdarknet_int16_direct_f32(int variant, const int8_t *packed_a, ptrdiff_t m,
+                                   const swiftdarknet_int8_direct_input *input,
+                                   const swiftdarknet_int8_epilogue *epilogue, float *c, uint8_t *panel,
+                                   ptrdiff_t n_begin, ptrdiff_t n_end);
+
 /* Max pooling of CHW 8-bit codes with Darknet's [maxpool] geometry (windows from -padding / 2,
  * cells outside the input ignored): the codes of the pooled floats, since quantization is
  * monotonic (a NaN, coded as the zero point, is the exception). */

@@ -98,6 +98,7 @@ extension ConvolutionAlgorithm {
             WinogradConvolution(algorithm: self, inputShape: input, outputShape: output, activation: conv.activation)
         case .int8Im2col: Int8Im2colConvolution(conv, inputShape: input, outputShape: output)
         case .int8Direct: Int8DirectConvolution(conv, inputShape: input, outputShape: output)
+        case .int16Direct: Int16DirectConvolution(conv, inputShape: input, outputShape: output)
         }
     }
 }

@@ -40,6 +40,12 @@ public enum ConvolutionAlgorithm: Sendable, Equatable {
     /// results as `.int8Im2col`; chosen instead of it where it applies (whole quads of input
     /// channels), by measurement: 3x3 layers of YOLOv3-tiny and YOLOv3 (see the method).
     case int8Direct
+    /// 16-bit integers at stride 1 with a window (`Int16DirectConvolution`): the direct int8
+    /// path with int16 input codes, quantized symmetrically from the float input with its
+    /// calibrated range, and int16 weights. For the early convolutions `Int8FloatLayers` keeps
+    /// from 8-bit activations (`sixteenBitEarlyLayers`): near float's accuracy at twice float's
+    /// multiply rate.
+    case int16Direct
 }
 
 /// Which fast paths the planner may choose.
@@ -55,12 +61,13 @@ extension ConvolutionAlgorithm {
     var isWinograd: Bool {
         switch self {
         case .winograd, .winogradFewTiles, .winogradF23, .winogradBands: true
-        case .direct, .pointwise, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col, .int8Direct: false
+        case .direct, .pointwise, .im2col, .im2colBands, .slidingWindow, .slidingWindowStride2, .int8Im2col, .int8Direct,
+             .int16Direct: false
         }
     }
 
-    /// One of the int8 paths (`PlanOptions.precision` `.int8`).
-    package var isInt8: Bool { self == .int8Im2col || self == .int8Direct }
+    /// One of the int8 paths (`PlanOptions.precision` `.int8`), 16-bit activations included.
+    package var isInt8: Bool { self == .int8Im2col || self == .int8Direct || self == .int16Direct }
 
     /// Winograd F(4x4, 3x3) with channel-major weights, for the tile-major product kernel.
     package var hasTileMajorF43Weights: Bool { self == .winogradFewTiles || self == .winogradBands }

@@ -113,13 +113,18 @@ extension ConvolutionalSpec: Layer {
         guard kernelArea < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
-        let algorithm: ConvolutionAlgorithm = context.int8Input != nil && Int8Im2colConvolution.suits(self, inputChannels: input.channels)
-            ? (Int8DirectConvolution.suits(self, input: input) && options.convolutionStrategy == .fastest
-                ? .int8Direct : .int8Im2col)
-            : ConvolutionAlgorithm.choose(for: self, inputChannels: input.channels, outputHeight: output.height,
-                                          outputWidth: output.width, strategy: options.convolutionStrategy,
-                                          fewTileWeightLimit: options.fewTileWeightLimit,
-                                          bandWeightLimit: options.bandWeightLimit)
+        let fastest = options.convolutionStrategy == .fastest
+        let algorithm: ConvolutionAlgorithm
+        if let int8 = context.int8Input, !int8.isEightBit, fastest, Int16DirectConvolution.suits(self, input: input) {
+            algorithm = .int16Direct
+        } else if let int8 = context.int8Input, int8.isEightBit, Int8Im2colConvolution.suits(self, inputChannels: input.channels) {
+            algorithm = Int8DirectConvolution.suits(self, input: input) && fastest ? .int8Direct : .int8Im2col
+        } else {
+            algorithm = ConvolutionAlgorithm.choose(for: self, inputChannels: input.channels, outputHeight: output.height,
+                                                    outputWidth: output.width, strategy: options.convolutionStrategy,
+                                                    fewTileWeightLimit: options.fewTileWeightLimit,
+                                                    bandWeightLimit: options.bandWeightLimit)
+        }
         let method = algorithm.method(for: self, input: input, output: output)
         let parameters = try context.product(filters, kernelArea + 1)
         let (resident, overflow) = method.weightCount.addingReportingOverflow(filters)

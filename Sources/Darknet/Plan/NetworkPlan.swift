@@ -142,12 +142,13 @@ public struct NetworkPlan: Sendable, Equatable {
         for layer in spec.layers {
             let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
             var int8Input: Int8LayerQuantization?
-            if let entry = int8Layers[layer.index] {
+            if let (entry, sixteenBit) = int8Layers[layer.index] {
                 guard entry.input == previous else {
                     throw PlanError(layer: layer.index, section: layer.kind.sectionName, reason: .calibrationMismatch(
                         "layer \(layer.index) was calibrated for a \(entry.input) input, it reads \(previous)"))
                 }
-                int8Input = Int8LayerQuantization(input: entry.quantization, variant: options.int8Variant ?? .best)
+                int8Input = Int8LayerQuantization(input: entry.quantization, variant: options.int8Variant ?? .best,
+                                                  sixteenBitMagnitude: sixteenBit ? max(-entry.minimum, entry.maximum, 0) : nil)
             }
             let context = LayerPlanningContext(index: layer.index, section: layer.kind.sectionName, input: previous,
                                                planned: layers, options: options, int8Input: int8Input)
@@ -196,14 +197,19 @@ public struct NetworkPlan: Sendable, Equatable {
     }
 
     /// The calibrated convolutions `precision` runs in int8 (the planner still keeps those the
-    /// int8 kernels do not compute in float), by layer index.
-    private static func int8Layers(_ spec: NetworkSpec, precision: Precision) -> [Int: Int8Calibration.Layer] {
+    /// int8 kernels do not compute in float), by layer index, and whether each reads 16-bit
+    /// activations (`Int8FloatLayers.sixteenBitEarlyLayers`).
+    private static func int8Layers(_ spec: NetworkSpec, precision: Precision) -> [Int: (Int8Calibration.Layer, sixteenBit: Bool)] {
         guard case .int8(let calibration, let floatLayers) = precision else { return [:] }
-        var result: [Int: Int8Calibration.Layer] = [:]
+        var result: [Int: (Int8Calibration.Layer, sixteenBit: Bool)] = [:]
         for layer in spec.layers {
-            guard case .convolutional = layer.kind, let entry = calibration.layer(layer.index),
-                  !floatLayers.keepsFloat(layer.index, inputChannels: entry.input.channels, in: spec) else { continue }
-            result[layer.index] = entry
+            guard case .convolutional = layer.kind, let entry = calibration.layer(layer.index) else { continue }
+            let channels = entry.input.channels
+            if !floatLayers.keepsFloat(layer.index, inputChannels: channels, in: spec) {
+                result[layer.index] = (entry, false)
+            } else if floatLayers.readsSixteenBits(layer.index, inputChannels: channels, in: spec) {
+                result[layer.index] = (entry, true)
+            }
         }
         return result
     }
@@ -231,16 +237,19 @@ public struct NetworkPlan: Sendable, Equatable {
         readers[writer] == 1 && layers[reader].sources == [writer]
     }
 
+    /// Whether layer `index` is an 8-bit int8 convolution (not one reading 16-bit activations).
+    private static func eightBit(_ index: Int, _ layers: [LayerPlan]) -> Bool { layers[index].int8?.isEightBit == true }
+
     private static func int8CodeOutputs(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
         Set(layers.indices.dropLast().filter { index in
-            layers[index].int8 != nil && layers[index + 1].int8 != nil && onlyReader(index + 1, of: index, layers, readers: readers)
+            eightBit(index, layers) && eightBit(index + 1, layers) && onlyReader(index + 1, of: index, layers, readers: readers)
         })
     }
 
     private static func int8CodePools(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
         Set(layers.indices.dropFirst().dropLast().filter { index in
             guard case .maxpool = layers[index].spec.kind else { return false }
-            return layers[index - 1].int8 != nil && layers[index + 1].int8 != nil
+            return eightBit(index - 1, layers) && eightBit(index + 1, layers)
                 && onlyReader(index, of: index - 1, layers, readers: readers)
                 && onlyReader(index + 1, of: index, layers, readers: readers)
         })

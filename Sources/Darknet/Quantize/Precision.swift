@@ -37,24 +37,50 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// `[detection]`) reads stay float: their raw values become box coordinates and
     /// probabilities, and they hold little of the arithmetic.
     public var heads: Bool
+    /// Whether the convolutions `minimumInputChannels` keeps from 8 bits, except the one reading
+    /// the network input, run in 16-bit integers (`.int16Direct`: activations and weights of
+    /// about 12 bits each, so that the int32 sums stay exact) where that kernel computes them
+    /// (stride 1 with a window over whole pairs of channels, outputs at least 16 wide), instead
+    /// of in float: the small activations 8 bits round away keep their value (YOLOv3-tiny's
+    /// second convolution reads -4 to 54: steps of 0.23 in 8 bits, 0.015 in 12), at twice
+    /// float's multiply rate. The network input's convolution stays float (its float kernel
+    /// fuses the max pool after it).
+    public var sixteenBitEarlyLayers: Bool
 
-    public init(minimumInputChannels: Int, heads: Bool) {
+    public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false) {
         self.minimumInputChannels = minimumInputChannels
         self.heads = heads
+        self.sixteenBitEarlyLayers = sixteenBitEarlyLayers
     }
 
     /// The default: convolutions reading fewer than 64 channels and those feeding detection
-    /// heads stay float (YOLOv3-tiny: layers 0, 2, 4, 15 and 22 of its 13 convolutions;
-    /// YOLOv3: 0, 1, 3, 81, 93 and 105 of 75).
-    public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true)
+    /// heads keep 8 bits away; of the first, those after the network input's run in 16-bit
+    /// integers where `.int16Direct` computes them, the rest in float (YOLOv3-tiny: 2 and 4
+    /// in 16 bits, 0, 15 and 22 in float, of its 13 convolutions; YOLOv3: 3 in 16 bits, 0, 1,
+    /// 81, 93 and 105 in float, of 75).
+    public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
+    /// The default's choice with its early convolutions in float, not 16 bits (the default
+    /// before `.int16Direct`).
+    public static let floatEarly = Int8FloatLayers(minimumInputChannels: 64, heads: true)
     /// The convolutions reading the 3-channel network input and those feeding detection heads.
     public static let inputAndHeads = Int8FloatLayers(minimumInputChannels: 4, heads: true)
     /// None: every convolution the int8 kernels compute runs in int8.
     public static let none = Int8FloatLayers(minimumInputChannels: 0, heads: false)
 
-    /// Whether the convolution at `index` of `spec`, reading `inputChannels`, stays float.
+    /// Whether the convolution at `index` of `spec`, reading `inputChannels`, keeps 8-bit
+    /// activations away (float, or 16 bits by `readsSixteenBits`).
     func keepsFloat(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
         if inputChannels < minimumInputChannels { return true }
-        return heads && index + 1 < spec.layers.count && spec.layers[index + 1].kind.isDetectionHead
+        return feedsHead(index, in: spec)
+    }
+
+    /// Whether that convolution, kept from 8 bits, runs in 16-bit integers instead of float
+    /// (where `.int16Direct` computes it; else the planner keeps it float).
+    func readsSixteenBits(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
+        sixteenBitEarlyLayers && index > 0 && inputChannels < minimumInputChannels && !feedsHead(index, in: spec)
+    }
+
+    private func feedsHead(_ index: Int, in spec: NetworkSpec) -> Bool {
+        heads && index + 1 < spec.layers.count && spec.layers[index + 1].kind.isDetectionHead
     }
 }

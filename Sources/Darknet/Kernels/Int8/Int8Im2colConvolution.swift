@@ -84,4 +84,10 @@ package struct Int8Im2colConvolution: ConvolutionMethod {
 package struct Int8LayerQuantization: Sendable, Equatable {
     package let input: Int8TensorQuantization
     package let variant: Int8Variant
+    /// For a convolution in 16-bit integers instead (`.int16Direct`): the largest magnitude of
+    /// its calibrated input range. Nil for 8-bit.
+    package var sixteenBitMagnitude: Float? = nil
+
+    /// Whether the convolution reads 8-bit codes (not 16-bit activations).
+    package var isEightBit: Bool { sixteenBitMagnitude == nil }
 }

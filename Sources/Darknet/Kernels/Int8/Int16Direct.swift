@@ -1,0 +1,176 @@
+import CDarknetKernels
+
+/// One stride-1 convolution (groups 1, square kernel) with 16-bit activations and weights, the
+/// core of `Int16DirectConvolution`: the int8 direct path (`Int8Direct`) with each
+/// pixel's 4 bytes holding a pair of channels' int16 codes instead of a quad's 8-bit ones
+/// (`darknet_int8.h`). The input is quantized symmetrically as it is laid out
+/// (`Int16Quantization`); the weights per filter, with as many bits (`Int16PackedWeights`). The layout splits
+/// over threads by channel pairs, the GEMM by 16-column strips: the result does not depend on
+/// the thread count.
+package struct Int16Direct: Sendable {
+    package let channels, height, width, filters, size, padding: Int
+
+    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int) {
+        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0,
+                     "Int16Direct: bad geometry")
+        (self.channels, self.height, self.width, self.filters, self.size, self.padding) =
+            (channels, height, width, filters, size, padding)
+        precondition(outputHeight >= 1 && outputWidth >= 1, "Int16Direct: the kernel is larger than the padded input")
+        precondition(depth <= Self.maximumDepth, "Int16Direct: K = \(depth) exceeds \(Self.maximumDepth)")
+    }
+
+    /// Largest K: codes of at least 8 bits' reach (`Int16Quantization.limit(depth:)` >= 127),
+    /// and the packed weights' bytes within the int8 GEMM's bound.
+    package static let maximumDepth = min(Int(Int32.max) / (127 * 127), Int8GEMM.maximumDepth / 2)
+
+    /// Whether the path computes a convolution of this geometry: stride 1 with a window, whole
+    /// pairs of channels, and outputs at least 8 kernel widths wide (`Int8Direct.suits`).
+    package static func suits(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
+        stride == 1 && !(size == 1 && padding == 0) && channels % 2 == 0
+            && channels * size * size <= maximumDepth && outputWidth >= 8 * (size - 1)
+    }
+
+    package var pairs: Int { (channels + 1) / 2 }
+    package var paddedHeight: Int { height + 2 * padding }
+    package var paddedWidth: Int { width + 2 * padding }
+    package var outputHeight: Int { paddedHeight - size + 1 }
+    package var outputWidth: Int { paddedWidth - size + 1 }
+    /// K of the GEMM in int16 values: whole pairs of channels times the kernel area.
+    package var depth: Int { pairs * 2 * size * size }
+    /// The GEMM's columns: every output row over the padded width.
+    package var virtualColumns: Int { outputHeight * paddedWidth }
+    /// Bytes of the padded layout `run` writes into its workspace.
+    package var layoutBytes: Int { swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, size) }
+    /// Bytes of each thread's panel (K in bytes: 2 per value).
+    package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(2 * depth) }
+
+    /// Darknet's row-major `filters x (channels * size²)` weights with k reordered to this
+    /// path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the channel a
+    /// last pair lacks (`filters x depth`).
+    package func reordered(_ weights: [Float]) -> [Float] {
+        let area = size * size, rowLength = channels * area
+        precondition(weights.count == filters * rowLength, "Int16Direct: \(weights.count) weights, expected \(filters * rowLength)")
+        var result = [Float](repeating: 0, count: filters * depth)
+        for filter in 0..<filters {
+            for channel in 0..<channels {
+                let pair = channel / 2, lane = channel % 2
+                for offset in 0..<area {
+                    result[filter * depth + (pair * area + offset) * 2 + lane] = weights[filter * rowLength + channel * area + offset]
+                }
+            }
+        }
+        return result
+    }
+
+    /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`, from CHW floats
+    /// quantized with `quantization`. `layout` holds `layoutBytes`; `panels` holds `panelBytes`
+    /// per worker, `panelStride` apart.
+    package func run(input: UnsafePointer<Float>, quantization: Int16Quantization, weights: Int16PackedWeights,
+                     epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, layout: UnsafeMutablePointer<UInt8>,
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, variant: Int8Variant = .best) {
+        precondition(weights.packed.rows == filters && weights.depth == depth,
+                     "Int16Direct: weights are \(weights.packed.rows) x \(weights.depth), expected \(filters) x \(depth)")
+        precondition(quantization.limit <= Int16Quantization.limit(depth: depth),
+                     "Int16Direct: codes up to \(quantization.limit) could overflow K = \(depth)")
+        precondition(panelStride >= panelBytes, "Int16Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
+        split(pairs) { range, _ in
+            swiftdarknet_int16_direct_layout(input, channels, height, width, padding, size, quantization.inverseScale,
+                                             quantization.limit, layout, range.lowerBound, range.upperBound)
+        }
+        var geometry = swiftdarknet_int8_direct_input(layout: layout, quads: pairs, padded_height: paddedHeight,
+                                                      padded_width: paddedWidth, size: size)
+        let columns = virtualColumns
+        epilogue.withDescriptor(output: nil) { descriptor in
+            weights.packed.withPacked { a in
+                withUnsafePointer(to: &geometry) { geometry in
+                    split((columns + 15) / 16) { strips, worker in
+                        let panel = (panels + worker * panelStride).assumingMemoryBound(to: UInt8.self)
+                        swiftdarknet_int16_direct_f32(variant.rawValue, a, filters, geometry, descriptor, output, panel,
+                                                      strips.lowerBound * 16, min(strips.upperBound * 16, columns))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Symmetric 16-bit quantization of a tensor: `code = clamp(rint(x * inverseScale), -limit,
+/// limit)`, `x ≈ scale * code`.
+package struct Int16Quantization: Sendable, Equatable {
+    /// Real value of one code step (> 0).
+    package let scale: Float
+    /// `1 / scale`, what the kernels multiply by.
+    package let inverseScale: Float
+    /// The largest code magnitude.
+    package let limit: Int32
+
+    /// Covers `[-magnitude, magnitude]` with codes up to `limit` (a magnitude of 0 gets scale 1).
+    package init(magnitude: Float, limit: Int32) {
+        precondition(limit >= 1 && limit <= 32767, "Int16Quantization: limit must be in 1...32767")
+        let scale = magnitude > 0 && magnitude.isFinite ? magnitude / Float(limit) : 1
+        self.scale = scale
+        self.inverseScale = 1 / scale
+        self.limit = limit
+    }
+
+    /// The largest code for activations and for weights in a dot product of length `depth`
+    /// whose int32 sum must stay exact (`depth * limit² < 2^31`): the same for both, so each
+    /// keeps as many bits (YOLOv3-tiny's 3x3 layers on 16 and 32 channels: 3861 and 2730,
+    /// about 12 bits), and at most 32767.
+    package static func limit(depth: Int) -> Int32 {
+        let bound = Double(Int32.max) / Double(max(depth, 1))
+        return Int32(min(32767, max(1, (bound.squareRoot()).rounded(.down))))
+    }
+}
+
+/// A convolution's weights for the 16-bit GEMM, quantized and packed once at load: symmetric
+/// int16 per filter up to `Int16Quantization.limit(depth:)`, packed as their bytes
+/// (`Int8PackedWeights` with K in bytes).
+package struct Int16PackedWeights: Sendable {
+    /// The packed bytes (`packed.depth` is 2 x `depth`; its row sums are not used).
+    package let packed: Int8PackedWeights
+    /// K in int16 values.
+    package let depth: Int
+    /// `w[m, k] ≈ scales[m] * q[m, k]`.
+    package var scales: [Float] { packed.scales }
+
+    /// Quantizes float weights (`rows x depth`, in the path's k order, batch norm folded) per
+    /// row and packs them.
+    package init(weights: [Float], rows: Int, depth: Int) {
+        let quantized = Self.quantizeRows(weights, rows: rows, columns: depth, limit: Int16Quantization.limit(depth: depth))
+        var bytes = [Int8](repeating: 0, count: rows * depth * 2)
+        for (i, value) in quantized.values.enumerated() {
+            let wide = UInt16(bitPattern: value)
+            bytes[2 * i] = Int8(bitPattern: UInt8(wide & 0xFF))
+            bytes[2 * i + 1] = Int8(bitPattern: UInt8(wide >> 8))
+        }
+        packed = Int8PackedWeights(quantized: bytes, scales: quantized.scales, rows: rows, depth: 2 * depth)
+        self.depth = depth
+    }
+
+    /// Each row of `weights` (`rows x columns`) quantized to `-limit...limit` with its own scale
+    /// `max |row| / limit` (0 for a row of zeros), rounding half to even: `w ≈ scale[row] * q`.
+    package static func quantizeRows(_ weights: [Float], rows: Int, columns: Int, limit: Int32)
+        -> (values: [Int16], scales: [Float]) {
+        precondition(weights.count == rows * columns, "Int16PackedWeights: \(weights.count) weights for \(rows) x \(columns)")
+        var values = [Int16](repeating: 0, count: weights.count), scales = [Float](repeating: 0, count: rows)
+        let bound = Float(limit)
+        for row in 0..<rows {
+            let slice = weights[row * columns..<(row + 1) * columns]
+            let largest = slice.reduce(Float(0)) { max($0, abs($1)) }
+            guard largest > 0 else { continue }
+            let scale = largest / bound
+            scales[row] = scale
+            for (i, w) in zip(slice.indices, slice) {
+                values[i] = Int16(min(max((w / scale).rounded(.toNearestOrEven), -bound), bound))
+            }
+        }
+        return (values, scales)
+    }
+
+    /// The epilogue's factors for activations quantized with `input`: no zero point to
+    /// compensate, `scale[m] = scales[m] * input.scale`.
+    package func requantization(input: Int16Quantization) -> Int8Requantization {
+        Int8Requantization(compensation: [Int32](repeating: 0, count: packed.rows), scale: scales.map { $0 * input.scale })
+    }
+}
