@@ -21,6 +21,10 @@ the peers' equivalent), so even short slow phases hit all systems alike; each fo
 also finds the caches as the other systems left them, as in an application that does other
 work between frames. --interleave-threads also alternates the thread counts (every
 configuration loaded at once), so the speed-ups from 1 to 2 threads compare the same minutes.
+Every 1-thread process is pinned to the same CPU (the first this script may use; --no-pin
+leaves them to the scheduler): each virtual CPU of this VM has slow and fast minutes of its
+own, and processes left alone tend to stay on different CPUs, so one system would meet the
+other CPU's speed (two copies of one darknet-bench read 1.465 apart unpinned, Benchmarks/PERFORMANCE.md).
 Reported: the median over all timed forwards of all rounds, min, CPU time, peak RSS (for the
 peers, of the Python process: "py base" is its resident size after importing numpy, before the
 framework is imported) and, at each thread count, the ratios of our float system to ORT,
@@ -230,8 +234,16 @@ def ours_command(system, threads, a, files):
     return command
 
 
-def run_json(command):
-    completed = subprocess.run(command, capture_output=True, text=True)
+def pinning(threads, a):
+    """For a 1-thread process (unless --no-pin): pins it to the first CPU this script may use."""
+    if threads != 1 or a.no_pin:
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def run_json(command, pin=None):
+    completed = subprocess.run(command, capture_output=True, text=True, preexec_fn=pin)
     if completed.returncode != 0:
         sys.exit(f"failed ({completed.returncode}): {' '.join(command)}\n{completed.stderr}")
     lines = [line for line in completed.stdout.splitlines() if line.startswith("{")]
@@ -242,7 +254,8 @@ def run_json(command):
 
 def measure(system, threads, a, files, contended=False):
     if system in OURS:
-        result = run_json(ours_command(system, threads, a, files) + ["--runs", str(a.runs), "--json", "--no-layers"])
+        result = run_json(ours_command(system, threads, a, files) + ["--runs", str(a.runs), "--json", "--no-layers"],
+                          pinning(threads, a))
         # Per-forward times when darknet-bench provides them, else its medians.
         result.setdefault("forward_ms", [result["median_ms"]])
         result.setdefault("forward_cpu_ms", [result.get("cpu_median_ms", float("nan"))])
@@ -251,7 +264,7 @@ def measure(system, threads, a, files, contended=False):
     command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", str(threads),
                "--runs", str(a.runs), "--warmup", str(a.warmup), "--input", files["input"],
                "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", onnx_of(system, files)]
-    return run_json(command)
+    return run_json(command, pinning(threads, a))
 
 
 class Server:
@@ -270,7 +283,7 @@ class Server:
         # stdout would otherwise block on the full pipe.
         self.errors = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.errors, text=True, bufsize=1)
+                                        stderr=self.errors, text=True, bufsize=1, preexec_fn=pinning(threads, a))
         self.ready = self.reply()
         self.ready.setdefault("version", self.ready.get("blas", ""))
 
@@ -397,6 +410,7 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare our [yolo] inputs with ONNX Runtime's first")
     ap.add_argument("--pause", type=float, default=0.2, help="seconds of idle before each process")
     ap.add_argument("--json", action="store_true", help="also print one JSON line per system and thread count")
+    ap.add_argument("--no-pin", action="store_true", help="leave 1-thread processes to the scheduler")
     ap.add_argument("--interleave", action="store_true",
                     help="per round and thread count, keep every system loaded and alternate single forwards "
                          "(darknet-bench --serve) instead of running each configuration's forwards back to back")
