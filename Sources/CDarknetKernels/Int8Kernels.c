@@ -65,7 +65,11 @@
 #undef INT8_TILE_STRIPS
 
 #define INT8_TILE_STRIPS 3
+#define ZMM_TILE_NAME int8_tile_avx512vnni
+#define ZMM_DOT _mm512_dpbusd_epi32
 #include "Int8TileAVX512VNNI.h"
+#undef ZMM_TILE_NAME
+#undef ZMM_DOT
 #define SUFFIX avx512_vnni
 #define INT8_TILE int8_tile_avx512vnni
 #include "Int8EpilogueAVX512.h"

@@ -48,18 +48,7 @@ package struct Int16Direct: Sendable {
     /// path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the channel a
     /// last pair lacks (`filters x depth`).
     package func reordered(_ weights: [Float]) -> [Float] {
-        let area = size * size, rowLength = channels * area
-        precondition(weights.count == filters * rowLength, "Int16Direct: \(weights.count) weights, expected \(filters * rowLength)")
-        var result = [Float](repeating: 0, count: filters * depth)
-        for filter in 0..<filters {
-            for channel in 0..<channels {
-                let pair = channel / 2, lane = channel % 2
-                for offset in 0..<area {
-                    result[filter * depth + (pair * area + offset) * 2 + lane] = weights[filter * rowLength + channel * area + offset]
-                }
-            }
-        }
-        return result
+        Int8Direct.reordered(weights, filters: filters, channels: channels, area: size * size, lanes: 2)
     }
 
     /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`, from CHW floats

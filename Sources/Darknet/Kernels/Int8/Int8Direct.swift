@@ -54,14 +54,22 @@ package struct Int8Direct: Sendable {
     /// path's `((quad * size + row) * size + column) * 4 + channel % 4`, zero for the channels a
     /// last quad lacks (`filters x depth`).
     package func reordered(_ weights: [Float]) -> [Float] {
-        let area = size * size, rowLength = channels * area
-        precondition(weights.count == filters * rowLength, "Int8Direct: \(weights.count) weights, expected \(filters * rowLength)")
+        Self.reordered(weights, filters: filters, channels: channels, area: size * size, lanes: 4)
+    }
+
+    /// Darknet's row-major `filters x (channels * area)` weights with k reordered to groups of
+    /// `lanes` channels at each kernel offset, `((group * area + offset) * lanes + channel %
+    /// lanes)`, zero for the channels a last group lacks: the direct paths' order (quads of
+    /// 8-bit channels here, pairs of 16-bit ones in `Int16Direct`).
+    static func reordered(_ weights: [Float], filters: Int, channels: Int, area: Int, lanes: Int) -> [Float] {
+        let rowLength = channels * area, depth = (channels + lanes - 1) / lanes * lanes * area
+        precondition(weights.count == filters * rowLength, "direct convolution: \(weights.count) weights, expected \(filters * rowLength)")
         var result = [Float](repeating: 0, count: filters * depth)
         for filter in 0..<filters {
             for channel in 0..<channels {
-                let quad = channel / 4, lane = channel % 4
+                let group = channel / lanes, lane = channel % lanes
                 for offset in 0..<area {
-                    result[filter * depth + (quad * area + offset) * 4 + lane] = weights[filter * rowLength + channel * area + offset]
+                    result[filter * depth + (group * area + offset) * lanes + lane] = weights[filter * rowLength + channel * area + offset]
                 }
             }
         }
