@@ -6,13 +6,13 @@ public enum Precision: Sendable, Equatable {
     /// to 8-bit codes with the calibrated scale and zero point (per tensor), multiplies them by
     /// its weights quantized at load (batch norm folded first, then symmetric int8 per output
     /// channel), and writes float outputs after the fused bias and activation. The layers
-    /// `floatLayers` names stay in float, as do convolutions the int8 kernels do not compute
-    /// (groups, dilation, unequal strides, activations other than linear, leaky, relu, logistic,
-    /// mish and swish). Tensors between layers stay float, except where an int8 convolution's
-    /// only reader is the int8 convolution after it (or a max pool that one alone reads) and the
-    /// session does not keep those outputs: it writes 8-bit codes in its reader's input
-    /// quantization, the same codes the reader would have made of the floats
-    /// (`NetworkPlan.int8CodeOutputs`, `int8CodePools`).
+    /// `floatLayers` names keep 8 bits away (16-bit integers or float, `Int8FloatLayers`); float
+    /// also computes the convolutions the int8 kernels do not (groups, dilation, unequal
+    /// strides, activations other than linear, leaky, relu, logistic, mish and swish). Tensors
+    /// between layers stay float, except where an 8-bit convolution's only reader is the 8-bit
+    /// convolution after it (or a max pool that one alone reads) and the session does not keep
+    /// those outputs: it writes 8-bit codes in its reader's input quantization, the same codes
+    /// the reader would have made of the floats (`NetworkPlan.int8CodeOutputs`, `int8CodePools`).
     case int8(Int8Calibration, floatLayers: Int8FloatLayers = .default)
 
     /// The calibration of `.int8`, nil for `.float32`.
