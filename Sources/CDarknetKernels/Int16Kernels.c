@@ -106,14 +106,9 @@ void swiftdarknet_int16_direct_f32(int variant, const int8_t *packed_a, ptrdiff_
     }
 }
 
-/* The code of x: clamp(rint(x * inverse_scale), -limit, limit), NaN -> 0 (Int8Round.h's steps;
- * |v| <= 32767 is well inside the rounding trick's range). */
+/* The code of x: clamp(rint(x * inverse_scale), -limit, limit), NaN -> 0. */
 static inline int32_t int16_code(float x, float inverse_scale, float limit) {
-    float v = x * inverse_scale;
-    v = v == v ? v : 0.0f;
-    v = v < -limit ? -limit : (v > limit ? limit : v);
-    const float magic = 12582912.0f;
-    return (int32_t)((v + magic) - magic);
+    return (int32_t)int8_round_within(x * inverse_scale, limit);
 }
 
 static void int16_pixels_portable(const float *x0, const float *x1, ptrdiff_t count, float inverse_scale, float limit,
@@ -128,11 +123,7 @@ static void int16_pixels_portable(const float *x0, const float *x1, ptrdiff_t co
 #if defined(__x86_64__)
 __attribute__((target("avx512f"), always_inline)) static inline __m512i int16_codes16(__m512 x, __m512 inverse,
                                                                                    __m512 limit) {
-    __m512 v = _mm512_mul_ps(x, inverse);
-    v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);
-    v = _mm512_min_ps(_mm512_max_ps(v, _mm512_sub_ps(_mm512_setzero_ps(), limit)), limit);
-    const __m512 magic = _mm512_set1_ps(12582912.0f);
-    return _mm512_cvttps_epi32(_mm512_sub_ps(_mm512_add_ps(v, magic), magic));
+    return _mm512_cvttps_epi32(int8_round_within16(_mm512_mul_ps(x, inverse), limit));
 }
 
 /* 16 pixels at a time, the portable steps; the rest by the portable loop. */

@@ -4,7 +4,7 @@
  * a masked last step, so a tile's row piece of any width is vector code (the generic loops
  * compile to 8 lanes and a scalar tail), and linear, leaky and ReLU go from the sums to the
  * float or 8-bit output in registers. Other activations take the generic path's shared scalar
- * function between a vector first pass and the codes.
+ * function between a vector first pass and the codes (Int8Round.h's int8_u8_codes16).
  */
 static inline __attribute__((always_inline)) __mmask16 int8_lanes(ptrdiff_t left) {
     return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
@@ -16,17 +16,6 @@ static inline __attribute__((always_inline)) __m512 int8_activate16(__m512 y, in
     if (activation == SWIFTDARKNET_INT8_LEAKY) return _mm512_mask_mul_ps(y, not_positive, y, _mm512_set1_ps(0.1f));
     if (activation == SWIFTDARKNET_INT8_RELU) return _mm512_mask_mov_ps(y, not_positive, _mm512_setzero_ps());
     return y;
-}
-
-/* int8_u8_code(y * inverse, zero) on 16 lanes (Int8Round.h's steps). */
-static inline __attribute__((always_inline)) __m512i int8_codes16(__m512 y, __m512 inverse, __m512 zero) {
-    __m512 v = _mm512_mul_ps(y, inverse);
-    v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);
-    v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1024.0f)), _mm512_set1_ps(1024.0f));
-    const __m512 magic = _mm512_set1_ps(12582912.0f);
-    v = _mm512_sub_ps(_mm512_add_ps(v, magic), magic);
-    v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(v, zero), _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
-    return _mm512_cvttps_epi32(v);
 }
 
 static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
@@ -65,7 +54,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
             if (kind == INT8_OUTPUT_F32)
                 _mm512_mask_storeu_ps(y + j, lanes, v);
             else
-                _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_codes16(v, inverse, zero));
+                _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_u8_codes16(v, inverse, zero));
         }
         if (fused) continue;
         int8_activate_scalar(y, count, activation);
@@ -73,7 +62,7 @@ static inline __attribute__((always_inline)) void CAT(int8_store_, SUFFIX)(
         for (ptrdiff_t j = 0; j < count; j += 16) {
             const __mmask16 lanes = int8_lanes(count - j);
             const __m512 v = _mm512_maskz_loadu_ps(lanes, y + j);
-            _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_codes16(v, inverse, zero));
+            _mm512_mask_cvtepi32_storeu_epi8(out + j, lanes, int8_u8_codes16(v, inverse, zero));
         }
     }
 }

@@ -37,8 +37,6 @@ package struct Int16Direct: Sendable {
     package var outputWidth: Int { paddedWidth - size + 1 }
     /// K of the GEMM in int16 values: whole pairs of channels times the kernel area.
     package var depth: Int { pairs * 2 * size * size }
-    /// The GEMM's columns: every output row over the padded width.
-    package var virtualColumns: Int { outputHeight * paddedWidth }
     /// Bytes of the padded layout `run` writes into its workspace.
     package var layoutBytes: Int { swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, size) }
     /// Bytes of each thread's panel (K in bytes: 2 per value).
@@ -66,18 +64,12 @@ package struct Int16Direct: Sendable {
             swiftdarknet_int16_direct_layout(input, channels, height, width, padding, size, quantization.inverseScale,
                                              quantization.limit, layout, range.lowerBound, range.upperBound)
         }
-        var geometry = swiftdarknet_int8_direct_input(layout: layout, quads: pairs, padded_height: paddedHeight,
-                                                      padded_width: paddedWidth, size: size)
-        let columns = virtualColumns
         epilogue.withDescriptor(output: nil) { descriptor in
-            weights.packed.withPacked { a in
-                withUnsafePointer(to: &geometry) { geometry in
-                    split((columns + 15) / 16) { strips, worker in
-                        let panel = (panels + worker * panelStride).assumingMemoryBound(to: UInt8.self)
-                        swiftdarknet_int16_direct_f32(variant.rawValue, a, filters, geometry, descriptor, output, panel,
-                                                      strips.lowerBound * 16, min(strips.upperBound * 16, columns))
-                    }
-                }
+            Int8Direct.multiply(weights.packed, layout: layout, units: pairs, paddedHeight: paddedHeight,
+                                paddedWidth: paddedWidth, size: size, panels: panels, panelStride: panelStride,
+                                split: split) { a, input, panel, range in
+                swiftdarknet_int16_direct_f32(variant.rawValue, a, filters, input, descriptor, output, panel,
+                                              range.lowerBound, range.upperBound)
             }
         }
     }

@@ -120,9 +120,21 @@ package struct Int8Direct: Sendable {
                           _ body: (UnsafePointer<Int8>, UnsafePointer<swiftdarknet_int8_direct_input>,
                                    UnsafeMutablePointer<UInt8>, Range<Int>) -> Void) {
         precondition(panelStride >= panelBytes, "Int8Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
-        var input = swiftdarknet_int8_direct_input(layout: layout, quads: quads, padded_height: paddedHeight,
+        Self.multiply(weights, layout: layout, units: quads, paddedHeight: paddedHeight, paddedWidth: paddedWidth,
+                      size: size, panels: panels, panelStride: panelStride, split: split, body)
+    }
+
+    /// The direct paths' GEMM over `layout` (`units` 4-byte channel groups: quads of 8-bit
+    /// channels, or pairs of 16-bit ones in `Int16Direct`), split over threads by 16-column
+    /// strips of its virtual columns: `body(a, input, panel, columns)` on each worker's panel.
+    static func multiply(_ weights: Int8PackedWeights, layout: UnsafeMutablePointer<UInt8>, units: Int,
+                         paddedHeight: Int, paddedWidth: Int, size: Int, panels: UnsafeMutableRawPointer,
+                         panelStride: Int, split: ThreadSplit,
+                         _ body: (UnsafePointer<Int8>, UnsafePointer<swiftdarknet_int8_direct_input>,
+                                  UnsafeMutablePointer<UInt8>, Range<Int>) -> Void) {
+        var input = swiftdarknet_int8_direct_input(layout: layout, quads: units, padded_height: paddedHeight,
                                                    padded_width: paddedWidth, size: size)
-        let columns = virtualColumns
+        let columns = (paddedHeight - size + 1) * paddedWidth
         weights.withPacked { a in
             withUnsafePointer(to: &input) { input in
                 split((columns + 15) / 16) { strips, worker in
