@@ -57,7 +57,8 @@ extension Suites {
             name: "int8 \(variant) L\(index)", shape: shape, flops: operations, bytes: 0,
             setUp: {
                 var random = SeededRandom(seed: 7)
-                let weights = Int8PackedWeights(weights: (0..<m * k).map { _ in random.next(-0.1, 0.1) }, rows: m, depth: k)
+                let weights = Int8PackedWeights(weights: (0..<m * k).map { _ in random.next(-0.1, 0.1) }, rows: m, depth: k,
+                                                limit: Int8Variant.plannedWeightLimit(depth: k))
                 let input = Int8TensorQuantization(minimum: -0.5, maximum: 4)
                 let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
                 let epilogue = Int8Epilogue(requantization: weights.requantization(input: input),

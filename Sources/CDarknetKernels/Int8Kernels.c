@@ -32,6 +32,14 @@
 #include "Int8DirectDriver.h"
 #undef SUFFIX
 #undef INT8_TILE
+#include "Int8TileAVX2Narrow.h"
+#define SUFFIX avx2_narrow
+#define INT8_TILE int8_tile_avx2_narrow
+#include "Int8Epilogue.h"
+#include "Int8Driver.h"
+#include "Int8DirectDriver.h"
+#undef SUFFIX
+#undef INT8_TILE
 #pragma clang attribute pop
 
 #pragma clang attribute push(__attribute__((target("avx2,avxvnni"))), apply_to = function)
@@ -90,6 +98,7 @@ int swiftdarknet_int8_supported(int variant) {
                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
     switch (variant) {
     case SWIFTDARKNET_INT8_AVX2: return avx2;
+    case SWIFTDARKNET_INT8_AVX2_NARROW: return avx2;
     case SWIFTDARKNET_INT8_AVX_VNNI: return avx2 && __builtin_cpu_supports("avxvnni");
     case SWIFTDARKNET_INT8_AVX512_VNNI: return avx2 && avx512;
     case SWIFTDARKNET_INT8_AVX_VNNI_EVEX: return avx2 && avx512;
@@ -125,6 +134,9 @@ static void int8_gemm(int variant, const int8_t *packed_a, const uint8_t *packed
         return;
     case SWIFTDARKNET_INT8_AVX2:
         int8_gemm_avx2(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX2_NARROW:
+        int8_gemm_avx2_narrow(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end);
         return;
 #endif
     default: int8_gemm_portable(packed_a, packed_b, m, n, k, kind, epilogue, c, ldc, n_begin, n_end, m_begin, m_end); return;
@@ -169,6 +181,9 @@ static void int8_direct(int variant, const int8_t *packed_a, ptrdiff_t m, const 
         return;
     case SWIFTDARKNET_INT8_AVX2:
         int8_direct_avx2(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end);
+        return;
+    case SWIFTDARKNET_INT8_AVX2_NARROW:
+        int8_direct_avx2_narrow(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end);
         return;
 #endif
     default: int8_direct_portable(packed_a, m, input, kind, epilogue, c, panel, n_begin, n_end); return;

@@ -47,16 +47,17 @@ void swiftdarknet_quantize_s8(const float *x, ptrdiff_t count, float scale, int8
     for (ptrdiff_t i = 0; i < count; i++) out[i] = int8_s8_code(x[i] / scale);
 }
 
-void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int8_t *q, float *scales) {
+void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int limit, int8_t *q,
+                                          float *scales) {
     for (ptrdiff_t row = 0; row < m; row++) {
         const float *source = w + row * k;
         float largest = 0.0f;
         for (ptrdiff_t i = 0; i < k; i++) largest = fmaxf(largest, fabsf(source[i]));
-        const float scale = largest / 127.0f;
+        const float scale = largest / (float)limit;
         scales[row] = scale;
         for (ptrdiff_t i = 0; i < k; i++) {
             const int8_t value = scale == 0.0f ? 0 : int8_s8_code(source[i] / scale);
-            q[row * k + i] = value < -127 ? -127 : value;
+            q[row * k + i] = value < -limit ? (int8_t)-limit : (value > limit ? (int8_t)limit : value);
         }
     }
 }

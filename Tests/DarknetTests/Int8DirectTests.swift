@@ -44,8 +44,10 @@ final class Int8DirectTests: XCTestCase {
             func epilogue(_ packed: Int8PackedWeights) -> Int8Epilogue {
                 Int8Epilogue(requantization: packed.requantization(input: quantization), bias: bias, activation: item.activation)
             }
-            let im2colWeights = Int8PackedWeights(weights: weights, rows: item.filters, depth: im2col.depth)
-            let directWeights = Int8PackedWeights(weights: direct.reordered(weights), rows: item.filters, depth: direct.depth)
+            let limit = Int8Variant.plannedWeightLimit(depth: im2col.depth)
+            let im2colWeights = Int8PackedWeights(weights: weights, rows: item.filters, depth: im2col.depth, limit: limit)
+            let directWeights = Int8PackedWeights(weights: direct.reordered(weights), rows: item.filters, depth: direct.depth,
+                                                  limit: limit)
             XCTAssertEqual(directWeights.scales, im2colWeights.scales, "case \(index): reordering changed the scales")
             XCTAssertEqual(directWeights.rowSums, im2colWeights.rowSums, "case \(index): reordering changed the row sums")
 

@@ -32,9 +32,12 @@ final class Int8KernelTests: XCTestCase {
             packedB = packed
         }
 
-        init(m: Int, n: Int, k: Int, seed: UInt64) {
+        /// Weights in -128...127, or within ±`weightLimit` (±63 runs AVX2's narrow kernel).
+        init(m: Int, n: Int, k: Int, seed: UInt64, weightLimit: Int32? = nil) {
             var random = SplitMix64(seed: seed)
-            let a = (0..<m * k).map { _ in Int8(truncatingIfNeeded: random.next()) }   // -128 ... 127
+            let a = (0..<m * k).map { _ in
+                weightLimit.map { Int8(Int64(random.next() % UInt64(2 * $0 + 1)) - Int64($0)) } ?? Int8(truncatingIfNeeded: random.next())
+            }
             let b = (0..<k * n).map { _ in UInt8(truncatingIfNeeded: random.next()) }  // 0 ... 255
             self.init(m: m, n: n, k: k, a: a, b: b)
         }
@@ -108,6 +111,7 @@ final class Int8KernelTests: XCTestCase {
     /// The SIMD variants this CPU runs (the portable one is the reference).
     var simdVariants: [Int8Variant] { Int8Variant.supported.filter { $0 != .portable } }
 
+
     // MARK: Dispatch
 
     /// The variants reported supported are exactly those /proc/cpuinfo's flags allow, and the
@@ -150,13 +154,16 @@ final class Int8KernelTests: XCTestCase {
         guard !simdVariants.isEmpty else { return XCTAssertEqual(Int8Variant.best, .portable) }
         let shapes = Self.randomShapes(count: 120, seed: 23) + Self.tinyShapes
         for (index, shape) in shapes.enumerated() {
-            let operands = Operands(m: shape.m, n: shape.n, k: shape.k, seed: UInt64(1000 + index))
-            let reference = operands.sums(.portable)
-            for variant in simdVariants {
-                let sums = operands.sums(variant)
-                if sums != reference {
-                    let first = sums.indices.first { sums[$0] != reference[$0] }!
-                    XCTFail("\(variant) \(operands): element \(first) (row \(first / shape.n), column \(first % shape.n)) is \(sums[first]), portable \(reference[first])")
+            // Full-range weights, then 7-bit ones (AVX2's narrow kernel).
+            for limit in [nil, Int8Variant.narrowLimit] {
+                let operands = Operands(m: shape.m, n: shape.n, k: shape.k, seed: UInt64(1000 + index), weightLimit: limit)
+                let reference = operands.sums(.portable)
+                for variant in simdVariants {
+                    let sums = operands.sums(variant)
+                    if sums != reference {
+                        let first = sums.indices.first { sums[$0] != reference[$0] }!
+                        XCTFail("\(variant) \(operands): element \(first) (row \(first / shape.n), column \(first % shape.n)) is \(sums[first]), portable \(reference[first])")
+                    }
                 }
             }
         }
@@ -165,13 +172,14 @@ final class Int8KernelTests: XCTestCase {
     /// Column and row ranges (how threads split a GEMM) write exactly their columns and rows,
     /// with the same sums.
     func testColumnAndRowRangesWriteOnlyTheirOutputs() {
-        let operands = Operands(m: 21, n: 100, k: 37, seed: 5)
-        let whole = operands.sums(.portable)
         let pieces: [(columns: Range<Int>, rows: Range<Int>)] = [
             (0..<16, 0..<21), (16..<48, 0..<21), (48..<100, 0..<21), (32..<33, 0..<21), (96..<100, 0..<21),
             (0..<100, 0..<8), (0..<100, 8..<21), (0..<100, 16..<17), (16..<48, 8..<16),
         ]
-        for variant in Int8Variant.supported {
+        for limit in [nil, Int8Variant.narrowLimit] {
+          let operands = Operands(m: 21, n: 100, k: 37, seed: 5, weightLimit: limit)
+          let whole = operands.sums(.portable)
+          for variant in Int8Variant.supported {
             for piece in pieces {
                 let part = operands.sums(variant, range: piece.columns, rows: piece.rows)
                 for row in 0..<operands.m {
@@ -185,20 +193,25 @@ final class Int8KernelTests: XCTestCase {
                     }
                 }
             }
+          }
         }
     }
 
-    /// Saturation extremes: every weight 127 or every weight -128 against activations of 255 at
-    /// large K (up to the bound, where the sum nearly fills an int32), and alternating signs
-    /// that cancel. vpmaddubsw alone would saturate its int16 pair sums (2 x 127 x 255 = 64770).
+    /// Saturation extremes: every weight at the top or the bottom of a variant's range (127 and
+    /// -128; ±63 for AVX2) against activations of 255 at large K (up to the bound, where the sum
+    /// nearly fills an int32), and alternating signs that cancel. vpmaddubsw's int16 pair sums
+    /// would saturate on full-range weights (2 x 127 x 255 = 64770), not on 7-bit ones (32130).
     func testSaturationExtremesAreExact() {
         for k in [4608, 9999, Int8GEMM.maximumDepth] {
             let m = 9, n = 17
-            let cases: [(name: String, weight: (Int) -> Int8, expected: Int64)] = [
-                ("all 127", { _ in 127 }, 127 * 255 * Int64(k)),
-                ("all -128", { _ in -128 }, -128 * 255 * Int64(k)),
-                ("127, -128 alternating", { $0 % 2 == 0 ? 127 : -128 }, Int64(k / 2) * (127 - 128) * 255 + Int64(k % 2) * 127 * 255),
-            ]
+            var cases: [(name: String, weight: (Int) -> Int8, expected: Int64)] = []
+            for (high, low) in [(Int8(127), Int8(-128)), (63, -63)] {
+                let top = Int64(high) * 255, bottom = Int64(low) * 255
+                cases.append(("all \(high)", { _ in high }, top * Int64(k)))
+                cases.append(("all \(low)", { _ in low }, bottom * Int64(k)))
+                cases.append(("\(high), \(low) alternating", { $0 % 2 == 0 ? high : low },
+                              Int64(k / 2) * (top + bottom) + Int64(k % 2) * top))
+            }
             for item in cases {
                 let a = (0..<m * k).map { item.weight($0 % k) }
                 let operands = Operands(m: m, n: n, k: k, a: a, b: [UInt8](repeating: 255, count: k * n))
@@ -222,12 +235,12 @@ final class Int8KernelTests: XCTestCase {
         let bias: [Float]
         let floatWeights: [Float], floatInputs: [Float]
 
-        init(m: Int, n: Int, k: Int, seed: UInt64, inputRange: ClosedRange<Float> = -0.5...3) {
+        init(m: Int, n: Int, k: Int, seed: UInt64, inputRange: ClosedRange<Float> = -0.5...3, weightLimit: Int32 = 127) {
             var random = SplitMix64(seed: seed)
             floatWeights = (0..<m * k).map { _ in random.nextFloat(in: -1...1) * 0.2 }
             floatInputs = (0..<k * n).map { _ in random.nextFloat(in: inputRange) }
             bias = (0..<m).map { _ in random.nextFloat(in: -1...1) }
-            let (q, scales) = Int8Quantization.quantizeRows(floatWeights, rows: m, columns: k)
+            let (q, scales) = Int8Quantization.quantizeRows(floatWeights, rows: m, columns: k, limit: weightLimit)
             weightScales = scales
             input = Int8TensorQuantization(minimum: floatInputs.min()!, maximum: floatInputs.max()!)
             operands = Operands(m: m, n: n, k: k, a: q, b: input.quantize(floatInputs), scales: scales)
@@ -300,7 +313,8 @@ final class Int8KernelTests: XCTestCase {
     func testEveryVariantGivesThePortableEpilogue() {
         let output = Int8TensorQuantization(minimum: -0.3, maximum: 0.6)
         for (index, shape) in [(13, 61, 9), (8, 48, 64), (70, 130, 301), (255, 169, 512)].enumerated() {
-            let layer = QuantizedLayer(m: shape.0, n: shape.1, k: shape.2, seed: UInt64(70 + index))
+          for limit in Set([127, Int8Variant.narrowLimit]).sorted() {
+            let layer = QuantizedLayer(m: shape.0, n: shape.1, k: shape.2, seed: UInt64(70 + index), weightLimit: limit)
             for activation in [Activation.linear, .leaky, .relu, .logistic, .mish, .swish] {
                 let epilogue = layer.epilogue(activation)
                 let floats = layer.operands.floats(.portable, epilogue)
@@ -315,6 +329,7 @@ final class Int8KernelTests: XCTestCase {
                     XCTAssertEqual(layer.operands.codes(variant, epilogue, output), codes, "\(variant) \(activation) \(layer.operands): u8 output differs")
                 }
             }
+          }
         }
     }
 
@@ -330,7 +345,9 @@ final class Int8KernelTests: XCTestCase {
     func testInt8IsWithinTheQuantizationBoundOfSgemm() throws {
         try BLAS.ensureLoaded()
         for (index, shape) in [(16, 1000, 27), (64, 169, 576), (255, 52, 1152), (7, 3, 5)].enumerated() {
-            let layer = QuantizedLayer(m: shape.0, n: shape.1, k: shape.2, seed: UInt64(90 + index), inputRange: -0.3...2)
+            // Weights quantized as this CPU's fastest variant takes them (7 bits with AVX2).
+            let layer = QuantizedLayer(m: shape.0, n: shape.1, k: shape.2, seed: UInt64(90 + index), inputRange: -0.3...2,
+                                       weightLimit: Int8Variant.plannedWeightLimit(depth: shape.2))
             let (m, n, k) = (shape.0, shape.1, shape.2)
             var expected = [Float](repeating: 0, count: m * n)
             layer.floatWeights.withUnsafeBufferPointer { a in
@@ -514,7 +531,8 @@ final class Int8KernelTests: XCTestCase {
             let quantization = Int8TensorQuantization(minimum: input.min()!, maximum: input.max()!)
             let codes = quantization.quantize(input)
             let packed = Int8PackedWeights(weights: weights, rows: item.filters, depth: k)
-            let quantizedWeights = Int8Quantization.quantizeRows(weights, rows: item.filters, columns: k).values
+            let quantizedWeights = Int8Quantization.quantizeRows(weights, rows: item.filters, columns: k,
+                                                                 limit: Int8Variant.plannedWeightLimit(depth: k)).values
             let epilogue = Int8Epilogue(requantization: packed.requantization(input: quantization), bias: bias,
                                         activation: item.activation)
             let outputQuantization = Int8TensorQuantization(minimum: -0.5, maximum: 2)
@@ -588,7 +606,8 @@ final class Int8KernelTests: XCTestCase {
             var random = SplitMix64(seed: UInt64(300 + index))
             let input = (0..<item.c * item.h * item.w).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             let k = item.c * item.size * item.size
-            let weights = (0..<item.filters * k).map { _ in Int8(truncatingIfNeeded: random.next()) }
+            let limit = Int64(Int8Variant.narrowLimit)
+            let weights = (0..<item.filters * k).map { _ in Int8(Int64(random.next() % UInt64(2 * limit + 1)) - limit) }
             let outH = Int8Im2col.outputExtent(item.h, size: item.size, stride: item.stride, padding: item.pad)
             let outW = Int8Im2col.outputExtent(item.w, size: item.size, stride: item.stride, padding: item.pad)
             let n = outH * outW

@@ -298,7 +298,9 @@ final class Int8NetworkTests: XCTestCase {
 
     /// Resident weight bytes, float (in each algorithm's layout, and as stored) against int8,
     /// for YOLOv3-tiny and YOLOv3 at 416, every calibrated convolution in int8 and the default
-    /// float layers (a synthetic calibration: the sizes do not depend on the ranges).
+    /// float layers (a synthetic calibration: the sizes do not depend on the ranges). Without
+    /// VNNI the default keeps the convolutions with K < 2304 float: its size is printed, and its
+    /// integer layers are those.
     /// Also the convolution pairs that pass 8-bit codes (`NetworkPlan.int8CodeOutputs`).
     func testInt8WeightsMemoryAndCodeOutputs() throws {
         for name in ["yolov3-tiny.cfg", "yolov3.cfg"] {
@@ -310,15 +312,17 @@ final class Int8NetworkTests: XCTestCase {
                 layers: float.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }
                     .map { Int8Calibration.Layer(layer: $0.index, input: $0.inputShape, minimum: -0.5, maximum: 4) })
             let stored = float.parameterCount * 4, resident = float.residentParameterCount * 4
-            for floatLayers in [Int8FloatLayers.default, .none] {
+            // The default's choice on a CPU with VNNI (without VNNI, `.default` keeps more float).
+            let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
+            for floatLayers in [withVNNI, .none] {
                 let int8 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration, floatLayers: floatLayers)))
                 let bytes = int8.residentParameterCount * 4
                 print(String(format: "%@ %@: float weights %.1f MB resident (%.1f MB as stored), int8 %.1f MB: %.3f x resident, %.3f x stored",
-                             name, floatLayers == .none ? "all int8" : "default float layers", Double(resident) / 1e6, Double(stored) / 1e6, Double(bytes) / 1e6,
+                             name, floatLayers == .none ? "all int8" : "default float layers with VNNI", Double(resident) / 1e6, Double(stored) / 1e6, Double(bytes) / 1e6,
                              Double(bytes) / Double(resident), Double(bytes) / Double(stored)))
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(resident), "\(name) \(floatLayers)")
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)")
-                if floatLayers == .default {
+                if floatLayers == withVNNI {
                     // The convolutions that pass 8-bit codes (Quantize/README.md): tiny's 12 -> 13,
                     // and 6 -> 8 and 10 -> 12 through the max pools 7 and 11 (8's output is routed
                     // too), YOLOv3's 1x1 -> 3x3 blocks from the 104x104 level down, and heads.
@@ -330,6 +334,20 @@ final class Int8NetworkTests: XCTestCase {
                         return int8.layers[writer].int8 != nil && int8.layers[reader].int8 != nil
                     })
                 }
+            }
+            let byDefault = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration)))
+            let withVNNIPlan = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration, floatLayers: withVNNI)))
+            if Int8Variant.best == .avx2 {
+                let bytes = byDefault.residentParameterCount * 4
+                print(String(format: "%@ default float layers without VNNI: int8 %.1f MB: %.3f x resident, %.3f x stored", name,
+                             Double(bytes) / 1e6, Double(bytes) / Double(resident), Double(bytes) / Double(stored)))
+                for layer in byDefault.layers where layer.int8 != nil {
+                    guard case .convolutional(let conv) = layer.spec.kind else { continue }
+                    XCTAssertGreaterThanOrEqual(layer.inputShape.channels / conv.groups * conv.size * conv.size, Int8Variant.narrowDepth)
+                }
+                XCTAssertTrue(byDefault.layers.contains { $0.int8 != nil }, name)
+            } else {
+                XCTAssertEqual(byDefault.layers.map(\.algorithm), withVNNIPlan.layers.map(\.algorithm), name)
             }
         }
     }

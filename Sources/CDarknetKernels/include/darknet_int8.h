@@ -32,7 +32,9 @@
  * 2 = 65280 > 32767). That variant splits every activation byte into its nibbles, b = 16 hi +
  * lo with hi, lo <= 15, so each vpmaddubsw sum is at most 2 * 15 * 128 = 3840 and never
  * saturates; vpmaddwd widens each to int32 (by 1 and by 16). Exact for every input, at twice the
- * instructions of a plain vpmaddubsw kernel.
+ * instructions of a plain vpmaddubsw kernel. Weights within +-SWIFTDARKNET_INT8_NARROW_LIMIT
+ * (7 bits) keep every pair under 2 * 255 * 63 = 32130: for them the AVX2_NARROW kernel runs the
+ * plain vpmaddubsw + vpmaddwd kernel, exact too.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +48,8 @@ extern "C" {
 #define SWIFTDARKNET_INT8_STRIP 16
 /* Largest K whose worst-case sum (255 * 128 * K) fits an int32. */
 #define SWIFTDARKNET_INT8_MAX_K 65536
+/* Largest weight magnitude the AVX2_NARROW kernel multiplies exactly (the others: 128). */
+#define SWIFTDARKNET_INT8_NARROW_LIMIT 63
 
 /* The int8 GEMM's instruction-set variants. */
 enum {
@@ -57,7 +61,10 @@ enum {
      * lets a CPU with AVX-512 VNNI but no AVX-VNNI run and test that kernel. Never chosen
      * automatically. */
     SWIFTDARKNET_INT8_AVX_VNNI_EVEX = 4,
-    SWIFTDARKNET_INT8_VARIANTS = 5
+    /* AVX2's kernel for weights within +-SWIFTDARKNET_INT8_NARROW_LIMIT: ymm vpmaddubsw + vpmaddwd
+     * on whole activation bytes. Chosen by the caller for such weights. */
+    SWIFTDARKNET_INT8_AVX2_NARROW = 5,
+    SWIFTDARKNET_INT8_VARIANTS = 6
 };
 
 /* Whether this CPU runs `variant`. */
@@ -126,10 +133,11 @@ void swiftdarknet_quantize_u8_portable(const float *x, ptrdiff_t count, float sc
 /* out[i] = clamp(rint(x[i] / scale), -128, 127), rounding half to even; NaN -> 0. */
 void swiftdarknet_quantize_s8(const float *x, ptrdiff_t count, float scale, int8_t *out);
 
-/* Symmetric per-row quantization of float weights (M x K, row-major): scales[m] =
- * max|w[m, :]| / 127 and q = rint(w / scales[m]) in -127 ... 127; a row of zeros gets scale 0
- * and zeros. */
-void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int8_t *q, float *scales);
+/* Symmetric per-row quantization of float weights (M x K, row-major) to -limit ... limit
+ * (1 ... 127): scales[m] = max|w[m, :]| / limit and q = rint(w / scales[m]); a row of zeros gets
+ * scale 0 and zeros. */
+void swiftdarknet_quantize_rows_symmetric(const float *w, ptrdiff_t m, ptrdiff_t k, int limit, int8_t *q,
+                                          float *scales);
 
 /* C = A B for packed A (M x K) and packed B (K x N), columns [n_begin, n_end) of rows
  * [m_begin, m_end) (n_begin a multiple of SWIFTDARKNET_INT8_STRIP and m_begin a multiple of

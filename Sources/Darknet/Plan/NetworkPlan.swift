@@ -205,6 +205,7 @@ public struct NetworkPlan: Sendable, Equatable {
         for layer in spec.layers {
             guard case .convolutional = layer.kind, let entry = calibration.layer(layer.index) else { continue }
             let channels = entry.input.channels
+            if floatLayers.tooShallowWithoutVNNI(layer.index, inputChannels: channels, in: spec) { continue }
             if !floatLayers.keepsFloat(layer.index, inputChannels: channels, in: spec) {
                 result[layer.index] = (entry, false)
             } else if floatLayers.readsSixteenBits(layer.index, inputChannels: channels, in: spec) {

@@ -5,7 +5,7 @@ public enum Precision: Sendable, Equatable {
     /// int8 convolutions: each convolution `calibration` covers reads its float input quantized
     /// to 8-bit codes with the calibrated scale and zero point (per tensor), multiplies them by
     /// its weights quantized at load (batch norm folded first, then symmetric int8 per output
-    /// channel), and writes float outputs after the fused bias and activation. The layers
+    /// channel; 7 bits on a CPU without VNNI, `Int8FloatLayers.minimumDepthWithoutVNNI`), and writes float outputs after the fused bias and activation. The layers
     /// `floatLayers` names keep 8 bits away (16-bit integers or float, `Int8FloatLayers`); float
     /// also computes the convolutions the int8 kernels do not (groups, dilation, unequal
     /// strides, activations other than linear, leaky, relu, logistic, mish and swish). Tensors
@@ -46,11 +46,20 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// float's multiply rate. The network input's convolution stays float (its float kernel
     /// fuses the max pool after it).
     public var sixteenBitEarlyLayers: Bool
+    /// On a CPU without VNNI (AVX2 only), convolutions whose dot products are shorter than this
+    /// (K = input channels / groups x size x size) stay float, 16-bit ones included, and the
+    /// deeper ones run with 7-bit weights: without VNNI, exact 8-bit weights (`vpmaddubsw` on
+    /// nibble-split activations) and 16 bits (`vpmaddwd`) multiply no faster than float, and
+    /// 7-bit weights cost accuracy where K is short (`darknet_int8.h`,
+    /// Sources/Darknet/Quantize/README.md). No effect on CPUs with VNNI.
+    public var minimumDepthWithoutVNNI: Int
 
-    public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false) {
+    public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false,
+                minimumDepthWithoutVNNI: Int = 0) {
         self.minimumInputChannels = minimumInputChannels
         self.heads = heads
         self.sixteenBitEarlyLayers = sixteenBitEarlyLayers
+        self.minimumDepthWithoutVNNI = minimumDepthWithoutVNNI
     }
 
     /// The default: convolutions reading fewer than 64 channels and those feeding detection
@@ -58,7 +67,10 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// integers where `.int16Direct` computes them, the rest in float (YOLOv3-tiny: 2 and 4
     /// in 16 bits, 0, 15 and 22 in float, of its 13 convolutions; YOLOv3: 3 in 16 bits, 0, 1,
     /// 81, 93 and 105 in float, of 75).
-    public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
+    /// Without VNNI, convolutions with K under 2304 stay float as well (YOLOv3-tiny: all but
+    /// 10, 12, 14 and 21).
+    public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,
+                                                  minimumDepthWithoutVNNI: Int8Variant.narrowDepth)
     /// The default's choice with its early convolutions in float, not 16 bits (the default
     /// before `.int16Direct`).
     public static let floatEarly = Int8FloatLayers(minimumInputChannels: 64, heads: true)
@@ -72,6 +84,13 @@ public struct Int8FloatLayers: Sendable, Equatable {
     func keepsFloat(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
         if inputChannels < minimumInputChannels { return true }
         return feedsHead(index, in: spec)
+    }
+
+    /// Whether the convolution at `index`, reading `inputChannels`, stays float because this
+    /// CPU has no VNNI and its K is under `minimumDepthWithoutVNNI`.
+    func tooShallowWithoutVNNI(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
+        guard Int8Variant.best == .avx2, case .convolutional(let conv) = spec.layers[index].kind else { return false }
+        return inputChannels / max(conv.groups, 1) * conv.size * conv.size < minimumDepthWithoutVNNI
     }
 
     /// Whether that convolution, kept from 8 bits, runs in 16-bit integers instead of float

@@ -7,10 +7,12 @@ struct Int8Binding: Sendable {
     let variant: Int8Variant
 
     /// Quantizes and packs the folded float `weights` (`rows x depth`, in the method's k
-    /// order) for `layer`'s input quantization, with `biases` and `activation` fused.
+    /// order) to the limit this CPU's plans use at its depth (`Int8Variant.plannedWeightLimit`:
+    /// 7 bits for deep layers without VNNI), for `layer`'s input quantization, with `biases`
+    /// and `activation` fused.
     init(weights: [Float], rows: Int, depth: Int, biases: [Float], activation: Activation, layer: LayerPlan) {
         guard let int8 = layer.int8 else { preconditionFailure("int8 convolution: layer \(layer.index) has no int8 input quantization") }
-        self.weights = Int8PackedWeights(weights: weights, rows: rows, depth: depth)
+        self.weights = Int8PackedWeights(weights: weights, rows: rows, depth: depth, limit: Int8Variant.plannedWeightLimit(depth: depth))
         epilogue = Int8Epilogue(requantization: self.weights.requantization(input: int8.input), bias: biases,
                                 activation: activation)
         input = int8.input

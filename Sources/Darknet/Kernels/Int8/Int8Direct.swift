@@ -84,7 +84,7 @@ package struct Int8Direct: Sendable {
         lay(input, quantization: quantization, weights: weights, into: layout, split: split)
         epilogue.withDescriptor(output: nil) { descriptor in
             multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
-                swiftdarknet_int8_direct_f32(variant.rawValue, a, filters, input, descriptor, output, panel,
+                swiftdarknet_int8_direct_f32(variant.kernel(for: weights), a, filters, input, descriptor, output, panel,
                                              range.lowerBound, range.upperBound)
             }
         }
@@ -98,7 +98,7 @@ package struct Int8Direct: Sendable {
         lay(input, quantization: quantization, weights: weights, into: layout, split: split)
         epilogue.withDescriptor(output: outputQuantization) { descriptor in
             multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
-                swiftdarknet_int8_direct_u8(variant.rawValue, a, filters, input, descriptor, output, panel,
+                swiftdarknet_int8_direct_u8(variant.kernel(for: weights), a, filters, input, descriptor, output, panel,
                                             range.lowerBound, range.upperBound)
             }
         }

@@ -64,7 +64,7 @@ package enum Int8GEMM {
                                  range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
         let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
         weights.withPacked { a in
-            swiftdarknet_int8_gemm_s32(variant.rawValue, a, activations, weights.rows, n, weights.depth, output,
+            swiftdarknet_int8_gemm_s32(variant.kernel(for: weights), a, activations, weights.rows, n, weights.depth, output,
                                        rowStride, range.lowerBound, range.upperBound, rows.lowerBound, rows.upperBound)
         }
     }
@@ -77,7 +77,7 @@ package enum Int8GEMM {
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
             epilogue.withDescriptor(output: nil) { descriptor in
-                swiftdarknet_int8_gemm_f32(variant.rawValue, a, activations, weights.rows, n, weights.depth, descriptor,
+                swiftdarknet_int8_gemm_f32(variant.kernel(for: weights), a, activations, weights.rows, n, weights.depth, descriptor,
                                            output, rowStride, range.lowerBound, range.upperBound, rows.lowerBound,
                                            rows.upperBound)
             }
@@ -95,7 +95,7 @@ package enum Int8GEMM {
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
             epilogue.withDescriptor(output: quantization) { descriptor in
-                swiftdarknet_int8_gemm_u8(variant.rawValue, a, activations, weights.rows, n, weights.depth, descriptor,
+                swiftdarknet_int8_gemm_u8(variant.kernel(for: weights), a, activations, weights.rows, n, weights.depth, descriptor,
                                           output, rowStride, range.lowerBound, range.upperBound, rows.lowerBound,
                                           rows.upperBound)
             }

@@ -13,14 +13,16 @@ package final class Int8PackedWeights: @unchecked Sendable {  // immutable after
     package let scales: [Float]
     /// `rowSums[m] = Σ_k q[m, k]`.
     package let rowSums: [Int32]
+    /// The largest `|q[m, k]|` (which AVX2 kernel runs: `Int8Variant.kernel(for:)`).
+    package let largestMagnitude: Int32
     /// Bytes of packed storage.
     package let byteCount: Int
     private let storage: UnsafeMutableRawPointer
 
     /// Quantizes float weights (`rows x depth`, row-major, batch norm already folded) per row
-    /// (`Int8Quantization.quantizeRows`) and packs them.
-    package convenience init(weights: [Float], rows: Int, depth: Int) {
-        let quantized = Int8Quantization.quantizeRows(weights, rows: rows, columns: depth)
+    /// to -limit...limit (`Int8Quantization.quantizeRows`) and packs them.
+    package convenience init(weights: [Float], rows: Int, depth: Int, limit: Int32 = 127) {
+        let quantized = Int8Quantization.quantizeRows(weights, rows: rows, columns: depth, limit: limit)
         self.init(quantized: quantized.values, scales: quantized.scales, rows: rows, depth: depth)
     }
 
@@ -40,6 +42,7 @@ package final class Int8PackedWeights: @unchecked Sendable {  // immutable after
             sums.withUnsafeMutableBufferPointer { swiftdarknet_int8_row_sums(q.baseAddress!, rows, depth, depth, $0.baseAddress!) }
         }
         rowSums = sums
+        largestMagnitude = quantized.reduce(0) { max($0, abs(Int32($1))) }
         self.byteCount = byteCount
         self.storage = storage
     }

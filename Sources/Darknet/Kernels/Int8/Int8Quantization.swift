@@ -50,16 +50,18 @@ package struct Int8TensorQuantization: Sendable, Equatable {
 
 /// Symmetric signed quantization: weights per output row, and whole tensors with one scale.
 package enum Int8Quantization {
-    /// Each row of `weights` (rows x columns, row-major) quantized to -127...127 with its own
-    /// scale `max |row| / 127` (0 for a row of zeros): `w ≈ scale[row] * q`.
-    package static func quantizeRows(_ weights: [Float], rows: Int, columns: Int) -> (values: [Int8], scales: [Float]) {
+    /// Each row of `weights` (rows x columns, row-major) quantized to -limit...limit (1...127)
+    /// with its own scale `max |row| / limit` (0 for a row of zeros): `w ≈ scale[row] * q`.
+    package static func quantizeRows(_ weights: [Float], rows: Int, columns: Int,
+                                     limit: Int32 = 127) -> (values: [Int8], scales: [Float]) {
+        precondition((1...127).contains(limit), "Int8Quantization.quantizeRows: limit \(limit) outside 1...127")
         precondition(weights.count == rows * columns, "Int8Quantization.quantizeRows: \(weights.count) weights for \(rows) x \(columns)")
         guard rows > 0, columns > 0 else { return ([], [Float](repeating: 0, count: rows)) }
         var values = [Int8](repeating: 0, count: weights.count), scales = [Float](repeating: 0, count: rows)
         weights.withUnsafeBufferPointer { w in
             values.withUnsafeMutableBufferPointer { q in
                 scales.withUnsafeMutableBufferPointer { s in
-                    swiftdarknet_quantize_rows_symmetric(w.baseAddress!, rows, columns, q.baseAddress!, s.baseAddress!)
+                    swiftdarknet_quantize_rows_symmetric(w.baseAddress!, rows, columns, limit, q.baseAddress!, s.baseAddress!)
                 }
             }
         }

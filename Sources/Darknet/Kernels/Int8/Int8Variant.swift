@@ -6,7 +6,8 @@ import CDarknetKernels
 package enum Int8Variant: Int32, Sendable, CaseIterable, CustomStringConvertible {
     /// Plain C: the reference the others must match bit for bit.
     case portable = 0
-    /// ymm `vpmaddubsw` + `vpmaddwd` on nibble-split activations (exact; no VNNI needed).
+    /// ymm `vpmaddubsw` + `vpmaddwd` (no VNNI needed): on nibble-split activations, or on whole
+    /// bytes for weights within ±63 (`narrowLimit`), which cannot saturate; exact either way.
     case avx2 = 1
     /// ymm VEX `vpdpbusd` (AVX-VNNI).
     case avxVNNI = 2
@@ -18,6 +19,30 @@ package enum Int8Variant: Int32, Sendable, CaseIterable, CustomStringConvertible
 
     /// Whether this CPU runs the variant.
     package var isSupported: Bool { swiftdarknet_int8_supported(rawValue) != 0 }
+
+    /// Weights within ±63 (7 bits) run AVX2's plain `vpmaddubsw` kernel, twice as fast as the
+    /// nibble split (`darknet_int8.h`).
+    package static let narrowLimit = Int32(SWIFTDARKNET_INT8_NARROW_LIMIT)
+
+    /// Smallest K whose weights a plan quantizes to 7 bits where the fastest variant is `.avx2`
+    /// (and, in `Int8FloatLayers.default`, the smallest K such a CPU runs in integers at all):
+    /// YOLOv3-tiny's 3x3 convolutions from 256 channels up. Measured with its real weights
+    /// (Sources/Darknet/Quantize/README.md): from 1024 up, the accuracy bounds held with no
+    /// margin left; from 2304 up, with margin, at the same speed within the noise.
+    package static let narrowDepth = 2304
+
+    /// The limit a plan quantizes a convolution's weights to (K = `depth`), the same for every
+    /// variant on one CPU so that all of them give the same answer: 7 bits (`narrowLimit`)
+    /// where the fastest variant is `.avx2` and K is at least `narrowDepth`, else 127.
+    package static func plannedWeightLimit(depth: Int) -> Int32 {
+        best == .avx2 && depth >= narrowDepth ? narrowLimit : 127
+    }
+
+    /// The C kernel that multiplies `weights`: for `.avx2`, the plain kernel when the weights
+    /// are within `narrowLimit`; else the variant's own. Same sums either way.
+    package func kernel(for weights: Int8PackedWeights) -> Int32 {
+        self == .avx2 && weights.largestMagnitude <= Self.narrowLimit ? Int32(SWIFTDARKNET_INT8_AVX2_NARROW) : rawValue
+    }
 
     /// The fastest variant this CPU runs.
     package static var best: Int8Variant { Int8Variant(rawValue: swiftdarknet_int8_best_variant()) ?? .portable }
