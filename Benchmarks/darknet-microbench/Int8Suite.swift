@@ -107,13 +107,14 @@ extension Suites {
             })
     }
 
-    /// Seeded random int8 weights for `conv` (K = `depth`), a fixed input quantization and the
-    /// epilogue with random biases and the layer's activation (linear where it is not fused).
+    /// Seeded random int8 weights for `conv` (K = `depth`, quantized as a plan on this CPU would),
+    /// a fixed input quantization and the epilogue with random biases and the layer's activation
+    /// (linear where it is not fused).
     private static func int8Operands(_ conv: ConvolutionalSpec, depth: Int)
         -> (Int8PackedWeights, Int8TensorQuantization, Int8Epilogue) {
         var random = SeededRandom(seed: 9)
         let weights = Int8PackedWeights(weights: (0..<conv.filters * depth).map { _ in random.next(-0.1, 0.1) },
-                                        rows: conv.filters, depth: depth)
+                                        rows: conv.filters, depth: depth, limit: Int8Variant.plannedWeightLimit(depth: depth))
         let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4)
         let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
         let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),

@@ -33,6 +33,11 @@
 #undef SUFFIX
 #undef INT8_TILE
 #include "Int8TileAVX2Narrow.h"
+#define VNNI256_NAME int8_tile_avx2_narrow
+#define VNNI256_DPBUSD int8_dot_avx2_narrow
+#include "Int8TileVNNI256.h"
+#undef VNNI256_NAME
+#undef VNNI256_DPBUSD
 #define SUFFIX avx2_narrow
 #define INT8_TILE int8_tile_avx2_narrow
 #include "Int8Epilogue.h"

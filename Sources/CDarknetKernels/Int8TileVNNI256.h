@@ -1,8 +1,9 @@
 /*
  * The int8 GEMM's 256-bit VNNI tile, one strip (16 columns = 2 ymm) by 8 rows, in two passes of
  * 4 rows so the 8 accumulators, 2 activation vectors and the broadcast fit AVX-VNNI's 16 ymm
- * registers. Included once per encoding: VNNI256_DPBUSD is the VEX (AVX-VNNI) or the EVEX
- * (AVX-512 VNNI + VL) vpdpbusd, VNNI256_NAME the tile's name.
+ * registers. Included once per multiply-add step: VNNI256_DPBUSD is the VEX (AVX-VNNI) or the
+ * EVEX (AVX-512 VNNI + VL) vpdpbusd, or an AVX2 step that does its work (Int8TileAVX2Narrow.h,
+ * Int16Tiles.h); VNNI256_NAME the tile's name.
  */
 static void VNNI256_NAME(const int8_t *a, const uint8_t *b, ptrdiff_t kq, int strips, int32_t *tile) {
     (void)strips; /* always 1: INT8_TILE_STRIPS */
