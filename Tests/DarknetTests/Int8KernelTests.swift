@@ -489,17 +489,20 @@ final class Int8KernelTests: XCTestCase {
         var weights = (0..<rows * columns).map { _ in random.nextFloat(in: -2...2) }
         for i in 0..<columns { weights[2 * columns + i] = 0 }  // a row of zeros
         weights[3 * columns + 4] = -7                            // a row whose largest value is negative
-        let (values, scales) = Int8Quantization.quantizeRows(weights, rows: rows, columns: columns)
-        XCTAssertEqual(scales[2], 0)
-        XCTAssertTrue(values[(2 * columns)..<(3 * columns)].allSatisfy { $0 == 0 })
-        XCTAssertEqual(values[3 * columns + 4], -127)
-        XCTAssertEqual(scales[3], 7 / 127)
-        for row in 0..<rows where scales[row] > 0 {
-            let slice = values[(row * columns)..<((row + 1) * columns)]
-            XCTAssertEqual(slice.map { abs(Int($0)) }.max(), 127, "row \(row): the largest weight takes the full range")
-            for i in 0..<columns {
-                let error = abs(scales[row] * Float(values[row * columns + i]) - weights[row * columns + i])
-                XCTAssertLessThanOrEqual(error, scales[row] / 2 * (1 + 1e-6), "row \(row) column \(i)")
+        // The full int8 range, and the 7-bit one of AVX2's narrow kernel.
+        for limit in [127, Int8Variant.narrowLimit] {
+            let (values, scales) = Int8Quantization.quantizeRows(weights, rows: rows, columns: columns, limit: limit)
+            XCTAssertEqual(scales[2], 0)
+            XCTAssertTrue(values[(2 * columns)..<(3 * columns)].allSatisfy { $0 == 0 })
+            XCTAssertEqual(Int32(values[3 * columns + 4]), -limit)
+            XCTAssertEqual(scales[3], 7 / Float(limit))
+            for row in 0..<rows where scales[row] > 0 {
+                let slice = values[(row * columns)..<((row + 1) * columns)]
+                XCTAssertEqual(slice.map { abs(Int32($0)) }.max(), limit, "row \(row): the largest weight takes the full range")
+                for i in 0..<columns {
+                    let error = abs(scales[row] * Float(values[row * columns + i]) - weights[row * columns + i])
+                    XCTAssertLessThanOrEqual(error, scales[row] / 2 * (1 + 1e-6), "limit \(limit) row \(row) column \(i)")
+                }
             }
         }
     }
