@@ -5,7 +5,8 @@ public enum Precision: Sendable, Equatable {
     /// int8 convolutions: each convolution `calibration` covers reads its float input quantized
     /// to 8-bit codes with the calibrated scale and zero point (per tensor), multiplies them by
     /// its weights quantized at load (batch norm folded first, then symmetric int8 per output
-    /// channel; 7 bits on a CPU without VNNI, `Int8FloatLayers.minimumDepthWithoutVNNI`), and writes float outputs after the fused bias and activation. The layers
+    /// channel; 7 bits on a CPU without VNNI, `Int8FloatLayers.minimumDepthWithoutVNNI`), and
+    /// writes float outputs after the fused bias and activation. The layers
     /// `floatLayers` names keep 8 bits away (16-bit integers or float, `Int8FloatLayers`); float
     /// also computes the convolutions the int8 kernels do not (groups, dilation, unequal
     /// strides, activations other than linear, leaky, relu, logistic, mish and swish). Tensors
@@ -89,7 +90,7 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// Whether the convolution at `index`, reading `inputChannels`, stays float because this
     /// CPU has no VNNI and its K is under `minimumDepthWithoutVNNI`.
     func tooShallowWithoutVNNI(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
-        guard Int8Variant.best == .avx2, case .convolutional(let conv) = spec.layers[index].kind else { return false }
+        guard Int8Variant.withoutVNNI, case .convolutional(let conv) = spec.layers[index].kind else { return false }
         return inputChannels / max(conv.groups, 1) * conv.size * conv.size < minimumDepthWithoutVNNI
     }
 

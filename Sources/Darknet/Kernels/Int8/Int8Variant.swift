@@ -35,8 +35,12 @@ package enum Int8Variant: Int32, Sendable, CaseIterable, CustomStringConvertible
     /// variant on one CPU so that all of them give the same answer: 7 bits (`narrowLimit`)
     /// where the fastest variant is `.avx2` and K is at least `narrowDepth`, else 127.
     package static func plannedWeightLimit(depth: Int) -> Int32 {
-        best == .avx2 && depth >= narrowDepth ? narrowLimit : 127
+        withoutVNNI && depth >= narrowDepth ? narrowLimit : 127
     }
+
+    /// Whether this CPU's fastest variant is `.avx2` (no VNNI): the case the 7-bit weights and
+    /// `Int8FloatLayers.minimumDepthWithoutVNNI` are for.
+    package static var withoutVNNI: Bool { best == .avx2 }
 
     /// The C kernel that multiplies `weights`: for `.avx2`, the plain kernel when the weights
     /// are within `narrowLimit`; else the variant's own. Same sums either way.
