@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --fixtures
-swift build --build-tests
+# A debug build, so Swift's assertions and overflow checks run, with the C kernels optimised
+# as in release: they are the hot loops of every network test, and at -O0 they made the suite
+# take 1,297 s instead of 506 s (AMD EPYC, 2 cores). `swift test --skip-build` runs this build.
+swift build --build-tests -Xcc -O2
 mkdir -p .build
 status=0
 swift test --skip-build --disable-swift-testing 2>&1 | tee .build/test-output.txt || status=$?
