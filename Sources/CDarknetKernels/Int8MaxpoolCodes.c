@@ -7,16 +7,9 @@
 #include <string.h>
 
 typedef uint8_t u8x16 __attribute__((ext_vector_type(16)));
-typedef uint8_t u8x32 __attribute__((ext_vector_type(32)));
 
 static inline u8x16 load16(const uint8_t *p) {
     u8x16 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline u8x32 load32(const uint8_t *p) {
-    u8x32 v;
     memcpy(&v, p, sizeof v);
     return v;
 }
@@ -65,9 +58,10 @@ static void maxpool2x2_stride2_u8(const uint8_t *input, ptrdiff_t channels, ptrd
             uint8_t *out = output + (c * out_height + oy) * out_width;
             ptrdiff_t ox = 0;
             for (; ox + 16 <= out_width && 2 * ox + 32 <= width; ox += 16) {
-                const u8x32 m = __builtin_elementwise_max(load32(row0 + 2 * ox), load32(row1 + 2 * ox));
-                const u8x16 even = __builtin_shufflevector(m, m, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-                const u8x16 odd = __builtin_shufflevector(m, m, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+                const u8x16 low = __builtin_elementwise_max(load16(row0 + 2 * ox), load16(row1 + 2 * ox));
+                const u8x16 high = __builtin_elementwise_max(load16(row0 + 2 * ox + 16), load16(row1 + 2 * ox + 16));
+                const u8x16 even = __builtin_shufflevector(low, high, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+                const u8x16 odd = __builtin_shufflevector(low, high, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
                 const u8x16 pooled = __builtin_elementwise_max(even, odd);
                 memcpy(out + ox, &pooled, sizeof pooled);
             }
