@@ -4,7 +4,7 @@
 #   AddressSanitizer  every test but the slow ones that repeat what others cover (asan_skip):
 #                     parser, planner, loader, the malformed-input table, kernels, every layer
 #                     of YOLOv3-tiny against Darknet, detection, image decoders and resize; in
-#                     two processes at once (asan_side)
+#                     two processes at once (scripts/side-tests.sh)
 #   ThreadSanitizer   DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes
 #                     (one Detector shared by concurrent detect calls), WorkerPoolTests and
 #                     ThreadingTests (the spinning helper threads of multi-threaded sessions)
@@ -61,13 +61,10 @@ asan_skip+="|Int8NetworkTests.testTinyInt8RecoversFloatDetections"
 # The tracked video command (38 s): the tracker's own tests and the other video commands run.
 asan_skip+="|VideoCommandTests.testTrackAndSmoothAddTrackIDsAndSmoothedBoxes"
 
-# The ASan tests run as two processes at once (each mostly on one thread): these compute-bound
-# classes straight from the test bundle (SwiftPM lets one `swift test` use a build directory at
-# a time), the rest, with the timers, threads, subprocesses and loopback servers, through
-# `swift test`. With the C kernels at -O1 the side classes took 486 s and the rest 287 s (AMD
-# EPYC, 2 cores), so WeightsFileTests (77 s) runs with the rest.
-asan_side="AlexeyABFidelityTests|ClassTreeNetworkTests|DarknetFidelityTests|Int8KernelTests|Int8NetworkTests"
-asan_side+="|KernelTests|YoloV1Tests|ZooFidelityTests"
+# The ASan tests run as two processes at once, as scripts/test.sh runs them
+# (scripts/side-tests.sh): with the C kernels at -O1, the side classes 409 s and the rest 364 s.
+# shellcheck source=scripts/side-tests.sh
+. scripts/side-tests.sh
 
 # executed_in LOG: XCTest's closing count in LOG ("Executed N tests, with M failures").
 executed_in() { grep -E "Executed [0-9]+ tests?," "$1" | tail -1 | sed -E 's/^[[:space:]]*//; s/ \(.*//' || true; }
@@ -99,7 +96,7 @@ run() {
     if [ -n "$side" ]; then
         # The side tests by name (`--list-tests` gives Module.Class/test); the rest skips them.
         local bundle="$scratch/$sanitizer/debug/SwiftDarknetPackageTests.xctest" tests
-        tests=$("$bundle" --list-tests | grep -E "^[A-Za-z0-9_]+\.($side)/" | { grep -vE "$regex" || true; } | paste -sd, -)
+        tests=$(side_tests "$bundle" "$regex")
         [ -n "$tests" ] || { log "$sanitizer: no side tests match $side"; exit 1; }
         log "$sanitizer: built in ${built} s, testing $(echo "$tests" | tr , '\n' | wc -l) tests of $side from the bundle, beside the rest"
         ( "$bundle" "$tests" > "$side_out" 2>&1 ) &
@@ -123,7 +120,7 @@ run() {
 }
 
 case "$which" in
-    all|address) run address --skip "$asan_skip" "$asan_side" ;;&
+    all|address) run address --skip "$asan_skip" "$side_classes" ;;&
     all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;

@@ -9,29 +9,26 @@ bash scripts/setup.sh --fixtures
 # take 1,297 s instead of 506 s (AMD EPYC, 2 cores). `swift test --skip-build` runs this build.
 swift build --build-tests -Xcc -O2
 mkdir -p .build
-# Two test processes at once, one per core: these compute-bound classes (networks against
-# Darknet's numbers, kernels, int8) straight from the test bundle, since SwiftPM lets one
-# `swift test` use a build directory at a time, and the rest, with the timers, threads,
-# subprocesses and loopback servers, through `swift test`. About 250 s each.
-side="AlexeyABFidelityTests|ClassTreeNetworkTests|DarknetFidelityTests|Int8KernelTests|Int8NetworkTests"
-side+="|KernelTests|YoloV1Tests|ZooFidelityTests"
+# Two test processes at once, one per core (scripts/side-tests.sh): about 270 s each.
+# shellcheck source=scripts/side-tests.sh
+. scripts/side-tests.sh
 bundle=.build/debug/SwiftDarknetPackageTests.xctest
-side_tests=$("$bundle" --list-tests | { grep -E "^[A-Za-z0-9_]+\.($side)/" || true; } | paste -sd, -)
-[ -n "$side_tests" ] || { echo "test: no tests match $side" >&2; exit 1; }
-( "$bundle" "$side_tests" > .build/test-output-side.txt 2>&1 ) &
+side=$(side_tests "$bundle")
+[ -n "$side" ] || { echo "test: no tests match $side_classes" >&2; exit 1; }
+( "$bundle" "$side" > .build/test-output-side.txt 2>&1 ) &
 side_pid=$!
 status=0
-swift test --skip-build --disable-swift-testing --skip "\.($side)/" 2>&1 | tee .build/test-output.txt || status=$?
+swift test --skip-build --disable-swift-testing --skip "\.($side_classes)/" 2>&1 | tee .build/test-output.txt || status=$?
 side_status=0
 wait "$side_pid" || side_status=$?
-echo "test: the compute-bound classes, run beside the others ($side):"
+echo "test: the compute-bound classes, run beside the others ($side_classes):"
 cat .build/test-output-side.txt
 [ "$side_status" = 0 ] || status=$side_status
 
 # One plain closing line with the XCTest totals of both processes.
 executed=0 failed=0
 for log in .build/test-output.txt .build/test-output-side.txt; do
-    summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -n 1)
+    summary=$({ grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" || true; } | tail -n 1)
     if [ -z "$summary" ]; then
         echo "test: no XCTest totals in $log" >&2
         failed=$((failed + 1))
