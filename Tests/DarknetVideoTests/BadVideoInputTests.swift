@@ -1,4 +1,4 @@
-import Darknet
+@testable import Darknet
 import DarknetVideo
 import Foundation
 import XCTest
@@ -29,7 +29,10 @@ final class BadVideoInputTests: XCTestCase {
 
     func testRandomBytesNamedMP4IsAnError() throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: 1 of 400 random 200 KB files tried held an H.263 picture start code that
+        // libavformat accepts (probe score 25) and libavcodec decodes into a frame, as `ffmpeg`
+        // does, so unseeded bytes made this test fail now and then.
+        var generator = SplitMix64(seed: 5)
         for size in [100, 5000, 200_000] {
             let file = directory.appendingPathComponent("random-\(size).mp4")
             try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
