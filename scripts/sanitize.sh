@@ -96,7 +96,7 @@ run() {
     if [ -n "$side" ]; then
         # The side tests by name (`--list-tests` gives Module.Class/test); the rest skips them.
         local bundle="$scratch/$sanitizer/debug/SwiftDarknetPackageTests.xctest" tests
-        tests=$(side_tests "$bundle" "$regex")
+        tests=$(side_tests "$bundle" "$side" "$regex")
         [ -n "$tests" ] || { log "$sanitizer: no side tests match $side"; exit 1; }
         log "$sanitizer: built in ${built} s, testing $(echo "$tests" | tr , '\n' | wc -l) tests of $side from the bundle, beside the rest"
         ( "$bundle" "$tests" > "$side_out" 2>&1 ) &

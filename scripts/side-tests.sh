@@ -6,9 +6,10 @@
 side_classes="AlexeyABFidelityTests|ClassTreeNetworkTests|DarknetFidelityTests|Int8KernelTests|Int8NetworkTests"
 side_classes+="|KernelTests|YoloV1Tests|ZooFidelityTests"
 
-# side_tests BUNDLE [EXCLUDE]: the side classes' tests in the test bundle BUNDLE, as XCTest
-# takes them (Module.Class/test, comma-separated), but those matching the regex EXCLUDE.
+# side_tests BUNDLE CLASSES [EXCLUDE]: the tests of CLASSES (a regex alternation, such as
+# $side_classes) in the test bundle BUNDLE, as XCTest takes them (Module.Class/test,
+# comma-separated), but those matching the regex EXCLUDE.
 side_tests() {
-    "$1" --list-tests | { grep -E "^[A-Za-z0-9_]+\.($side_classes)/" || true; } |
-        { grep -vE "${2:-^$}" || true; } | paste -sd, -
+    "$1" --list-tests | { grep -E "^[A-Za-z0-9_]+\.($2)/" || true; } |
+        { grep -vE "${3:-^$}" || true; } | paste -sd, -
 }

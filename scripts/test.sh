@@ -13,7 +13,7 @@ mkdir -p .build
 # shellcheck source=scripts/side-tests.sh
 . scripts/side-tests.sh
 bundle=.build/debug/SwiftDarknetPackageTests.xctest
-side=$(side_tests "$bundle")
+side=$(side_tests "$bundle" "$side_classes")
 [ -n "$side" ] || { echo "test: no tests match $side_classes" >&2; exit 1; }
 ( "$bundle" "$side" > .build/test-output-side.txt 2>&1 ) &
 side_pid=$!
