@@ -45,8 +45,8 @@ static inline __attribute__((always_inline)) void CAT(block_, SUFFIX)(
 #pragma clang loop unroll(full)
             for (int f = 0; f < fb; f++) {
                 VEC wv = CAT(splat_, SUFFIX)(w[f * filter_stride + tap]);
-                /* One broadcast register at a time: with a second one live the 12 accumulators of
-                 * the AVX2 block no longer fit the 16 registers, and one spills on every tap. */
+                /* Materialised where it is used, so that the compiler is less inclined to load
+                 * the next filters' weights early and keep several broadcasts live at once. */
                 KEEP_IN_REGISTER(wv);
 #pragma clang loop unroll(full)
                 for (int j = 0; j < nv; j++) acc[f][j] = acc[f][j] + in[j] * wv;

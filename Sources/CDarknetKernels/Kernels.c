@@ -21,8 +21,12 @@
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 #define LANES 8
+/* 8 accumulators, 2 input vectors and a broadcast: 11 of the 16 registers. A 4 x 3 block fits
+ * exactly (16), but clang keeps a second broadcast live and spills an accumulator to the stack on
+ * every tap, a store-to-load chain that halved the FMA rate (YOLOv3-tiny's first two convolutions
+ * 1.5x slower than with this block; Benchmarks/PERFORMANCE.md). */
 #define FILTER_BLOCK 4
-#define VECTOR_BLOCK 3
+#define VECTOR_BLOCK 2
 #define SUFFIX avx2
 #define WINOGRAD_TILE_BLOCK 6
 #define WINOGRAD_FILTER_VECTORS 2
