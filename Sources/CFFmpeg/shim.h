@@ -52,6 +52,18 @@ static inline void sd_set_deadline(sd_interrupt_state *state, double seconds) {
     state->deadline_us = seconds > 0 ? av_gettime_relative() + (int64_t)(seconds * 1e6) : 0;
 }
 
+/* The probe score at and below which libavformat itself warns "misdetection possible". */
+static inline int sd_probe_score_retry(void) { return AVPROBE_SCORE_RETRY; }
+
+/* A demuxer other than `detected` whose common extensions include the one of `name`, or NULL. */
+static inline const AVInputFormat *sd_demuxer_for_extension(const char *name, const AVInputFormat *detected) {
+    void *opaque = NULL;
+    const AVInputFormat *format;
+    while ((format = av_demuxer_iterate(&opaque)))
+        if (format != detected && format->extensions && av_match_ext(name, format->extensions)) return format;
+    return NULL;
+}
+
 /* Keeps libav* quiet: errors are reported through return codes and Swift errors. */
 static inline void sd_quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
 

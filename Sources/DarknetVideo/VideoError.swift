@@ -2,7 +2,8 @@
 /// the source (path or URL) it is about.
 public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libavformat could not open or recognise `source` (missing, empty, unknown format,
-    /// unreachable or refused URL); `reason` is FFmpeg's message.
+    /// unreachable or refused URL; or recognised it only by a low-score guess that its
+    /// extension contradicts); `reason` is FFmpeg's message, or says which guess was refused.
     case cannotOpen(source: String, reason: String)
     /// `source` opened but holds no video stream libavcodec can decode.
     case noVideoStream(source: String, reason: String)

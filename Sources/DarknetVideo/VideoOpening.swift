@@ -47,6 +47,7 @@ extension VideoReader {
             avformat_close_input(&pointer)
             return error
         }
+        if let reason = misnamedGuess(context, source: source) { throw fail(.cannotOpen(source: source, reason: reason)) }
         sd_set_deadline(interrupt, options.timeout)
         let info = avformat_find_stream_info(context, nil)
         if info < 0 {
@@ -85,5 +86,22 @@ extension VideoReader {
             throw failCodec("frame size \(codec.pointee.width)x\(codec.pointee.height)")
         }
         return OpenedStream(format: context, codec: codec, streamIndex: index)
+    }
+
+    /// Why `source` is refused when libavformat recognised it only by a guess it warns about
+    /// (probe score at most `AVPROBE_SCORE_RETRY`) while its name's extension belongs to another
+    /// format: a damaged `.mp4` whose bytes happen to hold a raw H.263 picture start code would
+    /// otherwise decode into frames of noise. Files without such an extension keep FFmpeg's guess.
+    private static func misnamedGuess(_ context: UnsafeMutablePointer<AVFormatContext>, source: String) -> String? {
+        let score = context.pointee.probe_score
+        guard score <= sd_probe_score_retry(), let detected = context.pointee.iformat,
+              let named = sd_demuxer_for_extension(source, detected) else { return nil }
+        func title(_ format: UnsafePointer<AVInputFormat>) -> String {
+            String(cString: format.pointee.long_name ?? format.pointee.name)
+        }
+        let name = source.split(separator: "?").first.map { $0.split(separator: "/").last ?? $0 } ?? Substring(source)
+        let ext = name.split(separator: ".").last.map(String.init) ?? ""
+        return "its name says \(title(named)) (.\(ext)), which it is not; libavformat's only guess is \(title(detected)), "
+            + "with a low score of \(score) of 100 (misdetection possible)"
     }
 }

@@ -42,6 +42,27 @@ final class BadVideoInputTests: XCTestCase {
         }
     }
 
+    /// One raw H.263 picture probes at libavformat's lowest accepted score (25, "misdetection
+    /// possible"): named .mp4 it is refused as the damaged MP4 it would be, not decoded; named
+    /// .h263, an extension no other format claims, FFmpeg's guess stands and it decodes.
+    func testLowScoreGuessIsRefusedWhereTheExtensionNamesAnotherFormat() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let raw = directory.appendingPathComponent("one.h263")
+        try VideoTestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=128x96:rate=5", "-frames:v", "1", "-c:v", "h263",
+                                     "-f", "h263", raw.path])
+        let misnamed = directory.appendingPathComponent("damaged.mp4")
+        try FileManager.default.copyItem(at: raw, to: misnamed)
+        XCTAssertThrowsError(try VideoReader(source: misnamed.path)) { error in
+            guard case .cannotOpen(let source, let reason)? = error as? VideoError else { return XCTFail("\(error)") }
+            XCTAssertEqual(source, misnamed.path)
+            XCTAssertTrue(reason.contains("(.mp4)") && reason.contains("H.263") && reason.contains("score of 25"), reason)
+        }
+        let reader = try VideoReader(source: raw.path)
+        var frames = 0
+        while try reader.nextFrame() != nil { frames += 1 }
+        XCTAssertEqual(frames, 1)
+    }
+
     func testZeroLengthAndMissingFilesAreErrors() throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
         let empty = directory.appendingPathComponent("empty.mp4")
