@@ -23,8 +23,8 @@
 #define LANES 8
 /* 8 accumulators, 2 input vectors and a broadcast: 11 of the 16 registers. A 4 x 3 block fits
  * exactly (16), but clang keeps a second broadcast live and spills an accumulator to the stack on
- * every tap, a store-to-load chain that halved the FMA rate (YOLOv3-tiny's first two convolutions
- * 1.5x slower than with this block; Benchmarks/PERFORMANCE.md). */
+ * every tap, a store-to-load chain (YOLOv3-tiny's first two convolutions 1.5x slower than with
+ * this block; Benchmarks/PERFORMANCE.md). */
 #define FILTER_BLOCK 4
 #define VECTOR_BLOCK 2
 #define SUFFIX avx2

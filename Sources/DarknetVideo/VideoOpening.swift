@@ -99,8 +99,8 @@ extension VideoReader {
         func title(_ format: UnsafePointer<AVInputFormat>) -> String {
             String(cString: format.pointee.long_name ?? format.pointee.name)
         }
-        let name = source.split(separator: "?").first.map { $0.split(separator: "/").last ?? $0 } ?? Substring(source)
-        let ext = name.split(separator: ".").last.map(String.init) ?? ""
+        let path = source.prefix { $0 != "?" }
+        let ext = path.split(separator: "/").last?.split(separator: ".").last ?? ""
         return "its name says \(title(named)) (.\(ext)), which it is not; libavformat's only guess is \(title(detected)), "
             + "with a low score of \(score) of 100 (misdetection possible)"
     }
