@@ -4,12 +4,13 @@ import Foundation
 /// The int8 GEMM (`Int8GEMM`, every variant this CPU runs) against float sgemm on each distinct
 /// convolution GEMM shape of the network (`M = filters`, `N = output plane`, `K = channels *
 /// size²`), the 8-bit quantize + im2col that feeds it against the float im2col, and the whole
-/// int8 convolution (`int8 conv`) against the float paths of the `conv` rows.
-/// `--filter int8` selects them all. The int8 rows time the GEMM with its fused epilogue (bias,
-/// the layer's activation if fused, float output), the sgemm rows the bare product; both read
-/// operands packed/laid out before the timed region. Their GFLOPS column is 2·M·N·K per second
-/// (for int8: GOPS). Threads split the columns as the forward pass would (16-column strips;
-/// sgemm threads inside OpenBLAS).
+/// int8 convolution (`int8 conv`) against the float paths of the `conv` rows. `--filter int8`
+/// selects them all; `--filter int16` the same convolutions in 16-bit integers (`int16 direct
+/// conv`, where `.int16Direct` computes them: the early layers' path). The int8 rows time the
+/// GEMM with its fused epilogue (bias, the layer's activation if fused, float output), the sgemm
+/// rows the bare product; both read operands packed/laid out before the timed region. Their
+/// GFLOPS column is 2·M·N·K per second (for int8: GOPS). Threads split the columns as the
+/// forward pass would (16-column strips; sgemm threads inside OpenBLAS).
 extension Suites {
     func int8() -> [MicroBenchmark] {
         var result: [MicroBenchmark] = []
@@ -46,6 +47,10 @@ extension Suites {
             // Also where the planner keeps im2col (narrow outputs), to show why.
             if Int8Direct.computes(size: conv.size, stride: conv.strideX, padding: conv.padding, channels: input.channels) {
                 result.append(int8DirectConvolution(layer, conv))
+            }
+            if Int16Direct.suits(size: conv.size, stride: conv.strideX, padding: conv.padding, channels: input.channels,
+                                 outputWidth: layer.outputShape.width) {
+                result.append(int16DirectConvolution(layer, conv))
             }
         }
         return result
@@ -148,6 +153,36 @@ extension Suites {
                     direct.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
                                layout: layout, panels: panels, panelStride: panelStride, split: split)
                 }, tearDown: { blackHole(y[0]); codes.deallocate(); layout.deallocate(); panels.deallocate(); release(x, y) })
+            })
+    }
+
+    /// The same convolution in 16-bit integers (`Int16Direct`, `.int16Direct`): the float input
+    /// quantized as it is laid out in channel pairs, weights with as many bits as K allows.
+    private func int16DirectConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
+        let input = layer.inputShape
+        return MicroBenchmark(
+            name: "int16 direct conv L\(layer.index)",
+            shape: "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(conv.filters) \(conv.activation.rawValue)",
+            flops: Double(layer.flops), bytes: 0,
+            setUp: { [threads = split.threads] in
+                let direct = Int16Direct(channels: input.channels, height: input.height, width: input.width,
+                                         filters: conv.filters, size: conv.size, padding: conv.padding)
+                var random = SeededRandom(seed: 9)
+                let weights = Int16PackedWeights(weights: (0..<conv.filters * direct.depth).map { _ in random.next(-0.1, 0.1) },
+                                                 rows: conv.filters, depth: direct.depth)
+                let quantization = Int16Quantization(magnitude: 4, limit: Int16Quantization.limit(depth: direct.depth))
+                let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
+                let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
+                                            bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
+                let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)
+                let panelStride = (direct.panelBytes + 63) / 64 * 64
+                let panels = UnsafeMutableRawPointer.allocate(byteCount: panelStride * threads, alignment: 64)
+                let y = alignedBuffer(conv.filters * direct.outputHeight * direct.outputWidth)
+                return Fixture(body: {
+                    direct.run(input: x, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
+                               layout: layout, panels: panels, panelStride: panelStride, split: split)
+                }, tearDown: { blackHole(y[0]); layout.deallocate(); panels.deallocate(); release(x, y) })
             })
     }
 
