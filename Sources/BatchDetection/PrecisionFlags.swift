@@ -18,7 +18,8 @@ public struct PrecisionFlags: Sendable {
           --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
           --float-layers      int8's convolutions kept from 8 bits: default (those reading fewer than 64
                               channels, in 16-bit integers where that kernel takes them, except the
-                              first, else in float; and the heads' inputs, in float), float-early
+                              first, else in float; the heads' inputs, in float; on a CPU without
+                              VNNI, all with K = channels x size² under 2304, in float), float-early
                               (the same, all in float), input-and-heads, or none (all in int8)
         """
 

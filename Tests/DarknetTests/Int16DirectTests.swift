@@ -127,7 +127,8 @@ final class Int16DirectTests: XCTestCase {
     /// with 16-bit activations and keeps layer 0 and the heads in float; without
     /// `sixteenBitEarlyLayers` those two are float too, and `.im2colOnly` keeps them float.
     /// On a CPU without VNNI the default runs only the convolutions with K >= 2304 in integers
-    /// (10, 12, 14 and 21), in 8 bits.
+    /// (10, 12, 14 and 21), in 8 bits, and so does `.floatEarly` (it differs from the default
+    /// only in the 16-bit layers, which that rule keeps float).
     func testDefaultPlanRunsTheEarlyLayersWithSixteenBits() throws {
         let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
         let spec = try NetworkSpec.parse(contentsOf: url)
@@ -146,6 +147,8 @@ final class Int16DirectTests: XCTestCase {
         let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
         let defaultInt8 = try algorithms(.default).filter { $0.value.isInt8 }
         XCTAssertEqual(Set(defaultInt8.keys), Int8Variant.best == .avx2 ? [10, 12, 14, 21] : [2, 4, 6, 8, 10, 12, 13, 14, 18, 21])
+        let floatEarlyInt8 = try algorithms(.floatEarly).filter { $0.value.isInt8 }
+        XCTAssertEqual(Set(floatEarlyInt8.keys), Int8Variant.best == .avx2 ? [10, 12, 14, 21] : [6, 8, 10, 12, 13, 14, 18, 21])
         let plan = try algorithms(withVNNI)
         XCTAssertEqual(Set(plan.filter { $0.value == .int16Direct }.keys), [2, 4])
         XCTAssertEqual(Set(plan.filter { $0.value.isInt8 }.keys), [2, 4, 6, 8, 10, 12, 13, 14, 18, 21])

@@ -73,8 +73,9 @@ public struct Int8FloatLayers: Sendable, Equatable {
     public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,
                                                   minimumDepthWithoutVNNI: Int8Variant.narrowDepth)
     /// The default's choice with its early convolutions in float, not 16 bits (the default
-    /// before `.int16Direct`).
-    public static let floatEarly = Int8FloatLayers(minimumInputChannels: 64, heads: true)
+    /// before `.int16Direct`); without VNNI, the default's choice itself (K under 2304 in float).
+    public static let floatEarly = Int8FloatLayers(minimumInputChannels: 64, heads: true,
+                                                   minimumDepthWithoutVNNI: Int8Variant.narrowDepth)
     /// The convolutions reading the 3-channel network input and those feeding detection heads.
     public static let inputAndHeads = Int8FloatLayers(minimumInputChannels: 4, heads: true)
     /// None: every convolution the int8 kernels compute runs in int8.
