@@ -262,6 +262,37 @@ final class Int8NetworkTests: XCTestCase {
         let file = folder.appendingPathComponent("yolov3-tiny.int8.json")
         try calibration.write(to: file)
         XCTAssertEqual(try Int8Calibration(contentsOf: file, for: float.spec), calibration)
+        let weightsBytes = try [UInt8](Data(contentsOf: TestPaths.tinyWeights))
+        XCTAssertEqual(calibration.weights, float.weightsFingerprint)
+        XCTAssertEqual(calibration.weights?.bytes, weightsBytes.count)
+
+        // Other weights (a byte of the first sampled block changed) refuse the calibration
+        // before any is read, naming the weights file; without a recorded fingerprint they take it.
+        var otherWeights = weightsBytes
+        otherWeights[100] ^= 1
+        let int8 = PlanOptions(precision: .int8(calibration))
+        XCTAssertThrowsError(try Network(spec: float.spec, weights: otherWeights, weightsFile: "other.weights", options: int8)) { error in
+            guard case Int8CalibrationError.otherWeights(let path, let calibrated, let loaded) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "other.weights")
+            XCTAssertEqual(calibrated, calibration.weights)
+            XCTAssertEqual(loaded.bytes, weightsBytes.count)
+            XCTAssertNotEqual(loaded, calibrated)
+            XCTAssertTrue("\(error)".hasPrefix("other.weights: the int8 calibration was made with other weights (35,434,956 bytes, sample "), "\(error)")
+        }
+        let unrecorded = Int8Calibration(cfg: calibration.cfg, inputShape: calibration.inputShape,
+                                         imageCount: calibration.imageCount, layers: calibration.layers)
+        XCTAssertNoThrow(try Network(spec: float.spec, weights: otherWeights, options: PlanOptions(precision: .int8(unrecorded))))
+        try unrecorded.write(to: file)
+        XCTAssertFalse(try String(contentsOf: file, encoding: .utf8).contains("\"weights\""))
+        XCTAssertEqual(try Int8Calibration(contentsOf: file, for: float.spec), unrecorded)
+        try calibration.write(to: file)
+        let sample = try XCTUnwrap(calibration.weights?.hexSample)
+        try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: sample, with: "not hex")
+            .write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try Int8Calibration(contentsOf: file, for: float.spec)) { error in
+            XCTAssertEqual("\(error)", "\(file.path): not an int8 calibration file: weights: bytes 35434956, sample \"not hex\" (need bytes >= 0, 16 hex digits)")
+        }
+        try calibration.write(to: file)
 
         let other = try NetworkSpec.parse(contentsOf: try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3.cfg")))
         XCTAssertThrowsError(try Int8Calibration(contentsOf: file, for: other)) { error in

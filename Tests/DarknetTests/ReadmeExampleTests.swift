@@ -39,7 +39,7 @@ final class ReadmeExampleTests: XCTestCase {
         let calibration = try Int8Calibration(network: float, imagesIn: calibrationFolderURL)  // letterboxed as detect does
         try calibration.write(to: sidecarURL)                                  // once; later:
         let saved = try Int8Calibration(contentsOf: sidecarURL, for: float.spec)            // checked against the cfg
-        let int8 = try Network(cfg: cfgURL, weights: weightsURL, options: PlanOptions(precision: .int8(saved)))
+        let int8 = try Network(cfg: cfgURL, weights: weightsURL, options: PlanOptions(precision: .int8(saved)))  // and the weights
         let detector = try Detector(network: int8, labels: try Detector.readLabels(namesURL))
         // README int8 example ends
 

@@ -93,6 +93,49 @@ final class WeightsFileTests: XCTestCase {
         }
     }
 
+    /// `WeightsFingerprint` is what its documentation says, recomputed here from that text: the
+    /// size and FNV-1a 64 over 16 blocks of 4 KiB at `i * (size - 4096) / 15` (the whole file up
+    /// to 64 KiB), the same from a file and from memory; a byte changed inside a block changes
+    /// it.
+    func testTheFingerprintIsTheSizeAndAHashOfTheDocumentedSample() throws {
+        func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            return hash
+        }
+        func documented(_ bytes: [UInt8]) -> WeightsFingerprint {
+            let size = bytes.count
+            guard size > 65_536 else { return WeightsFingerprint(bytes: size, sample: fnv1a(bytes)) }
+            var sample: [UInt8] = []
+            for block in 0..<16 {
+                let start = block * (size - 4096) / 15
+                sample += bytes[start..<(start + 4096)]
+            }
+            return WeightsFingerprint(bytes: size, sample: fnv1a(sample))
+        }
+        let fixture = try Fixture()
+        let url = try fixture.write()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fromFile = try Network(spec: fixture.spec, weightsFile: url)
+        let expected = documented(fixture.bytes)
+        XCTAssertEqual(fromFile.weightsFingerprint, expected)
+        XCTAssertEqual(try Network(spec: fixture.spec, weights: fixture.bytes).weightsFingerprint, expected)
+        XCTAssertEqual(expected.bytes, fixture.bytes.count)
+        XCTAssertNil(try Network(spec: fixture.spec, randomSeed: 11).weightsFingerprint)
+
+        // FNV-1a's published value for "a"; a small file is hashed whole.
+        let a = [UInt8]("a".utf8)
+        XCTAssertEqual(WeightsFingerprint(size: 1) { _, _, block in block.copyBytes(from: a) }.hexSample, "af63dc4c8601ec8c")
+        let small = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        XCTAssertEqual(WeightsFingerprint.sampledRanges(size: small.count).map(\.count).reduce(0, +), small.count)
+
+        var changed = fixture.bytes
+        let block = 9 * (changed.count - 4096) / 15 + 100
+        changed[block] ^= 1
+        XCTAssertNotEqual(documented(changed), expected)
+        XCTAssertEqual(try Network(spec: fixture.spec, weights: changed).weightsFingerprint, documented(changed))
+    }
+
     func testADirectoryOrAMissingFileIsAFileErrorNamingIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weights-dir-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -11,6 +11,9 @@ public final class Network: Sendable {
     public let plan: NetworkPlan
     /// The weights file's version header.
     public let header: WeightsHeader
+    /// The weights' `WeightsFingerprint` (nil for random parameters), which an int8
+    /// calibration made with this network records.
+    public let weightsFingerprint: WeightsFingerprint?
     /// Each layer's forward step with its parameters, by layer index.
     let steps: [any LayerStep]
 
@@ -63,11 +66,13 @@ public final class Network: Sendable {
 
     private convenience init(spec: NetworkSpec, plan: NetworkPlan, weights: some ContiguousBytes, weightsFile: String) throws {
         BLAS.beginLoading()  // opened while the weights are read
-        let (header, steps) = try weights.withUnsafeBytes { bytes in
+        let (header, steps, fingerprint) = try weights.withUnsafeBytes { bytes in
             var reader = WeightsReader(file: weightsFile, bytes: bytes)
-            return try Self.readParameters(&reader, spec: spec, plan: plan)
+            let fingerprint = try Self.checkCalibration(of: plan, against: reader)
+            let (header, steps) = try Self.readParameters(&reader, spec: spec, plan: plan)
+            return (header, steps, fingerprint)
         }
-        try self.init(spec: spec, plan: plan, header: header, steps: steps)
+        try self.init(spec: spec, plan: plan, header: header, steps: steps, fingerprint: fingerprint)
     }
 
     private convenience init(spec: NetworkSpec, plan: NetworkPlan, weightsFile url: URL,
@@ -75,16 +80,30 @@ public final class Network: Sendable {
         BLAS.beginLoading()  // opened while the weights are read
         var reader = WeightsReader(file: try WeightsFile(opening: url.path))
         reader.floatsPerRun = floatsPerRun
+        let fingerprint = try Self.checkCalibration(of: plan, against: reader)
         let (header, steps) = try Self.readParameters(&reader, spec: spec, plan: plan)
-        try self.init(spec: spec, plan: plan, header: header, steps: steps)
+        try self.init(spec: spec, plan: plan, header: header, steps: steps, fingerprint: fingerprint)
     }
 
-    private init(spec: NetworkSpec, plan: NetworkPlan, header: WeightsHeader, steps: [any LayerStep]) throws {
+    private init(spec: NetworkSpec, plan: NetworkPlan, header: WeightsHeader, steps: [any LayerStep],
+                 fingerprint: WeightsFingerprint) throws {
         try BLAS.ensureLoaded()
         self.spec = spec
         self.plan = plan
         self.header = header
         self.steps = steps
+        weightsFingerprint = fingerprint
+    }
+
+    /// The fingerprint of the weights `reader` reads, after checking that `plan`'s int8
+    /// calibration, if it records one, was made with these weights (before any is read).
+    /// - Throws: `Int8CalibrationError.otherWeights`, or the `WeightsError` of a failed read.
+    private static func checkCalibration(of plan: NetworkPlan, against reader: WeightsReader) throws -> WeightsFingerprint {
+        let fingerprint = try reader.fingerprint()
+        if let calibrated = plan.precision.calibration?.weights, calibrated != fingerprint {
+            throw Int8CalibrationError.otherWeights(weightsFile: reader.file, calibrated: calibrated, loaded: fingerprint)
+        }
+        return fingerprint
     }
 
     /// `readParameters(_:plan:dialect:)`, its error carrying `spec`'s diagnostics as notes.
@@ -125,6 +144,7 @@ public final class Network: Sendable {
         self.spec = spec
         self.plan = plan
         self.header = WeightsHeader(major: 0, minor: 2, revision: 0, seen: 0, byteCount: 20)
+        weightsFingerprint = nil
     }
 
     /// Each layer's step with the parameters `WeightsWriter` draws for it, read the way a file is.

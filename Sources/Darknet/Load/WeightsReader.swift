@@ -55,6 +55,13 @@ struct WeightsReader {
         }
     }
 
+    /// The file's `WeightsFingerprint`, read without moving the reader.
+    func fingerprint() throws(WeightsError) -> WeightsFingerprint {
+        try WeightsFingerprint(size: size) { (offset, count, block) throws(WeightsError) in
+            try copy(count, at: offset, parameter: "the sample of its fingerprint", into: block.baseAddress!)
+        }
+    }
+
     mutating func readHeader() throws(WeightsError) -> WeightsHeader {
         guard remaining >= 12 else { throw error(.truncatedHeader(needed: 16, available: remaining)) }
         return try withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { (buffer) throws(WeightsError) in

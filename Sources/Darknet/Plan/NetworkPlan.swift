@@ -109,6 +109,8 @@ public struct NetworkPlan: Sendable, Equatable {
     /// pool the first one's 8-bit codes into codes for the second (exact: quantization is
     /// monotonic), where the session keeps neither output.
     package let int8CodePools: Set<Int>
+    /// The arithmetic the convolutions run in (`PlanOptions.precision`, with its calibration).
+    public let precision: Precision
     /// Floats of state all layers carry between passes (see `LayerPlan.stateCount`).
     public let stateCount: Int
     /// Where each layer's state starts in a session's state buffer.
@@ -180,6 +182,7 @@ public struct NetworkPlan: Sendable, Equatable {
             state &+= layer.stateCount
         }
         self.stateOffsets = stateOffsets
+        self.precision = options.precision
         self.stateCount = state
 
         // Summed again with checks: a total that wrapped around could slip under the limit.

@@ -28,7 +28,14 @@ extension Int8Calibration {
             layers.append(Layer(layer: entry.layer, input: entry.input.shape, minimum: entry.minimum, maximum: entry.maximum,
                                 scale: entry.scale, zeroPoint: entry.zeroPoint))
         }
-        self.init(cfg: file.cfg, inputShape: file.input.shape, imageCount: file.images, layers: layers)
+        var weights: WeightsFingerprint?
+        if let recorded = file.weights {
+            guard recorded.bytes >= 0, recorded.sample.count == 16, let sample = UInt64(recorded.sample, radix: 16) else {
+                throw Int8CalibrationError.unreadable(file: url.path, reason: "weights: bytes \(recorded.bytes), sample \"\(recorded.sample)\" (need bytes >= 0, 16 hex digits)")
+            }
+            weights = WeightsFingerprint(bytes: recorded.bytes, sample: sample)
+        }
+        self.init(cfg: file.cfg, inputShape: file.input.shape, imageCount: file.images, layers: layers, weights: weights)
         let cfgName = URL(fileURLWithPath: spec.file).lastPathComponent
         guard cfg == cfgName else {
             throw Int8CalibrationError.mismatch(file: url.path, reason: "made for \(cfg), not \(cfgName)")
@@ -44,7 +51,7 @@ extension Int8Calibration {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(Sidecar(
             format: Self.formatName, version: Self.formatVersion, cfg: cfg, input: Shape(inputShape), images: imageCount,
-            method: "minmax",
+            method: "minmax", weights: weights.map { Weights(bytes: $0.bytes, sample: $0.hexSample) },
             layers: layers.map { Entry(layer: $0.layer, input: Shape($0.input), minimum: $0.minimum, maximum: $0.maximum,
                                        scale: $0.scale, zeroPoint: $0.zeroPoint) }))
     }
@@ -82,6 +89,11 @@ extension Int8Calibration {
         var zeroPoint: Int
     }
 
+    private struct Weights: Codable {
+        var bytes: Int
+        var sample: String
+    }
+
     private struct Sidecar: Codable {
         var format: String
         var version: Int
@@ -89,6 +101,7 @@ extension Int8Calibration {
         var input: Shape
         var images: Int
         var method: String
+        var weights: Weights?
         var layers: [Entry]
     }
 }

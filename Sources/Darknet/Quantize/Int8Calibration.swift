@@ -20,6 +20,8 @@ import Foundation
 ///       "input": {"channels": 3, "height": 416, "width": 416},
 ///       "images": 12,                        // how many images were run
 ///       "method": "minmax",
+///       "weights": {"bytes": 35434956,       // the weights' WeightsFingerprint (absent for
+///                   "sample": "89d1c1f5ab0c1d2e"},   // random ones and older sidecars)
 ///       "layers": [                          // one per [convolutional] layer, in order
 ///         {"layer": 0, "input": {"channels": 3, "height": 416, "width": 416},
 ///          "minimum": 0, "maximum": 1, "scale": 0.0039215689, "zeroPoint": 0},
@@ -28,7 +30,9 @@ import Foundation
 ///     }
 ///
 /// A sidecar is accepted only for a cfg with the same file name, input size and convolution
-/// input shapes (`Int8CalibrationError.mismatch` otherwise).
+/// input shapes (`Int8CalibrationError.mismatch` otherwise), and a network loads it only with
+/// the weights it was made with, where it records them (`Int8CalibrationError.otherWeights`).
+/// Version 1 readers ignore the `weights` key.
 public struct Int8Calibration: Sendable, Equatable {
     /// The sidecar format version this library writes and reads.
     public static let formatVersion = 1
@@ -74,13 +78,16 @@ public struct Int8Calibration: Sendable, Equatable {
     public let imageCount: Int
     /// One entry per convolutional layer, in layer order.
     public let layers: [Layer]
+    /// The weights the ranges were measured with (nil: not recorded, any weights are taken).
+    public let weights: WeightsFingerprint?
 
-    /// A calibration from ranges already measured.
-    public init(cfg: String, inputShape: TensorShape, imageCount: Int, layers: [Layer]) {
+    /// A calibration from ranges already measured (with `weights`, only those weights take it).
+    public init(cfg: String, inputShape: TensorShape, imageCount: Int, layers: [Layer], weights: WeightsFingerprint? = nil) {
         self.cfg = cfg
         self.inputShape = inputShape
         self.imageCount = imageCount
         self.layers = layers
+        self.weights = weights
     }
 
     /// The entry of layer `index`, if it has one.
@@ -135,7 +142,8 @@ public struct Int8Calibration: Sendable, Equatable {
                   imageCount: inputs.count,
                   layers: convolutions.enumerated().map { slot, layer in
                       Layer(layer: layer.index, input: layer.inputShape, minimum: low[slot], maximum: high[slot])
-                  })
+                  },
+                  weights: network.weightsFingerprint)
     }
 
     /// Smallest and largest of `values` (a NaN makes both NaN).
@@ -186,6 +194,8 @@ public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConver
     case unreadable(file: String, reason: String)
     /// The sidecar was made for another network (`reason` says how it differs).
     case mismatch(file: String, reason: String)
+    /// A network was loaded from `weightsFile` with a calibration made with other weights.
+    case otherWeights(weightsFile: String, calibrated: WeightsFingerprint, loaded: WeightsFingerprint)
 
     public var description: String {
         switch self {
@@ -197,6 +207,8 @@ public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConver
         case .unreadableImage(let file, let reason): "\(file): cannot read calibration image: \(reason)"
         case .unreadable(let file, let reason): "\(file): not an int8 calibration file: \(reason)"
         case .mismatch(let file, let reason): "\(file): calibration does not match the network: \(reason)"
+        case .otherWeights(let file, let calibrated, let loaded):
+            "\(file): the int8 calibration was made with other weights (\(calibrated); these: \(loaded)); calibrate again with these weights"
         }
     }
 }
