@@ -6,6 +6,8 @@
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/display.h>
+#include <math.h>
 #include <libavutil/opt.h>
 #include <libavutil/time.h>
 
@@ -62,6 +64,31 @@ static inline const AVInputFormat *sd_demuxer_for_extension(const char *name, co
     while ((format = av_demuxer_iterate(&opaque)))
         if (format != detected && format->extensions && av_match_ext(name, format->extensions)) return format;
     return NULL;
+}
+
+/* The clockwise turn (0, 90, 180 or 270 degrees) that shows the stream's frames upright, from
+ * its display matrix, as the ffmpeg command's autorotation computes it (`get_rotation`:
+ * the matrix's counter-clockwise angle negated, rounded, brought into [0, 360)); 0 without a
+ * matrix or for an angle that is not a multiple of 90 within a degree. */
+static inline int sd_stream_rotation(const AVStream *stream) {
+    const int32_t *matrix = NULL;
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
+    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data,
+                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    if (side && side->size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)side->data;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (data && size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)data;
+#endif
+    if (!matrix) return 0;
+    double theta = -round(av_display_rotation_get(matrix));
+    if (isnan(theta)) return 0;
+    theta -= 360 * floor(theta / 360 + 0.9 / 360);
+    for (int turn = 90; turn < 360; turn += 90)
+        if (fabs(theta - turn) < 1) return turn;
+    return 0;
 }
 
 /* Keeps libav* quiet: errors are reported through return codes and Swift errors. */

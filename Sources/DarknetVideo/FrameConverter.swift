@@ -9,16 +9,26 @@ import Darknet
 /// (`av_frame_free`) when its last copy is gone. Every other format (`yuvj422p` from MJPEG,
 /// `yuv444p`, 10-bit, palettes, grey...) is converted by libswscale to packed `rgb24` with the
 /// bicubic flags the `ffmpeg` command uses for its own automatic conversion, so frames match
-/// what `ffmpeg -i VIDEO frame%04d.png` writes.
+/// what `ffmpeg -i VIDEO frame%04d.png` writes. A frame to be turned upright (`clockwise`) is
+/// converted so too, then turned (`FrameRotation`).
 final class FrameConverter {
     private var scaler: OpaquePointer?
 
     deinit { sws_freeContext(scaler) }
 
-    /// The frame's picture; `frame` keeps its own data (the result holds a new reference).
-    func pixels(of frame: UnsafeMutablePointer<AVFrame>, source: String) throws(VideoError) -> PixelBuffer {
+    /// The frame's picture, turned `clockwise` degrees (0, 90, 180 or 270); `frame` keeps its own
+    /// data (an unturned result holds a new reference to it).
+    func pixels(of frame: UnsafeMutablePointer<AVFrame>, clockwise: Int = 0, source: String) throws(VideoError) -> PixelBuffer {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard width > 0, height > 0 else { throw .conversionFailed(source: source, reason: "frame of size \(width)x\(height)") }
+        if clockwise != 0 {
+            let upright = try convertToRGB(frame, width: width, height: height, source: source)
+            do {
+                return try FrameRotation.rotated(upright, clockwise: clockwise)
+            } catch {
+                throw .conversionFailed(source: source, reason: "cannot turn a \(width)x\(height) frame: \(error)")
+            }
+        }
         if let format = Self.directFormat(frame), let buffer = try Self.wrap(frame, format: format) {
             return buffer
         }

@@ -3,7 +3,8 @@ import Darknet
 /// One decoded video frame, ready for `Detector.detect(_:region:options:)`.
 public struct VideoFrame: Sendable {
     /// The picture: YUV planes straight from the decoder where the core reads the decoder's
-    /// format (no copy), otherwise an RGB copy made by libswscale (see `FrameConverter`).
+    /// format (no copy), otherwise an RGB copy made by libswscale (see `FrameConverter`), turned
+    /// upright where the stream says so (`VideoReaderOptions.autorotate`).
     public let pixels: PixelBuffer
     /// Presentation time in seconds, from the stream's timestamps (`best_effort_timestamp`
     /// times the stream's time base; frames without one continue from the previous frame at
@@ -27,11 +28,16 @@ public struct VideoReaderOptions: Sendable, Equatable {
     /// Largest frame area in pixels the decoder accepts (libavcodec's `max_pixels`); a stream
     /// declaring more fails to open or to decode.
     public var maxPixels: Int
+    /// Whether frames come turned upright by the stream's display matrix
+    /// (`VideoReader.rotation`), as `ffmpeg` and OpenCV return them (false: as stored, like
+    /// `ffmpeg -noautorotate`). A turned frame is an RGB copy.
+    public var autorotate: Bool
 
-    public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28) {
+    public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28, autorotate: Bool = true) {
         self.timeout = timeout
         self.decoderThreads = decoderThreads
         self.maxPixels = maxPixels
+        self.autorotate = autorotate
     }
 }
 

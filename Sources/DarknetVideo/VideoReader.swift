@@ -15,9 +15,15 @@ public final class VideoReader: @unchecked Sendable {
     public let source: String
     /// File, image sequence or network stream.
     public let kind: VideoSourceKind
-    /// Frame size the stream declares (each frame's own size is in its pixel buffer).
+    /// Frame size the stream declares, turned upright when the reader turns its frames
+    /// (`rotation`; each frame's own size is in its pixel buffer).
     public let width: Int
     public let height: Int
+    /// The clockwise turn (0, 90, 180 or 270 degrees) the stream's display matrix asks for to
+    /// show its frames upright (a phone's portrait video is stored landscape and says 90), as
+    /// the `ffmpeg` command reads it. With `VideoReaderOptions.autorotate` (the default)
+    /// `nextFrame()` returns the frames turned, as `ffmpeg` and OpenCV do.
+    public let rotation: Int
     /// Frames per second the stream declares or libavformat guesses; nil if unknown.
     public let frameRate: Double?
     /// Frames the container declares, or its duration times the frame rate; nil for streams.
@@ -39,6 +45,8 @@ public final class VideoReader: @unchecked Sendable {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private let converter = FrameConverter()
+    /// The turn applied to each frame (`rotation` when autorotating, else 0).
+    private let turn: Int
     private var draining = false
     private var finished = false
     private var pendingError: VideoError?
@@ -79,8 +87,10 @@ public final class VideoReader: @unchecked Sendable {
         streamIndex = opened.streamIndex
         let stream = opened.format.pointee.streams[Int(opened.streamIndex)]!
         timeBase = stream.pointee.time_base
-        width = Int(opened.codec.pointee.width)
-        height = Int(opened.codec.pointee.height)
+        rotation = Int(sd_stream_rotation(stream))
+        turn = options.autorotate ? rotation : 0
+        let (storedWidth, storedHeight) = (Int(opened.codec.pointee.width), Int(opened.codec.pointee.height))
+        (width, height) = turn == 90 || turn == 270 ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
         codecName = String(cString: opened.codec.pointee.codec.pointee.name)
         let rate = av_guess_frame_rate(opened.format, stream, nil)
         frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
@@ -172,7 +182,7 @@ public final class VideoReader: @unchecked Sendable {
     }
 
     private func makeFrame(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {
-        let pixels = try converter.pixels(of: frame, source: source)
+        let pixels = try converter.pixels(of: frame, clockwise: turn, source: source)
         let pts = frame.pointee.best_effort_timestamp
         let timestamp: Double
         if pts != sd_nopts_value(), timeBase.den > 0 {

@@ -63,6 +63,65 @@ final class VideoReaderTests: XCTestCase {
         XCTAssertEqual(frames.first?.pixels.format, .i420(.video))
     }
 
+    /// A stream whose display matrix says to turn it (a phone's portrait video) comes out as the
+    /// `ffmpeg` command shows it: the frames `ffmpeg` writes with its autorotation, pixel for
+    /// pixel, and `autorotate: false` gives the stored frames, of which the upright ones are
+    /// exactly the turn by `rotation` (checked here by repeated quarter turns).
+    func testADisplayMatrixTurnsFramesUprightAsTheFFmpegCommandDoes() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        // Lossless 4:4:4, so libswscale's rgb24 of a frame does not depend on where its chroma sits.
+        let stored = try VideoTestSupport.makeClip(directory.appendingPathComponent("stored.mp4"), width: 64, height: 48,
+                                                   frames: 3, codec: ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p"])
+        XCTAssertEqual(try VideoReader(source: stored.path).rotation, 0)
+        var rotations: Set<Int> = []
+        for tag in [90, 180, 270] {
+            let clip = directory.appendingPathComponent("rotate\(tag).mp4")
+            try VideoTestSupport.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)", clip.path])
+            let reader = try VideoReader(source: clip.path)
+            rotations.insert(reader.rotation)
+            let upright = try XCTUnwrap(try reader.nextFrame()).pixels
+            XCTAssertEqual([reader.width, reader.height], reader.rotation == 180 ? [64, 48] : [48, 64], "rotate=\(tag)")
+            XCTAssertEqual([upright.width, upright.height], [reader.width, reader.height], "rotate=\(tag)")
+
+            let raw = directory.appendingPathComponent("ffmpeg\(tag).rgb")
+            try VideoTestSupport.ffmpeg(["-i", clip.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+            XCTAssertNil(Self.firstDifference(Self.packedRGB(upright), [UInt8](try Data(contentsOf: raw))),
+                         "rotate=\(tag): the first byte that differs from the frame ffmpeg shows")
+
+            let asStored = try VideoReader(source: clip.path, options: VideoReaderOptions(autorotate: false))
+            XCTAssertEqual(asStored.rotation, reader.rotation)
+            XCTAssertEqual([asStored.width, asStored.height], [64, 48])
+            let storedFrame = try XCTUnwrap(try asStored.nextFrame()).pixels
+            var turned = (pixels: Self.packedRGB(storedFrame), width: 64, height: 48)
+            for _ in 0..<(reader.rotation / 90) { turned = Self.quarterTurn(turned.pixels, width: turned.width, height: turned.height) }
+            XCTAssertNil(Self.firstDifference(turned.pixels, Self.packedRGB(upright)),
+                         "rotate=\(tag): the first byte that differs from the stored frame turned by \(reader.rotation)°")
+        }
+        XCTAssertEqual(rotations, [90, 180, 270])
+    }
+
+    /// Where two byte arrays first differ (their common length, if one is shorter), nil if equal.
+    static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
+        (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? nil : min(a.count, b.count))
+    }
+
+    /// The rows of a packed `.rgb` buffer, without row padding.
+    static func packedRGB(_ buffer: PixelBuffer) -> [UInt8] {
+        XCTAssertEqual(buffer.format, .rgb)
+        return buffer.withUnsafePlane(0) { bytes, bytesPerRow in
+            (0..<buffer.height).flatMap { row in Array(bytes[(row * bytesPerRow)..<(row * bytesPerRow + 3 * buffer.width)]) }
+        }
+    }
+
+    /// Packed RGB turned 90° clockwise: the new row y is the old column y read bottom to top.
+    static func quarterTurn(_ pixels: [UInt8], width: Int, height: Int) -> (pixels: [UInt8], width: Int, height: Int) {
+        var turned: [UInt8] = []
+        for column in 0..<width {
+            for row in (0..<height).reversed() { turned += pixels[(3 * (row * width + column))..<(3 * (row * width + column) + 3)] }
+        }
+        return (turned, height, width)
+    }
+
     func testSourceKinds() {
         XCTAssertEqual(VideoSourceKind("rtsp://127.0.0.1/cam"), .network)
         XCTAssertEqual(VideoSourceKind("udp://127.0.0.1:5000"), .network)
