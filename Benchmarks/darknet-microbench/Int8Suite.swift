@@ -88,28 +88,24 @@ extension Suites {
     /// the float `conv` rows (`--filter conv`).
     private func int8Convolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
         let input = layer.inputShape
-        return MicroBenchmark(
-            name: "int8 conv L\(layer.index)",
-            shape: "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(conv.filters) \(conv.activation.rawValue)",
-            flops: Double(layer.flops), bytes: 0,
-            setUp: {
-                let convolution = Int8Convolution(channels: input.channels, height: input.height, width: input.width,
-                                                  filters: conv.filters, size: conv.size, stride: conv.strideX,
-                                                  padding: conv.padding)
-                let (weights, quantization, epilogue) = Self.int8Operands(conv, depth: convolution.depth)
-                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
-                let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
-                let workspace = UnsafeMutablePointer<UInt8>.allocate(capacity: convolution.workspaceBytes)
-                let y = alignedBuffer(conv.filters * convolution.columns)
-                return Fixture(body: {
-                    split(input.channels) { channels, _ in
-                        let offset = channels.lowerBound * input.height * input.width
-                        quantization.quantize(x + offset, count: channels.count * input.height * input.width, into: codes + offset)
-                    }
-                    convolution.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue,
-                                    output: y, workspace: workspace, split: split)
-                }, tearDown: { blackHole(y[0]); codes.deallocate(); workspace.deallocate(); release(x, y) })
-            })
+        return convolutionRow("int8 conv", layer, conv, setUp: {
+            let convolution = Int8Convolution(channels: input.channels, height: input.height, width: input.width,
+                                              filters: conv.filters, size: conv.size, stride: conv.strideX,
+                                              padding: conv.padding)
+            let (weights, quantization, epilogue) = Self.int8Operands(conv, depth: convolution.depth)
+            let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
+            let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
+            let workspace = UnsafeMutablePointer<UInt8>.allocate(capacity: convolution.workspaceBytes)
+            let y = alignedBuffer(conv.filters * convolution.columns)
+            return Fixture(body: {
+                split(input.channels) { channels, _ in
+                    let offset = channels.lowerBound * input.height * input.width
+                    quantization.quantize(x + offset, count: channels.count * input.height * input.width, into: codes + offset)
+                }
+                convolution.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue,
+                                output: y, workspace: workspace, split: split)
+            }, tearDown: { blackHole(y[0]); codes.deallocate(); workspace.deallocate(); release(x, y) })
+        })
     }
 
     /// Seeded random int8 weights for `conv` (K = `depth`, quantized as a plan on this CPU would),
@@ -131,59 +127,66 @@ extension Suites {
     /// in padded channel quads, GEMM panels copied from the layout; same weights and epilogue.
     private func int8DirectConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
         let input = layer.inputShape
-        return MicroBenchmark(
-            name: "int8 direct conv L\(layer.index)",
-            shape: "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(conv.filters) \(conv.activation.rawValue)",
-            flops: Double(layer.flops), bytes: 0,
-            setUp: { [threads = split.threads] in
-                let direct = Int8Direct(channels: input.channels, height: input.height, width: input.width,
-                                        filters: conv.filters, size: conv.size, padding: conv.padding)
-                let (weights, quantization, epilogue) = Self.int8Operands(conv, depth: direct.depth)
-                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
-                let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
-                let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)
-                let panelStride = (direct.panelBytes + 63) / 64 * 64
-                let panels = UnsafeMutableRawPointer.allocate(byteCount: panelStride * threads, alignment: 64)
-                let y = alignedBuffer(conv.filters * direct.outputHeight * direct.outputWidth)
-                return Fixture(body: {
-                    split(input.channels) { channels, _ in
-                        let offset = channels.lowerBound * input.height * input.width
-                        quantization.quantize(x + offset, count: channels.count * input.height * input.width, into: codes + offset)
-                    }
-                    direct.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
-                               layout: layout, panels: panels, panelStride: panelStride, split: split)
-                }, tearDown: { blackHole(y[0]); codes.deallocate(); layout.deallocate(); panels.deallocate(); release(x, y) })
-            })
+        return convolutionRow("int8 direct conv", layer, conv, setUp: { [threads = split.threads] in
+            let direct = Int8Direct(channels: input.channels, height: input.height, width: input.width,
+                                    filters: conv.filters, size: conv.size, padding: conv.padding)
+            let (weights, quantization, epilogue) = Self.int8Operands(conv, depth: direct.depth)
+            let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
+            let codes = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
+            let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)
+            let (panels, panelStride) = Self.panels(bytes: direct.panelBytes, threads: threads)
+            let y = alignedBuffer(conv.filters * direct.outputHeight * direct.outputWidth)
+            return Fixture(body: {
+                split(input.channels) { channels, _ in
+                    let offset = channels.lowerBound * input.height * input.width
+                    quantization.quantize(x + offset, count: channels.count * input.height * input.width, into: codes + offset)
+                }
+                direct.run(input: codes, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
+                           layout: layout, panels: panels, panelStride: panelStride, split: split)
+            }, tearDown: { blackHole(y[0]); codes.deallocate(); layout.deallocate(); panels.deallocate(); release(x, y) })
+        })
     }
 
     /// The same convolution in 16-bit integers (`Int16Direct`, `.int16Direct`): the float input
     /// quantized as it is laid out in channel pairs, weights with as many bits as K allows.
     private func int16DirectConvolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec) -> MicroBenchmark {
         let input = layer.inputShape
+        return convolutionRow("int16 direct conv", layer, conv, setUp: { [threads = split.threads] in
+            let direct = Int16Direct(channels: input.channels, height: input.height, width: input.width,
+                                     filters: conv.filters, size: conv.size, padding: conv.padding)
+            var random = SeededRandom(seed: 9)
+            let weights = Int16PackedWeights(weights: (0..<conv.filters * direct.depth).map { _ in random.next(-0.1, 0.1) },
+                                             rows: conv.filters, depth: direct.depth)
+            let quantization = Int16Quantization(magnitude: 4, limit: Int16Quantization.limit(depth: direct.depth))
+            let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
+            let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
+                                        bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
+            let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
+            let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)
+            let (panels, panelStride) = Self.panels(bytes: direct.panelBytes, threads: threads)
+            let y = alignedBuffer(conv.filters * direct.outputHeight * direct.outputWidth)
+            return Fixture(body: {
+                direct.run(input: x, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
+                           layout: layout, panels: panels, panelStride: panelStride, split: split)
+            }, tearDown: { blackHole(y[0]); layout.deallocate(); panels.deallocate(); release(x, y) })
+        })
+    }
+
+    /// A row timing a whole convolution of `layer` by `path`, Darknet's FLOPs of the layer in its
+    /// GFLOPS column, its shape as `32x208x208 3x3/1 -> 64 leaky`.
+    private func convolutionRow(_ path: String, _ layer: LayerPlan, _ conv: ConvolutionalSpec,
+                                setUp: @escaping () -> Fixture) -> MicroBenchmark {
+        let input = layer.inputShape
         return MicroBenchmark(
-            name: "int16 direct conv L\(layer.index)",
+            name: "\(path) L\(layer.index)",
             shape: "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(conv.filters) \(conv.activation.rawValue)",
-            flops: Double(layer.flops), bytes: 0,
-            setUp: { [threads = split.threads] in
-                let direct = Int16Direct(channels: input.channels, height: input.height, width: input.width,
-                                         filters: conv.filters, size: conv.size, padding: conv.padding)
-                var random = SeededRandom(seed: 9)
-                let weights = Int16PackedWeights(weights: (0..<conv.filters * direct.depth).map { _ in random.next(-0.1, 0.1) },
-                                                 rows: conv.filters, depth: direct.depth)
-                let quantization = Int16Quantization(magnitude: 4, limit: Int16Quantization.limit(depth: direct.depth))
-                let activation = Int8Epilogue.fuses(conv.activation) ? conv.activation : .linear
-                let epilogue = Int8Epilogue(requantization: weights.requantization(input: quantization),
-                                            bias: (0..<conv.filters).map { _ in random.next(-0.1, 0.1) }, activation: activation)
-                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
-                let layout = UnsafeMutablePointer<UInt8>.allocate(capacity: direct.layoutBytes)
-                let panelStride = (direct.panelBytes + 63) / 64 * 64
-                let panels = UnsafeMutableRawPointer.allocate(byteCount: panelStride * threads, alignment: 64)
-                let y = alignedBuffer(conv.filters * direct.outputHeight * direct.outputWidth)
-                return Fixture(body: {
-                    direct.run(input: x, quantization: quantization, weights: weights, epilogue: epilogue, output: y,
-                               layout: layout, panels: panels, panelStride: panelStride, split: split)
-                }, tearDown: { blackHole(y[0]); layout.deallocate(); panels.deallocate(); release(x, y) })
-            })
+            flops: Double(layer.flops), bytes: 0, setUp: setUp)
+    }
+
+    /// One panel of `bytes` per thread for a direct path, 64-byte aligned, and their distance.
+    private static func panels(bytes: Int, threads: Int) -> (UnsafeMutableRawPointer, stride: Int) {
+        let stride = (bytes + 63) / 64 * 64
+        return (UnsafeMutableRawPointer.allocate(byteCount: stride * threads, alignment: 64), stride)
     }
 
     /// Quantizing the float input to 8 bits and the packed 8-bit im2col of it, one thread.
