@@ -62,18 +62,19 @@ public struct PrecisionFlags: Sendable {
 
     /// `options` with this precision for `spec`: float as they are; int8 with the calibration
     /// read from `--calibration`, or measured by running `float` (the float network, already
-    /// loaded) over the `--calibrate` images (then saved to `--save-calibration`). `log` gets
-    /// one line about the calibration.
+    /// loaded) over the `--calibrate` images, each letterboxed (or stretched, with `letterbox`
+    /// false, as `--stretch` detects) to the network input, then saved to `--save-calibration`.
+    /// `log` gets one line about the calibration.
     /// - Throws: `Int8CalibrationError`, `ImageError`, `FileError` naming their files.
-    public func options(_ options: PlanOptions, spec: NetworkSpec, float: () throws -> Network, threads: Int,
-                        log: (String) -> Void) throws -> PlanOptions {
+    public func options(_ options: PlanOptions, spec: NetworkSpec, float: () throws -> Network, letterbox: Bool = true,
+                        threads: Int, log: (String) -> Void) throws -> PlanOptions {
         guard int8 else { return options }
         let made: Int8Calibration
         if let calibration {
             made = try Int8Calibration(contentsOf: calibration, for: spec)
             log("int8 calibration from \(calibration.path) (\(made.imageCount) images)")
         } else if let calibrate {
-            made = try Int8Calibration(network: try float(), imagesIn: calibrate, threads: threads)
+            made = try Int8Calibration(network: try float(), imagesIn: calibrate, letterbox: letterbox, threads: threads)
             log("int8 calibration on \(made.imageCount) images of \(calibrate.path)")
             if let saveCalibration {
                 try made.write(to: saveCalibration)

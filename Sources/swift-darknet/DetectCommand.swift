@@ -63,7 +63,7 @@ struct DetectCommand: Command {
         }
         let (cfg, weights, names) = try model.resolve()
         let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                                        precision: precision, threads: threads)
+                                        precision: precision, letterbox: options.letterbox, threads: threads)
         return try runBatch(paths, with: detector)
     }
 

@@ -1,3 +1,5 @@
+import Darknet
+import DarknetImage
 import Foundation
 import XCTest
 
@@ -143,7 +145,8 @@ final class CommandLineTests: XCTestCase {
     }
 
     /// `detect --precision int8`: calibrating on a folder and saving the sidecar, then loading
-    /// it gives the same detections; a sidecar for another cfg is an input error naming it.
+    /// it gives the same detections; a sidecar for another cfg is an input error naming it;
+    /// `--stretch` calibrates on images fitted as it detects them.
     func testInt8DetectCalibratesSavesAndLoadsTheSidecar() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("int8-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -168,13 +171,23 @@ final class CommandLineTests: XCTestCase {
         let unknown = try run(model + ["--calibration", sidecar, "--float-layers", "some", image])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("--float-layers must be default, float-early, input-and-heads or none, got 'some'"), unknown.stderr)
-        let float = try run(Array(model.dropLast(2)) + ["--float-layers", "none", image])
-        XCTAssertEqual(float.status, 2)
-        XCTAssertTrue(float.stderr.contains("--float-layers is for --precision int8"), float.stderr)
+        let floatRun = try run(Array(model.dropLast(2)) + ["--float-layers", "none", image])
+        XCTAssertEqual(floatRun.status, 2)
+        XCTAssertTrue(floatRun.stderr.contains("--float-layers is for --precision int8"), floatRun.stderr)
         let other = try run(["detect", "--cfg", TestPaths.darknetCfg.appendingPathComponent("yolov3.cfg").path,
                              "--weights", TestPaths.tinyWeights.path, "--precision", "int8", "--calibration", sidecar, image])
         XCTAssertEqual(other.status, 1)
         XCTAssertEqual(other.stderr, "swift-darknet: \(sidecar): calibration does not match the network: made for yolov3-tiny.cfg, not yolov3.cfg\n")
+
+        // --stretch calibrates on stretched images, as it detects: its sidecar is the library's
+        // calibration with `letterbox: false`, not the letterboxed one.
+        let stretchedSidecar = folder.appendingPathComponent("tiny.stretched.int8.json")
+        let stretched = try run(model + ["--stretch", "--calibrate", calibration, "--save-calibration", stretchedSidecar.path, image])
+        XCTAssertEqual(stretched.status, 0, stretched.stderr)
+        let float = try Network(cfg: TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"), weights: TestPaths.tinyWeights)
+        let expected = try Int8Calibration(network: float, imagesIn: URL(fileURLWithPath: calibration), letterbox: false)
+        XCTAssertEqual(try Int8Calibration(contentsOf: stretchedSidecar, for: float.spec), expected)
+        XCTAssertNotEqual(try Int8Calibration(contentsOf: URL(fileURLWithPath: sidecar), for: float.spec), expected)
     }
 
     func testEveryCommandsHelpListsEveryOptionItReads() throws {
