@@ -10,29 +10,29 @@ import Darknet
 /// `yuv444p`, 10-bit, palettes, grey...) is converted by libswscale to packed `rgb24` with the
 /// bicubic flags the `ffmpeg` command uses for its own automatic conversion, so frames match
 /// what `ffmpeg -i VIDEO frame%04d.png` writes. A frame to be turned upright (`clockwise`) is
-/// converted so too, then turned (`FrameRotation`).
+/// then copied turned, in the same format (`FrameRotation`).
 final class FrameConverter {
     private var scaler: OpaquePointer?
 
     deinit { sws_freeContext(scaler) }
 
     /// The frame's picture, turned `clockwise` degrees (0, 90, 180 or 270); `frame` keeps its own
-    /// data (an unturned result holds a new reference to it).
+    /// data (a result in the decoder's format, unturned, holds a new reference to it).
     func pixels(of frame: UnsafeMutablePointer<AVFrame>, clockwise: Int = 0, source: String) throws(VideoError) -> PixelBuffer {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard width > 0, height > 0 else { throw .conversionFailed(source: source, reason: "frame of size \(width)x\(height)") }
-        if clockwise != 0 {
-            let upright = try convertToRGB(frame, width: width, height: height, source: source)
-            do {
-                return try FrameRotation.rotated(upright, clockwise: clockwise)
-            } catch {
-                throw .conversionFailed(source: source, reason: "cannot turn a \(width)x\(height) frame: \(error)")
-            }
-        }
+        let pixels: PixelBuffer
         if let format = Self.directFormat(frame), let buffer = try Self.wrap(frame, format: format) {
-            return buffer
+            pixels = buffer
+        } else {
+            pixels = try convertToRGB(frame, width: width, height: height, source: source)
         }
-        return try convertToRGB(frame, width: width, height: height, source: source)
+        guard clockwise != 0 else { return pixels }
+        do {
+            return try FrameRotation.rotated(pixels, clockwise: clockwise)
+        } catch {
+            throw .conversionFailed(source: source, reason: "cannot turn a \(width)x\(height) frame: \(error)")
+        }
     }
 
     /// The core's format for the frame's pixel format, if it reads it directly.

@@ -3,8 +3,8 @@ import Darknet
 /// One decoded video frame, ready for `Detector.detect(_:region:options:)`.
 public struct VideoFrame: Sendable {
     /// The picture: YUV planes straight from the decoder where the core reads the decoder's
-    /// format (no copy), otherwise an RGB copy made by libswscale (see `FrameConverter`), turned
-    /// upright where the stream says so (`VideoReaderOptions.autorotate`).
+    /// format (no copy), otherwise an RGB copy made by libswscale (see `FrameConverter`); where
+    /// the stream says to turn it (`VideoReaderOptions.autorotate`), a turned copy of either.
     public let pixels: PixelBuffer
     /// Presentation time in seconds, from the stream's timestamps (`best_effort_timestamp`
     /// times the stream's time base; frames without one continue from the previous frame at
@@ -30,7 +30,7 @@ public struct VideoReaderOptions: Sendable, Equatable {
     public var maxPixels: Int
     /// Whether frames come turned upright by the stream's display matrix
     /// (`VideoReader.rotation`), as `ffmpeg` and OpenCV return them (false: as stored, like
-    /// `ffmpeg -noautorotate`). A turned frame is an RGB copy.
+    /// `ffmpeg -noautorotate`). A turned frame is a copy, in the format it would have had.
     public var autorotate: Bool
 
     public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28, autorotate: Bool = true) {
