@@ -10,7 +10,7 @@ import Darknet
 /// `yuv444p`, 10-bit, palettes, grey...) is converted by libswscale to packed `rgb24` with the
 /// bicubic flags the `ffmpeg` command uses for its own automatic conversion, so frames match
 /// what `ffmpeg -i VIDEO frame%04d.png` writes. A frame to be turned upright (`clockwise`) is
-/// then copied turned, in the same format (`FrameRotation`).
+/// then copied turned, in the same format (`PixelBuffer.turned(clockwise:)`).
 final class FrameConverter {
     private var scaler: OpaquePointer?
 
@@ -29,7 +29,7 @@ final class FrameConverter {
         }
         guard clockwise != 0 else { return pixels }
         do {
-            return try FrameRotation.rotated(pixels, clockwise: clockwise)
+            return try pixels.turned(clockwise: clockwise)
         } catch {
             throw .conversionFailed(source: source, reason: "cannot turn a \(width)x\(height) frame: \(error)")
         }

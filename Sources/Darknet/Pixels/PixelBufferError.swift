@@ -13,6 +13,8 @@ public enum PixelBufferError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The format cannot be written from an `Image` (YUV layouts, or a channel count other
     /// than 1 and 3).
     case unsupportedConversion(format: PixelFormat, channels: Int)
+    /// A YUV crop starting on an odd column or row cannot be turned (`PixelBuffer.turned`).
+    case unalignedYUVCrop(x: Int, y: Int)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum PixelBufferError: Error, Equatable, Sendable, CustomStringConvertibl
             "region \(region) is empty or outside the \(width)x\(height) buffer"
         case .unsupportedConversion(let format, let channels):
             "cannot write a \(channels)-channel image as \(format)"
+        case .unalignedYUVCrop(let x, let y):
+            "a YUV crop starting at (\(x), \(y)) cannot be turned: its chroma samples straddle the turned picture's (crop at even coordinates)"
         }
     }
 }
