@@ -6,8 +6,9 @@
 #                     of YOLOv3-tiny against Darknet, detection, image decoders and resize; in
 #                     two processes at once (scripts/side-tests.sh)
 #   ThreadSanitizer   DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes
-#                     (one Detector shared by concurrent detect calls), WorkerPoolTests and
-#                     ThreadingTests (the spinning helper threads of multi-threaded sessions)
+#                     (one Detector shared by concurrent detect calls), WorkerPoolTests,
+#                     ThreadingTests (the spinning helper threads of multi-threaded sessions) and
+#                     BatchDetectorTests (images on several threads at once, in order)
 # Fails on any test failure or sanitizer report. Prints the time each part took.
 #
 # Leaks: XCTest on Linux leaks its own test objects at exit, and any LeakSanitizer
@@ -121,7 +122,7 @@ run() {
 
 case "$which" in
     all|address) run address --skip "$asan_skip" "$side_classes" ;;&
-    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive" ;;
+    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive|BatchDetectorTests" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac

@@ -5,9 +5,10 @@ import Darknet
 import DarknetImage
 import Foundation
 
-/// `--batch DIR`: images per second over a folder of images, run one step after another and
-/// with the next image decoded and letterboxed during the forward pass, against the ceiling
-/// the forward pass alone allows.
+/// `--batch DIR`: images per second over a folder of images, run one step after another, with
+/// the next image decoded and letterboxed during the forward pass, and (with `--threads N`, N
+/// above 1) N images at once on one thread each (`detect --jobs N --threads 1`), against the
+/// ceiling the forward pass alone allows.
 struct BatchBench {
     let options: BenchOptions
     let folder: String
@@ -24,23 +25,36 @@ struct BatchBench {
         let detectionOptions = DetectionOptions()
         let sequential = BatchDetector(detector: detector, options: detectionOptions, lookAhead: 0)
         let overlapped = BatchDetector(detector: detector, options: detectionOptions, lookAhead: Self.lookAhead)
+        let parallel = options.threads > 1
+            ? BatchDetector(detector: try Detector(network: network, threads: 1), options: detectionOptions, jobs: options.threads)
+            : nil
         let session = InferenceSession(network: network, threads: options.threads)
 
         // Untimed: a failing image would make the rates meaningless, and caches get warm.
         try pass(sequential, paths)
-        for _ in 0..<options.warmup { try pass(overlapped, paths) }
+        for _ in 0..<options.warmup {
+            try pass(overlapped, paths)
+            if let parallel { try pass(parallel, paths) }
+        }
 
         // The three measurements alternate pass by pass, so a slow minute of the machine
         // falls on all of them.
-        var sequentialRates: [Double] = [], overlappedRates: [Double] = []
+        var sequentialRates: [Double] = [], overlappedRates: [Double] = [], parallelRates: [Double] = []
         var forwardMilliseconds: [Double] = [], prepareMilliseconds: [Double] = []
         for round in 0..<options.runs {
-            let order = round % 2 == 0 ? [sequential, overlapped] : [overlapped, sequential]
+            let batches = [sequential, overlapped] + (parallel.map { [$0] } ?? [])
+            let order = round % 2 == 0 ? batches : batches.reversed()
             for batch in order {
                 let start = Clock.now
                 try pass(batch, paths)
                 let rate = Double(paths.count) / (Clock.milliseconds(since: start) / 1000)
-                if batch.lookAhead == 0 { sequentialRates.append(rate) } else { overlappedRates.append(rate) }
+                if batch.jobs > 1 {
+                    parallelRates.append(rate)
+                } else if batch.lookAhead == 0 {
+                    sequentialRates.append(rate)
+                } else {
+                    overlappedRates.append(rate)
+                }
             }
             for path in paths {
                 let prepareStart = Clock.now
@@ -54,6 +68,7 @@ struct BatchBench {
         return BatchBenchReport(folder: folder, cfg: options.cfg.path, size: network.inputShape.width, images: paths.count,
                                 threads: options.threads, passes: options.runs, lookAhead: Self.lookAhead,
                                 sequential: Stats(sequentialRates), overlapped: Stats(overlappedRates),
+                                parallel: parallelRates.isEmpty ? nil : Stats(parallelRates),
                                 forward: Stats(forwardMilliseconds), prepare: Stats(prepareMilliseconds),
                                 loadAverageStart: startLoad, loadAverageEnd: Self.loadAverage())
     }

@@ -31,8 +31,9 @@ let usage = """
                    --json: exactly one JSON line
       --batch      images/s over DIR's .jpg/.jpeg/.png files: sequential (decode, letterbox, forward,
                    boxes one after another), overlapped (the next image prepared during the forward),
-                   and the ceiling 1000 / forward median; --runs passes over the folder (alternated),
-                   --warmup untimed overlapped passes after one untimed sequential pass
+                   with --threads N above 1 parallel (N images at once, one thread each: detect --jobs N
+                   --threads 1), and the ceiling 1000 / forward median; --runs passes over the folder
+                   (alternated), --warmup untimed overlapped passes after one untimed sequential pass
       --contend    a busy loop (a child process doing register arithmetic) pinned to the last CPU for the
                    whole measurement, as a busy neighbour on a shared machine; stopped at the end
       --fixed-threads  every forward on all --threads threads: without the session's thread policy, which

@@ -5,8 +5,12 @@ import Foundation
 /// Runs a detector over a list of image files and hands each result over in input order.
 ///
 /// With `lookAhead > 0`, a second thread decodes and letterboxes the next images while the
-/// current image's forward pass runs (at most `lookAhead` prepared images waiting). The
-/// detections are exactly those of the sequential path (`lookAhead == 0`): decode, then
+/// current image's forward pass runs (at most `lookAhead` prepared images waiting). With
+/// `jobs > 1`, that many threads each take the next image and run it whole (decode, letterbox,
+/// forward pass on the detector's own threads), for throughput: on two cores, two images at
+/// once on one thread each beat one image at a time on two (the forward pass does not split
+/// perfectly, and the decoding has a core to share). The detections are exactly those of the
+/// sequential path (`lookAhead == 0`, `jobs == 1`): decode, then
 /// `Detector.detect(image, options:)`, image after image.
 public struct BatchDetector: Sendable {
     /// The detector every image goes through.
@@ -16,15 +20,20 @@ public struct BatchDetector: Sendable {
     /// Images prepared ahead of the forward pass at most; 0 runs everything on the caller's
     /// thread, one step after another.
     public let lookAhead: Int
+    /// Images run at once, each on its own thread (1: one at a time, with `lookAhead`).
+    public let jobs: Int
     /// Decodes a file (default: `Image(contentsOf:)`, JPEG or PNG).
     public let load: @Sendable (String) throws -> Image
 
-    /// A batch runner; `lookAhead` below 0 counts as 0 (sequential).
-    public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1,
+    /// A batch runner; `lookAhead` below 0 counts as 0 (sequential), `jobs` below 1 as 1.
+    /// With `jobs > 1`, at most `jobs` images wait finished for the caller beyond those in
+    /// progress, and `lookAhead` is not used.
+    public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1, jobs: Int = 1,
                 load: @escaping @Sendable (String) throws -> Image = { try Image(contentsOf: URL(fileURLWithPath: $0)) }) {
         self.detector = detector
         self.options = options
         self.lookAhead = max(0, lookAhead)
+        self.jobs = max(1, jobs)
         self.load = load
     }
 
@@ -32,15 +41,19 @@ public struct BatchDetector: Sendable {
     /// (on the caller's thread). A failing image is an item with an error; the others go on.
     /// - Throws: only what `each` throws (the batch then stops).
     public func run(_ paths: [String], each: (BatchItem) throws -> Void) rethrows {
+        if jobs > 1 && paths.count > 1 {
+            let workers = Prefetcher(count: paths.count, capacity: jobs, workers: jobs) { [self] index in
+                detect(paths[index])
+            }
+            defer { workers.finish() }
+            for (index, path) in paths.enumerated() {
+                try each(BatchItem(index: index, path: path, result: workers.next()))
+            }
+            return
+        }
         if lookAhead == 0 || paths.count < 2 {
             for (index, path) in paths.enumerated() {
-                let result = Result { () throws -> BatchDetections in
-                    let image = try load(path)
-                    let start = DispatchTime.now()
-                    let detections = try detector.detect(image, options: options)
-                    return BatchDetections(image: image, detections: detections, seconds: Self.seconds(since: start))
-                }
-                try each(BatchItem(index: index, path: path, result: result))
+                try each(BatchItem(index: index, path: path, result: detect(path)))
             }
             return
         }
@@ -67,6 +80,17 @@ public struct BatchDetector: Sendable {
 }
 
 extension BatchDetector {
+    /// One image whole: decoded, then `Detector.detect(image, options:)`, timed from the decoded
+    /// image.
+    func detect(_ path: String) -> Result<BatchDetections, any Error> {
+        Result {
+            let image = try load(path)
+            let start = DispatchTime.now()
+            let detections = try detector.detect(image, options: options)
+            return BatchDetections(image: image, detections: detections, seconds: Self.seconds(since: start))
+        }
+    }
+
     static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }

@@ -14,7 +14,7 @@ extension DetectCommand {
     func runBatch(_ paths: [String], with detector: Detector) throws -> Int32 {
         let outJSON = try batch.outJSON.map { path throws in try DarknetJSONFile(path: path) }
         var failures = 0
-        try BatchDetector(detector: detector, options: options, lookAhead: Self.lookAhead).run(paths) { item in
+        try BatchDetector(detector: detector, options: options, lookAhead: Self.lookAhead, jobs: batch.jobs).run(paths) { item in
             do {
                 switch item.result {
                 case .success(let found): try report(found, path: item.path, detector: detector)

@@ -12,7 +12,7 @@ struct DetectCommand: Command {
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
                      [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
                      [--strict] [--memory-limit MIB] [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
-                     [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] IMAGE_OR_DIR...
+                     [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] [--jobs N] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --names    one label per line (e.g. coco.names); without it (or --data), class indices
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
@@ -52,7 +52,7 @@ struct DetectCommand: Command {
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }
         images = arguments.positionals
-        batch = DetectBatchOptions(arguments: &arguments)
+        batch = try DetectBatchOptions(arguments: &arguments)
         guard !images.isEmpty || batch.list != nil else { throw CLIError("no image given") }
     }
 

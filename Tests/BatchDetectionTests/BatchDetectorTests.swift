@@ -4,8 +4,9 @@ import DarknetImage
 import Foundation
 import XCTest
 
-/// The batch pipeline with the real YOLOv3-tiny: the overlapped path gives exactly the
-/// sequential path's (and `Detector.detect`'s) results, in input order, failures included.
+/// The batch pipeline with the real YOLOv3-tiny: the overlapped path and several images at once
+/// give exactly the sequential path's (and `Detector.detect`'s) results, in input order,
+/// failures included.
 final class BatchDetectorTests: XCTestCase {
     func testOverlapGivesTheSequentialResultsInOrder() throws {
         let folder = try BatchFixtures.temporaryDirectory(self)
@@ -23,15 +24,16 @@ final class BatchDetectorTests: XCTestCase {
         }
         XCTAssertNil(expected[2], "the truncated JPEG must not decode")
         XCTAssertFalse(expected[0]?.isEmpty ?? true)
-        for lookAhead in [0, 1, 2] {
+        for (lookAhead, jobs) in [(0, 1), (1, 1), (2, 1), (1, 2), (0, 3)] {
+            let run = "lookAhead \(lookAhead), jobs \(jobs)"
             var items: [BatchItem] = []
-            BatchDetector(detector: detector, options: options, lookAhead: lookAhead).run(paths) { items.append($0) }
-            XCTAssertEqual(items.map(\.index), [0, 1, 2, 3], "lookAhead \(lookAhead)")
-            XCTAssertEqual(items.map(\.path), paths, "lookAhead \(lookAhead)")
+            BatchDetector(detector: detector, options: options, lookAhead: lookAhead, jobs: jobs).run(paths) { items.append($0) }
+            XCTAssertEqual(items.map(\.index), [0, 1, 2, 3], run)
+            XCTAssertEqual(items.map(\.path), paths, run)
             for (item, want) in zip(items, expected) {
                 switch item.result {
                 case .success(let found):
-                    XCTAssertEqual(found.detections, want, "\(item.path), lookAhead \(lookAhead)")
+                    XCTAssertEqual(found.detections, want, "\(item.path), \(run)")
                     XCTAssertEqual(found.image, try Image(contentsOf: URL(fileURLWithPath: item.path)))
                 case .failure(let error):
                     XCTAssertNil(want, "\(item.path) failed: \(error)")
@@ -50,12 +52,15 @@ final class BatchDetectorTests: XCTestCase {
             try BatchFixtures.writeTruncatedJPEG(to: url)  // fast: every image fails to decode
             paths.append(url.path)
         }
-        var seen: [Int] = []
-        XCTAssertThrowsError(try BatchDetector(detector: try BatchFixtures.detector(), options: DetectionOptions(), lookAhead: 2)
-            .run(paths) { item in
-                seen.append(item.index)
-                if item.index == 1 { throw Stop() }
-            }) { XCTAssertTrue($0 is Stop) }
-        XCTAssertEqual(seen, [0, 1])
+        for jobs in [1, 2] {
+            var seen: [Int] = []
+            XCTAssertThrowsError(try BatchDetector(detector: try BatchFixtures.detector(), options: DetectionOptions(), lookAhead: 2,
+                                                   jobs: jobs)
+                .run(paths) { item in
+                    seen.append(item.index)
+                    if item.index == 1 { throw Stop() }
+                }) { XCTAssertTrue($0 is Stop) }
+            XCTAssertEqual(seen, [0, 1], "jobs \(jobs)")
+        }
     }
 }

@@ -94,6 +94,27 @@ final class DetectCommandBatchTests: XCTestCase {
         }
     }
 
+    /// `--jobs 3` runs images at once and prints exactly what one at a time prints, in the same
+    /// order, errors included; the -out file is the same bytes.
+    func testJobsGiveTheSameOutputInTheSameOrder() throws {
+        let (folder, _) = try makeFolder()
+        for name in ["eagle.jpg", "giraffe.jpg", "horses.jpg", "person.jpg"] {
+            try BatchFixtures.copySample(name, to: folder.appendingPathComponent(name))
+        }
+        var outputs: [(stdout: String, outJSON: Data)] = []
+        for jobs in [1, 3] {
+            let outJSON = folder.appendingPathComponent("out\(jobs).json")
+            let run = try ToolRun.detect(["--json", "--recursive", "--jobs", String(jobs), "--out-json", outJSON.path, folder.path])
+            XCTAssertEqual(run.status, 1, "the broken image: \(run.stderr)")
+            XCTAssertEqual(try run.jsonLines().count, 7)
+            outputs.append((run.stdout, try Data(contentsOf: outJSON)))
+        }
+        XCTAssertEqual(outputs[0].stdout, outputs[1].stdout)
+        XCTAssertEqual(outputs[0].outJSON, outputs[1].outJSON)
+        let zero = try ToolRun.detect(["--jobs", "0", folder.path])
+        XCTAssertEqual(zero.status, 2, zero.stderr)
+    }
+
     func testListOnStdinAndListFileAndDirectoryWithoutRecursive() throws {
         let (folder, _) = try makeFolder()
         let dog = folder.appendingPathComponent("dog.jpg").path
