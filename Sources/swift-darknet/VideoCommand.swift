@@ -14,7 +14,7 @@ struct VideoCommand: Command {
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--out annotated.mp4|frame%04d.png] [--json]
                      [--live|--every] [--stride N] [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--max-det N]
                      [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
-                     [--input-timeout 10] [--threads 1] [--strict] [--memory-limit MIB]
+                     [--input-timeout 10] [--no-autorotate] [--threads 1] [--strict] [--memory-limit MIB]
                      [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
@@ -28,13 +28,15 @@ struct VideoCommand: Command {
           --smooth N report each track's box averaged over its last N detections (implies --track)
           --duration stop after S seconds of stream time
           --input-timeout  seconds to wait for an input that sends nothing (default 10)
+          --no-autorotate  frames as stored: without it, a video whose display matrix says to turn it
+                     (a phone's portrait video) is read upright, as ffmpeg shows it
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
           --threads  threads for each forward pass (results do not depend on it)
         \(PlanFlags.help)
         \(PrecisionFlags.help)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "live", "every", "track"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "live", "every", "track", "no-autorotate"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -48,6 +50,7 @@ struct VideoCommand: Command {
     let stride: Int
     let duration: Double?
     let timeout: Double
+    let autorotate: Bool
     let threads: Int
     let out: String?
     let tracking: TrackerOptions?
@@ -74,6 +77,7 @@ struct VideoCommand: Command {
             return seconds
         }
         timeout = Double(try arguments.float("input-timeout", default: 10, range: 0.1...3600))
+        autorotate = !arguments.flag("no-autorotate")
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out")
         let smooth = try arguments.int("smooth", default: 0, range: 0...10_000)
@@ -89,7 +93,7 @@ struct VideoCommand: Command {
     func run() throws -> Int32 {
         let (cfg, weights, names) = try model.resolve()
         // The input before the network: a bad file or URL fails before the weights load.
-        let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout))
+        let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout, autorotate: autorotate))
         let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
                                         precision: precision, threads: threads)
         let network = detector.network

@@ -108,6 +108,23 @@ final class VideoCommandTests: XCTestCase {
         XCTAssertEqual(timestamps.last ?? 0, 11.0 / 30, accuracy: 1e-3)
     }
 
+    /// A clip tagged "turn 90°" is detected and written upright (240x320); `--no-autorotate`
+    /// keeps its stored 320x240 frames.
+    func testAPortraitClipIsWrittenUprightUnlessAskedNotTo() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let stored = try VideoTestSupport.makeClip(directory.appendingPathComponent("stored.mp4"), frames: 3, codec: VideoTestSupport.h264)
+        let clip = directory.appendingPathComponent("portrait.mp4")
+        try VideoTestSupport.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip.path])
+        for (flags, size) in [([String](), [240, 320]), (["--no-autorotate"], [320, 240])] {
+            let out = directory.appendingPathComponent("annotated\(flags.count).mp4")
+            let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + flags + ["--out", out.path, clip.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let written = try VideoReader(source: out.path)
+            XCTAssertEqual([written.width, written.height], size, "\(flags)")
+            XCTAssertEqual(written.rotation, 0, "the annotated video is stored upright")
+        }
+    }
+
     func testOutWithAFramePatternWritesNumberedImages() throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.avi"), frames: 9, codec: VideoTestSupport.mjpeg)
