@@ -34,9 +34,9 @@ struct BenchReport {
     var gflops: Double { Double(flops) / (forward.median / 1000) / 1e9 }
     /// Convolutions the plan runs in int8 (`--precision int8`, `--float-layers`), those in
     /// 16-bit integers (`.int16Direct`) included.
-    var int8Layers: Int { plan.layers.filter { $0.int8 != nil }.count }
+    var int8Layers: Int { plan.integerConvolutions.all }
     /// Of those, the ones in 16-bit integers.
-    var int16Layers: Int { plan.layers.filter { $0.algorithm == .int16Direct }.count }
+    var int16Layers: Int { plan.integerConvolutions.sixteenBit }
 
     /// The `--json` contract: exactly one line. After the summary, `load_phases_ms` (where the
     /// load went), then `forward_ms` / `forward_cpu_ms` (every timed forward), for tools that

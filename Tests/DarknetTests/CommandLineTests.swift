@@ -1,4 +1,4 @@
-import Darknet
+@testable import Darknet
 import DarknetImage
 import Foundation
 import XCTest
@@ -159,6 +159,8 @@ final class CommandLineTests: XCTestCase {
         let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
         XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
         XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
+        let expectedCount = Int8Variant.withoutVNNI ? 4 : 10
+        XCTAssertTrue(calibrated.stderr.contains("int8: \(expectedCount) of 13 convolutions in integers"), calibrated.stderr)
         XCTAssertTrue(calibrated.stdout.contains("\"detections\""), calibrated.stdout)
         let loaded = try run(model + ["--calibration", sidecar, image])
         XCTAssertEqual(loaded.status, 0, loaded.stderr)
@@ -168,6 +170,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(allInt8.status, 0, allInt8.stderr)
         XCTAssertTrue(allInt8.stdout.contains("\"detections\""), allInt8.stdout)
         XCTAssertNotEqual(allInt8.stdout, loaded.stdout)
+        XCTAssertTrue(allInt8.stderr.contains("int8: 13 of 13 convolutions in integers (0 of them in 16 bits)\n"), allInt8.stderr)
         let unknown = try run(model + ["--calibration", sidecar, "--float-layers", "some", image])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.stderr.contains("--float-layers must be default, float-early, input-and-heads or none, got 'some'"), unknown.stderr)

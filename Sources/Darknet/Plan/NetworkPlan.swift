@@ -121,6 +121,12 @@ public struct NetworkPlan: Sendable, Equatable {
     /// Total floating-point operations of one forward pass.
     public var flops: Int { layers.reduce(0) { $0 + $1.flops } }
 
+    /// Convolutions the plan runs in integers (`.int8` precision), those in 16-bit integers
+    /// (`.int16Direct`) included, and of those, the 16-bit ones.
+    package var integerConvolutions: (all: Int, sixteenBit: Int) {
+        (layers.filter { $0.int8 != nil }.count, layers.filter { $0.algorithm == .int16Direct }.count)
+    }
+
     /// Plans `spec`, validating every connection. An error names the cfg file and the line of
     /// the layer's section, and carries the cfg's diagnostics.
     public init(spec: NetworkSpec, options: PlanOptions = PlanOptions()) throws(PlanError) {
