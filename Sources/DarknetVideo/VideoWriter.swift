@@ -24,6 +24,10 @@ public final class VideoWriter {
     /// Frame size every written image must have.
     public let width: Int
     public let height: Int
+    /// The size in the file: H.264 in 4:2:0 needs even sizes, so a frame of odd width or height
+    /// is encoded without its last column or row (libx264 refuses odd sizes); MJPEG keeps it.
+    public let encodedWidth: Int
+    public let encodedHeight: Int
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var encoder: UnsafeMutablePointer<AVCodecContext>?
@@ -58,6 +62,7 @@ public final class VideoWriter {
         self.codec = chosen
         self.width = width
         self.height = height
+        (encodedWidth, encodedHeight) = chosen == .h264 ? (width & ~1, height & ~1) : (width, height)
         let rate = av_d2q(frameRate > 0 && frameRate.isFinite ? frameRate : 25, 100_000)
         self.frameRate = rate
 
@@ -73,8 +78,8 @@ public final class VideoWriter {
         }
         self.stream = stream
         self.encoder = encoder
-        encoder.pointee.width = Int32(width)
-        encoder.pointee.height = Int32(height)
+        encoder.pointee.width = Int32(encodedWidth)
+        encoder.pointee.height = Int32(encodedHeight)
         encoder.pointee.time_base = av_inv_q(rate)
         encoder.pointee.framerate = rate
         encoder.pointee.pix_fmt = chosen == .mjpeg ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P
@@ -106,8 +111,8 @@ public final class VideoWriter {
         packet = av_packet_alloc()
         guard let frame, packet != nil else { throw fail(-12) }
         frame.pointee.format = encoder.pointee.pix_fmt.rawValue
-        frame.pointee.width = Int32(width)
-        frame.pointee.height = Int32(height)
+        frame.pointee.width = Int32(encodedWidth)
+        frame.pointee.height = Int32(encodedHeight)
         status = av_frame_get_buffer(frame, 0)
         if status < 0 { throw fail(status) }
     }
@@ -124,8 +129,9 @@ public final class VideoWriter {
         let rgb = Self.interleavedBytes(image)
         var status = av_frame_make_writable(frame)
         if status < 0 { throw .writeFailed(destination: destination, reason: ffmpegMessage(status)) }
-        scaler = sws_getCachedContext(scaler, Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
-                                      encoder.pointee.pix_fmt, SWS_BICUBIC, nil, nil, nil)
+        // The rows' first encodedWidth pixels and the first encodedHeight rows: a crop, not a scale.
+        scaler = sws_getCachedContext(scaler, Int32(encodedWidth), Int32(encodedHeight), AV_PIX_FMT_RGB24,
+                                      Int32(encodedWidth), Int32(encodedHeight), encoder.pointee.pix_fmt, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else { throw .writeFailed(destination: destination, reason: "libswscale cannot convert rgb24") }
         rgb.withUnsafeBufferPointer { bytes in
             var sources: [UnsafePointer<UInt8>?] = [bytes.baseAddress, nil, nil, nil]
@@ -134,7 +140,7 @@ public final class VideoWriter {
                 data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) { planes in
                     withUnsafePointer(to: &frame.pointee.linesize) { lines in
                         lines.withMemoryRebound(to: Int32.self, capacity: Int(AV_NUM_DATA_POINTERS)) { lineSizes in
-                            _ = sws_scale(scaler, &sources, &strides, 0, Int32(height), planes, lineSizes)
+                            _ = sws_scale(scaler, &sources, &strides, 0, Int32(encodedHeight), planes, lineSizes)
                         }
                     }
                 }

@@ -152,6 +152,29 @@ final class VideoCommandTests: XCTestCase {
         XCTAssertEqual(count, 5)
     }
 
+    /// H.264 in 4:2:0 takes even sizes only: a 65x49 picture is written as its first 64 columns
+    /// and 48 rows (a crop, not a scale: the last written column is the source's column 63).
+    /// libx264 refused the odd size with "Generic error in an external library" before.
+    func testOddSizedFramesAreCroppedToTheEvenSizeInH264() throws {
+        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let writer = try VideoWriter(path: directory.appendingPathComponent("odd.mp4").path, width: 65, height: 49, frameRate: 25)
+        XCTAssertEqual([writer.encodedWidth, writer.encodedHeight], [64, 48])
+        // Columns 0...63 dark, column 64 bright: a scale would blend the bright column into the last one.
+        var pixels = [Float](repeating: 0.2, count: 3 * 65 * 49)
+        for channel in 0..<3 {
+            for row in 0..<49 { pixels[(channel * 49 + row) * 65 + 64] = 1 }
+        }
+        let image = try Image(width: 65, height: 49, channels: 3, pixels: pixels)
+        for i in 0..<3 { try writer.write(image, timestamp: Double(i) / 25) }
+        try writer.finish()
+        let reader = try VideoReader(source: writer.destination)
+        XCTAssertEqual([reader.width, reader.height], [64, 48])
+        let frame = try XCTUnwrap(try reader.nextFrame())
+        let decoded = try Image(pixels: frame.pixels)
+        let lastColumn = (0..<48).map { decoded.pixels[$0 * 64 + 63] }
+        XCTAssertLessThan(lastColumn.max() ?? 1, 0.3, "the last written column is a dark source column")
+    }
+
     func testInterruptFinishesTheOutputFile() throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 150, codec: VideoTestSupport.h264)
