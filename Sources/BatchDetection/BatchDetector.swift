@@ -26,8 +26,9 @@ public struct BatchDetector: Sendable {
     public let load: @Sendable (String) throws -> Image
 
     /// A batch runner; `lookAhead` below 0 counts as 0 (sequential), `jobs` below 1 as 1.
-    /// With `jobs > 1`, at most `jobs` images wait finished for the caller beyond those in
-    /// progress, and `lookAhead` is not used.
+    /// With `jobs > 1`, at most `jobs` images are decoded (in progress or finished) beyond the
+    /// one `run` hands over, so a folder of large photos holds about `jobs + 1` of them in
+    /// memory; `lookAhead` is not used.
     public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1, jobs: Int = 1,
                 load: @escaping @Sendable (String) throws -> Image = { try Image(contentsOf: URL(fileURLWithPath: $0)) }) {
         self.detector = detector
@@ -42,7 +43,7 @@ public struct BatchDetector: Sendable {
     /// - Throws: only what `each` throws (the batch then stops).
     public func run(_ paths: [String], each: (BatchItem) throws -> Void) rethrows {
         if jobs > 1 && paths.count > 1 {
-            let workers = Prefetcher(count: paths.count, capacity: jobs, workers: jobs) { [self] index in
+            let workers = Prefetcher(count: paths.count, capacity: 1, workers: jobs) { [self] index in
                 detect(paths[index])
             }
             defer { workers.finish() }

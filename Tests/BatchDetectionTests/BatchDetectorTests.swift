@@ -2,6 +2,7 @@ import BatchDetection
 import Darknet
 import DarknetImage
 import Foundation
+import Synchronization
 import XCTest
 
 /// The batch pipeline with the real YOLOv3-tiny: the overlapped path and several images at once
@@ -40,6 +41,31 @@ final class BatchDetectorTests: XCTestCase {
                     XCTAssertTrue(String(describing: error).contains(item.path), "the error names the file: \(error)")
                 }
             }
+        }
+    }
+
+    /// With `jobs` threads, at most `jobs` images are loaded beyond the one the caller holds,
+    /// however long the caller takes: a folder of large photos is not decoded ahead at once.
+    func testJobsLoadAtMostJobsImagesAhead() throws {
+        struct Unreadable: Error {}
+        let loaded = Mutex(0)
+        let detector = try BatchFixtures.detector()
+        let paths = (0..<8).map { "image\($0).jpg" }
+        for jobs in [2, 3] {
+            loaded.withLock { $0 = 0 }
+            var aheadWhileHeld: [Int] = []
+            BatchDetector(detector: detector, options: DetectionOptions(), jobs: jobs, load: { _ in
+                loaded.withLock { $0 += 1 }
+                throw Unreadable()
+            }).run(paths) { item in
+                if item.index == 0 {
+                    usleep(300_000)  // the caller is slow with the first image
+                    aheadWhileHeld.append(loaded.withLock { $0 })
+                }
+            }
+            XCTAssertEqual(aheadWhileHeld.count, 1)
+            XCTAssertLessThanOrEqual(aheadWhileHeld.first ?? .max, jobs + 1, "jobs \(jobs): the held image and \(jobs) more at most")
+            XCTAssertEqual(loaded.withLock { $0 }, 8)
         }
     }
 
