@@ -87,4 +87,18 @@ public struct PrecisionFlags: Sendable {
         result.precision = .int8(made, floatLayers: floatLayers)
         return result
     }
+
+    /// For an int8 `plan`, what it runs in integers and, on a CPU without VNNI, the rule that
+    /// keeps the short convolutions float: "int8: 4 of 13 convolutions in integers (0 of them in
+    /// 16 bits); ..."; nil for float.
+    public func summary(of plan: NetworkPlan) -> String? {
+        guard int8 else { return nil }
+        let convolutions = plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }.count
+        let (all, sixteenBit) = plan.integerConvolutions
+        var summary = "int8: \(all) of \(convolutions) convolutions in integers (\(sixteenBit) of them in 16 bits)"
+        if Int8Variant.withoutVNNI, floatLayers.minimumDepthWithoutVNNI > 0 {
+            summary += "; this CPU has no VNNI, so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"
+        }
+        return summary
+    }
 }

@@ -62,23 +62,11 @@ func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, o
         FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
     }
     let network = try Network(spec: spec, weightsFile: weights, options: options)
-    if case .int8(_, let floatLayers) = options.precision {
-        FileHandle.standardError.write(Data("swift-darknet: \(integerSummary(network.plan, floatLayers: floatLayers))\n".utf8))
+    if let summary = precision.summary(of: network.plan) {
+        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
     }
     _ = try Detector(network: network, threads: threads)
     let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
                                                    cfg: cfg, what: "classes")
     return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
-}
-
-/// "int8: 4 of 13 convolutions in integers (0 of them in 16 bits); ...": what an int8 plan
-/// runs in integers, and on a CPU without VNNI the rule that keeps the short ones float.
-func integerSummary(_ plan: NetworkPlan, floatLayers: Int8FloatLayers) -> String {
-    let convolutions = plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }.count
-    let (all, sixteenBit) = plan.integerConvolutions
-    var summary = "int8: \(all) of \(convolutions) convolutions in integers (\(sixteenBit) of them in 16 bits)"
-    if Int8Variant.withoutVNNI, floatLayers.minimumDepthWithoutVNNI > 0 {
-        summary += "; this CPU has no VNNI, so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"
-    }
-    return summary
 }
