@@ -32,6 +32,18 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CTIFF",
+            path: "Sources/CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            path: "Sources/CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
         // FFmpeg's demuxers, decoders, encoders and scaler, for DarknetVideo only.
         .systemLibrary(
             name: "CFFmpeg",
@@ -54,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "DarknetImage",
-            dependencies: ["Darknet", "CJPEG", "CPNG"]
+            dependencies: ["Darknet", "CJPEG", "CPNG", "CTIFF", "CWebP"]
         ),
         // Video files and streams through FFmpeg; the core stays free of it.
         .target(

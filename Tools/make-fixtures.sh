@@ -25,6 +25,8 @@
 #   debian/                               YOLOv1, t1.test, yolo9000, darknet9000, rnn, rnn.train,
 #                                         gru (see Tools/make-fixtures-debian.sh)
 #   debian-lstm-crnn/                     [lstm] and [crnn] (see Tools/make-fixtures-debian-lstm-crnn.sh)
+#   formats/                              BMP, TIFF, WebP, Netpbm samples and Darknet's pixels for
+#                                         them (see Tools/make-fixtures-formats.sh)
 #   logs/                                 Darknet's stderr per step
 #   .complete                             written last: the darknet package version
 # Every layer directory has layers.json and layerNNN.bin (l.output, float32 LE, CHW).
@@ -282,6 +284,11 @@ step_done "debian (Tools/make-fixtures-debian.sh)"
 #     skipped when its .complete is current)
 bash "$REPO/Tools/make-fixtures-debian-lstm-crnn.sh" "$OUT"
 step_done "debian-lstm-crnn (Tools/make-fixtures-debian-lstm-crnn.sh)"
+
+# 12. BMP, TIFF, WebP and Netpbm files and Darknet's pixels for them: OUT/formats/ (see
+#     Tools/make-fixtures-formats.sh; skipped when its .complete is current)
+bash "$REPO/Tools/make-fixtures-formats.sh" "$OUT"
+step_done "formats (Tools/make-fixtures-formats.sh)"
 
 # 9, waited for.
 zoo_status=0

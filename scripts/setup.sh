@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what SwiftDarknet needs on a fresh Debian machine that has the Swift toolchain:
-# system libraries (OpenBLAS, libjpeg-turbo, libpng, FFmpeg's libav*), the weights, cfgs and sample images
+# system libraries (OpenBLAS, libjpeg-turbo, libpng, libtiff, libwebp, FFmpeg's libav*), the weights, cfgs and sample images
 # (Weights/fetch.sh) and, with --fixtures, the original Darknet and the reference data the
 # fidelity tests compare against (Tools/make-fixtures.sh, Tools/make-alexeyab-fixtures.sh).
 # Idempotent.
@@ -12,7 +12,7 @@ want_fixtures=0
 
 log() { echo "setup: $*" >&2; }
 
-packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
+packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
 # python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips
 [ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg)
 
@@ -32,7 +32,7 @@ bash Weights/fetch.sh
 
 if [ "$want_fixtures" = 1 ]; then
     # Regenerate when the reference tool or the script changed since the last run.
-    stamp=$(cat Tools/make-fixtures*.sh Tools/fixture-steps.sh Tools/fixture_checks.py Tools/darknet-reference/*.c Fixtures/cfg/*.cfg | sha256sum | cut -d' ' -f1)
+    stamp=$(cat Tools/make-fixtures*.sh Tools/fixture-steps.sh Tools/fixture_checks.py Tools/write_format_samples.py Tools/darknet-reference/*.c Fixtures/cfg/*.cfg | sha256sum | cut -d' ' -f1)
     if [ ! -f Fixtures/generated/.complete ] || [ "$(cat Fixtures/generated/.stamp 2>/dev/null)" != "$stamp" ]; then
         log "generating the Darknet reference fixtures"
         rm -rf Fixtures/generated

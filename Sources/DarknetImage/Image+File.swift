@@ -1,24 +1,25 @@
 import Darknet
 import Foundation
 
-/// Reading and writing `Image`s as JPEG and PNG files.
+/// Reading images (JPEG, PNG, BMP, TIFF, WebP, Netpbm) and writing them as JPEG or PNG.
 ///
 /// Decoded pixels are exactly the values Darknet's `load_image_color` gives (OpenCV
-/// `imread(IMREAD_COLOR)` with libjpeg-turbo / libpng, then `byte / 255.0` as float, planar
-/// RGB). Nothing is printed; every failure is an `ImageError` naming the file.
+/// `imread(IMREAD_COLOR)` with libjpeg-turbo, libpng, libtiff and libwebp, then
+/// `byte / 255.0` as float, planar RGB). Nothing is printed; every failure is an `ImageError`
+/// naming the file.
 extension Image {
     /// The name used in errors for images decoded from memory.
     public static let inMemoryPath = "<data>"
 
-    /// Decodes the JPEG or PNG file at `url` (format taken from its first bytes).
+    /// Decodes the image file at `url` (format taken from its first bytes; see ``ImageFormat``).
     ///
     /// - Parameters:
     ///   - url: a file URL.
     ///   - maxPixels: largest `width * height` accepted; checked against the file header
     ///     before any pixel memory is allocated. Sides above 65535 are always refused.
     /// - Throws: `ImageError.unreadable` (missing, unreadable, empty or oversized file),
-    ///   `.unsupportedFormat` (neither JPEG nor PNG), `.corrupt` (damaged or truncated data),
-    ///   `.tooLarge` (header over the limits).
+    ///   `.unsupportedFormat` (none of the formats), `.corrupt` (damaged or truncated data),
+    ///   `.unsupportedVariant` (e.g. an animated WebP), `.tooLarge` (header over the limits).
     public init(contentsOf url: URL, maxPixels: Int = 100_000_000) throws(ImageError) {
         guard url.isFileURL else {
             throw .unreadable(path: url.absoluteString, reason: "not a file URL")
@@ -31,7 +32,7 @@ extension Image {
         try self.init(bytes: bytes, path: path, maxPixels: maxPixels)
     }
 
-    /// Decodes a JPEG or PNG held in memory (format taken from its first bytes).
+    /// Decodes an image held in memory (format taken from its first bytes).
     ///
     /// Same rules and errors as ``init(contentsOf:maxPixels:)``; errors name
     /// ``inMemoryPath``.
@@ -39,7 +40,7 @@ extension Image {
         try self.init(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
     }
 
-    /// Decodes a JPEG or PNG held in memory; same rules and errors as the `[UInt8]` form.
+    /// Decodes an image held in memory; same rules and errors as the `[UInt8]` form.
     public init(data: Data, maxPixels: Int = 100_000_000) throws(ImageError) {
         try self.init(bytes: [UInt8](data), path: Self.inMemoryPath, maxPixels: maxPixels)
     }
@@ -54,6 +55,14 @@ extension Image {
             self = try JPEGDecoder.decode(bytes, path: path, limits: limits)
         case .png:
             self = try PNGDecoder.decode(bytes, path: path, limits: limits)
+        case .bmp:
+            self = try BMPDecoder.decode(bytes, path: path, limits: limits)
+        case .tiff:
+            self = try TIFFDecoder.decode(bytes, path: path, limits: limits)
+        case .webp:
+            self = try WebPDecoder.decode(bytes, path: path, limits: limits)
+        case .netpbm:
+            self = try NetpbmDecoder.decode(bytes, path: path, limits: limits)
         case nil:
             throw .unsupportedFormat(path: path)
         }
@@ -83,13 +92,14 @@ extension Image {
             throw .writeFailed(path: url.absoluteString, reason: "not a file URL")
         }
         let path = url.path
-        guard let format = ImageFormat(pathExtension: url.pathExtension) else {
-            throw .writeFailed(path: path, reason: "unknown extension '\(url.pathExtension)': use .png, .jpg or .jpeg")
-        }
         let bytes: [UInt8]
-        switch format {
+        switch ImageFormat(pathExtension: url.pathExtension) {
         case .png: bytes = try PNGEncoder.encode(self, path: path)
         case .jpeg: bytes = try JPEGEncoder.encode(self, quality: jpegQuality, path: path)
+        case let other?:
+            throw .writeFailed(path: path, reason: "\(other.rawValue) is read, not written: use .png, .jpg or .jpeg")
+        case nil:
+            throw .writeFailed(path: path, reason: "unknown extension '\(url.pathExtension)': use .png, .jpg or .jpeg")
         }
         try FileIO.writeFile(bytes, to: path)
     }

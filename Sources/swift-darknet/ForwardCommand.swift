@@ -11,7 +11,7 @@ struct ForwardCommand: Command {
         --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1] [--strict] [--memory-limit MIB]
           --input-bin   raw float32 little-endian planar CHW tensor at the network size; given N times,
                         N consecutive passes of one session (recurrent state carried), dumped to DIR/stepNN/
-          --image       a JPEG or PNG, letterboxed to the network size as Darknet does
+          --image       an image file, letterboxed to the network size as Darknet does
           --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
           --layers      which layers to dump (default: yolo)
           --threads     threads for the forward pass

@@ -9,9 +9,11 @@ extension ImageError: CustomStringConvertible {
         case .unreadable(let path, let reason):
             "\(path): \(reason)"
         case .unsupportedFormat(let path):
-            "\(path): not a JPEG or PNG image"
+            "\(path): not a JPEG, PNG, BMP, TIFF, WebP or Netpbm image"
         case .corrupt(let path, let reason):
             "\(path): damaged image data: \(reason)"
+        case .unsupportedVariant(let path, let reason):
+            "\(path): cannot decode \(reason)"
         case .tooLarge(let path, let width, let height, let limit):
             "\(path): \(width)x\(height) pixels, more than the limit of \(limit)"
         case .writeFailed(let path, let reason):

@@ -6,10 +6,14 @@ public enum ImageError: Error, Equatable, Sendable {
     case pixelCountMismatch(expected: Int, actual: Int)
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
-    /// The bytes are not a format this library decodes (JPEG, PNG).
+    /// The bytes are not a format this library decodes (JPEG, PNG, BMP, TIFF, WebP, Netpbm).
     case unsupportedFormat(path: String)
     /// The file is a known format but its data is damaged or truncated.
     case corrupt(path: String, reason: String)
+    /// The file is well-formed in a known format, but uses a variant of it that is not decoded
+    /// (as OpenCV's `imread`, which Darknet reads images with, does not): an animated WebP,
+    /// a JPEG-compressed BMP, floating-point TIFF samples, and the like.
+    case unsupportedVariant(path: String, reason: String)
     /// The header claims more pixels than the configured limit; refused before allocating.
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
     /// The image could not be encoded or written.

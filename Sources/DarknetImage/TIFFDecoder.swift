@@ -1,0 +1,42 @@
+import CTIFF
+import Darknet
+
+/// TIFF through libtiff, as OpenCV's `imread(IMREAD_COLOR)` reads it: the first image, through
+/// libtiff's RGBA interface (see `sd_tiff_decode`), turned upright by its Orientation tag (the
+/// same eight values as EXIF's). What that interface does not read (e.g. floating-point
+/// samples) is `ImageError.unsupportedVariant`.
+enum TIFFDecoder {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+        var result = sd_tiff_result()
+        // libtiff's largest single allocation: a strip or tile, at most 8 bytes a pixel.
+        let (scaled, overflow) = Int(limits.cMaxPixels).multipliedReportingOverflow(by: 8)
+        let maxAllocation = Int64(overflow ? Int.max : scaled + (1 << 20))
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            sd_tiff_decode(buffer.baseAddress, buffer.count, limits.cMaxPixels, limits.cMaxDimension, maxAllocation, &result)
+        }
+        defer { sd_tiff_free(result.pixels) }
+        let width = Int(result.width), height = Int(result.height)
+        let message = CMessage.string(from: result.message)
+        switch Int(status) {
+        case SD_TIFF_OK:
+            break
+        case SD_TIFF_TOO_LARGE:
+            throw .tooLarge(path: path, width: width, height: height, limit: limits.maxPixels)
+        case SD_TIFF_NO_MEMORY:
+            throw .unreadable(path: path, reason: "out of memory decoding \(width)x\(height) TIFF")
+        case SD_TIFF_UNSUPPORTED:
+            throw .unsupportedVariant(path: path, reason: "TIFF: \(message)")
+        default:
+            throw .corrupt(path: path, reason: "TIFF: \(message)")
+        }
+        guard let pixels = result.pixels else {
+            throw .corrupt(path: path, reason: "TIFF: libtiff returned no pixels")
+        }
+        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
+        let image = try Image(width: width, height: height, channels: 3, pixels: planes)
+        if let orientation = EXIFOrientation(rawValue: Int(result.orientation)), orientation != .up {
+            return image.applying(orientation)
+        }
+        return image
+    }
+}
