@@ -22,7 +22,7 @@ public struct BatchDetector: Sendable {
     public let lookAhead: Int
     /// Images run at once, each on its own thread (1: one at a time, with `lookAhead`).
     public let jobs: Int
-    /// Decodes a file (default: `Image(contentsOf:)`, JPEG or PNG).
+    /// Decodes a file (default: `Image(contentsOf:)`, any format it reads).
     public let load: @Sendable (String) throws -> Image
 
     /// A batch runner; `lookAhead` below 0 counts as 0 (sequential), `jobs` below 1 as 1.

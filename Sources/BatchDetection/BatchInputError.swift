@@ -1,6 +1,6 @@
 /// Why a batch's inputs could not be listed.
 public enum BatchInputError: Error, Equatable, CustomStringConvertible {
-    /// A directory given on the command line holds no JPEG or PNG file.
+    /// A directory given on the command line holds no image file.
     case noImages(directory: String, recursive: Bool)
     /// A directory could not be listed.
     case unreadableDirectory(directory: String)
@@ -12,7 +12,7 @@ public enum BatchInputError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noImages(let directory, let recursive):
-            "\(directory): no .jpg, .jpeg or .png file in the directory" + (recursive ? " or below it" : " (--recursive descends)")
+            "\(directory): no image file (.jpg, .png, .bmp, .tif, .webp, .ppm, ...) in the directory" + (recursive ? " or below it" : " (--recursive descends)")
         case .unreadableDirectory(let directory): "\(directory): cannot list the directory"
         case .unreadableList(let path): "\(path): cannot read the list file"
         case .emptyList(let path): "\(path): the list names no image"

@@ -1,10 +1,12 @@
+import DarknetImage
 import Foundation
 
-/// The images a batch runs on: files as given, the JPEG and PNG files of directories, and the
+/// The images a batch runs on: files as given, the image files of directories, and the
 /// lines of list files (Darknet's `get_paths`).
 public enum ImageInputs {
-    /// File extensions taken from directories (compared case-insensitively).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png"]
+    /// File extensions taken from directories (compared case-insensitively): those of the
+    /// formats `Image` reads (`ImageFormat.pathExtensions`).
+    public static let imageExtensions: Set<String> = ImageFormat.pathExtensions
 
     /// Expands `arguments`: a directory becomes its images sorted by path (its
     /// subdirectories too with `recursive`), anything else stays as given (a missing file
@@ -25,7 +27,7 @@ public enum ImageInputs {
         return paths
     }
 
-    /// The JPEG and PNG files of `directory` (and below it, with `recursive`), as
+    /// The image files of `directory` (and below it, with `recursive`), as
     /// `directory/relative/path`, sorted by path. Hidden entries are skipped.
     public static func images(inDirectory directory: String, recursive: Bool) throws(BatchInputError) -> [String] {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
@@ -52,7 +54,7 @@ public enum ImageInputs {
         return result.sorted()
     }
 
-    /// Whether a file name ends in `.jpg`, `.jpeg` or `.png` (any case).
+    /// Whether a file name ends in one of `imageExtensions` (any case).
     public static func isImageName(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())

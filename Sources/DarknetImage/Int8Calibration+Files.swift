@@ -2,7 +2,7 @@ import Darknet
 import Foundation
 
 extension Int8Calibration {
-    /// Calibrates the float `network` on image files (JPEG or PNG), each letterboxed as
+    /// Calibrates the float `network` on image files (any format `Image` reads), each letterboxed as
     /// `Detector` does (see `init(network:images:letterbox:threads:)`).
     /// - Throws: `Int8CalibrationError.noImages` for an empty list, `ImageError` naming a file
     ///   that cannot be decoded, and the errors of calibrating.
@@ -12,14 +12,15 @@ extension Int8Calibration {
         try self.init(network: network, images: images, letterbox: letterbox, threads: threads)
     }
 
-    /// Calibrates on every `.jpg`, `.jpeg` and `.png` file directly in `folder`, in name order.
+    /// Calibrates on every image file directly in `folder` (an extension of
+    /// `ImageFormat.pathExtensions`), in name order.
     /// - Throws: `Int8CalibrationError.unreadableImage` naming `folder` if it cannot be listed,
     ///   `.noImagesInFolder` if it holds no image, and the errors of `init(network:imageFiles:)`.
     public init(network: Network, imagesIn folder: URL, letterbox: Bool = true, threads: Int = 1) throws {
         try self.init(network: network, imageFiles: try Self.imageFiles(in: folder), letterbox: letterbox, threads: threads)
     }
 
-    /// The JPEG and PNG files directly in `folder`, sorted by name.
+    /// The image files directly in `folder` (by extension), sorted by name.
     public static func imageFiles(in folder: URL) throws -> [URL] {
         let names: [String]
         do {
@@ -28,7 +29,7 @@ extension Int8Calibration {
             throw Int8CalibrationError.unreadableImage(file: folder.path, reason: "cannot list the folder")
         }
         let files = names.sorted()
-            .filter { ["jpg", "jpeg", "png"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            .filter { ImageFormat.pathExtensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
             .map { folder.appendingPathComponent($0) }
         guard !files.isEmpty else { throw Int8CalibrationError.noImagesInFolder(folder.path) }
         return files

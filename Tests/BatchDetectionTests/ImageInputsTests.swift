@@ -20,6 +20,15 @@ final class ImageInputsTests: XCTestCase {
                        ["missing.jpg", "\(base)/sub/x.jpg"])
     }
 
+    func testDirectoryGivesEveryFormatImageReads() throws {
+        let root = try BatchFixtures.temporaryDirectory(self)
+        let names = ["a.bmp", "b.DIB", "c.tif", "d.TIFF", "e.webp", "f.pbm", "g.pgm", "h.ppm", "i.pnm", "j.gif", "k.heic"]
+        for name in names {
+            try Data([0]).write(to: root.appendingPathComponent(name))
+        }
+        XCTAssertEqual(try ImageInputs.expand([root.path], recursive: false), names.dropLast(2).map { "\(root.path)/\($0)" })
+    }
+
     func testDirectoryWithoutImagesIsAnErrorNamingIt() throws {
         let root = try BatchFixtures.temporaryDirectory(self)
         try Data([0]).write(to: root.appendingPathComponent("readme.txt"))
