@@ -5,10 +5,12 @@ import Darknet
 ///
 /// Headers: OS/2 `BITMAPCOREHEADER` (12 bytes, 3-byte palette entries) and Windows headers of
 /// 40 bytes and up (V4, V5). Depths 1, 4 and 8 with a palette (RLE4 and RLE8 too), 16 (5-5-5,
-/// or 5-6-5 when the bit fields say so), 24 and 32; rows bottom-up, or top-down for a negative
-/// height. 5- and 6-bit channels are shifted up, not scaled (`v << 3`, `v << 2`); alpha is
-/// dropped; palette indices past the palette are black; pixels an RLE stream skips take
-/// palette entry 0.
+/// or 5-6-5 when the bit fields say so; other 16-bit fields are refused), 24 and 32 (read as
+/// B, G, R, unused: bit fields ignored, as OpenCV does); rows bottom-up, or top-down for a
+/// negative height. 5- and 6-bit channels are shifted up, not scaled (`v << 3`, `v << 2`);
+/// alpha is dropped; palette indices past the palette are black; pixels an RLE stream skips
+/// take palette entry 0. Where OpenCV 4.6 departs from the format (it refuses bit fields in V4
+/// and V5 headers, and ignores an RLE4 delta's rows), this follows the format.
 enum BMPDecoder {
     private struct Layout {
         var width = 0, height = 0, bitsPerPixel = 0, compression = 0
@@ -63,8 +65,14 @@ enum BMPDecoder {
         case (1, 0), (4, 0), (8, 0), (16, 0), (24, 0), (32, 0), (8, 1), (4, 2):
             break
         case (16, 3):
-            let greenMask = try r.u32(14 + 40 + 4, "the bit-field masks")
-            layout.green6Bits = greenMask == 0x07E0
+            let masks = [try r.u32(54, "the bit-field masks"), try r.u32(58, "the bit-field masks"), try r.u32(62, "the bit-field masks")]
+            switch masks {
+            case [0x7C00, 0x03E0, 0x001F]: break
+            case [0xF800, 0x07E0, 0x001F]: layout.green6Bits = true
+            default:
+                let hex = masks.map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+                throw r.unsupported("16-bit bit fields \(hex) at byte 54 (5-5-5 and 5-6-5 are read)")
+            }
         case (32, 3):
             break
         case (_, 4), (_, 5):

@@ -25,8 +25,9 @@ extension Image {
             throw .unreadable(path: url.absoluteString, reason: "not a file URL")
         }
         let path = url.path
-        // Nothing within the limit needs more than 8 bytes per pixel, even stored raw.
-        let (scaled, overflow) = max(0, maxPixels).multipliedReportingOverflow(by: 8)
+        // Nothing within the limit needs more than 8 bytes per pixel stored raw, nor 24 as
+        // plain-text Netpbm ("65535 " per sample).
+        let (scaled, overflow) = max(0, maxPixels).multipliedReportingOverflow(by: 24)
         let maxBytes = overflow ? Int.max : scaled + (1 << 20)
         let bytes = try FileIO.readFile(path: path, maxBytes: maxBytes)
         try self.init(bytes: bytes, path: path, maxPixels: maxPixels)

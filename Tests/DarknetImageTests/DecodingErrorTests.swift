@@ -122,17 +122,6 @@ final class DecodingErrorTests: XCTestCase {
 
     // MARK: Helpers
 
-    private func assertError(_ body: @autoclosure () throws(ImageError) -> Image, _ message: String = "",
-                             file: StaticString = #filePath, line: UInt = #line,
-                             matches: (ImageError) -> Bool) {
-        do {
-            let image = try body()
-            XCTFail("expected an error, decoded \(image.width)x\(image.height). \(message)", file: file, line: line)
-        } catch {
-            XCTAssertTrue(matches(error), "unexpected error \(error). \(message)", file: file, line: line)
-        }
-    }
-
     /// PNG signature + a valid IHDR chunk, nothing else.
     static func pngHeaderOnly(width: Int, height: Int) -> [UInt8] {
         let ihdr = TestPNGWriter.be32(width) + TestPNGWriter.be32(height) + [8, 2, 0, 0, 0]

@@ -20,7 +20,7 @@ final class ImageFormatFidelityTests: XCTestCase {
             names[name + ".bmp"] = .bmp
         }
         for name in ["rgb-packbits", "rgb-raw", "rgb-lzw", "rgb-deflate", "rgba-alpha", "rgb-16",
-                     "grey", "grey-16", "palette", "mono", "ycbcr"] + (1...8).map { "orientation-\($0)" } {
+                     "grey", "grey-16", "palette", "mono", "ycbcr"] + (1...8).map({ "orientation-\($0)" }) {
             names["tiff-\(name).tiff"] = .tiff
         }
         for name in ["lossy", "lossless", "lossy-alpha", "lossless-alpha"] {

@@ -70,6 +70,13 @@ final class OtherFormatErrorTests: XCTestCase {
             guard case .unsupportedVariant(_, let reason) = $0 else { return false }
             return reason.contains("2 bits per pixel") && reason.contains("byte")
         }
+        bytes = try sample("bmp-565.bmp")
+        bytes[58...59] = [0xF0, 0x00]  // green mask 0xF0: a 4-4-4 layout
+        assert(bytes[30] == 3)
+        assertError(try Image(data: bytes)) {
+            guard case .unsupportedVariant(_, let reason) = $0 else { return false }
+            return reason.contains("16-bit bit fields 0xF800 0xF0 0x1F at byte 54")
+        }
         bytes = try sample("bmp-8-palette.bmp")
         bytes[10...13] = [0xF0, 0xFF, 0, 0]  // pixel data offset past the end
         assertError(try Image(data: bytes)) { Self.reason(of: $0).contains("bytes 65520..<") }
@@ -111,17 +118,6 @@ final class OtherFormatErrorTests: XCTestCase {
         switch error {
         case .corrupt(_, let reason), .unsupportedVariant(_, let reason): reason
         default: ""
-        }
-    }
-
-    private func assertError(_ body: @autoclosure () throws(ImageError) -> Image, _ message: String = "",
-                             file: StaticString = #filePath, line: UInt = #line,
-                             matches: (ImageError) -> Bool) {
-        do {
-            let image = try body()
-            XCTFail("expected an error, decoded \(image.width)x\(image.height). \(message)", file: file, line: line)
-        } catch {
-            XCTAssertTrue(matches(error), "unexpected error \(error). \(message)", file: file, line: line)
         }
     }
 }

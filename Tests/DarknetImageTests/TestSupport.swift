@@ -1,4 +1,5 @@
 import Darknet
+import XCTest
 
 /// Deterministic pseudo-random integers for test images (xorshift).
 struct TestRandom {
@@ -34,4 +35,18 @@ func gradientImage(width: Int, height: Int) throws -> Image {
         }
     }
     return try Image(width: width, height: height, channels: 3, pixels: pixels)
+}
+
+extension XCTestCase {
+    /// Fails unless decoding throws an `ImageError` that `matches` accepts.
+    func assertError(_ body: @autoclosure () throws(ImageError) -> Image, _ message: String = "",
+                     file: StaticString = #filePath, line: UInt = #line,
+                     matches: (ImageError) -> Bool) {
+        do {
+            let image = try body()
+            XCTFail("expected an error, decoded \(image.width)x\(image.height). \(message)", file: file, line: line)
+        } catch {
+            XCTAssertTrue(matches(error), "unexpected error \(error). \(message)", file: file, line: line)
+        }
+    }
 }
