@@ -51,13 +51,16 @@ struct DetectCommand: Command {
         json = arguments.flag("json")
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }
+        if let out, let format = ImageFormat(pathExtension: out.pathExtension), !format.isWritable {
+            throw CLIError("--out \(out.path): annotated images are written as .png or .jpg, not .\(out.pathExtension)")
+        }
         images = arguments.positionals
         batch = try DetectBatchOptions(arguments: &arguments)
-        guard !images.isEmpty || batch.list != nil else { throw CLIError("no image given") }
+        try batch.sources.requireImages(images)
     }
 
     func run() throws -> Int32 {
-        let paths = try batch.imagePaths(images)
+        let paths = try batch.sources.imagePaths(images)
         if let out, paths.count > 1, Self.isImageFile(out) {
             throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")
         }

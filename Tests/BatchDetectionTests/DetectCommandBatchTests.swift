@@ -164,5 +164,12 @@ final class DetectCommandBatchTests: XCTestCase {
                                          try BatchFixtures.require(BatchFixtures.data.appendingPathComponent("dog.jpg")).path])
         XCTAssertEqual(badOut.status, 1)
         XCTAssertTrue(badOut.stderr.contains("no/such/dir.json"), badOut.stderr)
+
+        // An --out naming a format that is read but not written is a usage mistake, not a directory.
+        let webp = folder.appendingPathComponent("annotated.webp")
+        let readOnlyFormat = try ToolRun.detect(["--out", webp.path, try BatchFixtures.require(BatchFixtures.data.appendingPathComponent("dog.jpg")).path])
+        XCTAssertEqual(readOnlyFormat.status, 2)
+        XCTAssertTrue(readOnlyFormat.stderr.contains("annotated images are written as .png or .jpg, not .webp"), readOnlyFormat.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: webp.path))
     }
 }
