@@ -13,7 +13,7 @@ public struct PrecisionFlags: Sendable {
     /// The lines of these options in a command's help.
     public static let help = """
           --precision         float32 (default: Darknet's results) or int8 (needs --calibrate or --calibration)
-          --calibrate         DIR: calibrate int8 on the .jpg/.png images in DIR (keep your test images out of it)
+          --calibrate         DIR: calibrate int8 on the image files in DIR (keep your test images out of it)
           --calibration       FILE: an int8 calibration written by --save-calibration (checked against the cfg and weights)
           --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
           --float-layers      int8's convolutions kept from 8 bits: default (those reading fewer than 64

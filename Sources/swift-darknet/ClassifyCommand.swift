@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -9,7 +10,7 @@ struct ClassifyCommand: Command {
     static let abstract = "classify images with a Darknet classifier (top-k labels)"
     static let usage = """
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
-                     [--top 5] [--json] [--threads 1] [--strict] [--memory-limit MIB] IMAGE...
+                     [--top 5] [--json] [--threads 1] [--strict] [--memory-limit MIB] [--recursive] [--list FILE|-] IMAGE_OR_DIR...
           default output: "NN.NN%: label" lines per image, as `darknet classifier predict` prints them
           --names    one label per line (e.g. imagenet.shortnames.list); without it (or --data), class indices
           --data     a Darknet .data file (imagenet1k.data): its names=, its classes= checked against the outputs
@@ -17,8 +18,12 @@ struct ClassifyCommand: Command {
           --json     one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}
           --threads  threads for each forward pass (results do not depend on it)
         \(PlanFlags.help)
+        """ + "\n" + ImageSourceFlags.usage + """
+
+          an image that fails: reported on stderr, the others still run, exit status 1 at the end
         """ + "\n" + ModelOptions.usage
     static let flagNames: Set<String> = Set(["json"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
+        .union(ImageSourceFlags.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -26,6 +31,7 @@ struct ClassifyCommand: Command {
     let top: Int
     let json: Bool
     let threads: Int
+    let sources: ImageSourceFlags
     let images: [String]
 
     init(arguments: inout Arguments) throws {
@@ -35,11 +41,13 @@ struct ClassifyCommand: Command {
         top = try arguments.int("top", default: 5, range: 1...100_000)
         json = arguments.flag("json")
         threads = try arguments.int("threads", default: 1, range: 1...256)
+        sources = ImageSourceFlags(arguments: &arguments)
         images = arguments.positionals
-        guard !images.isEmpty else { throw CLIError("no image given") }
+        try sources.requireImages(images)
     }
 
     func run() throws -> Int32 {
+        let paths = try sources.imagePaths(images)
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
@@ -49,7 +57,7 @@ struct ClassifyCommand: Command {
         let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")
         let classifier = try Classifier(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
         var failures = 0
-        for path in images {
+        for path in paths {
             do {
                 let image = try Image(contentsOf: URL(fileURLWithPath: path))
                 let predictions = try classifier.classify(image, top: top)

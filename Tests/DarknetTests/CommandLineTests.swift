@@ -193,6 +193,45 @@ final class CommandLineTests: XCTestCase {
         XCTAssertNotEqual(try Int8Calibration(contentsOf: URL(fileURLWithPath: sidecar), for: float.spec), expected)
     }
 
+    func testClassifyTakesDirectoriesAndLists() throws {
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let model = ["classify", "--cfg", try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
+                     "--weights", try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path,
+                     "--json", "--top", "3"]
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-classify-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let files = [(TestPaths.darknetData.appendingPathComponent("dog.jpg"), "a.jpg"),
+                     (TestPaths.fixtures.appendingPathComponent("formats/bmp-24.bmp"), "c.bmp"),
+                     (TestPaths.darknetData.appendingPathComponent("eagle.jpg"), "sub/b.jpg")]
+        for (source, name) in files {
+            try FileManager.default.copyItem(at: try TestPaths.require(source), to: folder.appendingPathComponent(name))
+        }
+        let paths = files.map { folder.appendingPathComponent($0.1).path }
+        let oneByOne = try run(model + paths)
+        XCTAssertEqual(oneByOne.status, 0, oneByOne.stderr)
+        let lines = oneByOne.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3)
+        for (line, path) in zip(lines, paths) {
+            XCTAssertTrue(line.hasPrefix(#"{"image": "\#(path)""#), String(line))
+        }
+        let flat = try run(model + [folder.path])
+        XCTAssertEqual(flat.stdout, lines.prefix(2).joined(separator: "\n") + "\n")
+        let recursive = try run(model + ["--recursive", folder.path])
+        XCTAssertEqual(recursive.stdout, oneByOne.stdout)
+        let list = folder.appendingPathComponent("images.list")
+        try Data(paths.joined(separator: "\n").utf8).write(to: list)
+        let listed = try run(model + ["--list", list.path])
+        XCTAssertEqual(listed.stdout, oneByOne.stdout)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+
+        let empty = folder.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try run(model + [empty.path])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains(empty.path), none.stderr)
+    }
+
     func testEveryCommandsHelpListsEveryOptionItReads() throws {
         let sources = TestPaths.packageRoot.appendingPathComponent("Sources/swift-darknet")
         let pattern = try NSRegularExpression(pattern: #"arguments\.(?:string|required|flag|int|float)\("([a-z0-9-]+)""#)
@@ -203,6 +242,8 @@ final class CommandLineTests: XCTestCase {
             })
             if text.contains("LabelFiles(arguments:") { found.formUnion(try options(in: "LabelFiles.swift")) }
             if text.contains("PrecisionFlags(arguments:") { found.formUnion(try options(in: "../BatchDetection/PrecisionFlags.swift")) }
+            if text.contains("DetectBatchOptions(arguments:") { found.formUnion(try options(in: "DetectBatchOptions.swift")) }
+            if text.contains("ImageSourceFlags(arguments:") { found.formUnion(try options(in: "ImageSourceFlags.swift")) }
             return found
         }
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
