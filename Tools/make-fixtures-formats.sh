@@ -12,7 +12,8 @@
 # OUTDIR/formats/
 #   NAME.EXT                 the file: FFmpeg's encoders (bmp, tiff, libwebp, ppm/pgm/pbm) with
 #                            their pixel formats and compressions, a gradient alpha where the
-#                            format has one, and Tools/write_format_samples.py's hand-written
+#                            format has one, libtiff's tiffcp (tiles, planes, big-endian,
+#                            predictors, JPEG, two pages), and Tools/write_format_samples.py's hand-written
 #                            variants (RLE, OS/2 and V5 headers, ASCII Netpbm, odd maxvals)
 #   NAME.EXT.bin, .txt       Darknet's pixels (float32 LE, CHW) and "W H C"
 #   list.txt                 the file names, one per line
@@ -31,6 +32,7 @@ D=$OUT/formats
 LOGS=$D/logs
 [ -f "$SOURCE" ] || die "missing $SOURCE (run Weights/fetch.sh)"
 command -v ffmpeg >/dev/null 2>&1 || die "ffmpeg is needed to write the sample files"
+command -v tiffcp >/dev/null 2>&1 || die "tiffcp (Debian's libtiff-tools) is needed to write the TIFF variants"
 
 STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-formats.sh" "$REPO/Tools/write_format_samples.py" \
     "$REPO/Tools/darknet-reference/darknet_ref.c")
@@ -71,6 +73,20 @@ encode pnm-p5-16.pgm "$SCALE" -pix_fmt gray16be
 encode pnm-p4.pbm "$SCALE" -pix_fmt monow
 run raw ffmpeg -nostdin -v error -y -i "$SOURCE" -vf "$SCALE" -f rawvideo -pix_fmt rgb24 "$D/logs/source.rgb"
 run raw ffmpeg -nostdin -v error -y -i "$SOURCE" -vf "$ALPHA" -f rawvideo -pix_fmt rgba "$D/logs/source.rgba"
+# libtiff's own layouts, from the uncompressed TIFF: tiles, planes, big-endian, predictors,
+# JPEG (YCbCr and RGB), and two pages (the first is read).
+tiffcp_variant() {  # NAME TIFFCP-OPTIONS... (the last of them the input files)
+    local name=$1; shift
+    run tiffcp tiffcp "$@" "$D/$name"
+}
+tiffcp_variant tiff-tiled.tiff -t -w 32 -l 32 "$D/tiff-rgb-raw.tiff"
+tiffcp_variant tiff-planar.tiff -p separate "$D/tiff-rgb-raw.tiff"
+tiffcp_variant tiff-big-endian.tiff -B "$D/tiff-rgb-raw.tiff"
+tiffcp_variant tiff-lzw-predictor.tiff -c lzw:2 "$D/tiff-rgb-raw.tiff"
+tiffcp_variant tiff-deflate-predictor-16.tiff -c zip:2 "$D/tiff-rgb-16.tiff"
+tiffcp_variant tiff-jpeg-ycbcr.tiff -c jpeg:90 -r 16 "$D/tiff-rgb-raw.tiff"
+tiffcp_variant tiff-jpeg-rgb.tiff -c jpeg:r:90 -r 16 "$D/tiff-rgb-raw.tiff"
+tiffcp_variant tiff-two-pages.tiff "$D/tiff-grey.tiff" "$D/tiff-rgb-raw.tiff"
 run handwritten python3 "$REPO/Tools/write_format_samples.py" "$D/logs/source.rgb" "$D/logs/source.rgba" 97 73 "$D"
 # An animated WebP (three frames): refused, like the two hand-written files in refused/.
 run ffmpeg ffmpeg -nostdin -v error -y -i "$SOURCE" -filter_complex "[0]$SCALE,split=3[a][b][c];[b]negate[n];[a][n][c]concat=n=3" \
@@ -87,7 +103,7 @@ done
 [ "$(wc -l < "$D/refused.txt")" = 3 ] || die "expected 3 refused files, made $(wc -l < "$D/refused.txt")"
 
 (cd "$D" && ls | grep -E '\.(bmp|tiff|webp|ppm|pgm|pbm)$' | sort) > "$D/list.txt"
-[ "$(wc -l < "$D/list.txt")" -ge 50 ] || die "expected at least 50 sample files, made $(wc -l < "$D/list.txt")"
+[ "$(wc -l < "$D/list.txt")" -ge 58 ] || die "expected at least 58 sample files, made $(wc -l < "$D/list.txt")"
 while read -r name; do
     dims=$(run load "$TOOL" load "$D/$name" "$D/$name.bin")
     echo "$dims" > "$D/$name.txt"

@@ -13,8 +13,9 @@ want_fixtures=0
 log() { echo "setup: $*" >&2; }
 
 packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
-# python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips
-[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg)
+# python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips;
+# libtiff-tools: tiffcp writes the TIFF variants of the image-format fixtures
+[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg libtiff-tools)
 
 missing=()
 for p in "${packages[@]}"; do

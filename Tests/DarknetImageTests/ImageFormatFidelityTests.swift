@@ -20,7 +20,8 @@ final class ImageFormatFidelityTests: XCTestCase {
             names[name + ".bmp"] = .bmp
         }
         for name in ["rgb-packbits", "rgb-raw", "rgb-lzw", "rgb-deflate", "rgba-alpha", "rgb-16",
-                     "grey", "grey-16", "palette", "mono", "ycbcr"] + (1...8).map({ "orientation-\($0)" }) {
+                     "grey", "grey-16", "palette", "mono", "ycbcr", "tiled", "planar", "big-endian", "lzw-predictor",
+                     "deflate-predictor-16", "jpeg-ycbcr", "jpeg-rgb", "two-pages"] + (1...8).map({ "orientation-\($0)" }) {
             names["tiff-\(name).tiff"] = .tiff
         }
         for name in ["lossy", "lossless", "lossy-alpha", "lossless-alpha"] {
@@ -34,7 +35,7 @@ final class ImageFormatFidelityTests: XCTestCase {
     }()
 
     func testEveryFileDecodesToDarknetsPixels() throws {
-        XCTAssertEqual(Self.expected.count, 50)
+        XCTAssertEqual(Self.expected.count, 58)
         for (name, format) in Self.expected.sorted(by: { $0.key < $1.key }) {
             let url = Self.folder.appendingPathComponent(name)
             guard let bytes = try? Data(contentsOf: url) else {
