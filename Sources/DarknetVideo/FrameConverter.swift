@@ -42,6 +42,7 @@ final class FrameConverter {
         case AV_PIX_FMT_YUV420P.rawValue: return .i420(range)
         case AV_PIX_FMT_YUVJ420P.rawValue: return .i420(.full)
         case AV_PIX_FMT_NV12.rawValue: return .nv12(range)
+        case AV_PIX_FMT_NV21.rawValue: return .nv21(range)
         case AV_PIX_FMT_RGB24.rawValue: return .rgb
         case AV_PIX_FMT_BGR24.rawValue: return .bgr
         case AV_PIX_FMT_RGBA.rawValue: return .rgba
@@ -87,7 +88,7 @@ final class FrameConverter {
     private static func planeExtent(format: PixelFormat, plane: Int, width: Int, height: Int) -> (Int, Int) {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         switch (format, plane) {
-        case (.nv12, 1): return (2 * chromaWidth, chromaHeight)
+        case (.nv12, 1), (.nv21, 1): return (2 * chromaWidth, chromaHeight)
         case (.i420, 1), (.i420, 2): return (chromaWidth, chromaHeight)
         case (.rgba, _), (.bgra, _), (.argb, _): return (4 * width, height)
         case (.rgb, _), (.bgr, _): return (3 * width, height)

@@ -25,10 +25,10 @@ extension PixelBuffer {
     }
 
     /// Samples per row, rows and bytes per sample of the visible area of one plane (4:2:0
-    /// chroma: half of each, rounded up; NV12's chroma samples are Cb, Cr pairs).
+    /// chroma: half of each, rounded up; NV12's and NV21's chroma samples are pairs).
     private func sampleGrid(plane: Int) -> (Int, Int, Int) {
         switch (format, plane) {
-        case (.nv12, 1): ((width + 1) / 2, (height + 1) / 2, 2)
+        case (.nv12, 1), (.nv21, 1): ((width + 1) / 2, (height + 1) / 2, 2)
         case (.i420, 1), (.i420, 2): ((width + 1) / 2, (height + 1) / 2, 1)
         default: (width, height, format.bytesPerPixel)
         }

@@ -56,7 +56,7 @@ public struct PixelBuffer: Sendable {
                       planes: [Plane(bytes: bytes, bytesPerRow: bytesPerRow ?? packed)])
     }
 
-    /// A buffer over one array per plane: one for packed formats, two for `.nv12` (luma,
+    /// A buffer over one array per plane: one for packed formats, two for `.nv12` and `.nv21` (luma,
     /// interleaved chroma), three for `.i420` (Y, Cb, Cr).
     /// - Throws: `PixelBufferError` if the plane count does not match the format or a plane is
     ///   too small for its rows.
@@ -136,7 +136,7 @@ public struct PixelBuffer: Sendable {
     static func planeSize(format: PixelFormat, plane: Int, width: Int, height: Int) -> (rowBytes: Int, rows: Int) {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         switch (format, plane) {
-        case (.nv12, 1): return (2 * chromaWidth, chromaHeight)
+        case (.nv12, 1), (.nv21, 1): return (2 * chromaWidth, chromaHeight)
         case (.i420, 1), (.i420, 2): return (chromaWidth, chromaHeight)
         default: return (width * format.bytesPerPixel, height)
         }
@@ -168,7 +168,7 @@ extension PixelBuffer {
         let x = chroma ? originX >> 1 : originX, y = chroma ? originY >> 1 : originY
         let sampleBytes: Int
         switch format {
-        case .nv12 where chroma: sampleBytes = 2
+        case .nv12 where chroma, .nv21 where chroma: sampleBytes = 2
         default: sampleBytes = format.bytesPerPixel
         }
         let start = layout.offset + y * layout.bytesPerRow + x * sampleBytes

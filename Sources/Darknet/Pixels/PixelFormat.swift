@@ -9,6 +9,7 @@
 /// | `.bgr` | 1 | 3 | B, G, R (OpenCV's `Mat`) |
 /// | `.gray` | 1 | 1 | luminance, replicated to R, G, B as Darknet does for grey images |
 /// | `.nv12` | 2 | 1.5 | Y plane, then one plane of interleaved Cb, Cr at half width and height |
+/// | `.nv21` | 2 | 1.5 | as NV12 with Cr first (Android's camera default, `ImageFormat.NV21`) |
 /// | `.i420` | 3 | 1.5 | Y, Cb, Cr planes, chroma at half width and height (`yuv420p`) |
 ///
 /// Alpha is ignored. YUV is BT.601 (the SD matrix, which FFmpeg's `swscale` also applies to
@@ -16,11 +17,13 @@
 /// (0–255, JPEG and `yuvj420p`). A chroma sample covers a 2×2 block of luma samples (no
 /// interpolation), with `swscale`'s integer arithmetic: even-sized frames convert to exactly
 /// the bytes `ffmpeg -pix_fmt rgb24` writes from `yuv420p`/`yuvj420p` (for odd sizes, and for
-/// NV12 input, `swscale` switches to its general scaler, which interpolates chroma).
+/// NV12 and NV21 input, `swscale` switches to its general scaler, which interpolates chroma).
 public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
     case rgba, bgra, argb, rgb, bgr, gray
     /// Two planes: luma, then interleaved Cb/Cr.
     case nv12(YUVRange)
+    /// Two planes: luma, then interleaved Cr/Cb.
+    case nv21(YUVRange)
     /// Three planes: luma, Cb, Cr.
     case i420(YUVRange)
 
@@ -28,7 +31,7 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
     public var planeCount: Int {
         switch self {
         case .rgba, .bgra, .argb, .rgb, .bgr, .gray: 1
-        case .nv12: 2
+        case .nv12, .nv21: 2
         case .i420: 3
         }
     }
@@ -41,7 +44,7 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .rgba, .bgra, .argb: 4
         case .rgb, .bgr: 3
-        case .gray, .nv12, .i420: 1
+        case .gray, .nv12, .nv21, .i420: 1
         }
     }
 
@@ -51,7 +54,7 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
         case .rgba, .rgb: (0, 1, 2)
         case .bgra, .bgr: (2, 1, 0)
         case .argb: (1, 2, 3)
-        case .gray, .nv12, .i420: (0, 0, 0)
+        case .gray, .nv12, .nv21, .i420: (0, 0, 0)
         }
     }
 
@@ -64,6 +67,7 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
         case .bgr: "BGR"
         case .gray: "gray"
         case .nv12(let range): "NV12 (\(range))"
+        case .nv21(let range): "NV21 (\(range))"
         case .i420(let range): "I420 (\(range))"
         }
     }

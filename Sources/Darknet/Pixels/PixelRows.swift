@@ -25,7 +25,7 @@ struct PixelRows {
         self.buffer = buffer
         self.bases = bases
         switch buffer.format {
-        case .nv12(let range), .i420(let range):
+        case .nv12(let range), .nv21(let range), .i420(let range):
             converter = YUVToRGB(range: range)
             let span = columns ?? 0..<buffer.width
             first = span.lowerBound
@@ -58,11 +58,16 @@ struct PixelRows {
         let chromaRow = frameY >> 1, chromaColumn = frameX >> 1
         let cb, cr: UnsafePointer<UInt8>
         let step: Int
-        if case .nv12 = buffer.format {
+        switch buffer.format {
+        case .nv12:
             cb = bases[1] + chromaRow * layouts[1].bytesPerRow + 2 * chromaColumn
             cr = cb + 1
             step = 2
-        } else {
+        case .nv21:
+            cr = bases[1] + chromaRow * layouts[1].bytesPerRow + 2 * chromaColumn
+            cb = cr + 1
+            step = 2
+        default:
             cb = bases[1] + chromaRow * layouts[1].bytesPerRow + chromaColumn
             cr = bases[2] + chromaRow * layouts[2].bytesPerRow + chromaColumn
             step = 1

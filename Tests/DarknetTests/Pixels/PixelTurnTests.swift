@@ -23,6 +23,9 @@ final class PixelTurnTests: XCTestCase {
             try PixelBuffer(format: .nv12(.video), width: width, height: height,
                             planes: [.init(bytes: bytes(7 * height), bytesPerRow: 7),
                                      .init(bytes: bytes(2 * chromaWidth * chromaHeight), bytesPerRow: 2 * chromaWidth)]),
+            try PixelBuffer(format: .nv21(.full), width: width, height: height,
+                            planes: [.init(bytes: bytes(8 * height), bytesPerRow: 8),
+                                     .init(bytes: bytes(10 * chromaHeight), bytesPerRow: 10)]),
             try PixelBuffer(format: .rgb, width: width, height: height, bytes: bytes(23 * height), bytesPerRow: 23),
             try PixelBuffer(format: .bgra, width: width, height: height, bytes: bytes(4 * width * height)),
             try PixelBuffer(format: .gray, width: width, height: height, bytes: bytes(width * height)),
@@ -79,7 +82,7 @@ final class PixelTurnTests: XCTestCase {
         let chroma = ((buffer.width + 1) / 2, (buffer.height + 1) / 2)
         let grids: [(Int, Int, Int)] = switch buffer.format {
         case .i420: [(buffer.width, buffer.height, 1), (chroma.0, chroma.1, 1), (chroma.0, chroma.1, 1)]
-        case .nv12: [(buffer.width, buffer.height, 1), (chroma.0, chroma.1, 2)]
+        case .nv12, .nv21: [(buffer.width, buffer.height, 1), (chroma.0, chroma.1, 2)]
         case .rgb, .bgr: [(buffer.width, buffer.height, 3)]
         case .rgba, .bgra, .argb: [(buffer.width, buffer.height, 4)]
         case .gray: [(buffer.width, buffer.height, 1)]

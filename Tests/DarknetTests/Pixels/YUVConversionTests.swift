@@ -22,7 +22,7 @@ final class YUVConversionTests: XCTestCase {
         return worst
     }
 
-    func testI420AndNV12MatchFFmpegInBothRanges() throws {
+    func testI420NV12AndNV21MatchFFmpegInBothRanges() throws {
         let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
         let directory = try FFmpegTool.temporaryDirectory(self)
         // Even sizes: for odd ones swscale leaves its direct converter for the general scaler,
@@ -31,11 +31,15 @@ final class YUVConversionTests: XCTestCase {
         for (width, height) in [(768, 576), (1280, 720), (34, 18), (102, 38)] {
             let yuv = directory.appendingPathComponent("frame-\(width).yuv")
             let nv12 = directory.appendingPathComponent("frame-\(width).nv12")
+            let nv21 = directory.appendingPathComponent("frame-\(width).nv21")
             try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv420p",
                                 "-f", "rawvideo", yuv.path])
             try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
                                 "-pix_fmt", "nv12", "-f", "rawvideo", nv12.path])
-            let planes = try bytes(yuv), interleaved = try bytes(nv12)
+            try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
+                                "-pix_fmt", "nv21", "-f", "rawvideo", nv21.path])
+            let planes = try bytes(yuv), interleaved = try bytes(nv12), swapped = try bytes(nv21)
+            XCTAssertNotEqual(interleaved, swapped)
             let cw = (width + 1) / 2, ch = (height + 1) / 2, area = width * height
             XCTAssertEqual(planes.count, area + 2 * cw * ch)
             for (range, inputFormat) in [(YUVRange.video, "yuv420p"), (.full, "yuvj420p")] {
@@ -50,11 +54,16 @@ final class YUVConversionTests: XCTestCase {
                 let semiPlanar = try PixelBuffer(format: .nv12(range), width: width, height: height, planes: [
                     .init(bytes: Array(interleaved[0..<area]), bytesPerRow: width),
                     .init(bytes: Array(interleaved[area...]), bytesPerRow: 2 * cw)])
+                let android = try PixelBuffer(format: .nv21(range), width: width, height: height, planes: [
+                    .init(bytes: Array(swapped[0..<area]), bytesPerRow: width),
+                    .init(bytes: Array(swapped[area...]), bytesPerRow: 2 * cw)])
                 let i420Difference = largestDifference(i420, reference)
                 let nv12Difference = largestDifference(semiPlanar, reference)
                 print("YUV \(width)x\(height) \(range): largest difference from swscale I420 \(i420Difference), NV12 \(nv12Difference)")
                 XCTAssertLessThanOrEqual(i420Difference, 1, "I420 \(range) \(width)x\(height)")
                 XCTAssertLessThanOrEqual(nv12Difference, 1, "NV12 \(range) \(width)x\(height)")
+                // NV21 holds the same samples as NV12, Cr first: the same colours exactly.
+                XCTAssertEqual(Image(pixels: android), Image(pixels: semiPlanar), "NV21 \(range) \(width)x\(height)")
                 // The letterbox reads the same converted values.
                 XCTAssertEqual(try i420.letterboxed(width: 416, height: 416).image,
                                try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
@@ -77,10 +86,15 @@ final class YUVConversionTests: XCTestCase {
         for i in 0..<6 { nv += [cb[i], cr[i]] }
         let semiPlanar = try PixelBuffer(format: .nv12(.video), width: width, height: height,
                                          planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: nv, bytesPerRow: 6)])
+        var vu = [UInt8]()
+        for i in 0..<6 { vu += [cr[i], cb[i]] }
+        let android = try PixelBuffer(format: .nv21(.video), width: width, height: height,
+                                      planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: vu, bytesPerRow: 6)])
         let whole = Image(pixels: frame)
         XCTAssertEqual(Image(pixels: semiPlanar), whole)
+        XCTAssertEqual(Image(pixels: android), whole)
         let region = PixelRegion(x: 1, y: 1, width: 4, height: 3)
-        for buffer in [frame, semiPlanar] {
+        for buffer in [frame, semiPlanar, android] {
             let crop = Image(pixels: try buffer.cropped(to: region))
             for y in 0..<3 {
                 for x in 0..<4 {
