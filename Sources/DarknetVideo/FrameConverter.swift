@@ -4,7 +4,7 @@ import Darknet
 /// Turns decoded `AVFrame`s into `PixelBuffer`s.
 ///
 /// Formats the core reads are wrapped without copying: `yuv420p` (I420, video range, or full
-/// range when the frame says so), `yuvj420p` (I420 full range), `nv12`, `rgb24`, `bgr24`,
+/// range when the frame says so), `yuvj420p` (I420 full range), `nv12`, `nv21`, `rgb24`, `bgr24`,
 /// `rgba`, `bgra`, `argb`. The buffer holds its own reference to the frame's data and drops it
 /// (`av_frame_free`) when its last copy is gone. Every other format (`yuvj422p` from MJPEG,
 /// `yuv444p`, 10-bit, palettes, grey...) is converted by libswscale to packed `rgb24` with the

@@ -5,11 +5,16 @@ extension PixelBuffer {
     /// samples, 4:2:0 chroma with its luma as `ffmpeg`'s `transpose` does; 0 returns the buffer
     /// itself.
     /// - Throws: `PixelBufferError.unalignedYUVCrop` for a YUV crop that starts on an odd
-    ///   column or row (its chroma samples straddle the turned picture's).
+    ///   column or row (its chroma samples straddle the turned picture's), `.unsupportedTurn`
+    ///   for packed 4:2:2 (`.yuyv`, `.uyvy`).
     /// - Precondition: `degrees` is 0, 90, 180 or 270.
     public func turned(clockwise degrees: Int) throws(PixelBufferError) -> PixelBuffer {
         precondition([0, 90, 180, 270].contains(degrees), "PixelBuffer.turned: 0, 90, 180 or 270 degrees, got \(degrees)")
         guard degrees != 0 else { return self }
+        switch format {
+        case .yuyv, .uyvy: throw .unsupportedTurn(format: format)
+        default: break
+        }
         if format.isYUV, !originX.isMultiple(of: 2) || !originY.isMultiple(of: 2) {
             throw .unalignedYUVCrop(x: originX, y: originY)
         }

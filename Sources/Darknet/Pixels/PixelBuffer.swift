@@ -44,14 +44,14 @@ public struct PixelBuffer: Sendable {
     let originX: Int
     let originY: Int
 
-    /// A single-plane buffer (RGBA, BGRA, ARGB, RGB, BGR, gray) over `bytes`, rows
+    /// A single-plane buffer (RGBA, BGRA, ARGB, RGB, BGR, gray, YUYV, UYVY) over `bytes`, rows
     /// `bytesPerRow` apart (default: tightly packed).
-    /// - Throws: `PixelBufferError` if the format is YUV, a dimension is not positive, or
-    ///   `bytes` is too short for `height` rows.
+    /// - Throws: `PixelBufferError` if the format has several planes, a dimension is not
+    ///   positive, or `bytes` is too short for `height` rows.
     public init(format: PixelFormat, width: Int, height: Int, bytes: [UInt8], bytesPerRow: Int? = nil) throws(PixelBufferError) {
-        guard !format.isYUV else { throw .planeCountMismatch(format: format, expected: format.planeCount, actual: 1) }
-        let (packed, overflow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
-        guard !overflow else { throw .invalidDimensions(width: width, height: height) }
+        guard format.planeCount == 1 else { throw .planeCountMismatch(format: format, expected: format.planeCount, actual: 1) }
+        guard width > 0, width < 1 << 24 else { throw .invalidDimensions(width: width, height: height) }
+        let packed = Self.planeSize(format: format, plane: 0, width: width, height: max(1, height)).rowBytes
         try self.init(format: format, width: width, height: height,
                       planes: [Plane(bytes: bytes, bytesPerRow: bytesPerRow ?? packed)])
     }
@@ -138,6 +138,7 @@ public struct PixelBuffer: Sendable {
         switch (format, plane) {
         case (.nv12, 1), (.nv21, 1): return (2 * chromaWidth, chromaHeight)
         case (.i420, 1), (.i420, 2): return (chromaWidth, chromaHeight)
+        case (.yuyv, _), (.uyvy, _): return (4 * chromaWidth, height)
         default: return (width * format.bytesPerPixel, height)
         }
     }

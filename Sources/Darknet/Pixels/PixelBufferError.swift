@@ -15,6 +15,9 @@ public enum PixelBufferError: Error, Equatable, Sendable, CustomStringConvertibl
     case unsupportedConversion(format: PixelFormat, channels: Int)
     /// A YUV crop starting on an odd column or row cannot be turned (`PixelBuffer.turned`).
     case unalignedYUVCrop(x: Int, y: Int)
+    /// Packed 4:2:2 frames (YUYV, UYVY) cannot be turned in their own format: turned a
+    /// quarter, a pair of pixels sharing chroma would lie in one column.
+    case unsupportedTurn(format: PixelFormat)
 
     public var description: String {
         switch self {
@@ -32,6 +35,8 @@ public enum PixelBufferError: Error, Equatable, Sendable, CustomStringConvertibl
             "cannot write a \(channels)-channel image as \(format)"
         case .unalignedYUVCrop(let x, let y):
             "a YUV crop starting at (\(x), \(y)) cannot be turned: its chroma samples straddle the turned picture's (crop at even coordinates)"
+        case .unsupportedTurn(let format):
+            "a \(format) frame cannot be turned in its own format (its pixel pairs share chroma); convert it first"
         }
     }
 }

@@ -11,11 +11,13 @@
 /// | `.nv12` | 2 | 1.5 | Y plane, then one plane of interleaved Cb, Cr at half width and height |
 /// | `.nv21` | 2 | 1.5 | as NV12 with Cr first (Android's camera default, `ImageFormat.NV21`) |
 /// | `.i420` | 3 | 1.5 | Y, Cb, Cr planes, chroma at half width and height (`yuv420p`) |
+/// | `.yuyv` | 1 | 2 | Y0, Cb, Y1, Cr: two pixels sharing their chroma (`yuyv422`, V4L2's `YUYV`, USB webcams) |
+/// | `.uyvy` | 1 | 2 | Cb, Y0, Cr, Y1 (`uyvy422`, capture cards, `kCVPixelFormatType_422YpCbCr8`) |
 ///
 /// Alpha is ignored. YUV is BT.601 (the SD matrix, which FFmpeg's `swscale` also applies to
 /// HD frames unless told otherwise), in video range (`Y` 16–235, chroma 16–240) or full range
-/// (0–255, JPEG and `yuvj420p`). A chroma sample covers a 2×2 block of luma samples (no
-/// interpolation), with `swscale`'s integer arithmetic: even-sized frames convert to exactly
+/// (0–255, JPEG and `yuvj420p`). A chroma sample covers a 2×2 block of luma samples (2×1 in
+/// the packed 4:2:2 formats; no interpolation), with `swscale`'s integer arithmetic: even-sized frames convert to exactly
 /// the bytes `ffmpeg -pix_fmt rgb24` writes from `yuv420p`/`yuvj420p` (for odd sizes, and for
 /// NV12 and NV21 input, `swscale` switches to its general scaler, which interpolates chroma).
 public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
@@ -26,24 +28,35 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
     case nv21(YUVRange)
     /// Three planes: luma, Cb, Cr.
     case i420(YUVRange)
+    /// One plane of Y0, Cb, Y1, Cr: each pair of pixels shares its chroma (4:2:2).
+    case yuyv(YUVRange)
+    /// One plane of Cb, Y0, Cr, Y1: each pair of pixels shares its chroma (4:2:2).
+    case uyvy(YUVRange)
 
     /// Planes in memory.
     public var planeCount: Int {
         switch self {
-        case .rgba, .bgra, .argb, .rgb, .bgr, .gray: 1
+        case .rgba, .bgra, .argb, .rgb, .bgr, .gray, .yuyv, .uyvy: 1
         case .nv12, .nv21: 2
         case .i420: 3
         }
     }
 
     /// Whether the format is one of the YUV layouts.
-    public var isYUV: Bool { planeCount > 1 }
+    public var isYUV: Bool {
+        switch self {
+        case .rgba, .bgra, .argb, .rgb, .bgr, .gray: false
+        case .nv12, .nv21, .i420, .yuyv, .uyvy: true
+        }
+    }
 
-    /// Bytes one pixel takes in a packed (single-plane) format; for YUV, bytes per luma sample.
+    /// Bytes one pixel takes in a packed (single-plane) format (two for YUYV and UYVY); for
+    /// planar YUV, bytes per luma sample.
     var bytesPerPixel: Int {
         switch self {
         case .rgba, .bgra, .argb: 4
         case .rgb, .bgr: 3
+        case .yuyv, .uyvy: 2
         case .gray, .nv12, .nv21, .i420: 1
         }
     }
@@ -54,7 +67,7 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
         case .rgba, .rgb: (0, 1, 2)
         case .bgra, .bgr: (2, 1, 0)
         case .argb: (1, 2, 3)
-        case .gray, .nv12, .nv21, .i420: (0, 0, 0)
+        case .gray, .nv12, .nv21, .i420, .yuyv, .uyvy: (0, 0, 0)
         }
     }
 
@@ -69,6 +82,8 @@ public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
         case .nv12(let range): "NV12 (\(range))"
         case .nv21(let range): "NV21 (\(range))"
         case .i420(let range): "I420 (\(range))"
+        case .yuyv(let range): "YUYV (\(range))"
+        case .uyvy(let range): "UYVY (\(range))"
         }
     }
 }

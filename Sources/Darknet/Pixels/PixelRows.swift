@@ -1,6 +1,6 @@
 /// Rows of a `PixelBuffer` as 8-bit red, green and blue samples, the form the resampler reads:
-/// packed formats in place (three interleaved views of the row), YUV converted into three
-/// planar scratch rows.
+/// packed RGB formats in place (three interleaved views of the row), YUV converted into three
+/// planar scratch rows (packed 4:2:2 after its luma is gathered into a fourth).
 struct PixelRows {
     /// One row's samples: `red[x * step]`, `green[x * step]`, `blue[x * step]`.
     struct Row {
@@ -16,7 +16,8 @@ struct PixelRows {
     /// For YUV: the visible columns converted (`first ..< first + count`).
     private let first: Int
     private let count: Int
-    /// For YUV: three planar rows of `count` bytes, then `2 * count` Int16 of chroma scratch.
+    /// For YUV: three planar rows of `count` bytes, a row of `count` gathered luma bytes (packed
+    /// 4:2:2), then `2 * count` Int16 of chroma scratch.
     private let scratch: UnsafeMutableRawPointer?
 
     /// Rows of `buffer`, whose plane memory starts at `bases` (valid while they are read).
@@ -25,12 +26,12 @@ struct PixelRows {
         self.buffer = buffer
         self.bases = bases
         switch buffer.format {
-        case .nv12(let range), .nv21(let range), .i420(let range):
+        case .nv12(let range), .nv21(let range), .i420(let range), .yuyv(let range), .uyvy(let range):
             converter = YUVToRGB(range: range)
             let span = columns ?? 0..<buffer.width
             first = span.lowerBound
             count = span.count
-            scratch = .allocate(byteCount: 3 * count + 4 * count + 2, alignment: 16)
+            scratch = .allocate(byteCount: 4 * count + 4 * count + 2, alignment: 16)
         default:
             converter = nil
             first = 0
@@ -54,26 +55,36 @@ struct PixelRows {
             return Row(red: row + ro, green: row + go, blue: row + bo, step: step)
         }
         let frameX = buffer.originX + first
-        let luma = bases[0] + frameY * layouts[0].bytesPerRow + frameX
+        let row = bases[0] + frameY * layouts[0].bytesPerRow
         let chromaRow = frameY >> 1, chromaColumn = frameX >> 1
-        let cb, cr: UnsafePointer<UInt8>
+        let red = scratch.assumingMemoryBound(to: UInt8.self), green = red + count, blue = green + count
+        let luma, cb, cr: UnsafePointer<UInt8>
         let step: Int
         switch buffer.format {
-        case .nv12:
-            cb = bases[1] + chromaRow * layouts[1].bytesPerRow + 2 * chromaColumn
-            cr = cb + 1
-            step = 2
-        case .nv21:
-            cr = bases[1] + chromaRow * layouts[1].bytesPerRow + 2 * chromaColumn
-            cb = cr + 1
+        case .yuyv, .uyvy:
+            // Y0 Cb Y1 Cr or Cb Y0 Cr Y1: the luma is gathered into the fourth scratch row.
+            let isYUYV = if case .yuyv = buffer.format { true } else { false }
+            let lumaOffset = isYUYV ? 0 : 1, chromaPair = row + 4 * chromaColumn + (isYUYV ? 1 : 0)
+            let gathered = blue + count
+            for x in 0..<count { gathered[x] = row[2 * (frameX + x) + lumaOffset] }
+            luma = UnsafePointer(gathered)
+            cb = chromaPair
+            cr = chromaPair + 2
+            step = 4
+        case .nv12, .nv21:
+            luma = row + frameX
+            let pair = bases[1] + chromaRow * layouts[1].bytesPerRow + 2 * chromaColumn
+            let isNV12 = if case .nv12 = buffer.format { true } else { false }
+            cb = isNV12 ? pair : pair + 1
+            cr = isNV12 ? pair + 1 : pair
             step = 2
         default:
+            luma = row + frameX
             cb = bases[1] + chromaRow * layouts[1].bytesPerRow + chromaColumn
             cr = bases[2] + chromaRow * layouts[2].bytesPerRow + chromaColumn
             step = 1
         }
-        let red = scratch.assumingMemoryBound(to: UInt8.self), green = red + count, blue = green + count
-        let chroma = (scratch + 3 * count + 1).alignedUp(for: Int16.self).assumingMemoryBound(to: Int16.self)
+        let chroma = (scratch + 4 * count + 1).alignedUp(for: Int16.self).assumingMemoryBound(to: Int16.self)
         converter.convert(count: count, luma: luma, cb: cb, cr: cr, chromaStep: step, odd: frameX & 1 == 1,
                           scratch: chroma, red: red, green: green, blue: blue)
         return Row(red: UnsafePointer(red - first), green: UnsafePointer(green - first), blue: UnsafePointer(blue - first),

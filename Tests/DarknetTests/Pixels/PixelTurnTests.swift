@@ -86,6 +86,7 @@ final class PixelTurnTests: XCTestCase {
         case .rgb, .bgr: [(buffer.width, buffer.height, 3)]
         case .rgba, .bgra, .argb: [(buffer.width, buffer.height, 4)]
         case .gray: [(buffer.width, buffer.height, 1)]
+        case .yuyv, .uyvy: [(buffer.width, buffer.height, 2)]
         }
         return grids.enumerated().map { plane, grid in
             let (width, height, sampleBytes) = grid

@@ -73,6 +73,66 @@ final class YUVConversionTests: XCTestCase {
         }
     }
 
+    func testPackedYUYVAndUYVYMatchFFmpegInBothRanges() throws {
+        let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
+        let directory = try FFmpegTool.temporaryDirectory(self)
+        for (width, height) in [(768, 576), (34, 18), (102, 38)] {
+            let source = directory.appendingPathComponent("frame-\(width).yuv422p")
+            try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv422p",
+                                "-f", "rawvideo", source.path])
+            var packed: [String: [UInt8]] = [:]
+            for name in ["yuyv422", "uyvy422"] {
+                let file = directory.appendingPathComponent("frame-\(width).\(name)")
+                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv422p", "-s", "\(width)x\(height)", "-i", source.path,
+                                    "-pix_fmt", name, "-f", "rawvideo", file.path])
+                packed[name] = try bytes(file)
+                XCTAssertEqual(packed[name]?.count, 2 * width * height)
+            }
+            XCTAssertNotEqual(packed["yuyv422"], packed["uyvy422"])
+            for (range, inputFormat) in [(YUVRange.video, "yuv422p"), (.full, "yuvj422p")] {
+                let rgb = directory.appendingPathComponent("frame-\(width)-\(inputFormat).rgb")
+                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", source.path,
+                                    "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
+                let reference = try bytes(rgb)
+                let yuyv = try PixelBuffer(format: .yuyv(range), width: width, height: height, bytes: packed["yuyv422"]!)
+                let uyvy = try PixelBuffer(format: .uyvy(range), width: width, height: height, bytes: packed["uyvy422"]!)
+                let difference = largestDifference(yuyv, reference)
+                print("YUV 4:2:2 \(width)x\(height) \(range): largest difference from swscale \(difference)")
+                XCTAssertLessThanOrEqual(difference, 1, "YUYV \(range) \(width)x\(height)")
+                XCTAssertEqual(Image(pixels: uyvy), Image(pixels: yuyv), "UYVY \(range) \(width)x\(height)")
+                XCTAssertEqual(try yuyv.letterboxed(width: 416, height: 416).image,
+                               try Image(pixels: yuyv).letterboxed(width: 416, height: 416).image)
+            }
+        }
+    }
+
+    func testPackedYUYVCropsAndRefusesToTurn() throws {
+        // 6x2 YUYV with distinct chroma per pixel pair; a crop at (1, 1) sees the whole frame's
+        // colours at the same places, and rows padded to 16 bytes are read as such.
+        let width = 6, height = 2
+        var bytes = [UInt8]()
+        for y in 0..<height {
+            for pair in 0..<3 {
+                bytes += [UInt8(40 + 30 * pair + y), UInt8(60 + 50 * pair), UInt8(50 + 30 * pair + y), UInt8(200 - 40 * pair - 10 * y)]
+            }
+            bytes += [0, 0, 0, 0]
+        }
+        let frame = try PixelBuffer(format: .yuyv(.video), width: width, height: height, bytes: bytes, bytesPerRow: 16)
+        let whole = Image(pixels: frame)
+        XCTAssertNotEqual(whole[0, 0, 0], whole[0, 0, 2])
+        let crop = Image(pixels: try frame.cropped(to: PixelRegion(x: 1, y: 1, width: 4, height: 1)))
+        for x in 0..<4 {
+            for c in 0..<3 { XCTAssertEqual(crop[c, 0, x], whole[c, 1, x + 1], "(\(x), 0)") }
+        }
+        XCTAssertThrowsError(try frame.turned(clockwise: 90)) {
+            XCTAssertEqual($0 as? PixelBufferError, .unsupportedTurn(format: .yuyv(.video)))
+        }
+        XCTAssertThrowsError(try PixelBuffer(format: .uyvy(.full), width: 5, height: 2, bytes: [UInt8](repeating: 0, count: 22))) {
+            XCTAssertEqual($0 as? PixelBufferError, .planeTooSmall(plane: 0, bytes: 22, needed: 24))
+        }
+        XCTAssertThrowsError(try whole.pixelBuffer(format: .yuyv(.video)))
+    }
+
     func testOddCropsReadTheChromaSampleCoveringEachPixel() throws {
         // 6x4 I420 with distinct chroma per 2x2 block; a crop at (1, 1) must see the whole
         // frame's colours at the same places.
