@@ -385,7 +385,21 @@ struct Suites {
                 name: "pixels \(name) loop+letterbox", shape: "\(width)x\(height) \(name) -> user loop -> \(size)x\(size)x3",
                 flops: 0, bytes: 0,
                 setUp: { Fixture(body: { blackHole(try! userLoop().letterboxed(width: size, height: size)) }) }),
-        ] }
+        ] } + [packedYUYVDirect(width: width, height: height, size: size)]
+    }
+
+    /// A USB webcam's YUYV frame letterboxed straight from its bytes (luma gathered per row).
+    private func packedYUYVDirect(width: Int, height: Int, size: Int) -> MicroBenchmark {
+        var random = SeededRandom(seed: 32)
+        let bytes = (0..<(width * height * 2)).map { _ in UInt8(random.next() * 255) }
+        let frame = try! PixelBuffer(format: .yuyv(.video), width: width, height: height, bytes: bytes)
+        return MicroBenchmark(
+            name: "pixels YUYV direct", shape: "\(width)x\(height) YUYV -> \(size)x\(size)x3", flops: 0, bytes: 0,
+            setUp: {
+                let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * size * size)
+                return Fixture(body: { blackHole(try! frame.letterbox(into: input, width: size, height: size)) },
+                               tearDown: { blackHole(input[0]); input.deallocate() })
+            })
     }
 
     /// Darknet's `do_nms_sort` over 10,000 candidates with 80 classes, each with one class
