@@ -33,6 +33,12 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
+            name: "CHEIF",
+            path: "Sources/CHEIF",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
+        .systemLibrary(
             name: "CTIFF",
             path: "Sources/CTIFF",
             pkgConfig: "libtiff-4",
@@ -66,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "DarknetImage",
-            dependencies: ["Darknet", "CJPEG", "CPNG", "CTIFF", "CWebP"]
+            dependencies: ["Darknet", "CJPEG", "CPNG", "CTIFF", "CWebP", "CHEIF"]
         ),
         // Video files and streams through FFmpeg; the core stays free of it.
         .target(

@@ -17,6 +17,9 @@
 #                            variants (RLE, OS/2 and V5 headers, ASCII Netpbm, odd maxvals)
 #   NAME.EXT.bin, .txt       Darknet's pixels (float32 LE, CHW) and "W H C"
 #   list.txt                 the file names, one per line
+#   heif/NAME, NAME.png, heif.txt  HEIC and AVIF files (heif-enc: lossy, 4:4:4, lossless, alpha)
+#                            and libheif's decode of each (heif-convert), the reference for
+#                            formats Darknet does not read
 #   refused/, refused.txt    well-formed files of variants imread refuses (Darknet's load is
 #                            checked to fail on them): an animated WebP, a TIFF of float
 #                            samples, a BMP holding a JPEG
@@ -33,6 +36,8 @@ LOGS=$D/logs
 [ -f "$SOURCE" ] || die "missing $SOURCE (run Weights/fetch.sh)"
 command -v ffmpeg >/dev/null 2>&1 || die "ffmpeg is needed to write the sample files"
 command -v tiffcp >/dev/null 2>&1 || die "tiffcp (Debian's libtiff-tools) is needed to write the TIFF variants"
+command -v heif-enc >/dev/null 2>&1 && command -v heif-convert >/dev/null 2>&1 ||
+    die "heif-enc and heif-convert (Debian's libheif-examples) are needed for the HEIC and AVIF files"
 
 STAMP=$(debian_stamp "$REPO/Tools/make-fixtures-formats.sh" "$REPO/Tools/write_format_samples.py" \
     "$REPO/Tools/darknet-reference/darknet_ref.c")
@@ -91,6 +96,22 @@ run handwritten python3 "$REPO/Tools/write_format_samples.py" "$D/logs/source.rg
 # An animated WebP (three frames): refused, like the two hand-written files in refused/.
 run ffmpeg ffmpeg -nostdin -v error -y -i "$SOURCE" -filter_complex "[0]$SCALE,split=3[a][b][c];[b]negate[n];[a][n][c]concat=n=3" \
     -c:v libwebp_anim -loop 0 "$D/refused/webp-animated.webp"
+# HEIC and AVIF, which Darknet does not read: libheif's own decode (heif-convert to PNG) is
+# the reference.
+mkdir -p "$D/heif"
+heif_variant() {  # NAME SOURCE HEIF-ENC-OPTIONS...
+    local name=$1 source=$2; shift 2
+    run heif heif-enc "$@" "$source" -o "$D/heif/$name"
+    run heif heif-convert "$D/heif/$name" "$D/heif/$name.png" > /dev/null
+}
+heif_variant heic-lossy.heic "$D/logs/source.png" -q 80
+heif_variant heic-444.heic "$D/logs/source.png" -q 90 -p chroma=444
+heif_variant heic-lossless.heic "$D/logs/source.png" -L -p chroma=444
+heif_variant heic-alpha.heic "$D/logs/source-alpha.png" -q 80
+heif_variant avif-lossy.avif "$D/logs/source.png" -A -q 70
+heif_variant avif-alpha.avif "$D/logs/source-alpha.png" -A -q 70
+(cd "$D/heif" && ls | grep -E '\.(heic|avif)$' | sort) > "$D/heif.txt"
+[ "$(wc -l < "$D/heif.txt")" = 6 ] || die "expected 6 HEIF files, made $(wc -l < "$D/heif.txt")"
 step_done "sample files"
 
 # Darknet (OpenCV's imread) must fail on the refused files too.

@@ -235,6 +235,18 @@ def write_refused(out):
         f.write(bmp_file(info40(w, h, 0, 4, 0, 4), b"", b"\xff\xd8\xff\xd9"))
 
 
+def write_png(path, pixels, w, h, channels):
+    """A plain 8-bit RGB or RGBA PNG (no colour chunks), the input of heif-enc."""
+    import zlib
+    rows = b"".join(b"\0" + pixels[y * w * channels:(y + 1) * w * channels] for y in range(h))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    header = struct.pack(">IIBBBBB", w, h, 8, {3: 2, 4: 6}[channels], 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
 def main():
     rgb_path, rgba_path, w, h, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
     rgb = open(rgb_path, "rb").read()
@@ -244,6 +256,8 @@ def main():
     write_netpbm(rgb, w, h, out)
     write_tiffs(rgb, w, h, out)
     write_refused(os.path.join(out, "refused"))
+    write_png(os.path.join(out, "logs", "source.png"), rgb, w, h, 3)
+    write_png(os.path.join(out, "logs", "source-alpha.png"), rgba, w, h, 4)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what SwiftDarknet needs on a fresh Debian machine that has the Swift toolchain:
-# system libraries (OpenBLAS, libjpeg-turbo, libpng, libtiff, libwebp, FFmpeg's libav*), the weights, cfgs and sample images
+# system libraries (OpenBLAS, libjpeg-turbo, libpng, libtiff, libwebp, libheif, FFmpeg's libav*), the weights, cfgs and sample images
 # (Weights/fetch.sh) and, with --fixtures, the original Darknet and the reference data the
 # fidelity tests compare against (Tools/make-fixtures.sh, Tools/make-alexeyab-fixtures.sh).
 # Idempotent.
@@ -12,10 +12,11 @@ want_fixtures=0
 
 log() { echo "setup: $*" >&2; }
 
-packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
+packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libheif-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev)
 # python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips;
-# libtiff-tools: tiffcp writes the TIFF variants of the image-format fixtures
-[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg libtiff-tools)
+# libtiff-tools: tiffcp writes the TIFF variants of the image-format fixtures; libheif-examples:
+# heif-enc and heif-convert write the HEIC and AVIF fixtures and their reference pixels
+[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg libtiff-tools libheif-examples)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,11 +1,12 @@
 import Darknet
 import Foundation
 
-/// Reading images (JPEG, PNG, BMP, TIFF, WebP, Netpbm) and writing them as JPEG or PNG.
+/// Reading images (JPEG, PNG, BMP, TIFF, WebP, Netpbm, HEIC/AVIF) and writing them as JPEG or PNG.
 ///
 /// Decoded pixels are exactly the values Darknet's `load_image_color` gives (OpenCV
 /// `imread(IMREAD_COLOR)` with libjpeg-turbo, libpng, libtiff and libwebp, then
-/// `byte / 255.0` as float, planar RGB). Nothing is printed; every failure is an `ImageError`
+/// `byte / 255.0` as float, planar RGB); HEIC and AVIF, which Darknet does not read, are
+/// libheif's RGB. Nothing is printed; every failure is an `ImageError`
 /// naming the file.
 extension Image {
     /// The name used in errors for images decoded from memory.
@@ -64,6 +65,8 @@ extension Image {
             self = try WebPDecoder.decode(bytes, path: path, limits: limits)
         case .netpbm:
             self = try NetpbmDecoder.decode(bytes, path: path, limits: limits)
+        case .heif:
+            self = try HEIFDecoder.decode(bytes, path: path, limits: limits)
         case nil:
             throw .unsupportedFormat(path: path)
         }

@@ -1,5 +1,6 @@
 /// The file formats `DarknetImage` reads (all) and writes (JPEG and PNG): those of OpenCV's
-/// `imread`, through which Darknet reads images, that photos and datasets come in.
+/// `imread`, through which Darknet reads images, that photos and datasets come in, and HEIF
+/// (a phone camera's HEIC, and AVIF), which Darknet does not read.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg
     case png
@@ -9,12 +10,16 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case webp
     /// PBM, PGM and PPM (`P1` to `P6`).
     case netpbm
+    /// HEIF stills: HEIC (HEVC) and AVIF (AV1).
+    case heif
 
     /// The format whose signature starts `bytes`, or `nil` if it is none of them.
     ///
     /// JPEG: `FF D8 FF`. PNG: the 8-byte signature `89 50 4E 47 0D 0A 1A 0A`. BMP: `BM`.
     /// TIFF: `II*\0` or `MM\0*` (and BigTIFF's `II+\0`, `MM\0+`). WebP: `RIFF`, 4 bytes,
-    /// `WEBP`. Netpbm: `P1` to `P6`, then whitespace or `#`.
+    /// `WEBP`. Netpbm: `P1` to `P6`, then whitespace or `#`. HEIF: an `ftyp` box whose major
+    /// brand is a HEIF image brand (`heic`, `heix`, `heim`, `heis`, `hevc`, `hevx`, `mif1`,
+    /// `msf1`, `avif`, `avis`).
     public init?<Bytes: Collection>(sniffing bytes: Bytes) where Bytes.Element == UInt8 {
         let head = Array(bytes.prefix(12))
         func starts(_ signature: [UInt8]) -> Bool { head.starts(with: signature) }
@@ -32,13 +37,16 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         } else if head.count >= 3, head[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(head[1]),
                   [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, UInt8(ascii: "#")].contains(head[2]) {
             self = .netpbm
+        } else if head.count == 12, head[4..<8] == Array("ftyp".utf8)[...],
+                  Self.heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
+            self = .heif
         } else {
             return nil
         }
     }
 
     /// The format named by a file extension (case-insensitive): `jpg`, `jpeg`, `png`, `bmp`,
-    /// `dib`, `tif`, `tiff`, `webp`, `pbm`, `pgm`, `ppm`, `pnm`.
+    /// `dib`, `tif`, `tiff`, `webp`, `pbm`, `pgm`, `ppm`, `pnm`, `heic`, `heif`, `hif`, `avif`.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
         case "png": self = .png
@@ -47,6 +55,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case "tif", "tiff": self = .tiff
         case "webp": self = .webp
         case "pbm", "pgm", "ppm", "pnm": self = .netpbm
+        case "heic", "heif", "hif", "avif": self = .heif
         default: return nil
         }
     }
@@ -54,7 +63,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// The extensions `init(pathExtension:)` knows, lower-case.
     public static let pathExtensions: Set<String> = [
         "jpg", "jpeg", "png", "bmp", "dib", "tif", "tiff", "webp", "pbm", "pgm", "ppm", "pnm",
+        "heic", "heif", "hif", "avif",
     ]
+
+    /// Major brands of HEIF image files (ISO/IEC 23008-12 and the AVIF specification).
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"]
 
     /// Whether `Image.write(to:)` and the encoders write this format (JPEG and PNG).
     public var isWritable: Bool { self == .jpeg || self == .png }

@@ -22,7 +22,7 @@ final class ImageInputsTests: XCTestCase {
 
     func testDirectoryGivesEveryFormatImageReads() throws {
         let root = try BatchFixtures.temporaryDirectory(self)
-        let names = ["a.bmp", "b.DIB", "c.tif", "d.TIFF", "e.webp", "f.pbm", "g.pgm", "h.ppm", "i.pnm", "j.gif", "k.heic"]
+        let names = ["a.bmp", "b.DIB", "c.tif", "d.TIFF", "e.webp", "f.pbm", "g.pgm", "h.ppm", "i.pnm", "j.HEIC", "k.avif", "l.gif", "m.jxl"]
         for name in names {
             try Data([0]).write(to: root.appendingPathComponent(name))
         }

@@ -63,6 +63,31 @@ final class ImageFormatFidelityTests: XCTestCase {
         }
     }
 
+    /// HEIC and AVIF (which Darknet does not read) decode to libheif's own pixels
+    /// (`heif-convert`'s PNG, alpha dropped), and the lossless one to the source's.
+    func testHEIFDecodesToLibheifsPixels() throws {
+        let names = ["heic-lossy.heic", "heic-444.heic", "heic-lossless.heic", "heic-alpha.heic",
+                     "avif-lossy.avif", "avif-alpha.avif"]
+        for name in names {
+            let url = Self.folder.appendingPathComponent("heif/" + name)
+            let referenceURL = Self.folder.appendingPathComponent("heif/\(name).png")
+            guard let bytes = try? Data(contentsOf: url), FileManager.default.fileExists(atPath: referenceURL.path) else {
+                XCTFail("missing \(url.path) or its .png: run Tools/make-fixtures.sh")
+                continue
+            }
+            XCTAssertEqual(ImageFormat(sniffing: bytes), .heif, name)
+            XCTAssertEqual(ImageFormat(pathExtension: url.pathExtension), .heif, name)
+            let image = try Image(contentsOf: url), reference = try Image(contentsOf: referenceURL)
+            XCTAssertEqual([image.width, image.height, image.channels], [97, 73, 3], name)
+            XCTAssertEqual(image, reference, "\(name): differs from heif-convert's pixels")
+        }
+        // The lossless file is the source to within the RGB -> YCbCr -> RGB rounding.
+        let lossless = try Image(contentsOf: Self.folder.appendingPathComponent("heif/heic-lossless.heic"))
+        let source = try Image(contentsOf: Self.folder.appendingPathComponent("pnm-p6.ppm"))
+        let largest = zip(lossless.pixels, source.pixels).map { abs($0 - $1) }.max() ?? 1
+        XCTAssertLessThanOrEqual(largest * 255, 3.01, "lossless HEIC against its source")
+    }
+
     /// The samples are not trivial: colour, the alpha files' transparent corner composited
     /// or not as `imread` does, RLE gaps.
     func testSamplesAreNotTrivial() throws {

@@ -32,7 +32,8 @@ final class OtherFormatErrorTests: XCTestCase {
         let names = ["bmp-24.bmp", "bmp-rle8.bmp", "bmp-rle4.bmp", "bmp-1-mono.bmp", "bmp-565.bmp",
                      "tiff-rgb-raw.tiff", "tiff-rgb-lzw.tiff", "tiff-rgb-deflate.tiff", "tiff-ycbcr.tiff",
                      "webp-lossy.webp", "webp-lossless.webp", "webp-lossy-alpha.webp",
-                     "pnm-p6.ppm", "pnm-p6-16.ppm", "pnm-p4.pbm", "pnm-p1.pbm", "pnm-p3.ppm"]
+                     "pnm-p6.ppm", "pnm-p6-16.ppm", "pnm-p4.pbm", "pnm-p1.pbm", "pnm-p3.ppm",
+                     "heif/heic-lossy.heic", "heif/avif-lossy.avif", "heif/heic-alpha.heic"]
         for name in names {
             let bytes = try sample(name)
             for fraction in [0.02, 0.3, 0.6, 0.9] {
@@ -46,7 +47,8 @@ final class OtherFormatErrorTests: XCTestCase {
     }
 
     func testSizeLimitIsCheckedBeforeDecoding() throws {
-        for name in ["bmp-24.bmp", "bmp-rle8.bmp", "tiff-rgb-lzw.tiff", "webp-lossy.webp", "pnm-p6.ppm", "pnm-p3.ppm"] {
+        for name in ["bmp-24.bmp", "bmp-rle8.bmp", "tiff-rgb-lzw.tiff", "webp-lossy.webp", "pnm-p6.ppm", "pnm-p3.ppm",
+                     "heif/heic-lossy.heic", "heif/avif-lossy.avif"] {
             let url = Self.folder.appendingPathComponent(name)
             assertError(try Image(contentsOf: url, maxPixels: 97 * 73 - 1), name) {
                 $0 == .tooLarge(path: url.path, width: 97, height: 73, limit: 97 * 73 - 1)

@@ -240,7 +240,7 @@ extension ErrorMessageTests {
              "a.weights: layer 1, byte offset 40: biases[2] is not a finite number"),
             (FileError(path: "a.names", reason: "is a directory"), "a.names: is a directory"),
             (ImageError.corrupt(path: "<data>", reason: "IHDR: CRC error"), "<data>: damaged image data: IHDR: CRC error"),
-            (ImageError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG, PNG, BMP, TIFF, WebP or Netpbm image"),
+            (ImageError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG, PNG, BMP, TIFF, WebP, Netpbm or HEIF image"),
             (ImageError.unsupportedVariant(path: "a.webp", reason: "WebP: an animation (97x73); only still images are read"), "a.webp: cannot decode WebP: an animation (97x73); only still images are read"),
             (DetectorError.tooFewLabels(file: "a.names", labels: 2, classes: 80), "a.names: 2 labels for a network with 80 classes"),
             (ClassifierError.noOutputLayer(cfg: "c.cfg"), "c.cfg: the network has no layer other than [cost] to read predictions from"),

@@ -9,7 +9,7 @@ extension ImageError: CustomStringConvertible {
         case .unreadable(let path, let reason):
             "\(path): \(reason)"
         case .unsupportedFormat(let path):
-            "\(path): not a JPEG, PNG, BMP, TIFF, WebP or Netpbm image"
+            "\(path): not a JPEG, PNG, BMP, TIFF, WebP, Netpbm or HEIF image"
         case .corrupt(let path, let reason):
             "\(path): damaged image data: \(reason)"
         case .unsupportedVariant(let path, let reason):

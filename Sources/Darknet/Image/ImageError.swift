@@ -6,7 +6,8 @@ public enum ImageError: Error, Equatable, Sendable {
     case pixelCountMismatch(expected: Int, actual: Int)
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
-    /// The bytes are not a format this library decodes (JPEG, PNG, BMP, TIFF, WebP, Netpbm).
+    /// The bytes are not a format this library decodes (JPEG, PNG, BMP, TIFF, WebP, Netpbm,
+    /// HEIF).
     case unsupportedFormat(path: String)
     /// The file is a known format but its data is damaged or truncated.
     case corrupt(path: String, reason: String)
