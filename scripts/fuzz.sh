@@ -11,7 +11,7 @@
 #   FuzzCfg      .cfg bytes -> parser, planner; small networks also run (random weights) and decode
 #   FuzzWeights  .weights bytes -> loader against Fuzz/Seeds/cfg/small-*.cfg and yolov3-tiny.cfg;
 #                small networks that load also run and decode
-#   FuzzImage    image bytes (JPEG, PNG, BMP, TIFF, WebP, Netpbm) -> decoders (1 megapixel limit),
+#   FuzzImage    image bytes (JPEG, PNG, BMP, TIFF, WebP, Netpbm, HEIC, AVIF) -> decoders (1 megapixel limit),
 #                letterbox, PNG round trip
 #   FuzzVideo    video file bytes -> VideoReader from memory (libavformat probing, libavcodec
 #                decoding, 1 megapixel limit, at most 32 frames), letterbox
