@@ -95,6 +95,7 @@ launch() {
     # whether it found anything (crash, sanitizer report, leak, timeout, rss limit).
     (
         status=0
+        LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
         "$bin/$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=4096 -max_len="$max_len" \
             -timeout=30 -print_final_stats=1 -artifact_prefix="$work/artifacts/$target-" ${runs_limit:+-runs=$runs_limit} "$@" \
             > "$work/$target.log" 2>&1 || status=$?

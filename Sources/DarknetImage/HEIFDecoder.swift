@@ -7,7 +7,11 @@ import Darknet
 ///
 /// OpenCV's `imread` in Debian's Darknet reads neither format, so there are no Darknet pixels to
 /// match: the reference is libheif's own (`heif-convert`), checked in the tests. Decoding is
-/// strict: damaged data is an error, not a picture with gaps.
+/// strict: damaged data is an error, not a picture with gaps. AV1 is decoded by libaom rather
+/// than libheif's default dav1d, which writes to stderr and leaks memory on damaged data
+/// (FuzzImage found both); AV1 decoders are bit-exact, so the pixels are the same. libde265
+/// (HEVC) may still write a line such as "SPS error" to stderr for a damaged HEIC; the result is
+/// an `ImageError` all the same.
 enum HEIFDecoder {
     /// libheif's plugins, registered once per process (`heif_init` is reference counted).
     private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
@@ -42,6 +46,10 @@ enum HEIFDecoder {
         return try decodeRGB(handle, path: path, limits: limits)
     }
 
+    /// libheif's name for its libaom decoder plugin, asked for every image: libheif uses it for
+    /// AV1 and its default decoder for other codecs (libde265 for HEVC).
+    private static let av1Decoder = "aom"
+
     private static func decodeRGB(_ handle: OpaquePointer, path: String, limits: DecodeLimits) throws(ImageError) -> Image {
         guard let options = heif_decoding_options_alloc() else {
             throw .unreadable(path: path, reason: "out of memory for HEIF decoding options")
@@ -50,7 +58,11 @@ enum HEIFDecoder {
         options.pointee.convert_hdr_to_8bit = 1
         options.pointee.strict_decoding = 1
         var decoded: OpaquePointer?
-        try check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options), path: path)
+        let status = Self.av1Decoder.withCString { name in
+            options.pointee.decoder_id = name  // libheif falls back to its default for other codecs
+            return heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        }
+        try check(status, path: path)
         guard let decoded else { throw .corrupt(path: path, reason: "HEIF: libheif returned no image") }
         defer { heif_image_release(decoded) }
         let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))

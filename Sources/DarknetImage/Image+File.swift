@@ -6,8 +6,8 @@ import Foundation
 /// Decoded pixels are exactly the values Darknet's `load_image_color` gives (OpenCV
 /// `imread(IMREAD_COLOR)` with libjpeg-turbo, libpng, libtiff and libwebp, then
 /// `byte / 255.0` as float, planar RGB); HEIC and AVIF, which Darknet does not read, are
-/// libheif's RGB. Nothing is printed; every failure is an `ImageError`
-/// naming the file.
+/// libheif's RGB. Nothing is printed (libde265 alone may write a line for a damaged HEIC); every
+/// failure is an `ImageError` naming the file.
 extension Image {
     /// The name used in errors for images decoded from memory.
     public static let inMemoryPath = "<data>"
