@@ -8,9 +8,9 @@ struct ByteReader {
     let path: String
     let format: String
 
-    func require(_ count: Int, at offset: Int, for what: String) throws(ImageError) {
+    func require(_ count: Int, at offset: Int, for what: @autoclosure () -> String) throws(ImageError) {
         guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else {
-            throw .corrupt(path: path, reason: "\(format) ends at byte \(bytes.count), inside \(what) (bytes \(offset)..<\(offset + count))")
+            throw .corrupt(path: path, reason: "\(format) ends at byte \(bytes.count), inside \(what()) (bytes \(offset)..<\(offset + count))")
         }
     }
 

@@ -58,7 +58,13 @@ enum NetpbmDecoder {
                 samples[i] = bytes[start + i * size]  // the high byte, or the only one
             }
         }
-        let rgb = channels == 3 ? samples : samples.flatMap { [$0, $0, $0] }
+        var rgb = samples
+        if channels == 1 {
+            rgb = [UInt8](repeating: 0, count: 3 * area)
+            for i in 0..<area {
+                (rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]) = (samples[i], samples[i], samples[i])
+            }
+        }
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
         }
@@ -93,17 +99,17 @@ enum NetpbmDecoder {
             }
         }
 
-        mutating func number(_ what: String) throws(ImageError) -> Int {
+        mutating func number(_ what: @autoclosure () -> String) throws(ImageError) -> Int {
             skipSpaceAndComments()
             let start = offset
             var value = 0
             while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
                 value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
-                guard value <= 1 << 20 else { throw reader.damaged("\(what) at byte \(start) is too large") }
+                guard value <= 1 << 20 else { throw reader.damaged("\(what()) at byte \(start) is too large") }
                 offset += 1
             }
             guard offset > start else {
-                throw reader.damaged(offset < bytes.count ? "\(what) expected at byte \(start), found '\(Character(Unicode.Scalar(bytes[offset])))'" : "file ends at byte \(start), before \(what)")
+                throw reader.damaged(offset < bytes.count ? "\(what()) expected at byte \(start), found '\(Character(Unicode.Scalar(bytes[offset])))'" : "file ends at byte \(start), before \(what())")
             }
             return value
         }
