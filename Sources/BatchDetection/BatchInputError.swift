@@ -12,7 +12,7 @@ public enum BatchInputError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noImages(let directory, let recursive):
-            "\(directory): no image file (.jpg, .png, .bmp, .tif, .webp, .ppm, ...) in the directory" + (recursive ? " or below it" : " (--recursive descends)")
+            "\(directory): no image file (.jpg, .png, .heic, .bmp, .tif, .webp, .ppm, ...) in the directory" + (recursive ? " or below it" : " (--recursive descends)")
         case .unreadableDirectory(let directory): "\(directory): cannot list the directory"
         case .unreadableList(let path): "\(path): cannot read the list file"
         case .emptyList(let path): "\(path): the list names no image"

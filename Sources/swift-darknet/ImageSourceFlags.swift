@@ -5,7 +5,7 @@ import CommandLineKit
 /// of image files), then the paths of `--list FILE` (`-`: stdin).
 struct ImageSourceFlags {
     static let usage = """
-          IMAGE may be a directory: its image files (.jpg .png .bmp .tif .webp .ppm ...), sorted by path
+          IMAGE may be a directory: its image files (.jpg .png .heic .bmp .tif .webp .ppm ...), sorted by path
                      (--recursive: and below)
           --list     a file of image paths, one per line (- reads them from stdin), after any IMAGE
         """

@@ -318,7 +318,7 @@ final class Int8NetworkTests: XCTestCase {
             XCTAssertEqual("\(error)", "\(file.path): not an int8 calibration file: format version 7, this library reads 1")
         }
         XCTAssertThrowsError(try Int8Calibration.imageFiles(in: folder)) { error in
-            XCTAssertEqual("\(error)", "\(folder.path): no image file (.jpg, .png, .bmp, .tif, .webp, .ppm, ...) to calibrate int8 on")
+            XCTAssertEqual("\(error)", "\(folder.path): no image file (.jpg, .png, .heic, .bmp, .tif, .webp, .ppm, ...) to calibrate int8 on")
         }
         try "{".write(to: file, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try Int8Calibration(contentsOf: file, for: float.spec)) { error in

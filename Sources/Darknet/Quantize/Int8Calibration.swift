@@ -200,7 +200,7 @@ public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConver
     public var description: String {
         switch self {
         case .noImages: "int8 calibration needs at least one image"
-        case .noImagesInFolder(let folder): "\(folder): no image file (.jpg, .png, .bmp, .tif, .webp, .ppm, ...) to calibrate int8 on"
+        case .noImagesInFolder(let folder): "\(folder): no image file (.jpg, .png, .heic, .bmp, .tif, .webp, .ppm, ...) to calibrate int8 on"
         case .channelMismatch(let expected, let actual):
             "a calibration image has \(actual) channels, the network expects \(expected)"
         case .notFinite(let layer): "calibration: the input of layer \(layer) is not finite"
