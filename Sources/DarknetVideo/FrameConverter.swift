@@ -63,7 +63,7 @@ final class FrameConverter {
         for plane in 0..<format.planeCount {
             guard let data = sd_frame_data(frame, Int32(plane)) else { return nil }
             let stride = Int(sd_frame_linesize(frame, Int32(plane)))
-            let (rowBytes, rows) = planeExtent(format: format, plane: plane, width: width, height: height)
+            let (rowBytes, rows) = PixelBuffer.planeSize(format: format, plane: plane, width: width, height: height)
             guard stride >= rowBytes else { return nil }
             let start = UInt(bitPattern: data)
             starts.append(start)
@@ -81,18 +81,6 @@ final class FrameConverter {
         } catch {
             handle.free()
             return nil
-        }
-    }
-
-    /// Bytes per row and rows of one plane, as `PixelBuffer` validates them.
-    private static func planeExtent(format: PixelFormat, plane: Int, width: Int, height: Int) -> (Int, Int) {
-        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
-        switch (format, plane) {
-        case (.nv12, 1), (.nv21, 1): return (2 * chromaWidth, chromaHeight)
-        case (.i420, 1), (.i420, 2): return (chromaWidth, chromaHeight)
-        case (.rgba, _), (.bgra, _), (.argb, _): return (4 * width, height)
-        case (.rgb, _), (.bgr, _): return (3 * width, height)
-        default: return (width, height)
         }
     }
 

@@ -87,8 +87,9 @@ struct DetectCommand: Command {
         return result
     }
 
+    /// Whether `--out` names an image file to write (a format `Image.write(to:)` writes).
     static func isImageFile(_ url: URL) -> Bool {
-        ["png", "jpg", "jpeg"].contains(url.pathExtension.lowercased())
+        ImageFormat(pathExtension: url.pathExtension)?.isWritable == true
     }
 }
 

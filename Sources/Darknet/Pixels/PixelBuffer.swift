@@ -133,7 +133,7 @@ public struct PixelBuffer: Sendable {
     }
 
     /// Bytes of one row and number of rows of a plane of a `width x height` picture.
-    static func planeSize(format: PixelFormat, plane: Int, width: Int, height: Int) -> (rowBytes: Int, rows: Int) {
+    package static func planeSize(format: PixelFormat, plane: Int, width: Int, height: Int) -> (rowBytes: Int, rows: Int) {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         switch (format, plane) {
         case (.nv12, 1), (.nv21, 1): return (2 * chromaWidth, chromaHeight)
