@@ -48,24 +48,24 @@ final class BatchDetectorTests: XCTestCase {
     /// however long the caller takes: a folder of large photos is not decoded ahead at once.
     func testJobsLoadAtMostJobsImagesAhead() throws {
         struct Unreadable: Error {}
-        let loaded = Mutex(0)
+        let loaded = SharedCount()
         let detector = try BatchFixtures.detector()
         let paths = (0..<8).map { "image\($0).jpg" }
         for jobs in [2, 3] {
-            loaded.withLock { $0 = 0 }
+            loaded.value.withLock { $0 = 0 }
             var aheadWhileHeld: [Int] = []
             BatchDetector(detector: detector, options: DetectionOptions(), jobs: jobs, load: { _ in
-                loaded.withLock { $0 += 1 }
+                loaded.value.withLock { $0 += 1 }
                 throw Unreadable()
             }).run(paths) { item in
                 if item.index == 0 {
                     usleep(300_000)  // the caller is slow with the first image
-                    aheadWhileHeld.append(loaded.withLock { $0 })
+                    aheadWhileHeld.append(loaded.value.withLock { $0 })
                 }
             }
             XCTAssertEqual(aheadWhileHeld.count, 1)
             XCTAssertLessThanOrEqual(aheadWhileHeld.first ?? .max, jobs + 1, "jobs \(jobs): the held image and \(jobs) more at most")
-            XCTAssertEqual(loaded.withLock { $0 }, 8)
+            XCTAssertEqual(loaded.value.withLock { $0 }, 8)
         }
     }
 
@@ -89,4 +89,10 @@ final class BatchDetectorTests: XCTestCase {
             XCTAssertEqual(seen, [0, 1], "jobs \(jobs)")
         }
     }
+}
+
+/// A count a test shares with an escaping closure (Swift 6.0 rejects a local `Mutex` captured
+/// by one).
+private final class SharedCount: Sendable {
+    let value = Mutex(0)
 }

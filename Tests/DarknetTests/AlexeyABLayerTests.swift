@@ -186,7 +186,7 @@ final class AlexeyABLayerTests: XCTestCase {
         XCTAssertEqual(box.y, (0 + 0.5) / 1)
         XCTAssertEqual(box.width, 0.5 * 0.5 * 4 * 8 / 2, "tw^2 * 4 * anchor / network width")
         XCTAssertEqual(box.height, -1 * -1 * 4 * 16 / 1)
-        XCTAssertEqual(try XCTUnwrap(candidates.first).probabilities, [0.9 * 0.8, 0], "0.9 * 0.3 is below the threshold")
+        XCTAssertEqual(try XCTUnwrap(candidates.first).probabilities, [0.9 * 0.8, 0] as [Float], "0.9 * 0.3 is below the threshold")
         XCTAssertEqual(DetectionDecoder.nmsKind(of: newCoords.plan), .diou(beta: 0.8))
 
         // Without new_coords: logistic first, then the scale.

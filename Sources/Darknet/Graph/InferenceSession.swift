@@ -103,7 +103,7 @@ public final class InferenceSession {
 
     /// Runs the network on a planar CHW input of the network's size.
     public func forward(_ input: [Float]) throws(InferenceError) {
-        try input.withUnsafeBufferPointer { buffer throws(InferenceError) in try forward(buffer) }
+        try input.withUnsafeBufferPointer { buffer in Result { () throws(InferenceError) in try forward(buffer) } }.get()
     }
 
     /// Runs the network on a planar CHW input of the network's size.
@@ -117,11 +117,11 @@ public final class InferenceSession {
         guard layerNanoseconds.count == network.plan.layers.count else {
             throw .timingSlotsMismatch(expected: network.plan.layers.count, actual: layerNanoseconds.count)
         }
-        try input.withUnsafeBufferPointer { buffer throws(InferenceError) in
-            try layerNanoseconds.withUnsafeMutableBufferPointer { times throws(InferenceError) in
-                try run(buffer, layerNanoseconds: times.baseAddress)
+        try input.withUnsafeBufferPointer { buffer in
+            layerNanoseconds.withUnsafeMutableBufferPointer { times in
+                Result { () throws(InferenceError) in try run(buffer, layerNanoseconds: times.baseAddress) }
             }
-        }
+        }.get()
     }
 
     private func run(_ input: UnsafeBufferPointer<Float>, layerNanoseconds: UnsafeMutablePointer<UInt64>?) throws(InferenceError) {

@@ -25,13 +25,15 @@ public struct WeightsFingerprint: Sendable, Equatable, CustomStringConvertible {
     /// into)`.
     init<Failure: Error>(size: Int, read: (Int, Int, UnsafeMutableRawBufferPointer) throws(Failure) -> Void) throws(Failure) {
         var hash = FNV1a64()
-        try withUnsafeTemporaryAllocation(byteCount: Self.blockBytes, alignment: 16) { (block) throws(Failure) in
-            for (offset, count) in Self.sampledRanges(size: size) {
-                let range = UnsafeMutableRawBufferPointer(rebasing: block[0..<count])
-                try read(offset, count, range)
-                hash.add(UnsafeRawBufferPointer(range))
+        try withUnsafeTemporaryAllocation(byteCount: Self.blockBytes, alignment: 16) { block in
+            Result { () throws(Failure) in
+                for (offset, count) in Self.sampledRanges(size: size) {
+                    let range = UnsafeMutableRawBufferPointer(rebasing: block[0..<count])
+                    try read(offset, count, range)
+                    hash.add(UnsafeRawBufferPointer(range))
+                }
             }
-        }
+        }.get()
         self.init(bytes: size, sample: hash.value)
     }
 

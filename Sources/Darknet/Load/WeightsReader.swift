@@ -64,10 +64,12 @@ struct WeightsReader {
 
     mutating func readHeader() throws(WeightsError) -> WeightsHeader {
         guard remaining >= 12 else { throw error(.truncatedHeader(needed: 16, available: remaining)) }
-        return try withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { (buffer) throws(WeightsError) in
-            try copy(min(size, 20), at: 0, parameter: "header", into: buffer.baseAddress!)
-            return try readHeader(from: UnsafeRawBufferPointer(rebasing: buffer[0..<min(size, 20)]))
-        }
+        return try withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { buffer in
+            Result { () throws(WeightsError) in
+                try copy(min(size, 20), at: 0, parameter: "header", into: buffer.baseAddress!)
+                return try readHeader(from: UnsafeRawBufferPointer(rebasing: buffer[0..<min(size, 20)]))
+            }
+        }.get()
     }
 
     private mutating func readHeader(from bytes: UnsafeRawBufferPointer) throws(WeightsError) -> WeightsHeader {

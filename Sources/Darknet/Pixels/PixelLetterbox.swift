@@ -46,10 +46,12 @@ extension PixelBuffer {
     private func fitted(width: Int, height: Int, channels: Int, letterbox: Bool) throws(PixelBufferError)
         -> (image: Image, geometry: LetterboxGeometry) {
         var pixels = [Float](repeating: 0, count: try Self.inputCount(width: width, height: height, channels: channels))
-        let geometry = try pixels.withUnsafeMutableBufferPointer { buffer throws(PixelBufferError) in
-            letterbox ? try self.letterbox(into: buffer, width: width, height: height, channels: channels)
-                      : try self.stretch(into: buffer, width: width, height: height, channels: channels)
-        }
+        let geometry = try pixels.withUnsafeMutableBufferPointer { buffer in
+            Result { () throws(PixelBufferError) in
+                letterbox ? try self.letterbox(into: buffer, width: width, height: height, channels: channels)
+                          : try self.stretch(into: buffer, width: width, height: height, channels: channels)
+            }
+        }.get()
         return (Image(validatedWidth: width, height: height, channels: channels, pixels: pixels), geometry)
     }
 
