@@ -47,12 +47,20 @@ struct WeightsReader {
                       into destination: UnsafeMutableRawPointer) throws(WeightsError) {
         switch source {
         case .memory(let bytes):
-            destination.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
+            Self.copyBytes(count, from: bytes.baseAddress! + offset, to: destination)
         case .file(let file):
             if let failure = file.read(count, at: offset, into: destination) {
                 throw error(.unreadable(parameter: parameter, reason: failure.reason), at: failure.offset)
             }
         }
+    }
+
+    /// `copyMemory` out of line: inlined, it ended `copy` in a tail call to `memmove`, and Swift
+    /// 6.0's aarch64 code generator does not restore the error register before such a call
+    /// (swiftlang/swift#90477), so a successful copy from memory read as a thrown error.
+    @inline(never)
+    private static func copyBytes(_ count: Int, from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+        destination.copyMemory(from: source, byteCount: count)
     }
 
     /// The file's `WeightsFingerprint`, read without moving the reader.
