@@ -58,9 +58,15 @@ enum HEIFDecoder {
         options.pointee.convert_hdr_to_8bit = 1
         options.pointee.strict_decoding = 1
         var decoded: OpaquePointer?
-        let status = Self.av1Decoder.withCString { name in
-            options.pointee.decoder_id = name  // libheif falls back to its default for other codecs
+        var status = Self.av1Decoder.withCString { name in
+            options.pointee.decoder_id = name  // libheif 1.15 falls back to its default for other codecs
             return heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        }
+        if status.code == heif_error_Plugin_loading_error {
+            // Later libheif (Debian 13's) refuses a decoder that cannot decode the image (HEVC),
+            // and has no libaom one without its plugin package: its default decoder, then.
+            options.pointee.decoder_id = nil
+            status = heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
         }
         try check(status, path: path)
         guard let decoded else { throw .corrupt(path: path, reason: "HEIF: libheif returned no image") }
