@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The test command: installs everything the tests need, then builds and runs every test.
+# The test command: installs everything the tests need, then builds and runs every test, and
+# then cross-builds the package for aarch64 and runs its chosen tests under emulation
+# (scripts/aarch64.sh).
 #   ./scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,7 @@ echo "test: the compute-bound classes, run beside the others ($side_classes):"
 cat .build/test-output-side.txt
 [ "$side_status" = 0 ] || status=$side_status
 
-# One plain closing line with the XCTest totals of both processes.
+# The XCTest totals of both processes.
 executed=0 failed=0
 for log in .build/test-output.txt .build/test-output-side.txt; do
     summary=$({ grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" || true; } | tail -n 1)
@@ -38,5 +40,25 @@ for log in .build/test-output.txt .build/test-output-side.txt; do
     executed=$((executed + $(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')))
     failed=$((failed + $(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')))
 done
-echo "tests: $((executed - failed)) passed, $failed failed" | tee .build/test-output-summary.txt
+native="$((executed - failed)) passed, $failed failed"
+echo "test: x86-64: $native"
+
+# aarch64: the cached cross-compilation roots, the release build, then the tests under qemu.
+arm_status=0
+start=$SECONDS
+{ bash scripts/aarch64.sh setup && echo "test: aarch64 setup done in $((SECONDS - start)) s" &&
+  bash scripts/aarch64.sh build && echo "test: aarch64 build done in $((SECONDS - start)) s" &&
+  bash scripts/aarch64.sh test; } 2>&1 | tee .build/test-output-aarch64.txt || arm_status=$?
+echo "test: aarch64 done in $((SECONDS - start)) s"
+arm=$({ grep -E "^tests under emulation: [0-9]+ passed, [0-9]+ failed" .build/test-output-aarch64.txt || true; } | tail -n 1)
+arm_passed=$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<< "$arm")
+arm_failed=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<< "$arm")
+if [ -z "$arm" ] || [ "$arm_status" != 0 ]; then
+    status=1
+    [ -n "$arm" ] || arm_failed=1 arm_passed=0
+fi
+
+# One plain closing line with the totals of both architectures.
+echo "tests: $((executed - failed + arm_passed)) passed, $((failed + arm_failed)) failed" \
+    "(x86-64: $native; aarch64 under emulation: $arm_passed passed, $arm_failed failed)" | tee .build/test-output-summary.txt
 exit $status
