@@ -58,8 +58,8 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
 
-        // MARK: SIMD kernels in C (vector widths Swift on Linux cannot target; see darknet_kernels.h)
-        .target(name: "CDarknetKernels"),
+        // MARK: SIMD kernels in C, by architecture (vector widths Swift on Linux cannot target; see README.md there)
+        .target(name: "CDarknetKernels", exclude: ["README.md"]),
 
         // MARK: Public API
         .target(
@@ -68,7 +68,7 @@ let package = Package(
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
             ],
-            exclude: ["README.md", "Spec/README.md", "Quantize/README.md"]
+            exclude: ["README.md", "Spec/README.md", "Precision/README.md"]
         ),
         .target(
             name: "DarknetImage",

@@ -2,7 +2,7 @@ import Darknet
 import DarknetImage
 
 // libFuzzer target: one input is an image file (JPEG, PNG, BMP, TIFF, WebP, Netpbm, HEIC or
-// AVIF, sniffed), decoded with a 1 megapixel limit. A decode must fail with an `ImageError` or
+// AVIF, sniffed), decoded with a 1 megapixel limit. A decode must fail with an `ImageFileError` or
 // give `width * height * 3` values in [0, 1]; a decoded image is letterboxed, and a small one
 // must survive a PNG round trip exactly.
 

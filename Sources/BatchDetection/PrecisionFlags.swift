@@ -65,7 +65,7 @@ public struct PrecisionFlags: Sendable {
     /// loaded) over the `--calibrate` images, each letterboxed (or stretched, with `letterbox`
     /// false, as `--stretch` detects) to the network input, then saved to `--save-calibration`.
     /// `log` gets one line about the calibration.
-    /// - Throws: `Int8CalibrationError`, `ImageError`, `FileError` naming their files.
+    /// - Throws: `Int8CalibrationError`, `ImageFileError`, `FileError` naming their files.
     public func options(_ options: PlanOptions, spec: NetworkSpec, float: () throws -> Network, letterbox: Bool = true,
                         threads: Int, log: (String) -> Void) throws -> PlanOptions {
         guard int8 else { return options }
@@ -96,7 +96,7 @@ public struct PrecisionFlags: Sendable {
         let convolutions = plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }.count
         let (all, sixteenBit) = plan.integerConvolutions
         var summary = "int8: \(all) of \(convolutions) convolutions in integers (\(sixteenBit) of them in 16 bits)"
-        if Int8Variant.withoutVNNI, floatLayers.minimumDepthWithoutVNNI > 0 {
+        if plan.cpu.int8WithoutDotProduct, floatLayers.minimumDepthWithoutVNNI > 0 {
             summary += "; this CPU has no VNNI, so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"
         }
         return summary

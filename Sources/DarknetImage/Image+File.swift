@@ -7,7 +7,7 @@ import Foundation
 /// `imread(IMREAD_COLOR)` with libjpeg-turbo, libpng, libtiff and libwebp, then
 /// `byte / 255.0` as float, planar RGB); HEIC and AVIF, which Darknet does not read, are
 /// libheif's RGB. Nothing is printed (libde265 alone may write a line for a damaged HEIC); every
-/// failure is an `ImageError` naming the file.
+/// failure is an `ImageFileError` naming the file.
 extension Image {
     /// The name used in errors for images decoded from memory.
     public static let inMemoryPath = "<data>"
@@ -18,10 +18,10 @@ extension Image {
     ///   - url: a file URL.
     ///   - maxPixels: largest `width * height` accepted; checked against the file header
     ///     before any pixel memory is allocated. Sides above 65535 are always refused.
-    /// - Throws: `ImageError.unreadable` (missing, unreadable, empty or oversized file),
+    /// - Throws: `ImageFileError.unreadable` (missing, unreadable, empty or oversized file),
     ///   `.unsupportedFormat` (none of the formats), `.corrupt` (damaged or truncated data),
     ///   `.unsupportedVariant` (e.g. an animated WebP), `.tooLarge` (header over the limits).
-    public init(contentsOf url: URL, maxPixels: Int = 100_000_000) throws(ImageError) {
+    public init(contentsOf url: URL, maxPixels: Int = 100_000_000) throws(ImageFileError) {
         guard url.isFileURL else {
             throw .unreadable(path: url.absoluteString, reason: "not a file URL")
         }
@@ -38,16 +38,16 @@ extension Image {
     ///
     /// Same rules and errors as ``init(contentsOf:maxPixels:)``; errors name
     /// ``inMemoryPath``.
-    public init(data: [UInt8], maxPixels: Int = 100_000_000) throws(ImageError) {
+    public init(data: [UInt8], maxPixels: Int = 100_000_000) throws(ImageFileError) {
         try self.init(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
     }
 
     /// Decodes an image held in memory; same rules and errors as the `[UInt8]` form.
-    public init(data: Data, maxPixels: Int = 100_000_000) throws(ImageError) {
+    public init(data: Data, maxPixels: Int = 100_000_000) throws(ImageFileError) {
         try self.init(bytes: [UInt8](data), path: Self.inMemoryPath, maxPixels: maxPixels)
     }
 
-    private init(bytes: [UInt8], path: String, maxPixels: Int) throws(ImageError) {
+    private init(bytes: [UInt8], path: String, maxPixels: Int) throws(ImageFileError) {
         guard !bytes.isEmpty else {
             throw .unreadable(path: path, reason: "the file is empty")
         }
@@ -76,22 +76,22 @@ extension Image {
     ///
     /// Values are clamped to `[0, 1]` and rounded to the nearest byte, so decoding the PNG
     /// gives back exactly `byte / 255` values.
-    /// - Throws: `ImageError.writeFailed` for other channel counts or if libpng fails.
-    public func pngData() throws(ImageError) -> [UInt8] {
+    /// - Throws: `ImageFileError.writeFailed` for other channel counts or if libpng fails.
+    public func pngData() throws(ImageFileError) -> [UInt8] {
         try PNGEncoder.encode(self, path: Self.inMemoryPath)
     }
 
     /// The image encoded as baseline JPEG (3 or 1 channels) at `quality` (1...100).
-    /// - Throws: `ImageError.writeFailed` for other channel counts or if libjpeg fails.
-    public func jpegData(quality: Int = 90) throws(ImageError) -> [UInt8] {
+    /// - Throws: `ImageFileError.writeFailed` for other channel counts or if libjpeg fails.
+    public func jpegData(quality: Int = 90) throws(ImageFileError) -> [UInt8] {
         try JPEGEncoder.encode(self, quality: quality, path: Self.inMemoryPath)
     }
 
     /// Writes the image to `url` as PNG (`.png`) or JPEG (`.jpg`, `.jpeg`, at
     /// `jpegQuality`), chosen by the extension. The file is replaced atomically.
-    /// - Throws: `ImageError.writeFailed` for another extension, an unsupported channel
+    /// - Throws: `ImageFileError.writeFailed` for another extension, an unsupported channel
     ///   count, or a failed write.
-    public func write(to url: URL, jpegQuality: Int = 90) throws(ImageError) {
+    public func write(to url: URL, jpegQuality: Int = 90) throws(ImageFileError) {
         guard url.isFileURL else {
             throw .writeFailed(path: url.absoluteString, reason: "not a file URL")
         }

@@ -51,3 +51,15 @@ enum PixelConversion {
         return bytes
     }
 }
+
+extension Image {
+    /// A decoded RGB image of `width x height` from its planar pixels, the core's error named
+    /// with the file (`ImageFileError.invalidImage`).
+    static func decoded(width: Int, height: Int, planes: [Float], path: String) throws(ImageFileError) -> Image {
+        do {
+            return try Image(width: width, height: height, channels: 3, pixels: planes)
+        } catch {
+            throw .invalidImage(path: path, error)
+        }
+    }
+}

@@ -23,7 +23,7 @@ struct LabelFiles {
             try file.check(classes: classes, cfg: cfg.path, what: what)
             return (try file.labels(), file.names?.path ?? "<labels>")
         }
-        return (try names.map { try Detector.readLabels($0) } ?? [], names?.path ?? "<labels>")
+        return (try names.map { try ClassLabels.read($0) } ?? [], names?.path ?? "<labels>")
     }
 }
 

@@ -3,7 +3,7 @@ import DarknetImage
 import Foundation
 import XCTest
 
-/// Bad input gives a typed `ImageError` naming the file: never a crash, never a print.
+/// Bad input gives a typed `ImageFileError` naming the file: never a crash, never a print.
 final class DecodingErrorTests: XCTestCase {
     func testEmptyDataIsUnreadable() {
         assertError(try Image(data: [UInt8]())) {
@@ -92,7 +92,7 @@ final class DecodingErrorTests: XCTestCase {
     }
 
     /// Damaged files of both formats: any outcome but a crash is acceptable, and a failure
-    /// must be an `ImageError`.
+    /// must be an `ImageFileError`.
     func testDamagedDataNeverCrashes() throws {
         let image = try gradientImage(width: 33, height: 21)
         var random = TestRandom(seed: 42)
@@ -114,7 +114,7 @@ final class DecodingErrorTests: XCTestCase {
                     let decoded = try Image(data: damaged)
                     XCTAssertEqual(decoded.pixels.count, decoded.width * decoded.height * 3)
                 } catch {
-                    // Typed throws: the error is an ImageError by construction.
+                    // Typed throws: the error is an ImageFileError by construction.
                 }
             }
         }

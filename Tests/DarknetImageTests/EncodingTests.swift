@@ -75,12 +75,12 @@ final class EncodingTests: XCTestCase {
         let image = try gradientImage(width: 4, height: 4)
         let directory = FileManager.default.temporaryDirectory
         XCTAssertThrowsError(try image.write(to: directory.appendingPathComponent("x.bmp"))) { error in
-            guard case .writeFailed = error as? ImageError else { return XCTFail("\(error)") }
+            guard case .writeFailed = error as? ImageFileError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try image.write(to: directory.appendingPathComponent("no-extension")))
         let missingDir = directory.appendingPathComponent("no-such-dir-\(UUID())/x.png")
         XCTAssertThrowsError(try image.write(to: missingDir)) { error in
-            XCTAssertEqual((error as? ImageError).map { if case .writeFailed(let p, _) = $0 { p } else { "" } }, missingDir.path)
+            XCTAssertEqual((error as? ImageFileError).map { if case .writeFailed(let p, _) = $0 { p } else { "" } }, missingDir.path)
         }
         let four = try Image(width: 2, height: 2, channels: 4, filledWith: 0)
         XCTAssertThrowsError(try four.pngData())

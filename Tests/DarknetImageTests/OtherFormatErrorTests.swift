@@ -4,7 +4,7 @@ import Foundation
 import XCTest
 
 /// Damaged, truncated, oversized and refused BMP, TIFF, WebP and Netpbm files give a typed
-/// `ImageError` naming the file, and where the format is parsed here, the byte offset.
+/// `ImageFileError` naming the file, and where the format is parsed here, the byte offset.
 final class OtherFormatErrorTests: XCTestCase {
     static let folder = ImageFormatFidelityTests.folder
 
@@ -110,13 +110,13 @@ final class OtherFormatErrorTests: XCTestCase {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-\(UUID().uuidString).bmp")
         defer { try? FileManager.default.removeItem(at: url) }
         XCTAssertThrowsError(try image.write(to: url)) {
-            XCTAssertEqual($0 as? ImageError, .writeFailed(path: url.path, reason: "bmp is read, not written: use .png, .jpg or .jpeg"))
+            XCTAssertEqual($0 as? ImageFileError, .writeFailed(path: url.path, reason: "bmp is read, not written: use .png, .jpg or .jpeg"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
         XCTAssertEqual(ImageFormat.allCases.filter(\.isWritable), [.jpeg, .png])
     }
 
-    private static func reason(of error: ImageError) -> String {
+    private static func reason(of error: ImageFileError) -> String {
         switch error {
         case .corrupt(_, let reason), .unsupportedVariant(_, let reason): reason
         default: ""

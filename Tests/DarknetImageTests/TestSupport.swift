@@ -1,4 +1,5 @@
 import Darknet
+import DarknetImage
 import XCTest
 
 /// Deterministic pseudo-random integers for test images (xorshift).
@@ -38,10 +39,10 @@ func gradientImage(width: Int, height: Int) throws -> Image {
 }
 
 extension XCTestCase {
-    /// Fails unless decoding throws an `ImageError` that `matches` accepts.
-    func assertError(_ body: @autoclosure () throws(ImageError) -> Image, _ message: String = "",
+    /// Fails unless decoding throws an `ImageFileError` that `matches` accepts.
+    func assertError(_ body: @autoclosure () throws(ImageFileError) -> Image, _ message: String = "",
                      file: StaticString = #filePath, line: UInt = #line,
-                     matches: (ImageError) -> Bool) {
+                     matches: (ImageFileError) -> Bool) {
         do {
             let image = try body()
             XCTFail("expected an error, decoded \(image.width)x\(image.height). \(message)", file: file, line: line)

@@ -159,7 +159,7 @@ final class CommandLineTests: XCTestCase {
         let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
         XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
         XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
-        let expectedCount = Int8Variant.withoutVNNI ? 4 : 10
+        let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : 10
         XCTAssertTrue(calibrated.stderr.contains("int8: \(expectedCount) of 13 convolutions in integers"), calibrated.stderr)
         XCTAssertTrue(calibrated.stdout.contains("\"detections\""), calibrated.stdout)
         let loaded = try run(model + ["--calibration", sidecar, image])

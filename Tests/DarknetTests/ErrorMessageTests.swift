@@ -35,6 +35,7 @@ final class ErrorMessageTests: XCTestCase {
         case .sizeOverflow: "sizeOverflow"
         case .memoryLimitExceeded: "memoryLimitExceeded"
         case .calibrationMismatch: "calibrationMismatch"
+        case .cpuMismatch: "cpuMismatch"
         }
     }
 
@@ -43,7 +44,7 @@ final class ErrorMessageTests: XCTestCase {
         "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "detectionSizeMismatch", "reorgNotDivisible", "cropLargerThanInput",
         "softmaxGroupsNotDividing", "treeClassCountMismatch", "sizeOverflow", "memoryLimitExceeded",
         "gaussianYoloChannelMismatch", "contrastiveSourceNotYolo", "reorgReverseChannelsNotDivisible",
-        "calibrationMismatch",
+        "calibrationMismatch", "cpuMismatch",
     ]
 
     /// One row per reason (two for the overflow: in a layer and in the network): the cfg, and
@@ -86,7 +87,8 @@ final class ErrorMessageTests: XCTestCase {
         var covered: Set<String> = []
         for row in Self.planRows {
             let spec = try NetworkSpec.parse(text: row.cfg, file: Self.cfgName)
-            XCTAssertThrowsError(try NetworkPlan(spec: spec, options: PlanOptions(memoryLimit: row.memoryLimit)), row.message) { error in
+            XCTAssertThrowsError(try NetworkPlan(spec: try spec.loadingClassTrees(), options: PlanOptions(memoryLimit: row.memoryLimit)),
+                                 row.message) { error in
                 guard let error = error as? PlanError else { return XCTFail("\(error)") }
                 covered.insert(Self.name(error.reason))
                 XCTAssertEqual(error.file, Self.cfgName)
@@ -104,6 +106,17 @@ final class ErrorMessageTests: XCTestCase {
             covered.insert(Self.name(error.reason))
             XCTAssertEqual(error.description, "plan.cfg:5: layer 0 [convolutional]: the int8 calibration does not match: "
                            + "layer 0 was calibrated for a 4 x 4 x 3 input, it reads 8 x 8 x 3")
+        }
+        // A plan for another architecture's CPU: it plans, and refuses to load.
+        let other: CPUFeatures = CPUFeatures.current.architecture == .arm64 ? .x86_64(avx512VNNI: true) : .arm64(dotProduct: true)
+        let foreign = try NetworkPlan(spec: spec, options: PlanOptions(cpu: other))
+        XCTAssertEqual(foreign.cpu, other)
+        XCTAssertThrowsError(try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 1),
+                                         options: PlanOptions(cpu: other))) { error in
+            guard let error = error as? PlanError else { return XCTFail("\(error)") }
+            covered.insert(Self.name(error.reason))
+            XCTAssertTrue(error.description.hasPrefix("plan.cfg:1: network: planned for another CPU (\(other.architecture.rawValue) ["),
+                          error.description)
         }
         XCTAssertEqual(covered, Self.allReasonNames, "every PlanError reason has a row")
     }
@@ -239,9 +252,9 @@ extension ErrorMessageTests {
             (WeightsError(file: "a.weights", layer: 1, offset: 40, reason: .nonFinite(parameter: "biases", element: 2)),
              "a.weights: layer 1, byte offset 40: biases[2] is not a finite number"),
             (FileError(path: "a.names", reason: "is a directory"), "a.names: is a directory"),
-            (ImageError.corrupt(path: "<data>", reason: "IHDR: CRC error"), "<data>: damaged image data: IHDR: CRC error"),
-            (ImageError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG, PNG, BMP, TIFF, WebP, Netpbm or HEIF image"),
-            (ImageError.unsupportedVariant(path: "a.webp", reason: "WebP: an animation (97x73); only still images are read"), "a.webp: cannot decode WebP: an animation (97x73); only still images are read"),
+            (ImageFileError.corrupt(path: "<data>", reason: "IHDR: CRC error"), "<data>: damaged image data: IHDR: CRC error"),
+            (ImageFileError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG, PNG, BMP, TIFF, WebP, Netpbm or HEIF image"),
+            (ImageFileError.unsupportedVariant(path: "a.webp", reason: "WebP: an animation (97x73); only still images are read"), "a.webp: cannot decode WebP: an animation (97x73); only still images are read"),
             (DetectorError.tooFewLabels(file: "a.names", labels: 2, classes: 80), "a.names: 2 labels for a network with 80 classes"),
             (ClassifierError.noOutputLayer(cfg: "c.cfg"), "c.cfg: the network has no layer other than [cost] to read predictions from"),
             (DetectorError.noDetectionHead(cfg: "c.cfg"), "c.cfg: the network has no [yolo] or [region] layer to decode detections from"),
@@ -267,7 +280,7 @@ extension ErrorMessageTests {
         let weights = directory.appendingPathComponent("ok.weights")
         try Data(WeightsWriter().header()).write(to: weights)
         func reason(_ body: () throws -> Void) -> String? {
-            do { try body(); return nil } catch let error as FileError { return error.reason } catch let error as ImageError {
+            do { try body(); return nil } catch let error as FileError { return error.reason } catch let error as ImageFileError {
                 guard case .unreadable(_, let reason) = error else { return "\(error)" }
                 return reason
             } catch { return "\(type(of: error)): \(error)" }

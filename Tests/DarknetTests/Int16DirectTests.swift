@@ -77,7 +77,7 @@ final class Int16DirectTests: XCTestCase {
 
             var layout = [UInt8](repeating: 0xEE, count: core.layoutBytes)
             var panels = [UInt8](repeating: 0, count: 2 * core.panelBytes)
-            func run(_ variant: Int8Variant, _ split: ThreadSplit) -> [Float] {
+            func run(_ variant: IntegerKernels, _ split: ThreadSplit) -> [Float] {
                 var output = [Float](repeating: .nan, count: expected.count)
                 input.withUnsafeBufferPointer { x in
                     layout.withUnsafeMutableBufferPointer { l in
@@ -85,7 +85,8 @@ final class Int16DirectTests: XCTestCase {
                             output.withUnsafeMutableBufferPointer {
                                 core.run(input: x.baseAddress!, quantization: quantization, weights: packed, epilogue: epilogue,
                                          output: $0.baseAddress!, layout: l.baseAddress!, panels: p.baseAddress!,
-                                         panelStride: core.panelBytes, split: split, variant: variant)
+                                         panelStride: core.panelBytes, split: split, kernels: variant,
+                                         vectorKernels: .native)
                             }
                         }
                     }
@@ -99,7 +100,7 @@ final class Int16DirectTests: XCTestCase {
             } else {
                 XCTAssertTrue(portable.map(\.bitPattern) == expected.map(\.bitPattern), "case \(index): portable differs from the integers")
             }
-            for variant in Int8Variant.supported {
+            for variant in CPUFeatures.current.supportedIntegerKernels {
                 for split in [one, two] {
                     XCTAssertTrue(run(variant, split).map(\.bitPattern) == portable.map(\.bitPattern),
                                   "case \(index): \(variant) at \(split.threads) thread(s) differs from portable")
@@ -126,9 +127,11 @@ final class Int16DirectTests: XCTestCase {
     /// rule elsewhere) runs its layers 2 and 4 (16 and 32 channels in, 3x3, 208 and 104 wide)
     /// with 16-bit activations and keeps layer 0 and the heads in float; without
     /// `sixteenBitEarlyLayers` those two are float too, and `.im2colOnly` keeps them float.
-    /// On a CPU without VNNI the default runs only the convolutions with K >= 2304 in integers
-    /// (10, 12, 14 and 21), in 8 bits, and so does `.floatEarly` (it differs from the default
-    /// only in the 16-bit layers, which that rule keeps float).
+    /// Planned as an AVX2 CPU without VNNI, the default runs only the convolutions with K >= 2304
+    /// in integers (10, 12, 14 and 21), in 8 bits with 7-bit weights, and so does `.floatEarly`
+    /// (it differs from the default only in the 16-bit layers, which that rule keeps float); as
+    /// an AVX-512 VNNI CPU (and as an arm64 one, which has no integer kernels of its own yet and
+    /// plans the portable ones) the early layers 2 and 4 in 16 bits and the deep ones in 8.
     func testDefaultPlanRunsTheEarlyLayersWithSixteenBits() throws {
         let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
         let spec = try NetworkSpec.parse(contentsOf: url)
@@ -137,18 +140,29 @@ final class Int16DirectTests: XCTestCase {
             cfg: "yolov3-tiny.cfg", inputShape: float.inputShape, imageCount: 1,
             layers: float.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }
                 .map { Int8Calibration.Layer(layer: $0.index, input: $0.inputShape, minimum: -0.5, maximum: 4) })
-        func algorithms(_ floatLayers: Int8FloatLayers, _ strategy: ConvolutionStrategy = .fastest) throws -> [Int: ConvolutionAlgorithm] {
-            var options = PlanOptions(precision: .int8(calibration, floatLayers: floatLayers))
+        let withoutVNNI = CPUFeatures.x86_64(), avx512VNNI = CPUFeatures.x86_64(avx512VNNI: true)
+        func algorithms(_ floatLayers: Int8FloatLayers, _ strategy: ConvolutionStrategy = .fastest,
+                        cpu: CPUFeatures = .x86_64(avx512VNNI: true)) throws -> [Int: ConvolutionAlgorithm] {
+            var options = PlanOptions(precision: .int8(calibration, floatLayers: floatLayers), cpu: cpu)
             options.convolutionStrategy = strategy
             let plan = try NetworkPlan(spec: spec, options: options)
+            for layer in plan.layers {
+                guard let int8 = layer.int8, case .convolutional(let conv) = layer.spec.kind else { continue }
+                XCTAssertEqual(int8.variant, cpu.integerKernels, "layer \(layer.index)")
+                let deep = layer.inputShape.channels * conv.size * conv.size >= IntegerKernels.narrowDepth
+                XCTAssertEqual(int8.weightLimit, cpu.int8WithoutDotProduct && deep ? IntegerKernels.narrowLimit : 127,
+                               "layer \(layer.index) on \(cpu)")
+            }
             XCTAssertTrue(plan.int8CodeOutputs.allSatisfy { plan.layers[$0].algorithm != .int16Direct && plan.layers[$0 + 1].algorithm != .int16Direct })
             return Dictionary(uniqueKeysWithValues: plan.layers.compactMap { layer in layer.algorithm.map { (layer.index, $0) } })
         }
         let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
-        let defaultInt8 = try algorithms(.default).filter { $0.value.isInt8 }
-        XCTAssertEqual(Set(defaultInt8.keys), Int8Variant.best == .avx2 ? [10, 12, 14, 21] : [2, 4, 6, 8, 10, 12, 13, 14, 18, 21])
-        let floatEarlyInt8 = try algorithms(.floatEarly).filter { $0.value.isInt8 }
-        XCTAssertEqual(Set(floatEarlyInt8.keys), Int8Variant.best == .avx2 ? [10, 12, 14, 21] : [6, 8, 10, 12, 13, 14, 18, 21])
+        for cpu in [withoutVNNI, avx512VNNI, .arm64(dotProduct: true)] {
+            let defaultInt8 = try algorithms(.default, cpu: cpu).filter { $0.value.isInt8 }
+            XCTAssertEqual(Set(defaultInt8.keys), cpu == withoutVNNI ? [10, 12, 14, 21] : [2, 4, 6, 8, 10, 12, 13, 14, 18, 21], "\(cpu)")
+            let floatEarlyInt8 = try algorithms(.floatEarly, cpu: cpu).filter { $0.value.isInt8 }
+            XCTAssertEqual(Set(floatEarlyInt8.keys), cpu == withoutVNNI ? [10, 12, 14, 21] : [6, 8, 10, 12, 13, 14, 18, 21], "\(cpu)")
+        }
         let plan = try algorithms(withVNNI)
         XCTAssertEqual(Set(plan.filter { $0.value == .int16Direct }.keys), [2, 4])
         XCTAssertEqual(Set(plan.filter { $0.value.isInt8 }.keys), [2, 4, 6, 8, 10, 12, 13, 14, 18, 21])

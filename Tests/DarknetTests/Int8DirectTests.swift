@@ -44,7 +44,7 @@ final class Int8DirectTests: XCTestCase {
             func epilogue(_ packed: Int8PackedWeights) -> Int8Epilogue {
                 Int8Epilogue(requantization: packed.requantization(input: quantization), bias: bias, activation: item.activation)
             }
-            let limit = Int8Variant.plannedWeightLimit(depth: im2col.depth)
+            let limit = IntegerKernels.native.plannedWeightLimit(depth: im2col.depth)
             let im2colWeights = Int8PackedWeights(weights: weights, rows: item.filters, depth: im2col.depth, limit: limit)
             let directWeights = Int8PackedWeights(weights: direct.reordered(weights), rows: item.filters, depth: direct.depth,
                                                   limit: limit)
@@ -58,13 +58,13 @@ final class Int8DirectTests: XCTestCase {
                     expectedFloats.withUnsafeMutableBufferPointer {
                         im2col.run(input: x.baseAddress!, quantization: quantization, weights: im2colWeights,
                                    epilogue: epilogue(im2colWeights), output: $0.baseAddress!, workspace: ws.baseAddress!,
-                                   split: one, variant: .portable)
+                                   split: one, kernels: .portable)
                     }
                     expectedCodes.withUnsafeMutableBufferPointer {
                         im2col.run(input: x.baseAddress!, quantization: quantization, weights: im2colWeights,
                                    epilogue: epilogue(im2colWeights), output: $0.baseAddress!,
                                    outputQuantization: outputQuantization, workspace: ws.baseAddress!, split: one,
-                                   variant: .portable)
+                                   kernels: .portable)
                     }
                 }
             }
@@ -73,7 +73,7 @@ final class Int8DirectTests: XCTestCase {
             let panelStride = (direct.panelBytes + 63) / 64 * 64
             var layout = [UInt8](repeating: 0xAA, count: direct.layoutBytes)
             var panels = [UInt8](repeating: 0xAA, count: panelStride * 2)
-            for variant in Int8Variant.supported {
+            for variant in CPUFeatures.current.supportedIntegerKernels {
                 for (split, threads) in [(one, 1), (two, 2)] {
                     var floats = [Float](repeating: .nan, count: count), bytes = [UInt8](repeating: 0xAA, count: count)
                     codes.withUnsafeBufferPointer { x in
@@ -83,14 +83,14 @@ final class Int8DirectTests: XCTestCase {
                                     direct.run(input: x.baseAddress!, quantization: quantization, weights: directWeights,
                                                epilogue: epilogue(directWeights), output: $0.baseAddress!,
                                                layout: l.baseAddress!, panels: p.baseAddress!, panelStride: panelStride,
-                                               split: split, variant: variant)
+                                               split: split, kernels: variant)
                                 }
                                 bytes.withUnsafeMutableBufferPointer {
                                     direct.run(input: x.baseAddress!, quantization: quantization, weights: directWeights,
                                                epilogue: epilogue(directWeights), output: $0.baseAddress!,
                                                outputQuantization: outputQuantization, layout: l.baseAddress!,
                                                panels: p.baseAddress!, panelStride: panelStride, split: split,
-                                               variant: variant)
+                                               kernels: variant)
                                 }
                             }
                         }
@@ -124,18 +124,29 @@ final class Int8DirectTests: XCTestCase {
         }
     }
 
-    /// Which int8 convolutions take the direct path: stride 1 with a window over whole quads of
-    /// channels and outputs at least 8 kernel widths wide; stride 2, 1x1 unpadded, 3-channel
-    /// inputs and 13-wide 3x3 outputs stay on im2col.
+    /// Which int8 convolutions the planner takes the direct path for: stride 1 with a window over
+    /// whole quads of channels and outputs at least 8 kernel widths wide; stride 2, 1x1 unpadded,
+    /// 3-channel inputs and 13-wide 3x3 outputs stay on im2col.
     func testDirectSuitsStrideOneWindowsOverWholeChannelQuads() {
-        XCTAssertTrue(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 26))
-        XCTAssertTrue(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 16))
-        XCTAssertTrue(Int8Direct.suits(size: 1, stride: 1, padding: 1, channels: 8, outputWidth: 8))
-        XCTAssertFalse(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 13))
+        func direct(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
+            let width = (outputWidth - 1) * stride + size - 2 * padding
+            let conv = ConvolutionalSpec(filters: 8, size: size, stride: stride, padding: padding, batchNormalize: false,
+                                         activation: .leaky)
+            let candidate = ConvolutionCandidate(
+                shapes: ConvolutionShapes(conv: conv, input: TensorShape(channels: channels, height: width, width: width),
+                                          output: TensorShape(channels: 8, height: outputWidth, width: outputWidth)),
+                cpu: .current, integer: Int8LayerQuantization(input: Int8TensorQuantization(minimum: 0, maximum: 1),
+                                                              variant: .portable))
+            return type(of: ConvolutionChoice.plan(candidate)).algorithm == .int8Direct
+        }
+        XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 26))
+        XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 16))
+        XCTAssertTrue(direct(size: 1, stride: 1, padding: 1, channels: 8, outputWidth: 8))
+        XCTAssertFalse(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 13))
         XCTAssertTrue(Int8Direct.computes(size: 3, stride: 1, padding: 1, channels: 16))
-        XCTAssertFalse(Int8Direct.suits(size: 3, stride: 2, padding: 1, channels: 16, outputWidth: 26))
-        XCTAssertFalse(Int8Direct.suits(size: 1, stride: 1, padding: 0, channels: 16, outputWidth: 26))
-        XCTAssertFalse(Int8Direct.suits(size: 3, stride: 1, padding: 1, channels: 3, outputWidth: 416))
+        XCTAssertFalse(direct(size: 3, stride: 2, padding: 1, channels: 16, outputWidth: 26))
+        XCTAssertFalse(direct(size: 1, stride: 1, padding: 0, channels: 16, outputWidth: 26))
+        XCTAssertFalse(direct(size: 3, stride: 1, padding: 1, channels: 3, outputWidth: 416))
     }
 
     /// The planner's int8 choice on YOLOv3-tiny: `.int8Direct` for its 3x3 layers 26 wide and

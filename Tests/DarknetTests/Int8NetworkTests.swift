@@ -48,9 +48,9 @@ final class Int8NetworkTests: XCTestCase {
         return calibration
     }
 
-    static func network(_ precision: Precision, variant: Int8Variant? = nil) throws -> Network {
+    static func network(_ precision: Precision, variant: IntegerKernels? = nil) throws -> Network {
         var options = PlanOptions(precision: precision)
-        options.int8Variant = variant
+        options.integerKernels = variant
         return try Network(cfg: try TestPaths.require(cfg), weights: try TestPaths.require(TestPaths.tinyWeights), options: options)
     }
 
@@ -150,7 +150,7 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     // The other choices of float layers (`.inputAndHeads`, `.none`) were measured with
-    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Quantize/README.md.
+    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Precision/README.md.
 
     /// One and two threads (the finest split) and the portable and best SIMD variants give the
     /// same [yolo] outputs, bit for bit.
@@ -159,7 +159,7 @@ final class Int8NetworkTests: XCTestCase {
         let calibration = try Self.calibration(float: float)
         let best = try Self.network(.int8(calibration, floatLayers: .none))
         let portable = try Self.network(.int8(calibration, floatLayers: .none), variant: .portable)
-        XCTAssertTrue(best.plan.layers.contains { $0.int8?.variant == Int8Variant.best })
+        XCTAssertTrue(best.plan.layers.contains { $0.int8?.variant == IntegerKernels.native })
         let input = try Self.evaluationImages()[0].1.letterboxed(width: 416, height: 416).image.pixels
         let heads = best.plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index)
         func outputs(_ network: Network, _ split: ThreadSplit) throws -> [[Float]] {
@@ -169,7 +169,7 @@ final class Int8NetworkTests: XCTestCase {
         }
         let reference = try outputs(portable, ThreadSplit(threads: 1))
         XCTAssertEqual(try outputs(portable, ThreadSplit(threads: 2, finestPieces: true)), reference)
-        XCTAssertEqual(try outputs(best, ThreadSplit(threads: 1)), reference, "\(Int8Variant.best) vs portable")
+        XCTAssertEqual(try outputs(best, ThreadSplit(threads: 1)), reference, "\(IntegerKernels.native) vs portable")
         XCTAssertEqual(try outputs(best, ThreadSplit(threads: 2, finestPieces: true)), reference)
     }
 
@@ -354,7 +354,7 @@ final class Int8NetworkTests: XCTestCase {
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(resident), "\(name) \(floatLayers)")
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)")
                 if floatLayers == withVNNI {
-                    // The convolutions that pass 8-bit codes (Quantize/README.md): tiny's 12 -> 13,
+                    // The convolutions that pass 8-bit codes (Precision/README.md): tiny's 12 -> 13,
                     // and 6 -> 8 and 10 -> 12 through the max pools 7 and 11 (8's output is routed
                     // too), YOLOv3's 1x1 -> 3x3 blocks from the 104x104 level down, and heads.
                     XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 35 : 3, name)
@@ -368,13 +368,13 @@ final class Int8NetworkTests: XCTestCase {
             }
             let byDefault = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration)))
             let withVNNIPlan = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration, floatLayers: withVNNI)))
-            if Int8Variant.best == .avx2 {
+            if IntegerKernels.native == .avx2 {
                 let bytes = byDefault.residentParameterCount * 4
                 print(String(format: "%@ default float layers without VNNI: int8 %.1f MB: %.3f x resident, %.3f x stored", name,
                              Double(bytes) / 1e6, Double(bytes) / Double(resident), Double(bytes) / Double(stored)))
                 for layer in byDefault.layers where layer.int8 != nil {
                     guard case .convolutional(let conv) = layer.spec.kind else { continue }
-                    XCTAssertGreaterThanOrEqual(layer.inputShape.channels / conv.groups * conv.size * conv.size, Int8Variant.narrowDepth)
+                    XCTAssertGreaterThanOrEqual(layer.inputShape.channels / conv.groups * conv.size * conv.size, IntegerKernels.narrowDepth)
                 }
                 XCTAssertTrue(byDefault.layers.contains { $0.int8 != nil }, name)
             } else {

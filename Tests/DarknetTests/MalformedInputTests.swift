@@ -444,29 +444,29 @@ final class MalformedInputTests: XCTestCase {
     // MARK: images (more in DarknetImageTests/DecodingErrorTests)
 
     static let imageRows: [Row] = [
-        Row("image: empty", .image([]), .image(.unreadable(path: Image.inMemoryPath, reason: "the file is empty"))),
-        Row("image: not an image", .image(Array("[net]\nwidth=416\n".utf8)), .image(.unsupportedFormat(path: Image.inMemoryPath))),
-        Row("image: GIF", .image(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]), .image(.unsupportedFormat(path: Image.inMemoryPath))),
+        Row("image: empty", .image([]), .imageFile(.unreadable(path: Image.inMemoryPath, reason: "the file is empty"))),
+        Row("image: not an image", .image(Array("[net]\nwidth=416\n".utf8)), .imageFile(.unsupportedFormat(path: Image.inMemoryPath))),
+        Row("image: GIF", .image(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]), .imageFile(.unsupportedFormat(path: Image.inMemoryPath))),
         Row("image: JPEG signature only", .image([0xFF, 0xD8, 0xFF]),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
+            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
         Row("image: JPEG cut inside its tables", .image(Array(sampleJPEG.prefix(100))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
+            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
         Row("image: JPEG cut before its scan", .image(Array(sampleJPEG.prefix(sampleJPEG.count / 2))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "Invalid JPEG file structure: missing SOS marker"))),
+            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "Invalid JPEG file structure: missing SOS marker"))),
         Row("image: JPEG truncated in its scan data", .image(Array(largeJPEG.prefix(largeJPEG.count / 2))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "JPEG data ends before the image does (truncated file)"))),
+            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "JPEG data ends before the image does (truncated file)"))),
         Row("image: truncated PNG", .image(Array(samplePNG.prefix(samplePNG.count / 2))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "unexpected end of data"))),
+            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "unexpected end of data"))),
         Row("image: PNG with a damaged IHDR CRC", .image(samplePNG.enumerated().map { $0.offset == 29 ? $0.element ^ 0xFF : $0.element }),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "IHDR: CRC error"))),
+            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "IHDR: CRC error"))),
         Row("image: PNG header claiming 100000x100000", .image(pngHeader(width: 100_000, height: 100_000)),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
+            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
         Row("image: PNG header claiming 4 Gpx (2^32-1 wide)", .image(pngHeader(width: 0xFFFF_FFFF, height: 1)),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
+            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
         Row("image: JPEG header claiming 65535x65535", .image(jpegHeader(width: 65_535, height: 65_535)),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
+            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
         Row("image: valid PNG over a caller's pixel limit", .image(samplePNG, maxPixels: 100),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 24, height: 16, limit: 100))),
+            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 24, height: 16, limit: 100))),
         Row("was a crash: filled image whose size overflows Int", .filledImage(width: 1 << 40, height: 1 << 30, channels: 3),
             .image(.invalidDimensions(width: 1 << 40, height: 1 << 30, channels: 3))),
         Row("was a crash: letterbox canvas whose size overflows Int", .letterbox(width: 1 << 62, height: 3),
@@ -634,6 +634,7 @@ extension MalformedInputTests {
         case plan(PlanError)
         case weights(WeightsError)
         case image(ImageError)
+        case imageFile(ImageFileError)
         case detector(DetectorError)
         case inference(InferenceError)
         /// A `FileError` for the file named `path` (last path component) with some reason.
@@ -746,6 +747,8 @@ extension MalformedInputTests {
             return .weights(WeightsError(file: error.file, layer: error.layer, offset: error.offset, reason: error.reason))
         } catch let error as ImageError {
             return .image(error)
+        } catch let error as ImageFileError {
+            return .imageFile(error)
         } catch let error as DetectorError {
             return .detector(error)
         } catch let error as InferenceError {

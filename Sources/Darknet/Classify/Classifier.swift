@@ -62,7 +62,7 @@ public final class Classifier: Sendable {
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
                             options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         let network = try Network(cfg: cfg, weights: weights, options: options)
-        let labels = try names.map { url throws in try Detector.readLabels(url) } ?? []
+        let labels = try names.map { url throws in try ClassLabels.read(url) } ?? []
         try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
                       sessionPolicy: sessionPolicy)
     }

@@ -100,7 +100,7 @@ public struct DataFile: Sendable, Equatable {
     /// The labels of `names` (empty without one).
     /// - Throws: `FileError` if the names file cannot be read.
     public func labels() throws -> [String] {
-        try names.map { try Detector.readLabels($0) } ?? []
+        try names.map { try ClassLabels.read($0) } ?? []
     }
 
     /// Fails unless `classes=` (when present) is what the network computes.

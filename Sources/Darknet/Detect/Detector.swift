@@ -54,7 +54,7 @@ public final class Detector: Sendable {
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
                             options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         let network = try Network(cfg: cfg, weights: weights, options: options)
-        let labels = try names.map { url throws in try Self.readLabels(url) } ?? []
+        let labels = try names.map { url throws in try ClassLabels.read(url) } ?? []
         try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
                       sessionPolicy: sessionPolicy)
     }
@@ -168,15 +168,7 @@ public final class Detector: Sendable {
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }
 
-    /// Reads a Darknet names file: one label per line (a final newline adds no label).
-    public static func readLabels(_ url: URL) throws -> [String] {
-        let bytes = try readFile(url)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw FileError(path: url.path, reason: "not UTF-8 text")
-        }
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map { $0.trimmingWhitespace() }.map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
-    }
+    /// Reads a Darknet names file: one label per line (a final newline adds no label)
+    /// (`ClassLabels.read`).
+    public static func readLabels(_ url: URL) throws -> [String] { try ClassLabels.read(url) }
 }

@@ -56,7 +56,7 @@ struct LSTMStep: LayerStep {
     var parameterArrays: [[Float]] { blocks.flatMap(\.parameterArrays) }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        let linear = blocks.map { $0.sublayer(.linear) }
+        let linear = blocks.map { $0.sublayer(.linear, kernels: pass.kernels) }
         RecurrentCells.lstmStep(pass.input(of: layer), wf: linear[0], wi: linear[1], wg: linear[2], wo: linear[3],
                                 uf: linear[4], ui: linear[5], ug: linear[6], uo: linear[7],
                                 state: pass.state(of: layer), scratch: pass.threadScratch, output: pass.output(of: layer))

@@ -99,8 +99,8 @@ struct LayerPlanning {
     var parameters = 0
     /// Floats the parameters take in memory, if their layout differs from `parameters`.
     var resident: Int?
-    /// For convolutions, how they are computed.
-    var algorithm: ConvolutionAlgorithm?
+    /// For a convolution, its planned algorithm (a `[crnn]`: one per sub-layer).
+    var convolutions: [PlannedConvolution] = []
 }
 
 /// What every layer's parameter reading shares.

@@ -81,7 +81,8 @@ struct LocalStep: LayerStep {
                 LocalConvolution.forward(input: pass.input(of: layer), channels: input.channels, height: input.height,
                                          width: input.width, filters: spec.filters, size: spec.size, stride: spec.stride,
                                          pad: spec.pad, weights: weights.baseAddress!, biases: biases.baseAddress!,
-                                         activation: spec.activation, patch: pass.threadScratch, output: pass.output(of: layer))
+                                         activation: spec.activation, patch: pass.threadScratch, output: pass.output(of: layer),
+                                         kernels: pass.kernels)
             }
         }
     }

@@ -34,7 +34,7 @@ extension LocalAvgpoolSpec: WeightlessLayer {
         let input = pass.input(of: layer), output = pass.output(of: layer)
         let inShape = layer.inputShape, outShape = layer.outputShape
         pass.split(inShape.channels, minimumPiece: 4) { channels, _ in
-            localAveragePool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+            pass.kernels.localAveragePool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                              height: inShape.height, width: inShape.width, size: window.size, strideX: window.strideX,
                              strideY: window.strideY, padding: window.padding, outHeight: outShape.height,
                              outWidth: outShape.width, into: output + channels.lowerBound * outShape.planeSize)

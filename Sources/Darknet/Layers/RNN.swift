@@ -54,8 +54,8 @@ struct RNNStep: LayerStep {
     var parameterArrays: [[Float]] { [input, recurrent, output].flatMap(\.parameterArrays) }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        RecurrentCells.rnnStep(pass.input(of: layer), input: input.sublayer(spec.activation),
-                               self: recurrent.sublayer(spec.activation), output: output.sublayer(spec.activation),
+        RecurrentCells.rnnStep(pass.input(of: layer), input: input.sublayer(spec.activation, kernels: pass.kernels),
+                               self: recurrent.sublayer(spec.activation, kernels: pass.kernels), output: output.sublayer(spec.activation, kernels: pass.kernels),
                                shortcut: spec.shortcut, state: pass.state(of: layer), scratch: pass.threadScratch,
                                output: pass.output(of: layer))
     }

@@ -35,7 +35,7 @@ extension SamSpec: WeightlessLayer {
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        multiply(pass.input(of: layer), pass.buffer(of: from), count: layer.outputShape.count, activation: activation,
+        pass.kernels.multiply(pass.input(of: layer), pass.buffer(of: from), count: layer.outputShape.count, activation: activation,
                  into: pass.output(of: layer))
     }
 }

@@ -46,10 +46,10 @@ extension ScaleChannelsSpec: WeightlessLayer {
         let scale = pass.input(of: layer), output = pass.output(of: layer), shape = layer.outputShape
         let scaled = pass.buffer(of: from)
         if scaleWH {
-            scaleByPlane(scaled, plane: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
+            pass.kernels.scaleByPlane(scaled, plane: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
         } else {
-            scaleByChannel(scaled, scale: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
+            pass.kernels.scaleByChannel(scaled, scale: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
         }
-        activate(output, count: shape.count, activation: activation)
+        pass.kernels.activate(output, count: shape.count, activation: activation)
     }
 }

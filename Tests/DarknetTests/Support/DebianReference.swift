@@ -120,7 +120,8 @@ final class OwnedSublayer {
         weights.initialize(from: w, count: w.count)
         biases = .allocate(capacity: b.count)
         biases.initialize(from: b, count: b.count)
-        sublayer = ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation)
+        sublayer = ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation,
+                                     kernels: .native)
     }
 
     deinit {
