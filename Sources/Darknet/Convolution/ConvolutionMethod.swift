@@ -170,14 +170,11 @@ package struct ConvolutionBuffers {
 
     /// Adds the biases and applies `activation` over `filters` planes of `planeSize` of the output,
     /// split by filter: the epilogue of the GEMM paths.
-    func addBiases(_ biases: [Float], planeSize: Int, activation: Activation) {
+    func addBiases(_ biases: UnsafePointer<Float>, filters: Int, planeSize: Int, activation: Activation) {
         let output = output, kernels = kernels
-        biases.withUnsafeBufferPointer { biases in
-            let filters = biases.count, biases = biases.baseAddress!
-            split(filters, minimumPiece: 4) { range, _ in
-                kernels.addBiasAndActivate(output + range.lowerBound * planeSize, biases: biases + range.lowerBound,
-                                           channels: range.count, planeSize: planeSize, activation: activation)
-            }
+        split(filters, minimumPiece: 4) { range, _ in
+            kernels.addBiasAndActivate(output + range.lowerBound * planeSize, biases: biases + range.lowerBound,
+                                       channels: range.count, planeSize: planeSize, activation: activation)
         }
     }
 
@@ -219,5 +216,43 @@ extension PlannedConvolution {
         let kernel = try method.load(&source)
         reader = source.reader
         return kernel
+    }
+}
+
+/// A float algorithm: its kernel is the plan plus the weights in its layout
+/// (`FloatConvolutionKernel`).
+package protocol FloatConvolutionMethod: ConvolutionMethod {
+    /// The layer's folded weights in this algorithm's layout, and the folded biases (default:
+    /// row-major `filters x kernelArea` as Darknet stores them, `ConvolutionWeightSource.folded()`).
+    func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float])
+    /// Computes the convolution with `weights` in this algorithm's layout.
+    func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers)
+}
+
+extension FloatConvolutionMethod {
+    package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
+        try source.folded()
+    }
+
+    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
+        let (weights, biases) = try layOut(&source)
+        return FloatConvolutionKernel(plan: self, weights: weights, biases: biases)
+    }
+}
+
+/// A float algorithm's loaded kernel: its plan and the weights in its layout.
+struct FloatConvolutionKernel<Method: FloatConvolutionMethod>: ConvolutionKernel {
+    let plan: Method
+    let weights: [Float]
+    let biases: [Float]
+
+    var parameterArrays: [[Float]] { [weights, biases] }
+
+    func run(_ buffers: ConvolutionBuffers) {
+        weights.withUnsafeBufferPointer { weights in
+            biases.withUnsafeBufferPointer { biases in
+                plan.run(weights: weights.baseAddress!, biases: biases.baseAddress!, buffers)
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@ extension ConvolutionAlgorithm {
 /// (YOLOv3's 3x3/2 32 -> 64 at 416: 288 x 43264 floats, 50 MB) and is written to memory and read
 /// back; in bands it never leaves L2. Each band's GEMM re-packs the weights, so this only pays
 /// while they are small (`weightLimit`, `columnMatrixThreshold`: `ConvolutionChoice`).
-package struct Im2colBands: ConvolutionMethod {
+package struct Im2colBands: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .im2colBands }
 
     /// Column-matrix bytes one band aims at (L2 is 1-2 MB per core on current x86 parts).
@@ -48,42 +48,25 @@ package struct Im2colBands: ConvolutionMethod {
     package var scratchCount: Int { saturatingProduct(shapes.kernelArea, bandRows, shapes.output.width) }
     package var weightCount: Int { shapes.conv.gemmWeightCount(inputChannels: shapes.input.channels) }
 
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.folded()
-        return Kernel(plan: self, weights: weights, biases: biases)
-    }
 
-    struct Kernel: ConvolutionKernel {
-        let plan: Im2colBands
-        let weights: [Float]
-        let biases: [Float]
-
-        var parameterArrays: [[Float]] { [weights, biases] }
-
-        /// Bands split over the workers; worker `w` builds its column matrix in its scratch.
-        func run(_ buffers: ConvolutionBuffers) {
-            let shapes = plan.shapes, conv = shapes.conv, input = shapes.input
-            let rowsPerBand = plan.bandRows, width = shapes.output.width, height = shapes.output.height
-            let bands = (height + rowsPerBand - 1) / rowsPerBand, kernelArea = shapes.kernelArea
-            let scratch = buffers.scratch, stride = buffers.scratchStride, kernels = buffers.kernels
-            let output = buffers.output
-            weights.withUnsafeBufferPointer { weights in
-                let weights = weights.baseAddress!
-                buffers.split(bands) { range, worker in
-                    let columns = scratch + worker * stride
-                    for band in range {
-                        let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)
-                        kernels.im2col(buffers.input, channels: input.channels, height: input.height, width: input.width,
-                                       size: conv.size, strideX: conv.strideX, strideY: conv.strideY,
-                                       dilation: conv.dilation, padding: conv.padding, outHeight: height,
-                                       outWidth: width, rows: rows, into: columns)
-                        BLAS.sgemm(m: conv.filters, n: rows.count * width, k: kernelArea, a: weights, lda: kernelArea,
-                                   b: columns, ldb: rows.count * width,
-                                   c: output + rows.lowerBound * width, ldc: shapes.output.planeSize)
-                    }
-                }
+    /// Bands split over the workers; worker `w` builds its column matrix in its scratch.
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let conv = shapes.conv, input = shapes.input
+        let rowsPerBand = bandRows, width = shapes.output.width, height = shapes.output.height
+        let bands = (height + rowsPerBand - 1) / rowsPerBand, kernelArea = shapes.kernelArea
+        let scratch = buffers.scratch, stride = buffers.scratchStride, kernels = buffers.kernels
+        let output = buffers.output, plane = shapes.output.planeSize
+        buffers.split(bands) { range, worker in
+            let columns = scratch + worker * stride
+            for band in range {
+                let rows = (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand)
+                kernels.im2col(buffers.input, channels: input.channels, height: input.height, width: input.width,
+                               size: conv.size, strideX: conv.strideX, strideY: conv.strideY, dilation: conv.dilation,
+                               padding: conv.padding, outHeight: height, outWidth: width, rows: rows, into: columns)
+                BLAS.sgemm(m: conv.filters, n: rows.count * width, k: kernelArea, a: weights, lda: kernelArea,
+                           b: columns, ldb: rows.count * width, c: output + rows.lowerBound * width, ldc: plane)
             }
-            buffers.addBiases(biases, planeSize: shapes.output.planeSize, activation: conv.activation)
         }
+        buffers.addBiases(biases, filters: conv.filters, planeSize: plane, activation: conv.activation)
     }
 }

@@ -6,7 +6,7 @@ extension ConvolutionAlgorithm {
 /// `.im2col`: the general convolution, as Darknet computes it: per group, im2col into the
 /// workspace (split over threads by channels), then one BLAS GEMM (split by filters or by output
 /// columns, `GEMMCutting`), then bias and activation.
-package struct Im2colConvolution: ConvolutionMethod {
+package struct Im2colConvolution: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .im2col }
 
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool { true }
@@ -27,39 +27,24 @@ package struct Im2colConvolution: ConvolutionMethod {
     package var scratchCount: Int { 0 }
     package var weightCount: Int { shapes.conv.gemmWeightCount(inputChannels: shapes.input.channels) }
 
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.folded()
-        return Kernel(plan: self, weights: weights, biases: biases)
-    }
 
-    struct Kernel: ConvolutionKernel {
-        let plan: Im2colConvolution
-        let weights: [Float]
-        let biases: [Float]
-
-        var parameterArrays: [[Float]] { [weights, biases] }
-
-        func run(_ buffers: ConvolutionBuffers) {
-            let shapes = plan.shapes, conv = shapes.conv, input = shapes.input, output = shapes.output
-            let groupChannels = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
-            let kernelRows = conv.size * conv.size, kernelArea = shapes.kernelArea, plane = output.planeSize
-            let workspace = buffers.workspace, kernels = buffers.kernels
-            weights.withUnsafeBufferPointer { weights in
-                for g in 0..<conv.groups {
-                    let groupInput = buffers.input + g * groupChannels * input.planeSize
-                    buffers.split(groupChannels) { channels, _ in
-                        kernels.im2col(groupInput + channels.lowerBound * input.planeSize, channels: channels.count,
-                                       height: input.height, width: input.width, size: conv.size,
-                                       strideX: conv.strideX, strideY: conv.strideY, dilation: conv.dilation,
-                                       padding: conv.padding, outHeight: output.height, outWidth: output.width,
-                                       into: workspace + channels.lowerBound * kernelRows * plane)
-                    }
-                    plan.cutting.multiply(m: groupFilters, n: plane, k: kernelArea,
-                                          a: weights.baseAddress! + g * groupFilters * kernelArea, b: workspace,
-                                          c: buffers.output + g * groupFilters * plane, split: buffers.split)
-                }
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let conv = shapes.conv, input = shapes.input, output = shapes.output
+        let groupChannels = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
+        let kernelRows = conv.size * conv.size, kernelArea = shapes.kernelArea, plane = output.planeSize
+        let workspace = buffers.workspace, kernels = buffers.kernels
+        for g in 0..<conv.groups {
+            let groupInput = buffers.input + g * groupChannels * input.planeSize
+            buffers.split(groupChannels) { channels, _ in
+                kernels.im2col(groupInput + channels.lowerBound * input.planeSize, channels: channels.count,
+                               height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
+                               strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
+                               outHeight: output.height, outWidth: output.width,
+                               into: workspace + channels.lowerBound * kernelRows * plane)
             }
-            buffers.addBiases(biases, planeSize: plane, activation: conv.activation)
+            cutting.multiply(m: groupFilters, n: plane, k: kernelArea, a: weights + g * groupFilters * kernelArea,
+                             b: workspace, c: buffers.output + g * groupFilters * plane, split: buffers.split)
         }
+        buffers.addBiases(biases, filters: conv.filters, planeSize: plane, activation: conv.activation)
     }
 }

@@ -16,7 +16,7 @@ extension ConvolutionAlgorithm {
 ///
 /// The planner takes it where it beats the BLAS (`beatsTheBLAS`): an OpenBLAS without AVX-512
 /// kernels on a CPU with AVX-512, as under `OPENBLAS_CORETYPE=Haswell`.
-package struct PointwiseConvolution: ConvolutionMethod {
+package struct PointwiseConvolution: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .pointwise }
 
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool {
@@ -74,40 +74,28 @@ package struct PointwiseConvolution: ConvolutionMethod {
     /// Weights transposed, `channels x filters`.
     package var weightCount: Int { shapes.conv.gemmWeightCount(inputChannels: channels) }
 
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
+    /// Weights transposed, `channels x filters`.
+    package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
         let (weights, biases) = try source.folded()
-        return Kernel(plan: self, weights: transposed(weights, rows: filters, columns: channels), biases: biases)
+        return (transposed(weights, rows: filters, columns: channels), biases)
     }
 
-    struct Kernel: ConvolutionKernel {
-        let plan: PointwiseConvolution
-        /// `channels x filters`.
-        let weights: [Float]
-        let biases: [Float]
-
-        var parameterArrays: [[Float]] { [weights, biases] }
-
-        func run(_ buffers: ConvolutionBuffers) {
-            let (count, positions) = plan.chunks(threads: buffers.split.threads)
-            let channels = plan.channels, filters = plan.filters, plane = plan.plane, activation = plan.shapes.conv.activation
-            let input = buffers.input, output = buffers.output, scratch = buffers.scratch, stride = buffers.scratchStride
-            let pointwise = buffers.kernels.functions.pointee.pointwise
-            // Bias and activation in the store where the C kernels have the activation, else after.
-            let fused = activation.simdKernelCode
-            weights.withUnsafeBufferPointer { weights in
-                biases.withUnsafeBufferPointer { biases in
-                    let weights = weights.baseAddress!, storeBiases = fused == nil ? nil : biases.baseAddress
-                    buffers.split(count) { range, worker in
-                        let packed = scratch + worker * stride, products = packed + positions * channels
-                        for chunk in range {
-                            let first = chunk * positions
-                            pointwise(weights, input, channels, filters, plane, first, min(positions, plane - first),
-                                      storeBiases, fused ?? -1, packed, products, output)
-                        }
-                    }
-                }
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let (count, positions) = chunks(threads: buffers.split.threads)
+        let channels = channels, filters = filters, plane = plane, activation = shapes.conv.activation
+        let input = buffers.input, output = buffers.output, scratch = buffers.scratch, stride = buffers.scratchStride
+        let pointwise = buffers.kernels.functions.pointee.pointwise
+        // Bias and activation in the store where the C kernels have the activation, else after.
+        let fused = activation.simdKernelCode
+        let storeBiases = fused == nil ? nil : biases
+        buffers.split(count) { range, worker in
+            let packed = scratch + worker * stride, products = packed + positions * channels
+            for chunk in range {
+                let first = chunk * positions
+                pointwise(weights, input, channels, filters, plane, first, min(positions, plane - first), storeBiases,
+                          fused ?? -1, packed, products, output)
             }
-            if fused == nil { buffers.addBiases(biases, planeSize: plane, activation: activation) }
         }
+        if fused == nil { buffers.addBiases(biases, filters: filters, planeSize: plane, activation: activation) }
     }
 }

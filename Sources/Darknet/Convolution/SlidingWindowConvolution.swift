@@ -13,7 +13,7 @@ extension ConvolutionAlgorithm {
 /// The input is first copied into zero-padded planes (the workspace); the C kernel then keeps a
 /// block of filters x output columns in SIMD registers while it walks the window. With
 /// `ConvolutionBuffers.pooled` (the plan fuses the max pool after it, `canPool`), it also pools.
-package struct SlidingWindowConvolution: ConvolutionMethod {
+package struct SlidingWindowConvolution: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .slidingWindow }
 
     /// Stride 1 on both axes, no dilation, one group, a kernel the direct kernel takes.
@@ -63,52 +63,34 @@ package struct SlidingWindowConvolution: ConvolutionMethod {
             && pooled == TensorShape(channels: output.channels, height: output.height / 2, width: output.width / 2)
     }
 
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.folded()
-        return Kernel(plan: self, weights: weights, biases: biases)
-    }
 
-    struct Kernel: ConvolutionKernel {
-        let plan: SlidingWindowConvolution
-        let weights: [Float]
-        let biases: [Float]
-
-        var parameterArrays: [[Float]] { [weights, biases] }
-
-        /// Threads split the padding by channel and the convolution by output rows. Bias (and leaky /
-        /// ReLU) are applied by the kernel itself.
-        func run(_ buffers: ConvolutionBuffers) {
-            let shapes = plan.shapes, conv = shapes.conv, input = shapes.input, output = shapes.output
-            let workspace = buffers.workspace, functions = buffers.kernels.functions
-            let paddedHeight = input.height + 2 * conv.padding
-            let paddedWidth = SlidingWindowConvolution.paddedWidth(outputWidth: output.width, size: conv.size)
-            buffers.split(input.channels) { channels, _ in
-                swiftdarknet_pad_planes(buffers.input, channels.lowerBound, channels.count, input.height, input.width,
-                                        conv.padding, workspace, paddedHeight, paddedWidth)
+    /// Threads split the padding by channel and the convolution by output rows. Bias (and leaky /
+    /// ReLU) are applied by the kernel itself; with `buffers.pooled`, the max pool after it too.
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let conv = shapes.conv, input = shapes.input, output = shapes.output
+        let workspace = buffers.workspace, functions = buffers.kernels.functions
+        let paddedHeight = input.height + 2 * conv.padding
+        let paddedWidth = Self.paddedWidth(outputWidth: output.width, size: conv.size)
+        buffers.split(input.channels) { channels, _ in
+            swiftdarknet_pad_planes(buffers.input, channels.lowerBound, channels.count, input.height, input.width,
+                                    conv.padding, workspace, paddedHeight, paddedWidth)
+        }
+        let fused = Self.fusedEpilogue(for: conv.activation)
+        if let pooled = buffers.pooled, let fused {  // the plan fuses a pool only after a fused activation
+            buffers.split(output.height / 2) { rows, _ in
+                functions.pointee.convolve_direct_maxpool2(
+                    workspace, input.channels, paddedHeight, paddedWidth, weights, biases, conv.filters, conv.size, pooled,
+                    output.height, output.width, rows.lowerBound, rows.upperBound, fused)
             }
-            let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
-            weights.withUnsafeBufferPointer { weights in
-                biases.withUnsafeBufferPointer { biases in
-                    let weights = weights.baseAddress!, biases = biases.baseAddress!
-                    if let pooled = buffers.pooled, let fused {  // the plan fuses a pool only after a fused activation
-                        buffers.split(output.height / 2) { rows, _ in
-                            functions.pointee.convolve_direct_maxpool2(
-                                workspace, input.channels, paddedHeight, paddedWidth, weights, biases, conv.filters,
-                                conv.size, pooled, output.height, output.width, rows.lowerBound, rows.upperBound, fused)
-                        }
-                        return
-                    }
-                    buffers.split(output.height) { rows, _ in
-                        functions.pointee.convolve_direct(
-                            workspace, input.channels, paddedHeight, paddedWidth, weights, biases, conv.filters,
-                            conv.size, buffers.output, output.height, output.width, rows.lowerBound, rows.upperBound,
-                            fused ?? 0)
-                    }
-                }
-            }
-            if fused == nil, buffers.pooled == nil {
-                buffers.activate(filters: conv.filters, planeSize: output.planeSize, activation: conv.activation)
-            }
+            return
+        }
+        buffers.split(output.height) { rows, _ in
+            functions.pointee.convolve_direct(
+                workspace, input.channels, paddedHeight, paddedWidth, weights, biases, conv.filters, conv.size,
+                buffers.output, output.height, output.width, rows.lowerBound, rows.upperBound, fused ?? 0)
+        }
+        if fused == nil {
+            buffers.activate(filters: conv.filters, planeSize: output.planeSize, activation: conv.activation)
         }
     }
 }

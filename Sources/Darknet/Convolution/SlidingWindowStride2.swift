@@ -16,7 +16,7 @@ extension ConvolutionAlgorithm {
 /// same register-blocked kernel as `SlidingWindowConvolution` sums the window. The band is small
 /// enough to stay in L2 while every filter runs over it, and the copy is paid once per band, not
 /// once per filter.
-package struct SlidingWindowStride2: ConvolutionMethod {
+package struct SlidingWindowStride2: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .slidingWindowStride2 }
 
     /// Band buffer bytes one thread aims at (L2 is 512 KB to 2 MB per core on current x86 parts).
@@ -56,39 +56,22 @@ package struct SlidingWindowStride2: ConvolutionMethod {
     }
     package var weightCount: Int { conv.gemmWeightCount(inputChannels: shapes.input.channels) }
 
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.folded()
-        return Kernel(plan: self, weights: weights, biases: biases)
-    }
 
-    struct Kernel: ConvolutionKernel {
-        let plan: SlidingWindowStride2
-        let weights: [Float]
-        let biases: [Float]
-
-        var parameterArrays: [[Float]] { [weights, biases] }
-
-        /// The output rows split over the workers, bias and activation included; worker `w`'s band in
-        /// its scratch.
-        func run(_ buffers: ConvolutionBuffers) {
-            let shapes = plan.shapes, conv = shapes.conv, input = shapes.input, output = shapes.output
-            let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
-            let rowsPerBand = plan.bandRows, functions = buffers.kernels.functions
-            let scratch = buffers.scratch, stride = buffers.scratchStride
-            weights.withUnsafeBufferPointer { weights in
-                biases.withUnsafeBufferPointer { biases in
-                    let weights = weights.baseAddress!, biases = biases.baseAddress!
-                    buffers.split(output.height, minimumPiece: rowsPerBand) { rows, worker in
-                        functions.pointee.convolve_stride2(
-                            buffers.input, input.channels, input.height, input.width, conv.padding, weights, biases,
-                            conv.filters, conv.size, buffers.output, output.height, output.width, rows.lowerBound,
-                            rows.upperBound, rowsPerBand, scratch + worker * stride, fused ?? 0)
-                    }
-                }
-            }
-            if fused == nil {
-                buffers.activate(filters: conv.filters, planeSize: output.planeSize, activation: conv.activation)
-            }
+    /// The output rows split over the workers, bias and activation included; worker `w`'s band in
+    /// its scratch.
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let input = shapes.input, output = shapes.output
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: conv.activation)
+        let rowsPerBand = bandRows, functions = buffers.kernels.functions
+        let scratch = buffers.scratch, stride = buffers.scratchStride
+        buffers.split(output.height, minimumPiece: rowsPerBand) { rows, worker in
+            functions.pointee.convolve_stride2(
+                buffers.input, input.channels, input.height, input.width, conv.padding, weights, biases, conv.filters,
+                conv.size, buffers.output, output.height, output.width, rows.lowerBound, rows.upperBound, rowsPerBand,
+                scratch + worker * stride, fused ?? 0)
+        }
+        if fused == nil {
+            buffers.activate(filters: conv.filters, planeSize: output.planeSize, activation: conv.activation)
         }
     }
 }

@@ -8,8 +8,10 @@ extension ConvolutionAlgorithm {
 /// `.winogradBands`: F(4x4, 3x3), the input transform, tile-major products and output transform
 /// of one band of tile rows after another, the band's transformed input and products in the
 /// worker's scratch (after the transform scratch), so they never leave its cache.
-package struct WinogradBands: ConvolutionMethod {
+package struct WinogradBands: WinogradMethod {
     package static var algorithm: ConvolutionAlgorithm { .winogradBands }
+    package static var tile: WinogradWeightTransform.Tile { .f43 }
+    package static var products: WinogradDriver.Products { .tileMajor }
 
     /// Bytes of transformed input and products one band aims at: with the weights, about what
     /// one core's L2 holds.
@@ -18,14 +20,12 @@ package struct WinogradBands: ConvolutionMethod {
     /// of them, so they have to stay in L2 beside the band (104x104 64 -> 128: 1.2 MB).
     static let weightLimit = 2 << 20
 
-    package static func computes(_ candidate: ConvolutionCandidate) -> Bool { candidate.isWinogradShape }
+    package let driver: WinogradDriver
+    package let kernels: VectorKernels
 
-    let driver: WinogradDriver
-    let kernels: VectorKernels
-
-    package init(_ candidate: ConvolutionCandidate) {
-        driver = WinogradDriver(shapes: candidate.shapes, tile: .f43, products: .tileMajor)
-        kernels = candidate.kernels
+    package init(driver: WinogradDriver, kernels: VectorKernels) {
+        self.driver = driver
+        self.kernels = kernels
     }
 
     /// Tile rows per band: as many as fit `bandBytes`, at least one.
@@ -44,53 +44,33 @@ package struct WinogradBands: ConvolutionMethod {
     package var workspaceCount: Int { 0 }
     /// The transform scratch and one band.
     package var scratchCount: Int { driver.scratchCount + bandFloats(tileRows: bandTileRows) }
-    package var weightCount: Int { driver.weightTransform(kernels).count }
 
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.transformed(by: driver.weightTransform(kernels))
-        return Kernel(plan: self, weights: weights, biases: biases)
-    }
-
-    struct Kernel: ConvolutionKernel {
-        let plan: WinogradBands
-        let weights: [Float]
-        let biases: [Float]
-
-        var parameterArrays: [[Float]] { [weights, biases] }
-
-        func run(_ buffers: ConvolutionBuffers) {
-            let driver = plan.driver, shapes = driver.shapes
-            let height = shapes.output.height, width = shapes.output.width, inputShape = shapes.input
-            let (rows, columns) = driver.tileCounts
-            let channels = driver.channels, filters = driver.filters, padded = WinogradF43.paddedFilters(filters)
-            let rowsPerBand = plan.bandTileRows, bands = (rows + rowsPerBand - 1) / rowsPerBand
-            let transformScratch = driver.scratchCount, activation = shapes.conv.activation
-            let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
-            let functions = buffers.kernels.functions, kernels = buffers.kernels
-            let scratch = buffers.scratch, stride = buffers.scratchStride, input = buffers.input, output = buffers.output
-            weights.withUnsafeBufferPointer { weights in
-                biases.withUnsafeBufferPointer { biases in
-                    let weights = weights.baseAddress!, biases = biases.baseAddress!
-                    buffers.split(bands) { range, worker in
-                        let workerScratch = scratch + worker * stride
-                        let transformed = workerScratch + transformScratch
-                        let products = transformed + WinogradF43.elements * rowsPerBand * columns * channels
-                        for band in range {
-                            let first = band * rowsPerBand, count = min(rows - first, rowsPerBand)
-                            functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, first,
-                                                             count, columns, transformed, workerScratch, 0, channels)
-                            functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
-                                                                           count * columns, 0, WinogradF43.elements)
-                            functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count,
-                                                                         columns, biases, epilogue ?? 0, output, 0, filters)
-                            if epilogue == nil {
-                                let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
-                                for f in 0..<filters {
-                                    kernels.activate(output + f * shapes.output.planeSize + firstRow * width,
-                                                     count: outputRows * width, activation: activation)
-                                }
-                            }
-                        }
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let shapes = driver.shapes, height = shapes.output.height, width = shapes.output.width, inputShape = shapes.input
+        let (rows, columns) = driver.tileCounts
+        let channels = driver.channels, filters = driver.filters, padded = WinogradF43.paddedFilters(filters)
+        let rowsPerBand = bandTileRows, bands = (rows + rowsPerBand - 1) / rowsPerBand
+        let transformScratch = driver.scratchCount, activation = shapes.conv.activation
+        let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
+        let functions = buffers.kernels.functions, kernels = buffers.kernels
+        let scratch = buffers.scratch, stride = buffers.scratchStride, input = buffers.input, output = buffers.output
+        buffers.split(bands) { range, worker in
+            let workerScratch = scratch + worker * stride
+            let transformed = workerScratch + transformScratch
+            let products = transformed + WinogradF43.elements * rowsPerBand * columns * channels
+            for band in range {
+                let first = band * rowsPerBand, count = min(rows - first, rowsPerBand)
+                functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, first, count,
+                                                 columns, transformed, workerScratch, 0, channels)
+                functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
+                                                               count * columns, 0, WinogradF43.elements)
+                functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, columns,
+                                                             biases, epilogue ?? 0, output, 0, filters)
+                if epilogue == nil {
+                    let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
+                    for f in 0..<filters {
+                        kernels.activate(output + f * shapes.output.planeSize + firstRow * width,
+                                         count: outputRows * width, activation: activation)
                     }
                 }
             }

@@ -4,9 +4,9 @@
 /// and activation (split by filter). The algorithms differ in the tile (F(4x4, 3x3) or F(2x2,
 /// 3x3)), the products' form (36 BLAS GEMMs, or the register-blocked tile-major kernel that reads
 /// each transformed weight once) and hence the weights' layout.
-struct WinogradDriver: Sendable, Equatable {
+package struct WinogradDriver: Sendable, Equatable {
     /// How the element-wise products are computed.
-    enum Products: Sendable, Equatable {
+    package enum Products: Sendable, Equatable {
         /// One BLAS GEMM per element on filter-major weights (`[elements][filters][channels]`),
         /// products `[elements][filters][tiles]`.
         case gemms
@@ -96,20 +96,37 @@ struct WinogradDriver: Sendable, Equatable {
     }
 }
 
-/// What the four Winograd algorithms' kernels share: the weights in their driver's layout.
-struct WinogradKernel: ConvolutionKernel {
-    let driver: WinogradDriver
-    let weights: [Float]
-    let biases: [Float]
+/// What the four Winograd algorithms share: the shape they compute, the weight transform into
+/// their driver's layout straight from the file, and their memory; the three whole-layer ones
+/// also their run (`WinogradBands` runs the driver's steps a band at a time).
+package protocol WinogradMethod: FloatConvolutionMethod {
+    /// F(4x4, 3x3) or F(2x2, 3x3).
+    static var tile: WinogradWeightTransform.Tile { get }
+    /// The element-wise products' form.
+    static var products: WinogradDriver.Products { get }
+    var driver: WinogradDriver { get }
+    var kernels: VectorKernels { get }
+    init(driver: WinogradDriver, kernels: VectorKernels)
+}
 
-    var parameterArrays: [[Float]] { [weights, biases] }
+extension WinogradMethod {
+    package static func computes(_ candidate: ConvolutionCandidate) -> Bool { candidate.isWinogradShape }
 
-    func run(_ buffers: ConvolutionBuffers) {
-        weights.withUnsafeBufferPointer { weights in
-            biases.withUnsafeBufferPointer { biases in
-                driver.run(weights: weights.baseAddress!, biases: biases.baseAddress!, buffers)
-            }
-        }
+    package init(_ candidate: ConvolutionCandidate) {
+        self.init(driver: WinogradDriver(shapes: candidate.shapes, tile: Self.tile, products: Self.products),
+                  kernels: candidate.kernels)
+    }
+
+    package var workspaceCount: Int { driver.workspaceCount }
+    package var scratchCount: Int { driver.scratchCount }
+    package var weightCount: Int { driver.weightTransform(kernels).count }
+
+    package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
+        try source.transformed(by: driver.weightTransform(kernels))
+    }
+
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        driver.run(weights: weights, biases: biases, buffers)
     }
 }
 

@@ -6,25 +6,16 @@ extension ConvolutionAlgorithm {
 
 /// `.winogradF23`: F(2x2, 3x3) with the tile-major product kernel over the whole layer
 /// (`WinogradDriver`, `WinogradF23`).
-package struct WinogradF23Convolution: ConvolutionMethod {
+package struct WinogradF23Convolution: WinogradMethod {
     package static var algorithm: ConvolutionAlgorithm { .winogradF23 }
+    package static var tile: WinogradWeightTransform.Tile { .f23 }
+    package static var products: WinogradDriver.Products { .tileMajor }
 
-    package static func computes(_ candidate: ConvolutionCandidate) -> Bool { candidate.isWinogradShape }
+    package let driver: WinogradDriver
+    package let kernels: VectorKernels
 
-    let driver: WinogradDriver
-    let kernels: VectorKernels
-
-    package init(_ candidate: ConvolutionCandidate) {
-        driver = WinogradDriver(shapes: candidate.shapes, tile: .f23, products: .tileMajor)
-        kernels = candidate.kernels
-    }
-
-    package var workspaceCount: Int { driver.workspaceCount }
-    package var scratchCount: Int { driver.scratchCount }
-    package var weightCount: Int { driver.weightTransform(kernels).count }
-
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.transformed(by: driver.weightTransform(kernels))
-        return WinogradKernel(driver: driver, weights: weights, biases: biases)
+    package init(driver: WinogradDriver, kernels: VectorKernels) {
+        self.driver = driver
+        self.kernels = kernels
     }
 }

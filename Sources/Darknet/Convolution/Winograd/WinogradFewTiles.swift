@@ -7,8 +7,10 @@ extension ConvolutionAlgorithm {
 
 /// `.winogradFewTiles`: F(4x4, 3x3) with the tile-major product kernel over the whole layer,
 /// weights channel-major (`WinogradDriver`).
-package struct WinogradFewTiles: ConvolutionMethod {
+package struct WinogradFewTiles: WinogradMethod {
     package static var algorithm: ConvolutionAlgorithm { .winogradFewTiles }
+    package static var tile: WinogradWeightTransform.Tile { .f43 }
+    package static var products: WinogradDriver.Products { .tileMajor }
 
     /// Most F(4x4, 3x3) tiles the whole-layer tile-major paths take on (a 52x52 output): beyond,
     /// the transformed input and products outgrow L2, and run a band at a time.
@@ -18,22 +20,11 @@ package struct WinogradFewTiles: ConvolutionMethod {
     /// with 16/36 of the weights, is faster.
     static let weightLimit = 32 << 20
 
-    package static func computes(_ candidate: ConvolutionCandidate) -> Bool { candidate.isWinogradShape }
+    package let driver: WinogradDriver
+    package let kernels: VectorKernels
 
-    let driver: WinogradDriver
-    let kernels: VectorKernels
-
-    package init(_ candidate: ConvolutionCandidate) {
-        driver = WinogradDriver(shapes: candidate.shapes, tile: .f43, products: .tileMajor)
-        kernels = candidate.kernels
-    }
-
-    package var workspaceCount: Int { driver.workspaceCount }
-    package var scratchCount: Int { driver.scratchCount }
-    package var weightCount: Int { driver.weightTransform(kernels).count }
-
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.transformed(by: driver.weightTransform(kernels))
-        return WinogradKernel(driver: driver, weights: weights, biases: biases)
+    package init(driver: WinogradDriver, kernels: VectorKernels) {
+        self.driver = driver
+        self.kernels = kernels
     }
 }

@@ -5,25 +5,16 @@ extension ConvolutionAlgorithm {
 
 /// `.winograd`: F(4x4, 3x3) with the element-wise products as 36 BLAS GEMMs (`filters x
 /// channels` times `channels x tiles`), weights filter-major (`WinogradDriver`).
-package struct WinogradGEMMs: ConvolutionMethod {
+package struct WinogradGEMMs: WinogradMethod {
     package static var algorithm: ConvolutionAlgorithm { .winograd }
+    package static var tile: WinogradWeightTransform.Tile { .f43 }
+    package static var products: WinogradDriver.Products { .gemms }
 
-    package static func computes(_ candidate: ConvolutionCandidate) -> Bool { candidate.isWinogradShape }
+    package let driver: WinogradDriver
+    package let kernels: VectorKernels
 
-    let driver: WinogradDriver
-    let kernels: VectorKernels
-
-    package init(_ candidate: ConvolutionCandidate) {
-        driver = WinogradDriver(shapes: candidate.shapes, tile: .f43, products: .gemms)
-        kernels = candidate.kernels
-    }
-
-    package var workspaceCount: Int { driver.workspaceCount }
-    package var scratchCount: Int { driver.scratchCount }
-    package var weightCount: Int { driver.weightTransform(kernels).count }
-
-    package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.transformed(by: driver.weightTransform(kernels))
-        return WinogradKernel(driver: driver, weights: weights, biases: biases)
+    package init(driver: WinogradDriver, kernels: VectorKernels) {
+        self.driver = driver
+        self.kernels = kernels
     }
 }

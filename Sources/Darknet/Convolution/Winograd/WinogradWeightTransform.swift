@@ -5,9 +5,9 @@ import Foundation
 /// Winograd's weight transform `G g Gᵀ` of a layer's 3x3 kernels into one algorithm's layout
 /// (`WinogradF43`, `WinogradF23`), batch norm folded in on the way: loading runs it on the
 /// weights a run at a time as they are read (`ConvolutionWeightSource.transformed(by:)`).
-struct WinogradWeightTransform: WeightTransform {
+package struct WinogradWeightTransform: WeightTransform {
     /// The input tile's side: 6 for F(4x4, 3x3) (36 elements), 4 for F(2x2, 3x3) (16).
-    enum Tile: Int32 { case f43 = 6, f23 = 4 }
+    package enum Tile: Int32, Sendable { case f43 = 6, f23 = 4 }
 
     let tile: Tile
     /// Channel-major in blocks of 16 filters (the tile-major paths; F(2x2, 3x3) always), else
@@ -18,7 +18,7 @@ struct WinogradWeightTransform: WeightTransform {
     let kernels: VectorKernels
 
     /// F(2x2, 3x3)'s G has row sums of |g| up to 1.5, so a scaled weight grows at most 2.25-fold.
-    var growth: Double { 2.25 }
+    package var growth: Double { 2.25 }
 
     var elements: Int { Int(tile.rawValue * tile.rawValue) }
 
@@ -27,7 +27,7 @@ struct WinogradWeightTransform: WeightTransform {
         saturatingProduct(elements, channels, channelMajor ? WinogradF43.paddedFilters(filters) : filters)
     }
 
-    func apply<Runs: WeightRuns>(_ weights: Runs, filterScales: [Float]?) throws(Runs.Failure)
+    package func apply<Runs: WeightRuns>(_ weights: Runs, filterScales: [Float]?) throws(Runs.Failure)
         -> (values: [Float], largestScaledWeight: Float) {
         let major: Int32 = channelMajor ? 1 : 0
         let (filters, channels, tile, transform) = (filters, channels, tile.rawValue, kernels.functions.pointee.winograd_weights)
