@@ -5,7 +5,7 @@ import Foundation
 /// accepts connections and reads requests; a detection request's connection is suspended while
 /// its job waits in the work queue and runs, and resumed with the response.
 ///
-/// Bounds: `connectionLimit` connections (more are closed on accept), `connectionMemoryLimit`
+/// Bounds: `connectionLimit` connections (more wait in the listen backlog), `connectionMemoryLimit`
 /// bytes each for headers, `maxUploadBytes` of body (413 before reading it when
 /// `Content-Length` says more; a body that grows past it closes the connection), the idle
 /// timeout (libmicrohttpd) and the request timeout (`ConnectionWatchdog`).

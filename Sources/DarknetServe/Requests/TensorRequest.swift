@@ -33,7 +33,7 @@ public struct TensorRequest: Sendable {
         guard frames.count == 2 else { throw .frameCount(frames.count) }
         let header = try Self.header(frames[0])
         guard let elementType = ElementType(rawValue: header.dtype) else { throw .unsupportedType(header.dtype) }
-        modelType = header.model_type
+        modelType = header.modelType
         (layout, height, width) = try Self.imageAxes(header.shape)
         let (area, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, area <= maxPixels, width <= 65_535, height <= 65_535 else { throw .unsupportedShape(header.shape) }
@@ -89,30 +89,50 @@ public struct TensorRequest: Sendable {
         return Image(validatedWidth: width, height: height, channels: 3, pixels: planes)
     }
 
-    /// The header frame's fields (unknown ones are ignored).
+    /// The header frame's fields (unknown ones are ignored). `shape` is read as numbers and
+    /// checked to be integers here: Foundation's decoder calls a fraction where an `Int` is
+    /// expected "not valid JSON".
     private struct Header: Decodable {
-        let shape: [Int]
+        let shape: [Double]
         let dtype: String
         let model_type: String?
     }
 
-    /// The header frame, decoded.
-    private static func header(_ frame: [UInt8]) throws(TensorError) -> Header {
+    /// The header frame, decoded: its shape, dtype and model type.
+    private static func header(_ frame: [UInt8]) throws(TensorError) -> (shape: [Int], dtype: String, modelType: String?) {
         guard frame.count <= maximumHeaderBytes else {
             throw .headerNotJSON(reason: "\(frame.count) bytes, more than \(maximumHeaderBytes)")
         }
+        let header: Header
         do {
-            return try JSONDecoder().decode(Header.self, from: Data(frame))
-        } catch DecodingError.keyNotFound(let key, _) {
-            throw .headerField(key.stringValue, expected: key.stringValue == "shape" ? "a list of integers" : "\"uint8\" or \"float32\"")
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
-            let field = context.codingPath.first?.stringValue ?? "header"
-            throw .headerField(field, expected: field == "shape" ? "a list of integers" : "a string")
-        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
-            let field = context.codingPath.first?.stringValue ?? "header"
-            throw .headerField(field, expected: field == "shape" ? "a list of integers" : "a string")
+            header = try JSONDecoder().decode(Header.self, from: Data(frame))
+        } catch let error as DecodingError {
+            throw headerError(error, bytes: frame.count)
         } catch {
             throw .headerNotJSON(reason: "not a JSON object (\(frame.count) bytes)")
+        }
+        var shape: [Int] = []
+        for value in header.shape {
+            guard value == value.rounded(), abs(value) < 1e15 else { throw .headerField("shape", expected: "a list of integers") }
+            shape.append(Int(value))
+        }
+        return (shape, header.dtype, header.model_type)
+    }
+
+    /// The field a decoding error is about, or "not a JSON object" when it is about the whole.
+    private static func headerError(_ error: DecodingError, bytes: Int) -> TensorError {
+        let field: String?
+        switch error {
+        case .keyNotFound(let key, _): field = key.stringValue
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            field = context.codingPath.first?.stringValue
+        @unknown default: field = nil
+        }
+        switch field {
+        case "shape"?: return .headerField("shape", expected: "a list of integers")
+        case "dtype"?: return .headerField("dtype", expected: "\"uint8\" or \"float32\"")
+        case let other?: return .headerField(other, expected: "a string")
+        case nil: return .headerNotJSON(reason: "not a JSON object (\(bytes) bytes)")
         }
     }
 

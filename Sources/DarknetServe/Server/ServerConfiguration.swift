@@ -24,7 +24,7 @@ public struct ServerConfiguration: Sendable {
     public var maxUploadBytes: Int = 16 << 20
     /// Largest `width * height` of an image or tensor (checked before pixels are allocated).
     public var maxPixels: Int = 50_000_000
-    /// HTTP connections at once; more are closed as soon as they are accepted.
+    /// HTTP connections at once; more wait in the kernel's listen backlog (128) until one closes.
     public var connectionLimit: Int = 128
     /// HTTP connections one client address may hold at once (0: no limit).
     public var perClientConnectionLimit: Int = 0
