@@ -108,6 +108,9 @@ struct ServeCommand: Command {
         // Every thread started from here on inherits the mask: the signals are taken by
         // `ShutdownSignals.wait()` alone, never by a worker in the middle of a request.
         let signals = ShutdownSignals()
+        // A client or log reader that goes away must not end the server (sockets already send
+        // with MSG_NOSIGNAL; standard error and output may be pipes).
+        signal(SIGPIPE, SIG_IGN)
         let models = try loadModels()
         let server = try DetectionServer(models: models, configuration: configuration)
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
