@@ -30,7 +30,8 @@ struct DetectionService: Sendable {
         return try detect(image, threshold: request.minimumConfidence ?? options.threshold, with: model)
     }
 
-    /// The detections in a ZMQ tensor, at the server's threshold.
+    /// The detections in a ZMQ tensor, at the server's threshold. A tensor of the network's
+    /// input size (Frigate resized the frame already) goes in as it is; another is letterboxed.
     func detect(_ tensor: TensorRequest, with model: ServedModel) throws -> Result {
         let image = try tensor.image(channelOrder: tensorChannelOrder, floatRange: tensorFloatRange)
         return try detect(image, threshold: options.threshold, with: model)
@@ -42,8 +43,16 @@ struct DetectionService: Sendable {
         options.order = .confidence
         let start = ContinuousClock.now
         let detections: [Detection]
+        let input = model.detector.network.inputShape
         do {
-            detections = try model.detector.detect(image, options: options)
+            if image.width == input.width, image.height == input.height, image.channels == input.channels {
+                // Letterboxing to the same size would copy the pixels unchanged.
+                let geometry = LetterboxGeometry(imageWidth: image.width, imageHeight: image.height,
+                                                 networkWidth: input.width, networkHeight: input.height)
+                detections = try model.detector.detect(prepared: image, geometry: geometry, options: options)
+            } else {
+                detections = try model.detector.detect(image, options: options)
+            }
         } catch {
             throw .inferenceFailed(String(describing: error))
         }

@@ -22,7 +22,7 @@ final class ZMQSocket {
         self.socket = socket
         self.endpoint = endpoint
         set(ZMQ_MAXMSGSIZE, Int64(maxFrameBytes))
-        set(ZMQ_LINGER, Int32(0))
+        set(ZMQ_LINGER, Int32(1000))   // replies queued at shutdown get a second to leave
         set(ZMQ_RCVHWM, Int32(64))
         set(ZMQ_SNDHWM, Int32(64))
         guard zmq_bind(socket, endpoint) == 0 else {
