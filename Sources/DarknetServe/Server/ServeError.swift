@@ -1,11 +1,11 @@
-import Darknet
+import DarknetImage
 
 /// A request the server refused or could not answer, beyond a malformed form (`FormError`) or
 /// tensor (`TensorError`): its HTTP status and a short reason for the metrics go with it.
 public enum ServeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The image field's bytes are not an image `DarknetImage` reads (`filename` as the client
     /// named it).
-    case badImage(ImageError, filename: String?, bytes: Int)
+    case badImage(ImageFileError, filename: String?, bytes: Int)
     /// `capacity` requests already wait for a worker: try again shortly.
     case queueFull(capacity: Int)
     /// The server is shutting down and takes no new requests.
