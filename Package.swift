@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
         .library(name: "DarknetVideo", targets: ["DarknetVideo"]),
         .library(name: "DarknetModels", targets: ["DarknetModels"]),
+        .library(name: "DarknetServe", targets: ["DarknetServe"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -57,6 +58,19 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
+        // HTTP and ZMQ for DarknetServe only.
+        // No pkgConfig for these two: their headers and libraries are in the default paths, and
+        // libzmq.pc adds Kerberos' -isystem flag, which SwiftPM refuses with a warning on every build.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZMQ",
+            path: "Sources/CZMQ",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
 
         // MARK: SIMD kernels in C, by architecture (vector widths Swift on Linux cannot target; see README.md there)
         .target(name: "CDarknetKernels", exclude: ["README.md"]),
@@ -86,6 +100,13 @@ let package = Package(
             dependencies: ["Darknet"],
             exclude: ["README.md"]
         ),
+        // The detection service (DeepStack / CodeProject.AI HTTP API, Frigate's ZMQ detector
+        // protocol): libmicrohttpd and libzmq stay out of the core.
+        .target(
+            name: "DarknetServe",
+            dependencies: ["Darknet", "DarknetImage", "CMicroHTTPD", "CZMQ"],
+            exclude: ["README.md"]
+        ),
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
@@ -97,7 +118,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "CommandLineKit", "BatchDetection"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "DarknetServe", "CommandLineKit",
+                           "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
@@ -125,5 +147,12 @@ let package = Package(
         .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
         .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet"]),
+        // Starts servers on 127.0.0.1 in process and the swift-darknet executable (SIGTERM); real
+        // clients (deepstack-python, pyzmq) run from a virtual environment setup.sh makes.
+        .testTarget(
+            name: "DarknetServeTests",
+            dependencies: ["Darknet", "DarknetImage", "DarknetServe", "swift-darknet"],
+            exclude: ["Clients"]
+        ),
     ]
 )

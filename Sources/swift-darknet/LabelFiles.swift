@@ -53,7 +53,8 @@ func cliMessage(_ error: any Error) -> String {
 /// the network's classes (a network without a detection head is refused first). int8 is
 /// calibrated on images fitted to the input as the command fits its own (`letterbox`).
 func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, options: PlanOptions,
-                  precision: PrecisionFlags, letterbox: Bool = true, threads: Int) throws -> Detector {
+                  precision: PrecisionFlags, letterbox: Bool = true, threads: Int,
+                  sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
     let spec = try loadSpec(cfg)
     try report(spec, options: options)
     let float = options
@@ -68,5 +69,5 @@ func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, o
     _ = try Detector(network: network, threads: threads)
     let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
                                                    cfg: cfg, what: "classes")
-    return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
+    return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads, sessionPolicy: sessionPolicy)
 }
