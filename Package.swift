@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DarknetVideo", targets: ["DarknetVideo"]),
         .library(name: "DarknetModels", targets: ["DarknetModels"]),
         .library(name: "DarknetServe", targets: ["DarknetServe"]),
+        .library(name: "DarknetEvaluation", targets: ["DarknetEvaluation"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -108,6 +109,13 @@ let package = Package(
             exclude: ["README.md"]
         ),
 
+        // Scoring a detector on labelled images: AlexeyAB's `detector map`, `valid` and `recall`.
+        .target(
+            name: "DarknetEvaluation",
+            dependencies: ["Darknet", "DarknetImage"],
+            exclude: ["README.md"]
+        ),
+
         // MARK: Executables
         .target(name: "CommandLineKit"),
         // Image batches for the command-line tools: inputs, the overlapped pipeline, output files.
@@ -118,8 +126,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "DarknetServe", "CommandLineKit",
-                           "BatchDetection"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "DarknetServe", "DarknetEvaluation",
+                           "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
@@ -154,5 +162,7 @@ let package = Package(
             dependencies: ["Darknet", "DarknetImage", "DarknetServe", "swift-darknet"],
             exclude: ["Clients"]
         ),
+        // Runs swift-darknet map/valid/recall and the Python references (Tools/evaluation).
+        .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet"]),
     ]
 )

@@ -1,0 +1,37 @@
+import Darknet
+import Foundation
+
+/// `darknet detector valid`'s VOC files: one `<prefix><class name>.txt` per class in `folder`,
+/// a line `image_id confidence xmin ymin xmax ymax` (`%s %f %f %f %f %f`) per detection, edges
+/// 1-based as VOC's devkit reads them and clamped to `1...width`, `1...height`.
+public struct VOCResultsWriter: DetectionWriter {
+    private let files: [OutputFile]
+
+    /// Creates `folder` and the class files (Darknet's prefix is `comp4_det_test_`).
+    public init(folder: String, prefix: String = "comp4_det_test_", names: [String]) throws(EvaluationError) {
+        try OutputFile.makeFolder(folder)
+        var files: [OutputFile] = []
+        for name in names { files.append(try OutputFile(path: folder + "/" + prefix + name + ".txt")) }
+        self.files = files
+    }
+
+    /// The files' paths, class by class.
+    public var paths: [String] { files.map(\.path) }
+
+    public mutating func write(_ detections: [Detection], image path: String, width: Int, height: Int) throws {
+        let id = darknetImageID(path)
+        for d in detections {
+            var b = ResultBox(d.box, width: width, height: height, origin: 1)
+            if b.left < 1 { b.left = 1 }
+            if b.top < 1 { b.top = 1 }
+            if b.right > Float(width) { b.right = Float(width) }
+            if b.bottom > Float(height) { b.bottom = Float(height) }
+            try files[d.classIndex].write(id + String(format: " %f %f %f %f %f\n", Double(d.confidence), Double(b.left),
+                                                      Double(b.top), Double(b.right), Double(b.bottom)))
+        }
+    }
+
+    public mutating func finish() throws {
+        for file in files { try file.close() }
+    }
+}

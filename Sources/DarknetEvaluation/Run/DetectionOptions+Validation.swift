@@ -1,0 +1,15 @@
+import Darknet
+
+extension DetectionOptions {
+    /// `darknet detector map`'s detection settings: probabilities above 0.005, hierarchy
+    /// threshold 0, NMS at 0.45 (the cfg's `nms_kind`), letterboxed when the cfg says
+    /// `letter_box=1`, stretched otherwise.
+    public static func meanAveragePrecision(letterbox: Bool) -> DetectionOptions {
+        DetectionOptions(threshold: 0.005, hierThreshold: 0, nmsThreshold: 0.45, letterbox: letterbox)
+    }
+
+    /// `darknet detector valid`'s: probabilities above 0.001, hierarchy threshold 0.5, NMS 0.6.
+    public static func validation(letterbox: Bool) -> DetectionOptions {
+        DetectionOptions(threshold: 0.001, hierThreshold: 0.5, nmsThreshold: 0.6, letterbox: letterbox)
+    }
+}
