@@ -7,7 +7,8 @@ import Foundation
 /// Exit status: 0 on success (and for `--help`, `help`, `--version`), 1 for an input error (a
 /// file missing or malformed, an image that could not be read), 2 for a usage mistake (an
 /// unknown command or option, a missing or malformed option value), with the usage on stderr.
-let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self, ServeCommand.self]
+let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self,
+                                    ServeCommand.self, MapCommand.self, ValidCommand.self, RecallCommand.self]
 
 /// The tool's version (`--version`).
 let version = "0.1.0"
