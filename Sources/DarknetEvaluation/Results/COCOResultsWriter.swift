@@ -32,19 +32,21 @@ public struct COCOResultsWriter: DetectionWriter {
     /// The file's path.
     public var path: String { file.path }
 
-    public mutating func write(_ detections: [Detection], image path: String, width: Int, height: Int) throws {
+    public mutating func write(_ boxes: [BoxCandidate], image path: String, width: Int, height: Int) throws {
         let id = Self.imageID(path)
-        for d in detections {
-            var b = ResultBox(d.box, width: width, height: height, origin: 0)
+        for candidate in boxes {
+            var b = ResultBox(candidate.box, origin: 0)
             if b.left < 0 { b.left = 0 }
             if b.top < 0 { b.top = 0 }
             if b.right > Float(width) { b.right = Float(width) }
             if b.bottom > Float(height) { b.bottom = Float(height) }
-            let line = String(format: #"{"image_id":%@, "category_id":%d, "bbox":[%f, %f, %f, %f], "score":%f}"#, id,
-                              Self.categoryIDs[d.classIndex], Double(b.left), Double(b.top), Double(b.right - b.left),
-                              Double(b.bottom - b.top), Double(d.confidence))
-            try file.write((entries == 0 ? "\n" : ",\n") + line)
-            entries += 1
+            for (k, probability) in candidate.probabilities.enumerated() where probability > 0 {
+                let line = String(format: #"{"image_id":%@, "category_id":%d, "bbox":[%f, %f, %f, %f], "score":%f}"#, id,
+                                  Self.categoryIDs[k], Double(b.left), Double(b.top), Double(b.right - b.left),
+                                  Double(b.bottom - b.top), Double(probability))
+                try file.write((entries == 0 ? "\n" : ",\n") + line)
+                entries += 1
+            }
         }
     }
 

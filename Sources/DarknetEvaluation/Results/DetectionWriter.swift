@@ -3,8 +3,9 @@ import Foundation
 
 /// Where `darknet detector valid`'s detections go: `VOCResultsWriter` or `COCOResultsWriter`.
 public protocol DetectionWriter {
-    /// Writes one image's detections (Darknet's order, `DetectionOptions.validation`).
-    mutating func write(_ detections: [Detection], image path: String, width: Int, height: Int) throws
+    /// Writes one image's boxes after NMS, in Darknet's order, with their box in the image's
+    /// pixels (`box.x` is the centre's column): a line per class with a probability above 0.
+    mutating func write(_ boxes: [BoxCandidate], image path: String, width: Int, height: Int) throws
     /// Completes and closes the files.
     mutating func finish() throws
 }
@@ -15,19 +16,16 @@ public func darknetImageID(_ path: String) -> String {
     return String(name.prefix { $0 != "." })
 }
 
-/// The box edges `valid` writes, in pixels of a `width x height` image: Darknet's relative box
-/// scaled in float (`get_network_boxes` with `relative=0`), then `x - w/2.` (+ `origin`) in
-/// double, stored as float.
+/// The box edges `valid` writes for a box in pixels: `x - w/2.` (+ `origin`) in double, stored
+/// as float, as Darknet's `print_detector_detections` and `print_cocos` compute them.
 struct ResultBox {
     var left: Float, top: Float, right: Float, bottom: Float
 
-    init(_ box: RelativeBox, width: Int, height: Int, origin: Double) {
-        let x = box.x * Float(width), w = box.width * Float(width)
-        let y = box.y * Float(height), h = box.height * Float(height)
-        left = Float(Double(x) - Double(w) / 2 + origin)
-        right = Float(Double(x) + Double(w) / 2 + origin)
-        top = Float(Double(y) - Double(h) / 2 + origin)
-        bottom = Float(Double(y) + Double(h) / 2 + origin)
+    init(_ box: RelativeBox, origin: Double) {
+        left = Float(Double(box.x) - Double(box.width) / 2 + origin)
+        right = Float(Double(box.x) + Double(box.width) / 2 + origin)
+        top = Float(Double(box.y) - Double(box.height) / 2 + origin)
+        bottom = Float(Double(box.y) + Double(box.height) / 2 + origin)
     }
 }
 

@@ -18,16 +18,18 @@ public struct VOCResultsWriter: DetectionWriter {
     /// The files' paths, class by class.
     public var paths: [String] { files.map(\.path) }
 
-    public mutating func write(_ detections: [Detection], image path: String, width: Int, height: Int) throws {
+    public mutating func write(_ boxes: [BoxCandidate], image path: String, width: Int, height: Int) throws {
         let id = darknetImageID(path)
-        for d in detections {
-            var b = ResultBox(d.box, width: width, height: height, origin: 1)
+        for candidate in boxes {
+            var b = ResultBox(candidate.box, origin: 1)
             if b.left < 1 { b.left = 1 }
             if b.top < 1 { b.top = 1 }
             if b.right > Float(width) { b.right = Float(width) }
             if b.bottom > Float(height) { b.bottom = Float(height) }
-            try files[d.classIndex].write(id + String(format: " %f %f %f %f %f\n", Double(d.confidence), Double(b.left),
-                                                      Double(b.top), Double(b.right), Double(b.bottom)))
+            for (k, probability) in candidate.probabilities.enumerated() where probability != 0 {
+                try files[k].write(id + String(format: " %f %f %f %f %f\n", Double(probability), Double(b.left), Double(b.top),
+                                               Double(b.right), Double(b.bottom)))
+            }
         }
     }
 

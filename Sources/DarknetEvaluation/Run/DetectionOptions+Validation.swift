@@ -8,8 +8,4 @@ extension DetectionOptions {
         DetectionOptions(threshold: 0.005, hierThreshold: 0, nmsThreshold: 0.45, letterbox: letterbox)
     }
 
-    /// `darknet detector valid`'s: probabilities above 0.001, hierarchy threshold 0.5, NMS 0.6.
-    public static func validation(letterbox: Bool) -> DetectionOptions {
-        DetectionOptions(threshold: 0.001, hierThreshold: 0.5, nmsThreshold: 0.6, letterbox: letterbox)
-    }
 }

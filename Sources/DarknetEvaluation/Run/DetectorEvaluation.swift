@@ -60,13 +60,23 @@ public struct DetectorEvaluation: Sendable {
         return scorer.report()
     }
 
-    /// `darknet detector valid`: every image's detections (`DetectionOptions.validation`) handed
-    /// to `writer` (`ValidationWriter`, VOC or COCO files) in list order.
+    /// `darknet detector valid`: every image's boxes (probabilities above 0.001, hierarchy
+    /// threshold 0.5) scaled to the image's pixels, suppressed there (NMS at 0.6, the cfg's
+    /// `nms_kind`: the distance term of DIoU-NMS depends on the scale, so the pixel boxes are what
+    /// Darknet compares) and handed to `writer` (`VOCResultsWriter`, `COCOResultsWriter`) in list
+    /// order.
     public func validate(into writer: inout some DetectionWriter, progress: ((Int) -> Void)? = nil) throws {
-        let options = DetectionOptions.validation(letterbox: letterbox)
+        let plan = detector.network.plan
+        let kind = DetectionDecoder.nmsKind(of: plan), classes = classes
         try ImageLookAhead(paths: set.images, load: load).forEach { index, image in
-            try writer.write(try detector.detect(image, options: options), image: set.images[index],
-                             width: image.width, height: image.height)
+            var boxes = try detector.candidates(image, threshold: 0.001, hierThreshold: 0.5, letterbox: letterbox)
+            let width = Float(image.width), height = Float(image.height)
+            for i in boxes.indices {
+                let b = boxes[i].box
+                boxes[i].box = RelativeBox(x: b.x * width, y: b.y * height, width: b.width * width, height: b.height * height)
+            }
+            NonMaximumSuppression.apply(&boxes, classes: classes, threshold: 0.6, kind: kind)
+            try writer.write(boxes, image: set.images[index], width: image.width, height: image.height)
             progress?(index + 1)
         }
         try writer.finish()
