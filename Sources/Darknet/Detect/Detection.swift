@@ -90,6 +90,18 @@ public struct Detection: Sendable, Equatable {
     public let rect: PixelRect
     /// The box's predicted uncertainties (`[Gaussian_yolo]` heads only; `nil` otherwise).
     public var uncertainty: BoxUncertainty? = nil
+
+    /// A detection from its parts (for detections found some other way, e.g. to score them).
+    public init(classIndex: Int, label: String, confidence: Float, objectness: Float, box: RelativeBox, rect: PixelRect,
+                uncertainty: BoxUncertainty? = nil) {
+        self.classIndex = classIndex
+        self.label = label
+        self.confidence = confidence
+        self.objectness = objectness
+        self.box = box
+        self.rect = rect
+        self.uncertainty = uncertainty
+    }
 }
 
 /// The order detections are listed in.
