@@ -31,6 +31,8 @@ fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
 python3 "$REPO/Tools/evaluation/make_dataset.py" "$REPO/Weights/darknet/data" "$REPO/Weights/darknet/data/coco.names" "$OUT"
-ln -s "$VENV/bin/python" "$OUT/python"
+# The venv's python must be started by its own path (a symlink elsewhere loses the venv).
+printf '#!/bin/sh\nexec "%s/bin/python" "$@"\n' "$VENV" > "$OUT/python"
+chmod +x "$OUT/python"
 echo "$VENV" > "$OUT/.complete"
 log "done ($(wc -l < "$OUT/valid.txt") images)"

@@ -3,8 +3,9 @@
 # system libraries (OpenBLAS, libjpeg-turbo, libpng, libtiff, libwebp, libheif, FFmpeg's libav*,
 # libmicrohttpd and libzmq for serving), the weights, cfgs and sample images (Weights/fetch.sh)
 # and, with --fixtures, the original Darknet, the reference data the fidelity tests compare
-# against (Tools/make-fixtures.sh, Tools/make-alexeyab-fixtures.sh) and the Python clients of
-# the serving tests (a virtual environment in ~/.cache/swiftdarknet-serve-venv).
+# against (Tools/make-fixtures.sh, Tools/make-alexeyab-fixtures.sh), the labelled set and
+# Python references of the scoring tests (Tools/make-evaluation-fixtures.sh) and the Python
+# clients of the serving tests (a virtual environment in ~/.cache/swiftdarknet-serve-venv).
 # Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,5 +64,13 @@ if [ "$want_fixtures" = 1 ]; then
         log "generating the AlexeyAB-feature reference fixtures"
         bash Tools/make-alexeyab-fixtures.sh Fixtures/generated/alexeyab
         echo "$ab_stamp" > Fixtures/generated/alexeyab/.stamp
+    fi
+    # The labelled set the map/valid/recall tests score, and the venv of their Python references.
+    eval_stamp=$(cat Tools/make-evaluation-fixtures.sh Tools/evaluation/*.py Tools/evaluation/hand_labels.txt | sha256sum | cut -d' ' -f1)
+    if [ ! -f Fixtures/generated/evaluation/.complete ] || [ "$(cat Fixtures/generated/evaluation/.stamp 2>/dev/null)" != "$eval_stamp" ] \
+        || ! Fixtures/generated/evaluation/python -c "import pycocotools" 2>/dev/null; then
+        log "building the labelled evaluation set"
+        bash Tools/make-evaluation-fixtures.sh Fixtures/generated/evaluation
+        echo "$eval_stamp" > Fixtures/generated/evaluation/.stamp
     fi
 fi
