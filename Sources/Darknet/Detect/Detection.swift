@@ -131,9 +131,14 @@ public struct DetectionOptions: Sendable, Equatable {
     public var classes: Set<Int>?
     /// How the result is ordered (default: Darknet's).
     public var order: DetectionOrder
+    /// Cut large images into tiles, run each and merge (`TilingOptions`); nil: the whole image
+    /// is one input, as in Darknet. `classes`, `maximumDetections` and `order` apply to the
+    /// merged result.
+    public var tiling: TilingOptions?
 
     public init(threshold: Float = 0.5, hierThreshold: Float = 0.5, nmsThreshold: Float = 0.45, letterbox: Bool = true,
-                maximumDetections: Int? = nil, classes: Set<Int>? = nil, order: DetectionOrder = .darknet) {
+                maximumDetections: Int? = nil, classes: Set<Int>? = nil, order: DetectionOrder = .darknet,
+                tiling: TilingOptions? = nil) {
         self.threshold = threshold
         self.hierThreshold = hierThreshold
         self.nmsThreshold = nmsThreshold
@@ -141,6 +146,7 @@ public struct DetectionOptions: Sendable, Equatable {
         self.maximumDetections = maximumDetections
         self.classes = classes
         self.order = order
+        self.tiling = tiling
     }
 
     /// `detections` (in Darknet's order) filtered, capped and ordered as these options say.

@@ -45,6 +45,9 @@ public final class Detector: Sendable {
     /// How many sessions exist at once and how long idle ones are kept.
     public let sessionPolicy: SessionPolicy
     let runner: SessionRunner
+    /// Single-threaded sessions for the tiles of an image, run `threads` at a time
+    /// (`DetectionOptions.tiling`); nil with one thread (the tiles run one after another).
+    let tileSessions: SessionPool?
 
     /// Loads a detector from Darknet files.
     /// - Parameters:
@@ -75,6 +78,10 @@ public final class Detector: Sendable {
         runner = SessionRunner(policy: sessionPolicy, name: "SwiftDarknet.Detector") {
             InferenceSession(network: network, threads: threads)
         }
+        tileSessions = threads > 1
+            ? SessionPool(policy: SessionPolicy(maximumSessions: threads, idleTimeout: sessionPolicy.idleTimeout)) {
+                InferenceSession(network: network, threads: 1)
+            } : nil
     }
 
     /// Detects objects; boxes are in `image`'s own pixels.
@@ -85,6 +92,7 @@ public final class Detector: Sendable {
 
     /// Detects objects with explicit options.
     public func detect(_ image: Image, options: DetectionOptions) throws -> [Detection] {
+        if let tiling = options.tiling { return try detect(image, options: options, tiling: tiling) }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try detect(prepared: input, geometry: geometry, options: options)
     }
@@ -98,6 +106,7 @@ public final class Detector: Sendable {
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) throws -> [Detection] {
         let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        if let tiling = options.tiling { return try detect(source, options: options, tiling: tiling).offset(by: region) }
         return try runner.run { pooled in
             let geometry = try self.prepareInput(source, letterbox: options.letterbox, into: pooled.input)
             return try self.detect(input: pooled.input, geometry: geometry, in: pooled, options: options)
@@ -110,6 +119,7 @@ public final class Detector: Sendable {
     /// `CancellationError` without running it.
     public func detect(_ image: Image, options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
         try Task.checkCancellation()
+        if let tiling = options.tiling { return try await offThePool { try self.detect(image, options: options, tiling: tiling) } }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try await runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
     }
@@ -118,6 +128,9 @@ public final class Detector: Sendable {
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
         let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        if let tiling = options.tiling {
+            return try await offThePool { try self.detect(source, options: options, tiling: tiling).offset(by: region) }
+        }
         return try await runner.run { pooled in
             let geometry = try self.prepareInput(source, letterbox: options.letterbox, into: pooled.input)
             return try self.detect(input: pooled.input, geometry: geometry, in: pooled, options: options)
@@ -162,7 +175,7 @@ public final class Detector: Sendable {
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }
 
-    private func detect(input: [Float], geometry: LetterboxGeometry, in pooled: PooledSession,
+    func detect(input: [Float], geometry: LetterboxGeometry, in pooled: PooledSession,
                         options: DetectionOptions) throws -> [Detection] {
         try pooled.session.forward(input)
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
