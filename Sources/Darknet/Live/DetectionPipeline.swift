@@ -6,7 +6,7 @@ import Foundation
 /// Two threads of the library's own do the work: one letterboxes the next frame into the
 /// network input while the other runs the forward pass on the current one (the overlap uses a
 /// free core; with `Detector.threads` at the core count they share). The pipeline holds one
-/// session of its detector for its lifetime.
+/// session of its detector for its lifetime (with tiling, the detector's tile sessions per frame).
 ///
 /// ```swift
 /// let pipeline = DetectionPipeline(detector: detector, policy: .latest)
@@ -30,7 +30,9 @@ public final class DetectionPipeline: Sendable {
     /// A pipeline over `detector`'s network.
     /// - Parameters:
     ///   - policy: which frames are processed (`.latest` for live sources, `.every` for files).
-    ///   - options: thresholds and result shaping, as for `Detector.detect`.
+    ///   - options: thresholds and result shaping, as for `Detector.detect`. With `tiling`, each
+    ///     frame's tiles run on the forward thread (`threads` of them at once; the preprocess
+    ///     thread only hands the frame on), and `FrameStatistics.forward` is their time.
     ///   - tracking: give detections stable IDs across the processed frames (`ObjectTracker`,
     ///     with its box smoothing); `nil`: no tracking, `FrameResult.tracks` stays empty.
     ///   - clock: where timestamps come from (tests inject one).
@@ -128,9 +130,21 @@ private final class PipelineCore: @unchecked Sendable {
         let index: Int
         let timestamp: Double
         let captured: UInt64
-        let buffer: Int
-        let geometry: LetterboxGeometry
+        let input: Input
         let preprocess: Double
+
+        /// The letterboxed network input (an index into `buffers`, and where the frame sits in
+        /// it), or, with tiling, the frame itself: its tiles are fitted on the forward thread.
+        enum Input {
+            case letterboxed(buffer: Int, geometry: LetterboxGeometry)
+            case tiled(PixelBuffer)
+        }
+
+        /// The input buffer this frame holds, if any.
+        var buffer: Int? {
+            if case .letterboxed(let buffer, _) = input { return buffer }
+            return nil
+        }
     }
 
     init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracker: ObjectTracker?,
@@ -268,31 +282,33 @@ private final class PipelineCore: @unchecked Sendable {
             }
             admitPendingSendsLocked()
             condition.broadcast()  // room for a blocked `submit`
-            let buffer = freeBuffers.removeLast()
+            let buffer = options.tiling == nil ? freeBuffers.removeLast() : nil
             condition.unlock()
             let start = clock.now()
-            let geometry: LetterboxGeometry?
+            let input: Prepared.Input?
             var error: (any Error)?
             do {
-                geometry = try detector.prepareInput(arrived.frame.pixels, letterbox: options.letterbox, into: buffers[buffer])
+                input = try buffer.map { buffer in
+                    .letterboxed(buffer: buffer, geometry: try detector.prepareInput(arrived.frame.pixels, letterbox: options.letterbox,
+                                                                                     into: buffers[buffer]))
+                } ?? .tiled(arrived.frame.pixels)
             } catch let caught {
-                geometry = nil
+                input = nil
                 error = caught
             }
             let seconds = Double(clock.now() &- start) / 1e9
             condition.lock()
-            guard let geometry else {
+            guard let input else {
                 scheduler.abandonPreprocess()
-                freeBuffers.append(buffer)
+                if let buffer { freeBuffers.append(buffer) }
                 if failure == nil { failure = error }
                 stopped = true
                 condition.broadcast()
                 break
             }
             let prepared = Prepared(index: arrived.index, timestamp: arrived.frame.timestamp,
-                                    captured: arrived.frame.captureTime ?? arrived.arrival, buffer: buffer,
-                                    geometry: geometry, preprocess: seconds)
-            if let older = scheduler.finishPreprocess(prepared) { freeBuffers.append(older.buffer) }
+                                    captured: arrived.frame.captureTime ?? arrived.arrival, input: input, preprocess: seconds)
+            if let older = scheduler.finishPreprocess(prepared), let buffer = older.buffer { freeBuffers.append(buffer) }
             condition.broadcast()
         }
         let senders = stopped ? pendingSends : []
@@ -302,8 +318,9 @@ private final class PipelineCore: @unchecked Sendable {
     }
 
     private func forwardLoop() {
-        let pooled = detector.runner.pool.take()
-        defer { detector.runner.pool.give(pooled) }
+        // With tiling the detector borrows its own sessions for each frame's tiles.
+        let pooled = options.tiling == nil ? detector.runner.pool.take() : nil
+        defer { if let pooled { detector.runner.pool.give(pooled) } }
         condition.lock()
         while !stopped {
             guard let frame = scheduler.startForward() else {
@@ -315,7 +332,7 @@ private final class PipelineCore: @unchecked Sendable {
             let result = Result { try run(frame, in: pooled) }
             condition.lock()
             scheduler.finishForward()
-            freeBuffers.append(frame.buffer)
+            if let buffer = frame.buffer { freeBuffers.append(buffer) }
             condition.broadcast()
             switch result {
             case .success(let (detections, tracks, forward, decode)):
@@ -340,14 +357,22 @@ private final class PipelineCore: @unchecked Sendable {
 
     /// The forward pass, decoding and tracking of one prepared frame (on the forward thread),
     /// with the times of the pass and of the rest in seconds.
-    private func run(_ frame: Prepared, in pooled: PooledSession) throws -> ([Detection], [TrackedDetection], Double, Double) {
+    private func run(_ frame: Prepared, in pooled: PooledSession?) throws -> ([Detection], [TrackedDetection], Double, Double) {
         let start = clock.now()
-        try pooled.session.forward(UnsafeBufferPointer(buffers[frame.buffer]))
-        let forwarded = clock.now()
-        let detections = try DetectionDecoder.decode(pooled.session, geometry: frame.geometry, labels: detector.labels,
-                                                     options: options)
-        let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: frame.geometry.imageWidth,
-                                     imageHeight: frame.geometry.imageHeight) ?? []
+        let detections: [Detection], forwarded: UInt64, width: Int, height: Int
+        switch frame.input {
+        case .letterboxed(let buffer, let geometry):
+            let session = pooled!.session  // held whenever frames are letterboxed here (no tiling)
+            try session.forward(UnsafeBufferPointer(buffers[buffer]))
+            forwarded = clock.now()
+            detections = try DetectionDecoder.decode(session, geometry: geometry, labels: detector.labels, options: options)
+            (width, height) = (geometry.imageWidth, geometry.imageHeight)
+        case .tiled(let pixels):
+            detections = try detector.detect(pixels, options: options)
+            forwarded = clock.now()
+            (width, height) = (pixels.width, pixels.height)
+        }
+        let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: width, imageHeight: height) ?? []
         let decoded = clock.now()
         return (detections, tracks, Double(forwarded &- start) / 1e9, Double(decoded &- forwarded) / 1e9)
     }
