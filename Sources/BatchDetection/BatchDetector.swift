@@ -52,7 +52,8 @@ public struct BatchDetector: Sendable {
             }
             return
         }
-        if lookAhead == 0 || paths.count < 2 {
+        // Tiles are fitted into the input one by one as they run: nothing to prepare ahead.
+        if lookAhead == 0 || paths.count < 2 || options.tiling != nil {
             for (index, path) in paths.enumerated() {
                 try each(BatchItem(index: index, path: path, result: detect(path)))
             }

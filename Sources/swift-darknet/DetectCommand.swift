@@ -12,6 +12,8 @@ struct DetectCommand: Command {
         --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
                      [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
                      [--strict] [--memory-limit MIB] [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
+                     [--tiles auto|WxH [--tile-overlap 0.2] [--no-full-image] [--tile-merge nmm|nms] [--tile-metric ios|iou]
+                      [--tile-threshold 0.5] [--tile-class-agnostic]]
                      [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] [--jobs N] IMAGE_OR_DIR...
           default output: "label: NN%" lines per image, as Darknet prints them
           --names    one label per line (e.g. coco.names); without it (or --data), class indices
@@ -20,12 +22,13 @@ struct DetectCommand: Command {
           --json     one line per image: {"image", "width", "height", "detections": [...]}
           --out      annotated image: a .png/.jpg file (one image) or a directory
           --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
-          --threads  threads for each forward pass (results do not depend on it)
+          --threads  threads for each forward pass (results do not depend on it); with --tiles, tiles run at once
+        \(TilingFlags.help)
         \(PlanFlags.help)
         \(PrecisionFlags.help)
         """ + "\n" + DetectBatchOptions.usage + "\n" + ModelOptions.usage
     static let flagNames: Set<String> = Set(["json", "stretch"]).union(PlanFlags.flagNames).union(DetectBatchOptions.flagNames)
-        .union(ModelOptions.flagNames)
+        .union(ModelOptions.flagNames).union(TilingFlags.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -47,7 +50,8 @@ struct DetectCommand: Command {
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
             nmsThreshold: try arguments.float("nms", default: 0.45, range: 0...1),
-            letterbox: !arguments.flag("stretch"))
+            letterbox: !arguments.flag("stretch"),
+            tiling: try TilingFlags(arguments: &arguments).tiling)
         json = arguments.flag("json")
         threads = try arguments.int("threads", default: 1, range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }

@@ -15,6 +15,8 @@ struct VideoCommand: Command {
                      [--live|--every] [--stride N] [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--max-det N]
                      [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
                      [--input-timeout 10] [--no-autorotate] [--threads 1] [--strict] [--memory-limit MIB]
+                     [--tiles auto|WxH [--tile-overlap 0.2] [--no-full-image] [--tile-merge nmm|nms] [--tile-metric ios|iou]
+                      [--tile-threshold 0.5] [--tile-class-agnostic]]
                      [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]] INPUT
           INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
                      (rtsp://, http://, udp://, tcp://)
@@ -31,12 +33,14 @@ struct VideoCommand: Command {
           --no-autorotate  frames as stored: without it, a video whose display matrix says to turn it
                      (a phone's portrait video) is read upright, as ffmpeg shows it
           --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
-          --threads  threads for each forward pass (results do not depend on it)
+          --threads  threads for each forward pass (results do not depend on it); with --tiles, tiles run at once
+        \(TilingFlags.help)
         \(PlanFlags.help)
         \(PrecisionFlags.help)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "live", "every", "track", "no-autorotate"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
+    static let flagNames: Set<String> = Set(["json", "live", "every", "track", "no-autorotate"]).union(PlanFlags.flagNames)
+        .union(ModelOptions.flagNames).union(TilingFlags.flagNames)
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -65,7 +69,8 @@ struct VideoCommand: Command {
             threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
             hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
             nmsThreshold: try arguments.float("nms", default: 0.45, range: 0...1),
-            maximumDetections: maximum > 0 ? maximum : nil)
+            maximumDetections: maximum > 0 ? maximum : nil,
+            tiling: try TilingFlags(arguments: &arguments).tiling)
         classNames = arguments.string("classes").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         json = arguments.flag("json")
         let live = arguments.flag("live"), every = arguments.flag("every")
