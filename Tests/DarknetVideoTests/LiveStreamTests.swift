@@ -13,9 +13,24 @@ import XCTest
 /// one forward pass.
 final class LiveStreamTests: XCTestCase {
     func testLiveDropsFramesAndItsLagStaysBounded() throws {
+        try assertLagStaysBounded(width: 640, height: 360, frames: 300, loops: 0)
+    }
+
+    /// The same with a 4K stream whose frames are cut into four 1920x1080 tiles, run side by
+    /// side (`--tiles`): a frame takes several forward passes, and the lag must still not grow.
+    func testLiveWithTilesOn4KFramesKeepsItsLagBounded() throws {
+        try assertLagStaysBounded(width: 3840, height: 2160, frames: 60, loops: 5,
+                                  extra: ["--tiles", "1920x1080", "--tile-overlap", "0", "--no-full-image", "--threads", "2"])
+    }
+
+    /// Streams a `frames`-frame clip (`loops` more times) and checks `video --live ARGUMENTS`
+    /// on it, as the class documentation says.
+    private func assertLagStaysBounded(width: Int, height: Int, frames: Int, loops: Int, extra: [String] = [],
+                                       file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("live.mp4"), width: 640, height: 360, frames: 300,
-                                                 codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "15", "-bf", "0"])
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("live.mp4"), width: width, height: height, frames: frames,
+                                                 codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "15",
+                                                         "-bf", "0"])
         let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
         let url = "udp://127.0.0.1:\(port)"
         let output = Pipe(), errors = Pipe()
@@ -25,7 +40,8 @@ final class LiveStreamTests: XCTestCase {
         errors.fileHandleForReading.readabilityHandler = { handle in errorText.append(handle.availableData) }
         let cli = Process()
         cli.executableURL = CLITool.executable
-        cli.arguments = ["video"] + (try CLITool.modelArguments()) + ["--live", "--json", "--duration", "9", "--input-timeout", "5", url]
+        cli.arguments = ["video"] + (try CLITool.modelArguments()) + ["--live", "--json", "--duration", "9", "--input-timeout", "5"]
+            + extra + [url]
         cli.standardOutput = output
         cli.standardError = errors
         cli.standardInput = FileHandle.nullDevice
@@ -33,7 +49,7 @@ final class LiveStreamTests: XCTestCase {
         defer { if cli.isRunning { kill(cli.processIdentifier, SIGKILL) } }
         usleep(1_000_000)  // the command binds the port before it loads the network
         let senderStart = Date()
-        let sender = try VideoTestSupport.startUDPSender(clip, port: port, extra: ["-muxdelay", "0", "-muxpreload", "0"])
+        let sender = try VideoTestSupport.startUDPSender(clip, port: port, loops: loops, extra: ["-muxdelay", "0", "-muxpreload", "0"])
         defer { VideoTestSupport.stop(sender) }
         let deadline = Date().addingTimeInterval(40)
         while cli.isRunning && Date() < deadline { usleep(20_000) }
