@@ -75,6 +75,14 @@ final class CommandLineTests: XCTestCase {
              "swift-darknet: give --calibrate DIR or --calibration FILE, not both"),
             (["detect", "--cfg", "a", "--weights", "b", "--calibrate", "d", "x.jpg"],
              "swift-darknet: --calibrate and --calibration are for --precision int8"),
+            (["detect", "--cfg", "a", "--weights", "b", "--tiles", "640", "x.jpg"],
+             "swift-darknet: --tiles must be auto or WIDTHxHEIGHT in pixels (e.g. 640x640), got '640'"),
+            (["video", "--cfg", "a", "--weights", "b", "--tile-overlap", "0.1", "x.mp4"], "swift-darknet: --tile-overlap needs --tiles"),
+            (["detect", "--cfg", "a", "--weights", "b", "--tiles", "auto", "--tile-merge", "union", "x.jpg"],
+             "swift-darknet: --tile-merge must be nmm or nms, got 'union'"),
+            (["detect", "--cfg", "a", "--weights", "b", "--no-full-image", "x.jpg"],
+             "swift-darknet: --no-full-image and --tile-class-agnostic need --tiles"),
+            (["map", "--cfg", "a", "--weights", "b"], "swift-darknet: missing --data"),
         ]
         for (arguments, start) in cases {
             let result = try run(arguments)
@@ -232,6 +240,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains(empty.path), none.stderr)
     }
 
+    func testDetectWithTilesTheImagesSizeIsDetectAndAutoTilesLargeImages() throws {
+        let model = ["detect", "--cfg", "Weights/darknet/cfg/yolov3-tiny.cfg", "--weights", "Weights/yolov3-tiny.weights",
+                     "--names", "Weights/darknet/data/coco.names", "--json", "--thresh", "0.25", "Weights/darknet/data/dog.jpg"]
+        let plain = try run(model)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let oneTile = try run(model + ["--tiles", "768x576", "--threads", "2"])
+        XCTAssertEqual(oneTile.stdout, plain.stdout)
+        let tiled = try run(model + ["--tiles", "auto", "--tile-merge", "nms", "--tile-metric", "iou", "--tile-threshold", "0.3"])
+        XCTAssertEqual(tiled.status, 0, tiled.stderr)
+        XCTAssertNotEqual(tiled.stdout, plain.stdout, "768x576 is 1.85 times 416 wide: two columns of tiles and the whole image")
+        XCTAssertTrue(tiled.stdout.contains(#""label": "dog""#), tiled.stdout)
+    }
+
     func testEveryCommandsHelpListsEveryOptionItReads() throws {
         let sources = TestPaths.packageRoot.appendingPathComponent("Sources/swift-darknet")
         let pattern = try NSRegularExpression(pattern: #"arguments\.(?:string|required|flag|int|float)\("([a-z0-9-]+)""#)
@@ -244,10 +265,13 @@ final class CommandLineTests: XCTestCase {
             if text.contains("PrecisionFlags(arguments:") { found.formUnion(try options(in: "../BatchDetection/PrecisionFlags.swift")) }
             if text.contains("DetectBatchOptions(arguments:") { found.formUnion(try options(in: "DetectBatchOptions.swift")) }
             if text.contains("ImageSourceFlags(arguments:") { found.formUnion(try options(in: "ImageSourceFlags.swift")) }
+            if text.contains("TilingFlags(arguments:") { found.formUnion(try options(in: "TilingFlags.swift")) }
+            if text.contains("EvaluationFlags(arguments:") { found.formUnion(try options(in: "EvaluationFlags.swift")) }
             return found
         }
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
-                        "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift"]
+                        "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift", "map": "MapCommand.swift",
+                        "valid": "ValidCommand.swift", "recall": "RecallCommand.swift"]
         for (name, file) in commands {
             let read = try options(in: file)
             XCTAssertFalse(read.isEmpty, file)
