@@ -24,13 +24,7 @@ final class DetectionPipelineTests: XCTestCase {
         let detector = try detector()
         let frames = try frames(6)
         let pipeline = DetectionPipeline(detector: detector, policy: .every)
-        let producer = Task {
-            for frame in frames { try await pipeline.send(frame) }
-            pipeline.finish()
-        }
-        var results: [FrameResult] = []
-        for try await result in pipeline.results { results.append(result) }
-        try await producer.value
+        let results = try await pipeline.results(sending: frames)
         XCTAssertEqual(results.map(\.index), Array(0..<6))
         XCTAssertEqual(results.map(\.timestamp), frames.map(\.timestamp))
         for (result, frame) in zip(results, frames) {
@@ -102,5 +96,19 @@ final class DetectionPipelineTests: XCTestCase {
         } catch let error as PixelBufferError {
             XCTAssertEqual(error, .unsupportedConversion(format: .bgra, channels: 1))
         }
+    }
+}
+
+extension DetectionPipeline {
+    /// Sends `frames` (waiting for room under `.every`), finishes, and collects every result.
+    func results(sending frames: [Frame]) async throws -> [FrameResult] {
+        let producer = Task {
+            for frame in frames { try await send(frame) }
+            finish()
+        }
+        var collected: [FrameResult] = []
+        for try await result in results { collected.append(result) }
+        try await producer.value
+        return collected
     }
 }

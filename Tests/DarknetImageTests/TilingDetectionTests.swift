@@ -154,14 +154,7 @@ final class TilingDetectionTests: XCTestCase {
         }
         let detector = try detector()
         let options = DetectionOptions(threshold: 0.3, tiling: TilingOptions())
-        let pipeline = DetectionPipeline(detector: detector, policy: .every, options: options)
-        let producer = Task {
-            for frame in frames { try await pipeline.send(frame) }
-            pipeline.finish()
-        }
-        var results: [FrameResult] = []
-        for try await result in pipeline.results { results.append(result) }
-        try await producer.value
+        let results = try await DetectionPipeline(detector: detector, policy: .every, options: options).results(sending: frames)
         XCTAssertEqual(results.map(\.index), [0, 1])
         for (result, frame) in zip(results, frames) {
             let single = try Self.detect(frame.pixels, with: detector, options: options)

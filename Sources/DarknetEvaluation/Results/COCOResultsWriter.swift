@@ -35,11 +35,7 @@ public struct COCOResultsWriter: DetectionWriter {
     public mutating func write(_ boxes: [BoxCandidate], image path: String, width: Int, height: Int) throws {
         let id = Self.imageID(path)
         for candidate in boxes {
-            var b = ResultBox(candidate.box, origin: 0)
-            if b.left < 0 { b.left = 0 }
-            if b.top < 0 { b.top = 0 }
-            if b.right > Float(width) { b.right = Float(width) }
-            if b.bottom > Float(height) { b.bottom = Float(height) }
+            let b = ResultBox(candidate.box, origin: 0, width: width, height: height)
             for (k, probability) in candidate.probabilities.enumerated() where probability > 0 {
                 let line = String(format: #"{"image_id":%@, "category_id":%d, "bbox":[%f, %f, %f, %f], "score":%f}"#, id,
                                   Self.categoryIDs[k], Double(b.left), Double(b.top), Double(b.right - b.left),

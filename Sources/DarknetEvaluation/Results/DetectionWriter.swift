@@ -17,15 +17,20 @@ public func darknetImageID(_ path: String) -> String {
 }
 
 /// The box edges `valid` writes for a box in pixels: `x - w/2.` (+ `origin`) in double, stored
-/// as float, as Darknet's `print_detector_detections` and `print_cocos` compute them.
+/// as float, then clamped to `origin...width` and `origin...height`, as Darknet's
+/// `print_detector_detections` (origin 1) and `print_cocos` (origin 0) compute them.
 struct ResultBox {
     var left: Float, top: Float, right: Float, bottom: Float
 
-    init(_ box: RelativeBox, origin: Double) {
+    init(_ box: RelativeBox, origin: Double, width: Int, height: Int) {
         left = Float(Double(box.x) - Double(box.width) / 2 + origin)
         right = Float(Double(box.x) + Double(box.width) / 2 + origin)
         top = Float(Double(box.y) - Double(box.height) / 2 + origin)
         bottom = Float(Double(box.y) + Double(box.height) / 2 + origin)
+        if left < Float(origin) { left = Float(origin) }
+        if top < Float(origin) { top = Float(origin) }
+        if right > Float(width) { right = Float(width) }
+        if bottom > Float(height) { bottom = Float(height) }
     }
 }
 

@@ -21,11 +21,7 @@ public struct VOCResultsWriter: DetectionWriter {
     public mutating func write(_ boxes: [BoxCandidate], image path: String, width: Int, height: Int) throws {
         let id = darknetImageID(path)
         for candidate in boxes {
-            var b = ResultBox(candidate.box, origin: 1)
-            if b.left < 1 { b.left = 1 }
-            if b.top < 1 { b.top = 1 }
-            if b.right > Float(width) { b.right = Float(width) }
-            if b.bottom > Float(height) { b.bottom = Float(height) }
+            let b = ResultBox(candidate.box, origin: 1, width: width, height: height)
             for (k, probability) in candidate.probabilities.enumerated() where probability != 0 {
                 try files[k].write(id + String(format: " %f %f %f %f %f\n", Double(probability), Double(b.left), Double(b.top),
                                                Double(b.right), Double(b.bottom)))

@@ -58,16 +58,8 @@ struct RecallCounter {
     /// IoU greater than `nmsThreshold`.
     static func suppressedByObjectness(_ candidates: [BoxCandidate]) -> [BoxCandidate] {
         var boxes = candidates
-        var last = boxes.count - 1, i = 0
-        while i <= last {
-            if boxes[i].objectness == 0 {
-                boxes.swapAt(i, last)
-                last -= 1
-            } else {
-                i += 1
-            }
-        }
-        boxes = boxes.prefix(last + 1).enumerated().sorted { a, b in
+        NonMaximumSuppression.removeZeroObjectness(&boxes)
+        boxes = boxes.enumerated().sorted { a, b in
             a.element.objectness != b.element.objectness ? a.element.objectness > b.element.objectness : a.offset < b.offset
         }.map(\.element)
         for i in boxes.indices where boxes[i].objectness != 0 {

@@ -7,5 +7,4 @@ extension DetectionOptions {
     public static func meanAveragePrecision(letterbox: Bool) -> DetectionOptions {
         DetectionOptions(threshold: 0.005, hierThreshold: 0, nmsThreshold: 0.45, letterbox: letterbox)
     }
-
 }
