@@ -90,4 +90,14 @@ final class ValidationSetTests: XCTestCase {
             XCTAssertEqual(error as? EvaluationError, .unsupportedEval(file: folder.appendingPathComponent("obj.data").path, value: "kitti"))
         }
     }
+
+    func testImagesAreLetterboxedOnlyWhenTheCfgSaysSo() throws {
+        func letterbox(_ net: String) throws -> Bool {
+            try CfgLetterbox.read(EvaluationFixtures.write("[net]\nwidth=416\nheight=416\n\(net)\n[yolo]\n", to: "n.cfg", in: folder))
+        }
+        XCTAssertFalse(try letterbox(""), "AlexeyAB's tools stretch by default")
+        XCTAssertTrue(try letterbox("letter_box=1"))
+        XCTAssertFalse(try letterbox("letter_box = 0"))
+        XCTAssertTrue(try letterbox("letter_box=2\nletter_box=0"), "the first occurrence, as Darknet's option_find")
+    }
 }
