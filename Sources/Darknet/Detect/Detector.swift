@@ -176,7 +176,7 @@ public final class Detector: Sendable {
     }
 
     func detect(input: [Float], geometry: LetterboxGeometry, in pooled: PooledSession,
-                        options: DetectionOptions) throws -> [Detection] {
+                options: DetectionOptions) throws -> [Detection] {
         try pooled.session.forward(input)
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }
