@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `swift-darknet video --live` on a real-time UDP stream on loopback: `ffmpeg -re` sends
-/// 10 s of 30 fps H.264 in MPEG-TS to udp://127.0.0.1:PORT (a free port the test picks; the
+/// 10 s of H.264 in MPEG-TS to udp://127.0.0.1:PORT (a free port the test picks; the
 /// test stops the sender itself). The debug-build network is slower than 30 fps, so frames must
 /// be dropped, and the lag behind the stream must not grow.
 ///
@@ -13,23 +13,24 @@ import XCTest
 /// one forward pass.
 final class LiveStreamTests: XCTestCase {
     func testLiveDropsFramesAndItsLagStaysBounded() throws {
-        try assertLagStaysBounded(width: 640, height: 360, frames: 300, loops: 0)
+        try assertLagStaysBounded(width: 640, height: 360, frames: 300, rate: 30, loops: 0)
     }
 
-    /// The same with a 4K stream whose frames are cut into four 1920x1080 tiles, run side by
-    /// side (`--tiles`): a frame takes several forward passes, and the lag must still not grow.
+    /// The same with a 4K stream (at 10 fps, which a busy core still decodes in real time) whose
+    /// frames are cut into four 1920x1080 tiles, run side by side (`--tiles`): a frame takes
+    /// several forward passes, and the lag must still not grow.
     func testLiveWithTilesOn4KFramesKeepsItsLagBounded() throws {
-        try assertLagStaysBounded(width: 3840, height: 2160, frames: 60, loops: 5,
+        try assertLagStaysBounded(width: 3840, height: 2160, frames: 20, rate: 10, loops: 5,
                                   extra: ["--tiles", "1920x1080", "--tile-overlap", "0", "--no-full-image", "--threads", "2"])
     }
 
-    /// Streams a `frames`-frame clip (`loops` more times) and checks `video --live ARGUMENTS`
-    /// on it, as the class documentation says.
-    private func assertLagStaysBounded(width: Int, height: Int, frames: Int, loops: Int, extra: [String] = [],
+    /// Streams a `frames`-frame clip at `rate` fps (`loops` more times) and checks
+    /// `video --live ARGUMENTS` on it, as the class documentation says.
+    private func assertLagStaysBounded(width: Int, height: Int, frames: Int, rate: Int, loops: Int, extra: [String] = [],
                                        file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try VideoTestSupport.temporaryDirectory(self)
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("live.mp4"), width: width, height: height, frames: frames,
-                                                 codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "15",
+                                                 rate: rate, codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "15",
                                                          "-bf", "0"])
         let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
         let url = "udp://127.0.0.1:\(port)"
@@ -70,9 +71,9 @@ final class LiveStreamTests: XCTestCase {
             return XCTFail("no summary in: \(summary)")
         }
         let (read, processed, dropped, forward) = (counts[0], counts[1], counts[2], counts[3] / 1000)
-        XCTAssertGreaterThan(dropped, 0, "the network is slower than 30 fps: --live must drop frames")
+        XCTAssertGreaterThan(dropped, 0, "the network is slower than the stream: --live must drop frames", file: file, line: line)
         XCTAssertEqual(processed, Double(results.count))
-        XCTAssertGreaterThan(read, 200, "about 9 s of a 30 fps stream decoded")
+        XCTAssertGreaterThan(read, 0.75 * 9 * Double(rate), "about 9 s of a \(rate) fps stream decoded", file: file, line: line)
         XCTAssertEqual(read, processed + dropped)
 
         guard let first = results.first?.time, let last = results.last?.time else { return }
@@ -83,7 +84,7 @@ final class LiveStreamTests: XCTestCase {
         print(String(format: "live: read %.0f, processed %.0f, dropped %.0f; lag first second %.3f s, last second %.3f s; forward %.3f s",
                      read, processed, dropped, firstLag, lastLag, forward))
         XCTAssertTrue(lastLag <= 1.2 * firstLag || lastLag - firstLag < forward,
-                      "lag grew from \(firstLag) s to \(lastLag) s (forward \(forward) s)")
+                      "lag grew from \(firstLag) s to \(lastLag) s (forward \(forward) s)", file: file, line: line)
     }
 
     /// The numbers following each of `labels` in order in `text`.

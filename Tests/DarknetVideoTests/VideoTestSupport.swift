@@ -53,19 +53,20 @@ enum VideoTestSupport {
         return url
     }
 
-    /// ffmpeg input arguments for `frames` frames at 30 fps of a `width`x`height` window panning
-    /// left to right over `photo` upscaled to twice the window's width.
-    static func panArguments(photo: String = "dog.jpg", width: Int, height: Int, frames: Int) throws -> [String] {
+    /// ffmpeg input arguments for `frames` frames at `rate` fps of a `width`x`height` window
+    /// panning left to right over `photo` upscaled to twice the window's width.
+    static func panArguments(photo: String = "dog.jpg", width: Int, height: Int, frames: Int, rate: Int = 30) throws -> [String] {
         let image = try require(data.appendingPathComponent(photo))
         let step = max(1, width / max(1, frames))
-        return ["-loop", "1", "-framerate", "30", "-i", image.path,
+        return ["-loop", "1", "-framerate", String(rate), "-i", image.path,
                 "-vf", "scale=\(2 * width):-2,crop=\(width):\(height):'min(n*\(step),iw-\(width))':(ih-\(height))/2",
-                "-frames:v", String(frames), "-r", "30"]
+                "-frames:v", String(frames), "-r", String(rate)]
     }
 
     /// A panning clip encoded with `codec` arguments (e.g. `["-c:v", "libx264", "-pix_fmt", "yuv420p"]`).
-    static func makeClip(_ url: URL, width: Int = 320, height: Int = 240, frames: Int = 30, codec: [String]) throws -> URL {
-        try ffmpeg(try panArguments(width: width, height: height, frames: frames) + codec + [url.path])
+    static func makeClip(_ url: URL, width: Int = 320, height: Int = 240, frames: Int = 30, rate: Int = 30,
+                         codec: [String]) throws -> URL {
+        try ffmpeg(try panArguments(width: width, height: height, frames: frames, rate: rate) + codec + [url.path])
         return url
     }
 
