@@ -7,20 +7,28 @@ import Foundation
 /// What `map`, `valid` and `recall` share: a `.data` file (its `valid=` list and `names=`),
 /// the model, how it is planned and run, and the detector evaluation made of them.
 struct EvaluationFlags {
-    static let flagNames: Set<String> = PlanFlags.flagNames.union(ModelOptions.flagNames)
-    static let usage = """
-        --data FILE --cfg FILE|URL --weights FILE|URL [--threads 1] [--strict] [--memory-limit MIB]
-                     [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers ...]]
-        """
-    static let help = """
-          --data     the model's .data file: valid= lists the images (one path a line), each image's
-                     labels are the YOLO .txt beside it (or under labels/ for images/ folders),
-                     names= the class names, classes= checked against the cfg
-          --threads  threads for each forward pass (results do not depend on it)
-        \(PlanFlags.help)
-        \(PrecisionFlags.help)
-          images are letterboxed when the cfg's [net] says letter_box=1, else stretched (AlexeyAB's rule)
-        """
+    /// The options `map`, `valid` and `recall` share, around `own` (the command's).
+    static func optionGroups(_ own: OptionGroup) -> [OptionGroup] {
+        [
+            OptionGroup("scoring data", [
+                .value("data", "FILE", required: true, """
+                    the model's .data file: valid= lists the images (one path a line), each image's
+                    labels are the YOLO .txt beside it (or under labels/ for images/ folders), names=
+                    the class names, classes= checked against the cfg
+                    """),
+            ]),
+            ModelOptions.options(),
+            OptionGroup("running", [
+                .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
+            ]),
+            own,
+            PlanFlags.options,
+            PrecisionFlags.options,
+        ]
+    }
+
+    /// The help's words on how the images are prepared.
+    static let letterboxHelp = "images are letterboxed when the cfg's [net] says letter_box=1, else stretched (AlexeyAB's rule)"
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -39,7 +47,7 @@ struct EvaluationFlags {
         self.data = data
         plan = try PlanFlags(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
-        threads = try arguments.int("threads", default: 1, range: 1...256)
+        threads = try arguments.int("threads", range: 1...256)
     }
 
     /// The validation set, then the detector (a missing list or image fails before the weights load).

@@ -6,6 +6,9 @@ import Foundation
 /// Where a command's labels come from: `--names FILE` (one label per line) or `--data FILE`
 /// (a Darknet `.data` file: its `names`, and its `classes` checked against the network).
 struct LabelFiles {
+    /// `--data`, beside `--names` in a command's model options.
+    static let option = Option.value("data", "FILE", "a Darknet .data file (coco.data, obj.data): its names=, its classes= checked")
+
     let data: URL?
 
     /// Reads `--data`; with `--names` (`names`, read by `ModelOptions`) too, a usage mistake.

@@ -8,16 +8,17 @@ import Foundation
 struct MapCommand: Command {
     static let name = "map"
     static let abstract = "score a detector on labelled images: AP per class and mAP, as darknet detector map"
-    static let usage = EvaluationFlags.usage + """
-         [--iou-thresh 0.5] [--points 0|11|101] [--thresh 0.25] [--json]
-          default output: AlexeyAB's lines (AP, TP and FP per class; precision, recall, F1, TP, FP, FN and
-                     average IoU at --thresh; the mAP), then COCO's mAP@[.50:.95]
-          --iou-thresh  a detection matches an object of its class above this IoU
-          --points   0: area under the precision envelope (default), 11: VOC 2007, 101: COCO's recall points
-          --thresh   the confidence the TP / FP / FN line is counted at
-          --json     the report as one JSON object instead
-        """ + "\n" + EvaluationFlags.help
-    static let flagNames: Set<String> = Set(["json"]).union(EvaluationFlags.flagNames)
+    static let description = """
+        default output: AlexeyAB's lines (AP, TP and FP per class; precision, recall, F1, TP, FP, FN and
+        average IoU at --thresh; the mAP), then COCO's mAP@[.50:.95]
+        \(EvaluationFlags.letterboxHelp)
+        """
+    static let optionGroups = EvaluationFlags.optionGroups(OptionGroup("scoring", [
+        .value("iou-thresh", "0-1", default: "0.5", "a detection matches an object of its class above this IoU"),
+        .value("points", "0|11|101", default: "0", "0: area under the precision envelope, 11: VOC 2007, 101: COCO's recall points"),
+        .value("thresh", "0-1", default: "0.25", "the confidence the TP / FP / FN line is counted at"),
+        .flag("json", "the report as one JSON object instead"),
+    ]))
 
     let evaluation: EvaluationFlags
     let options: MeanAveragePrecisionOptions
@@ -26,9 +27,9 @@ struct MapCommand: Command {
     init(arguments: inout Arguments) throws {
         evaluation = try EvaluationFlags(arguments: &arguments)
         options = MeanAveragePrecisionOptions(
-            iouThreshold: try arguments.float("iou-thresh", default: 0.5, range: 0...0.999_999),
-            points: try arguments.int("points", default: 0, range: 0...100_000),
-            confidenceThreshold: try arguments.float("thresh", default: 0.25, range: 0...1))
+            iouThreshold: try arguments.float("iou-thresh", range: 0...0.999_999),
+            points: try arguments.int("points", range: 0...100_000),
+            confidenceThreshold: try arguments.float("thresh", range: 0...1))
         do { try options.validate() } catch { throw CLIError("--points must be 0 or at least 2 (11, 101)") }
         json = arguments.flag("json")
         guard arguments.positionals.isEmpty else {

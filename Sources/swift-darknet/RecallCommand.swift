@@ -7,13 +7,12 @@ import Foundation
 struct RecallCommand: Command {
     static let name = "recall"
     static let abstract = "print the running proposal recall over the valid= images, as darknet detector recall"
-    static let usage = EvaluationFlags.usage + """
-
-          prints, after each image, "INDEX FOUND OBJECTS\\tRPs/Img: N\\tIOU: N%\\tRecall:N%": objects
-                     whose best proposal (objectness > 0.001 after objectness NMS at 0.4, any class)
-                     overlaps them by IoU > 0.5; images are stretched to the network size
-        """ + "\n" + EvaluationFlags.help
-    static let flagNames = EvaluationFlags.flagNames
+    static let description = """
+        prints, after each image, "INDEX FOUND OBJECTS\\tRPs/Img: N\\tIOU: N%\\tRecall:N%": objects
+        whose best proposal (objectness > 0.001 after objectness NMS at 0.4, any class)
+        overlaps them by IoU > 0.5; images are stretched to the network size
+        """
+    static let optionGroups = EvaluationFlags.optionGroups(OptionGroup("recall", []))
 
     let evaluation: EvaluationFlags
 

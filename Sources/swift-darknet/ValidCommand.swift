@@ -8,15 +8,16 @@ import Foundation
 struct ValidCommand: Command {
     static let name = "valid"
     static let abstract = "write detections on the valid= images as VOC or COCO result files, as darknet detector valid"
-    static let usage = EvaluationFlags.usage + """
-         [--results DIR] [--out NAME]
-          writes, with eval=voc in the .data (the default), DIR/NAMEclass.txt for each class
-                     (NAME comp4_det_test_; "image confidence xmin ymin xmax ymax" lines, 1-based pixels);
-                     with eval=coco, DIR/NAME.json (NAME coco_results; COCO's result format and category ids)
-          --results  DIR (default: the .data file's results=, else results)
-          --out      NAME, the file prefix (Darknet's -out)
-        """ + "\n" + EvaluationFlags.help
-    static let flagNames = EvaluationFlags.flagNames
+    static let description = """
+        writes, with eval=voc in the .data (the default), DIR/NAMEclass.txt for each class
+        (NAME comp4_det_test_; "image confidence xmin ymin xmax ymax" lines, 1-based pixels);
+        with eval=coco, DIR/NAME.json (NAME coco_results; COCO's result format and category ids)
+        \(EvaluationFlags.letterboxHelp)
+        """
+    static let optionGroups = EvaluationFlags.optionGroups(OptionGroup("results", [
+        .value("results", "DIR", "where the files go (default: the .data file's results=, else results)"),
+        .value("out", "NAME", "the file prefix (Darknet's -out)"),
+    ]))
 
     let evaluation: EvaluationFlags
     let results: String?

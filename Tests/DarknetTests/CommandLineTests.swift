@@ -92,6 +92,34 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// A misspelt option is reported as unknown with the nearest declared one, even where a value
+    /// follows it (a misspelt flag used to swallow the image name: "no image given"), and a
+    /// usage mistake prints the mistake, the synopsis and where the help is: not the whole help.
+    func testMisspeltOptionsAreNamedWithTheNearestOne() throws {
+        let model = ["--cfg", "a", "--weights", "b"]
+        let cases: [([String], String)] = [
+            (["detect"] + model + ["--jsn", "dog.jpg"], "unknown option --jsn (did you mean --json?)"),
+            (["video"] + model + ["--jsn", "pan.mp4"], "unknown option --jsn (did you mean --json?)"),
+            (["detect"] + model + ["--tresh", "0.3", "dog.jpg"], "unknown option --tresh (did you mean --thresh?)"),
+            (["classify"] + model + ["--recursiv", "photos"], "unknown option --recursiv (did you mean --recursive?)"),
+            (["detect"] + model + ["--frobnicate", "dog.jpg"], "unknown option --frobnicate"),
+            (["detect"] + model + ["--json=yes", "dog.jpg"], "--json is a flag and takes no value"),
+            (["detcet"] + model, "unknown command 'detcet' (did you mean 'detect'?)"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments)")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "swift-darknet: \(message)", "\(arguments): \(result.stderr)")
+            if arguments[0] != "detcet" {
+                XCTAssertEqual(lines.count, 3, "the mistake, the synopsis, the pointer: \(result.stderr)")
+                XCTAssertTrue(lines[1].hasPrefix("usage: swift-darknet \(arguments[0]) --cfg FILE|URL --weights FILE|URL [options]"),
+                              result.stderr)
+                XCTAssertEqual(lines[2], "Run 'swift-darknet \(arguments[0]) --help' for the options.")
+            }
+        }
+    }
+
     func testInputErrorsExit1AndNameTheFile() throws {
         let missing = try run(["info", "--cfg", "no/such.cfg"])
         XCTAssertEqual(missing.status, 1)
