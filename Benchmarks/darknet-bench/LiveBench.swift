@@ -72,10 +72,10 @@ struct LiveBench {
         return try collected.report(frames: frames, policy: policy)
     }
 
-    private func photo() throws -> Image {
+    private func photo() throws -> PlanarImage {
         let url = options.image ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Weights/darknet/data/dog.jpg")
-        return try Image(contentsOf: url)
+        return try PlanarImage(contentsOf: url)
     }
 }
 
@@ -84,7 +84,7 @@ struct SyntheticCamera: Sendable {
     let width: Int, height: Int
     private let scene: PixelBuffer
 
-    init(photo: Image, width: Int, height: Int) throws {
+    init(photo: PlanarImage, width: Int, height: Int) throws {
         let scale = max(Double(width) * 1.2 / Double(photo.width), Double(height) * 1.2 / Double(photo.height))
         scene = try photo.resized(width: Int((Double(photo.width) * scale).rounded()),
                                   height: Int((Double(photo.height) * scale).rounded())).pixelBuffer(format: .bgra)

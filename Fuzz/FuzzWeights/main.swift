@@ -96,7 +96,7 @@ func run(_ network: Network) -> [[UInt32]] {
             outputs.append(values)
         }
         let detector = try Detector(network: network)
-        let image = try Image(width: 9, height: 13, channels: network.inputShape.channels, filledWith: 0.75)
+        let image = try PlanarImage(width: 9, height: 13, channels: network.inputShape.channels, filledWith: 0.75)
         for detection in try detector.detect(image, threshold: 0.01, nmsThreshold: 0.3) {
             check(detection.confidence > 0.01, "a detection below the threshold")
         }

@@ -224,7 +224,7 @@ public struct ModelStore: Sendable {
     static func digest(of url: URL) throws(ModelSourceError) -> String {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw DurableFiles.cacheError(url, "cannot be read") }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var hasher = ModelChecksum()
         while true {
             let block: Data
             do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw DurableFiles.cacheError(url, "read failed: \(error)") }

@@ -121,7 +121,7 @@ public final class VideoWriter {
 
     /// Encodes one picture shown at `timestamp` seconds (the first frame's time is zero).
     /// - Parameter image: 3-channel planar RGB floats in [0, 1] of this writer's size.
-    public func write(_ image: Image, timestamp: Double) throws(VideoError) {
+    public func write(_ image: PlanarImage, timestamp: Double) throws(VideoError) {
         guard !finished, let frame, let encoder else { throw .writeFailed(destination: destination, reason: "already finished") }
         guard image.width == width, image.height == height, image.channels == 3 else {
             throw .writeFailed(destination: destination, reason: "frame \(image.width)x\(image.height)x\(image.channels), expected \(width)x\(height)x3")
@@ -195,7 +195,7 @@ public final class VideoWriter {
     }
 
     /// Packed 8-bit RGB of a planar float image (clamped, rounded to nearest).
-    static func interleavedBytes(_ image: Image) -> [UInt8] {
+    static func interleavedBytes(_ image: PlanarImage) -> [UInt8] {
         let area = image.width * image.height
         var bytes = [UInt8](repeating: 0, count: 3 * area)
         image.pixels.withUnsafeBufferPointer { planes in

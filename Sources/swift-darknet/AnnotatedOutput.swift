@@ -28,7 +28,7 @@ final class AnnotatedOutput {
     }
 
     func write(_ frame: VideoFrame, annotations: [BoxAnnotation]) throws {
-        let image = Image(pixels: frame.pixels).annotated(with: annotations, classCount: classCount)
+        let image = PlanarImage(pixels: frame.pixels).annotated(with: annotations, classCount: classCount)
         if let pattern {
             try image.write(to: URL(fileURLWithPath: Self.fill(pattern, with: frame.index)))
         } else if let writer {

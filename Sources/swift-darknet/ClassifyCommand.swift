@@ -59,7 +59,7 @@ struct ClassifyCommand: Command {
         var failures = 0
         for path in paths {
             do {
-                let image = try Image(contentsOf: URL(fileURLWithPath: path))
+                let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
                 let predictions = try classifier.classify(image, top: top)
                 if json {
                     print(ClassificationJSON.line(image: path, width: image.width, height: image.height,

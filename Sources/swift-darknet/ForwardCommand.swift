@@ -51,7 +51,7 @@ struct ForwardCommand: Command {
             tensors = try urls.map { try readFloats($0, expectedCount: network.inputShape.count) }
         case .image(let url):
             let shape = network.inputShape
-            tensors = [try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
+            tensors = [try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
         }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)

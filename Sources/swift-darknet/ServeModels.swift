@@ -65,7 +65,7 @@ extension ServeCommand {
         let detector = try load()
         let seconds = start.duration(to: .now)
         let shape = detector.network.inputShape
-        _ = try detector.detect(try Image(width: shape.width, height: shape.height, channels: shape.channels, filledWith: 0.5))
+        _ = try detector.detect(try PlanarImage(width: shape.width, height: shape.height, channels: shape.channels, filledWith: 0.5))
         let (whole, fraction) = seconds.components
         return ServedModel(name: name, detector: detector, loadSeconds: Double(whole) + Double(fraction) * 1e-18)
     }

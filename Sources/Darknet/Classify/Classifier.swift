@@ -95,14 +95,14 @@ public final class Classifier: Sendable {
     }
 
     /// The `top` most probable classes for `image`, most probable first.
-    public func classify(_ image: Image, top: Int = 5) throws -> [Classification] {
+    public func classify(_ image: PlanarImage, top: Int = 5) throws -> [Classification] {
         let input = try prepare(image)
         return try runner.run { pooled in try self.classify(input, top: top, in: pooled) }
     }
 
     /// `classify(_:top:)` with the forward pass on the library's own threads; the calling task
     /// suspends meanwhile. A task cancelled before its pass starts throws `CancellationError`.
-    public func classify(_ image: Image, top: Int = 5) async throws -> [Classification] {
+    public func classify(_ image: PlanarImage, top: Int = 5) async throws -> [Classification] {
         try Task.checkCancellation()
         let input = try prepare(image)
         return try await runner.run { pooled in try self.classify(input, top: top, in: pooled) }
@@ -111,7 +111,7 @@ public final class Classifier: Sendable {
     /// Sessions created and alive, and calls run so far.
     public var sessionStatistics: SessionStatistics { runner.statistics }
 
-    private func prepare(_ image: Image) throws -> [Float] {
+    private func prepare(_ image: PlanarImage) throws -> [Float] {
         let shape = network.inputShape
         guard image.channels == shape.channels else {
             throw ClassifierError.channelMismatch(expected: shape.channels, actual: image.channels)
