@@ -53,9 +53,11 @@ public final class Detector: Sendable {
     /// - Parameters:
     ///   - names: a names file (one label per line, e.g. `coco.names`); without it labels are
     ///     class indices.
-    /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
+    /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,
+    ///   `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
                             options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
+        try sessionPolicy.validate(threads: threads)
         let network = try Network(cfg: cfg, weights: weights, options: options)
         let labels = try names.map { url throws in try ClassLabels.read(url) } ?? []
         try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
@@ -72,7 +74,7 @@ public final class Detector: Sendable {
         }
         self.network = network
         self.labels = labels
-        let threads = max(1, threads)
+        try sessionPolicy.validate(threads: threads)
         self.threads = threads
         self.sessionPolicy = sessionPolicy
         runner = SessionRunner(policy: sessionPolicy, name: "SwiftDarknet.Detector") {
@@ -91,7 +93,10 @@ public final class Detector: Sendable {
     }
 
     /// Detects objects with explicit options.
+    /// - Throws: `ArgumentError` for invalid options (`DetectionOptions.validate()`),
+    ///   `DetectorError.channelMismatch`, `ImageError`.
     public func detect(_ image: PlanarImage, options: DetectionOptions) throws -> [Detection] {
+        try options.validate()
         if let tiling = options.tiling { return try detect(image, options: options, tiling: tiling) }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try detect(prepared: input, geometry: geometry, options: options)
@@ -105,6 +110,7 @@ public final class Detector: Sendable {
     ///   returns.
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) throws -> [Detection] {
+        try options.validate()
         let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
         if let tiling = options.tiling { return try detect(source, options: options, tiling: tiling).offset(by: region) }
         return try runner.run { pooled in
@@ -119,6 +125,7 @@ public final class Detector: Sendable {
     /// `CancellationError` without running it.
     public func detect(_ image: PlanarImage, options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
         try Task.checkCancellation()
+        try options.validate()
         if let tiling = options.tiling { return try await offThePool { try self.detect(image, options: options, tiling: tiling) } }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try await runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
@@ -127,6 +134,7 @@ public final class Detector: Sendable {
     /// `detect(_:region:options:)` with the forward pass on the library's own threads.
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
+        try options.validate()
         let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
         if let tiling = options.tiling {
             return try await offThePool { try self.detect(source, options: options, tiling: tiling).offset(by: region) }
