@@ -119,9 +119,16 @@ public final class VideoWriter {
 
     deinit { release() }
 
-    /// Encodes one picture shown at `timestamp` seconds (the first frame's time is zero).
-    /// - Parameter image: 3-channel planar RGB floats in [0, 1] of this writer's size.
+    /// Encodes one picture shown at `timestamp` seconds.
+    @available(*, deprecated, message: "use write(_:presentationTime:) with a Duration")
     public func write(_ image: PlanarImage, timestamp: Double) throws(VideoError) {
+        try write(image, presentationTime: .rounded(seconds: timestamp))
+    }
+
+    /// Encodes one picture shown at `presentationTime` (the first frame's time is zero).
+    /// - Parameter image: 3-channel planar RGB floats in [0, 1] of this writer's size.
+    public func write(_ image: PlanarImage, presentationTime: Duration) throws(VideoError) {
+        let timestamp = presentationTime.inSeconds
         guard !finished, let frame, let encoder else { throw .writeFailed(destination: destination, reason: "already finished") }
         guard image.width == width, image.height == height, image.channels == 3 else {
             throw .writeFailed(destination: destination, reason: "frame \(image.width)x\(image.height)x\(image.channels), expected \(width)x\(height)x3")

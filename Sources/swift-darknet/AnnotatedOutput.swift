@@ -36,7 +36,7 @@ final class AnnotatedOutput {
                 throw VideoError.writeFailed(destination: writer.destination,
                                              reason: "frame \(frame.index) is \(image.width)x\(image.height), the video \(writer.width)x\(writer.height)")
             }
-            try writer.write(image, timestamp: frame.timestamp)
+            try writer.write(image, presentationTime: frame.presentationTime)
         }
     }
 
