@@ -125,8 +125,10 @@ public final class VideoWriter {
         try write(image, presentationTime: .rounded(seconds: timestamp))
     }
 
-    /// Encodes one picture shown at `presentationTime` (the first frame's time is zero).
-    /// - Parameter image: 3-channel planar RGB floats in [0, 1] of this writer's size.
+    /// Encodes one picture.
+    /// - Parameters:
+    ///   - image: 3-channel planar RGB floats in [0, 1] of this writer's size.
+    ///   - presentationTime: when it is shown; the first picture's time counts as zero.
     public func write(_ image: PlanarImage, presentationTime: Duration) throws(VideoError) {
         let timestamp = presentationTime.inSeconds
         guard !finished, let frame, let encoder else { throw .writeFailed(destination: destination, reason: "already finished") }

@@ -65,7 +65,7 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
 /// the last layer that is not `[cost]`, largest first (ties: lower index first, Darknet's
 /// `top_k`). With a class hierarchy (`[softmax] tree=`, darknet9000) the outputs are first
 /// turned into path probabilities with only the leaves kept, as `predict` does
-/// (``ClassTree/multiplyAlongPaths(_:stride:onlyLeaves:)``).
+/// (`ClassTree.multiplyAlongPaths`).
 ///
 /// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
 /// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
