@@ -35,8 +35,8 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size))
     let file = WeightsCopy.write(bytes)
     for spec in Networks.specs {
-        let fromMemory = load { try Network(spec: spec, weights: bytes, weightsFile: file.path) }
-        let fromFile = load { try Network(spec: spec, weightsFile: file, floatsPerRun: 1) }
+        let fromMemory = load { try Network(spec: spec, weights: bytes, weightsName: file.path) }
+        let fromFile = load { try Network(spec: spec, weights: file, floatsPerRun: 1) }
         switch (fromMemory, fromFile) {
         case (.failure(let error), .failure(let fileError)):
             check(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside a \(size)-byte file: \(error)")

@@ -51,7 +51,7 @@ struct ClassifyCommand: Command {
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
+        let network = try Network(spec: spec, weights: weights, options: plan.options)
         let unlabelled = try Classifier(network: network, threads: threads)
         let outputs = network.plan.layers[unlabelled.outputLayer].outputShape.count
         let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")

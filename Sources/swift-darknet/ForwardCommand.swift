@@ -44,7 +44,7 @@ struct ForwardCommand: Command {
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
+        let network = try Network(spec: spec, weights: weights, options: plan.options)
         let tensors: [[Float]]
         switch input {
         case .tensors(let urls):

@@ -51,7 +51,7 @@ extension ServeCommand {
             models.append(try timed(extra.name) {
                 let spec = try loadSpec(extra.cfg)
                 try report(spec, options: plan.options)
-                let network = try Network(spec: spec, weightsFile: extra.weights, options: plan.options)
+                let network = try Network(spec: spec, weights: extra.weights, options: plan.options)
                 let labels = try extra.names.map { try Detector.readLabels($0) } ?? []
                 return try Detector(network: network, labels: labels, labelsFile: extra.names?.path ?? "<labels>", threads: threads,
                                     sessionPolicy: policy)
