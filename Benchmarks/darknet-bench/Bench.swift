@@ -129,7 +129,7 @@ struct Bench {
         let defaultImage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Weights/darknet/data/dog.jpg")
         if let url = options.image ?? (FileManager.default.fileExists(atPath: defaultImage.path) ? defaultImage : nil) {
-            let (image, geometry) = try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height)
+            let (image, geometry) = try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height)
             return (image.pixels, geometry)
         }
         var state: UInt32 = 12345

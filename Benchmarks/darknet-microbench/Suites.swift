@@ -329,14 +329,14 @@ struct Suites {
             setUp: {
                 var random = SeededRandom(seed: 30)
                 let pixels = (0..<sourceCount).map { _ in random.next() }
-                let image = try! Image(width: 1920, height: 1080, channels: 3, pixels: pixels)
+                let image = try! PlanarImage(width: 1920, height: 1080, channels: 3, pixels: pixels)
                 return Fixture(body: { blackHole(try! image.letterboxed(width: size, height: size)) })
             })
     }
 
     /// A 1280x720 camera frame (BGRA, NV12) to the network input: letterboxed straight from the
     /// bytes (`PixelBuffer.letterbox(into:...)`, "direct"); converted by the library to a
-    /// full-size float `Image`, then letterboxed ("Image+letterbox"); and as it had to be done
+    /// full-size float `PlanarImage`, then letterboxed ("PlanarImage+letterbox"); and as it had to be done
     /// before pixel buffers existed, a per-pixel loop into planar floats written as a user
     /// writes it (BT.601 in floats for NV12), then letterboxed ("loop+letterbox").
     func pixelInputs() -> [MicroBenchmark] {
@@ -345,7 +345,7 @@ struct Suites {
         let bgra = (0..<(width * height * 4)).map { _ in UInt8(random.next() * 255) }
         let luma = (0..<(width * height)).map { _ in UInt8(random.next() * 255) }
         let chroma = (0..<(width * height / 2)).map { _ in UInt8(random.next() * 255) }
-        let frames: [(String, PixelBuffer, () -> Image)] = [
+        let frames: [(String, PixelBuffer, () -> PlanarImage)] = [
             ("BGRA", try! PixelBuffer(format: .bgra, width: width, height: height, bytes: bgra),
              { userLoopBGRA(bgra, width: width, height: height) }),
             ("NV12", try! PixelBuffer(format: .nv12(.video), width: width, height: height,
@@ -363,7 +363,7 @@ struct Suites {
             MicroBenchmark(
                 name: "pixels \(name) Image+letterbox", shape: "\(width)x\(height) \(name) -> Image -> \(size)x\(size)x3",
                 flops: 0, bytes: 0,
-                setUp: { Fixture(body: { blackHole(try! Image(pixels: frame).letterboxed(width: size, height: size)) }) }),
+                setUp: { Fixture(body: { blackHole(try! PlanarImage(pixels: frame).letterboxed(width: size, height: size)) }) }),
             MicroBenchmark(
                 name: "pixels \(name) loop+letterbox", shape: "\(width)x\(height) \(name) -> user loop -> \(size)x\(size)x3",
                 flops: 0, bytes: 0,
@@ -417,8 +417,8 @@ struct Suites {
     }
 }
 
-/// BGRA bytes to a planar RGB `Image` the way an app wrote it before `PixelBuffer`.
-private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> Image {
+/// BGRA bytes to a planar RGB `PlanarImage` the way an app wrote it before `PixelBuffer`.
+private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> PlanarImage {
     let area = width * height
     var planes = [Float](repeating: 0, count: 3 * area)
     for y in 0..<height {
@@ -429,11 +429,11 @@ private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> Image {
             planes[2 * area + i] = Float(bytes[p]) / 255
         }
     }
-    return try! Image(width: width, height: height, channels: 3, pixels: planes)
+    return try! PlanarImage(width: width, height: height, channels: 3, pixels: planes)
 }
 
-/// NV12 to a planar RGB `Image` with the BT.601 formula in floats, as an app wrote it.
-private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height: Int) -> Image {
+/// NV12 to a planar RGB `PlanarImage` with the BT.601 formula in floats, as an app wrote it.
+private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height: Int) -> PlanarImage {
     let area = width * height
     var planes = [Float](repeating: 0, count: 3 * area)
     for y in 0..<height {
@@ -447,5 +447,5 @@ private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height
             planes[2 * area + i] = min(max(l + 2.017 * u, 0), 255) / 255
         }
     }
-    return try! Image(width: width, height: height, channels: 3, pixels: planes)
+    return try! PlanarImage(width: width, height: height, channels: 3, pixels: planes)
 }

@@ -20,7 +20,7 @@ enum BMPDecoder {
         var green6Bits = false
     }
 
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         let reader = ByteReader(bytes: bytes, path: path, format: "BMP")
         let layout = try readHeader(reader)
         try limits.check(width: layout.width, height: layout.height, path: path)
@@ -32,7 +32,7 @@ enum BMPDecoder {
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: layout.width, height: layout.height, components: 3)
         }
-        return try Image.decoded(width: layout.width, height: layout.height, planes: planes, path: path)
+        return try PlanarImage.decoded(width: layout.width, height: layout.height, planes: planes, path: path)
     }
 
     private static func readHeader(_ r: ByteReader) throws(ImageFileError) -> Layout {

@@ -9,7 +9,7 @@ import Darknet
 /// samples above maxval count as maxval. In a bitmap, 1 is black. `#` starts a comment
 /// anywhere before a number; `P1` samples are single digits, which need no separator.
 enum NetpbmDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         let reader = ByteReader(bytes: bytes, path: path, format: "Netpbm")
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[1]) else {
             throw reader.damaged("no P1-P6 magic number at byte 0")
@@ -68,7 +68,7 @@ enum NetpbmDecoder {
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
         }
-        return try Image.decoded(width: width, height: height, planes: planes, path: path)
+        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
     }
 
     /// Header fields and plain-format samples: decimal numbers between whitespace and comments.

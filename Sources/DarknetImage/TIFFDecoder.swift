@@ -6,7 +6,7 @@ import Darknet
 /// same eight values as EXIF's). What that interface does not read (e.g. floating-point
 /// samples) is `ImageFileError.unsupportedVariant`.
 enum TIFFDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         var result = sd_tiff_result()
         // libtiff's largest single allocation: a strip or tile, at most 8 bytes a pixel.
         let (scaled, overflow) = Int(limits.cMaxPixels).multipliedReportingOverflow(by: 8)
@@ -33,7 +33,7 @@ enum TIFFDecoder {
             throw .corrupt(path: path, reason: "TIFF: libtiff returned no pixels")
         }
         let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
-        let image = try Image.decoded(width: width, height: height, planes: planes, path: path)
+        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
         if let orientation = EXIFOrientation(rawValue: Int(result.orientation)), orientation != .up {
             return image.applying(orientation)
         }

@@ -51,7 +51,7 @@ struct ClassifyCommand: Command {
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
+        let network = try Network(spec: spec, weights: weights, options: plan.options)
         let unlabelled = try Classifier(network: network, threads: threads)
         let outputs = network.plan.layers[unlabelled.outputLayer].outputShape.count
         let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")
@@ -59,7 +59,7 @@ struct ClassifyCommand: Command {
         var failures = 0
         for path in paths {
             do {
-                let image = try Image(contentsOf: URL(fileURLWithPath: path))
+                let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
                 let predictions = try classifier.classify(image, top: top)
                 if json {
                     print(ClassificationJSON.line(image: path, width: image.width, height: image.height,

@@ -95,7 +95,7 @@ struct DetectCommand: Command {
         return result
     }
 
-    /// Whether `--out` names an image file to write (a format `Image.write(to:)` writes).
+    /// Whether `--out` names an image file to write (a format `PlanarImage.write(to:)` writes).
     static func isImageFile(_ url: URL) -> Bool {
         ImageFormat(pathExtension: url.pathExtension)?.isWritable == true
     }

@@ -50,14 +50,14 @@ struct ForwardCommand: Command {
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
+        let network = try Network(spec: spec, weights: weights, options: plan.options)
         let tensors: [[Float]]
         switch input {
         case .tensors(let urls):
             tensors = try urls.map { try readFloats($0, expectedCount: network.inputShape.count) }
         case .image(let url):
             let shape = network.inputShape
-            tensors = [try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
+            tensors = [try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
         }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)

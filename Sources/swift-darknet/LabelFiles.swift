@@ -61,11 +61,11 @@ func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, o
     let spec = try loadSpec(cfg)
     try report(spec, options: options)
     let float = options
-    let options = try precision.options(options, spec: spec, float: { try Network(spec: spec, weightsFile: weights, options: float) },
+    let options = try precision.options(options, spec: spec, float: { try Network(spec: spec, weights: weights, options: float) },
                                         letterbox: letterbox, threads: threads) {
         FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
     }
-    let network = try Network(spec: spec, weightsFile: weights, options: options)
+    let network = try Network(spec: spec, weights: weights, options: options)
     if let summary = precision.summary(of: network.plan) {
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
     }

@@ -51,7 +51,7 @@ extension ServeCommand {
             models.append(try timed(extra.name) {
                 let spec = try loadSpec(extra.cfg)
                 try report(spec, options: plan.options)
-                let network = try Network(spec: spec, weightsFile: extra.weights, options: plan.options)
+                let network = try Network(spec: spec, weights: extra.weights, options: plan.options)
                 let labels = try extra.names.map { try Detector.readLabels($0) } ?? []
                 return try Detector(network: network, labels: labels, labelsFile: extra.names?.path ?? "<labels>", threads: threads,
                                     sessionPolicy: policy)
@@ -65,7 +65,7 @@ extension ServeCommand {
         let detector = try load()
         let seconds = start.duration(to: .now)
         let shape = detector.network.inputShape
-        _ = try detector.detect(try Image(width: shape.width, height: shape.height, channels: shape.channels, filledWith: 0.5))
+        _ = try detector.detect(try PlanarImage(width: shape.width, height: shape.height, channels: shape.channels, filledWith: 0.5))
         let (whole, fraction) = seconds.components
         return ServedModel(name: name, detector: detector, loadSeconds: Double(whole) + Double(fraction) * 1e-18)
     }

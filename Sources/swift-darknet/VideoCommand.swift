@@ -118,7 +118,11 @@ struct VideoCommand: Command {
         let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options,
                                          tracking: tracking)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
-        let feed = FrameFeed(reader: reader, pipeline: pipeline, duration: duration, keepFrames: output != nil)
+        // --out draws each result on its frame: the latest 120 frames are kept for it (a
+        // --live run drops most of them unseen).
+        let feed = VideoFeed(reader: reader, pipeline: pipeline,
+                             options: VideoFeed.Options(duration: duration.map { .rounded(seconds: $0) },
+                                                        keptFrames: output != nil ? 120 : 0))
         let run = VideoRun(feed: feed, output: output, json: json,
                            progress: VideoProgressLine(enabled: isatty(2) != 0 && reader.kind != .network),
                            total: reader.estimatedFrameCount)
@@ -132,8 +136,7 @@ struct VideoCommand: Command {
         } catch {
             if failure == nil { failure = error }
         }
-        let counts = feed.counts
-        let summary = run.statistics.summary(read: counts.read, skipped: counts.skipped)
+        let summary = run.statistics.summary(read: feed.framesRead, skipped: feed.framesSkipped)
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
         if reader.damagedPackets > 0 && reader.kind == .network {
             warn("\(input): \(reader.damagedPackets) damaged packets skipped")

@@ -144,7 +144,7 @@ final class ErrorMessageTests: XCTestCase {
         }
         // A weights error carries them too.
         let fine = try NetworkSpec.parse(text: Self.net + "[convolutional]\nfilters=2\nsize=1\nbogus=3\n", file: "key.cfg")
-        XCTAssertThrowsError(try Network(spec: fine, weights: WeightsWriter().header(), weightsFile: "k.weights")) { error in
+        XCTAssertThrowsError(try Network(spec: fine, weights: WeightsWriter().header(), weightsName: "k.weights")) { error in
             guard let error = error as? WeightsError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.notes.map(\.key), ["bogus"])
             XCTAssertTrue(error.description.hasSuffix("(note: key.cfg:8: 'bogus': unknown key in [convolutional]; ignored)"),
@@ -177,7 +177,7 @@ extension ErrorMessageTests {
         let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent(name))
         let spec = try NetworkSpec.parse(bytes: [UInt8](try Data(contentsOf: url)), file: name)
         do {
-            _ = try Network(spec: spec, weights: weights, weightsFile: "yolov3-tiny.weights")
+            _ = try Network(spec: spec, weights: weights, weightsName: "yolov3-tiny.weights")
             return nil
         } catch let error as WeightsError {
             return error
@@ -224,7 +224,7 @@ extension ErrorMessageTests {
         // Header 20, layer 0: 2 biases + 2 x 3 weights, layer 2: 2 biases + 2 x 2 weights.
         XCTAssertEqual(good.count, 20 + 8 * 4 + 6 * 4)
         func error(_ bytes: [UInt8]) -> WeightsError? {
-            do { _ = try Network(spec: spec, weights: bytes, weightsFile: "short.weights"); return nil } catch { return error as? WeightsError }
+            do { _ = try Network(spec: spec, weights: bytes, weightsName: "short.weights"); return nil } catch { return error as? WeightsError }
         }
         let partial = try XCTUnwrap(error(Array(good.prefix(52))))
         XCTAssertEqual(partial.sizeMismatch, WeightsSizeMismatch(neededBytes: 76, headerBytes: 20, fileBytes: 52, wholeLayers: 2))

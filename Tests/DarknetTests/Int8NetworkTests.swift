@@ -271,7 +271,7 @@ final class Int8NetworkTests: XCTestCase {
         var otherWeights = weightsBytes
         otherWeights[100] ^= 1
         let int8 = PlanOptions(precision: .int8(calibration))
-        XCTAssertThrowsError(try Network(spec: float.spec, weights: otherWeights, weightsFile: "other.weights", options: int8)) { error in
+        XCTAssertThrowsError(try Network(spec: float.spec, weights: otherWeights, weightsName: "other.weights", options: int8)) { error in
             guard case Int8CalibrationError.otherWeights(let path, let calibrated, let loaded) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(path, "other.weights")
             XCTAssertEqual(calibrated, calibration.weights)

@@ -40,7 +40,7 @@ final class MalformedInputTests: XCTestCase {
             let variances = 20 + 3 * 16, weights = 20 + 4 * 16
             func error(_ bytes: [UInt8]) -> WeightsError? {
                 do {
-                    let network = try Network(spec: spec, weights: Data(bytes), weightsFile: Self.weightsFile, options: layout.options)
+                    let network = try Network(spec: spec, weights: Data(bytes), weightsName: Self.weightsFile, options: layout.options)
                     XCTAssertEqual(network.plan.layers[0].algorithm, layout.algorithm)
                     return nil
                 } catch let error as WeightsError {
@@ -688,7 +688,7 @@ extension MalformedInputTests {
                 return .accepted(layers: network.plan.layers.count)
             case .weights(let bytes):
                 let spec = try NetworkSpec.parse(text: weightsCfg, file: file)
-                return .accepted(layers: try Network(spec: spec, weights: bytes, weightsFile: weightsFile).plan.layers.count)
+                return .accepted(layers: try Network(spec: spec, weights: bytes, weightsName: weightsFile).plan.layers.count)
             case .weightsFile(let kind):
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID())")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -725,7 +725,7 @@ extension MalformedInputTests {
                 return .decoded(width: image.width, height: image.height)
             case .detect(let cfg, let weights, let channels):
                 let spec = try NetworkSpec.parse(text: cfg, file: file)
-                let network = try weights.map { try Network(spec: spec, weights: $0, weightsFile: weightsFile) }
+                let network = try weights.map { try Network(spec: spec, weights: $0, weightsName: weightsFile) }
                     ?? Network(spec: spec, randomSeed: 1)
                 let detector = try Detector(network: network)
                 let image = try Image(width: 12, height: 9, channels: channels, filledWith: 0.5)

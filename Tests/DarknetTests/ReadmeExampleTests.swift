@@ -15,7 +15,7 @@ final class ReadmeExampleTests: XCTestCase {
 
         // README example begins
         let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL)
-        let image = try Image(contentsOf: photoURL)
+        let image = try PlanarImage(contentsOf: photoURL)
         for d in try detector.detect(image, threshold: 0.5) {
             print(d.label, d.confidence, d.rect)   // rect in original-image pixels
         }
@@ -64,14 +64,14 @@ final class ReadmeExampleTests: XCTestCase {
         let tracking = TrackerOptions(smoothing: .movingAverage(frames: 5))
         let pipeline = DetectionPipeline(detector: detector, policy: .latest, tracking: tracking)
         // In the capture callback (AVCaptureVideoDataOutput, V4L2, ...): hand the frame over, never wait.
-        @Sendable func didCapture(_ bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, time: Double) throws {
+        @Sendable func didCapture(_ bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, time: Duration) throws {
             let pixels = try PixelBuffer(format: .bgra, width: width, height: height, bytes: bytes, bytesPerRow: bytesPerRow)
-            pipeline.offer(Frame(pixels: pixels, timestamp: time))
+            pipeline.offer(Frame(pixels: pixels, presentationTime: time, captureInstant: .now))
         }
         // README live example pauses: a capture thread sends 12 frames 30 ms apart, moving 4 px each.
         let camera = Thread {
             for (i, bytes) in frames.enumerated() {
-                try? didCapture(bytes, width: 640, height: 480, bytesPerRow: 640 * 4, time: Double(i) * 0.03)
+                try? didCapture(bytes, width: 640, height: 480, bytesPerRow: 640 * 4, time: .milliseconds(30 * i))
                 usleep(30_000)
             }
             pipeline.finish()
@@ -80,8 +80,7 @@ final class ReadmeExampleTests: XCTestCase {
         // README live example resumes
         for try await result in pipeline.results {
             for box in result.tracks { print(box.trackID, box.label, box.rect) }
-            print(String(format: "%.1f fps, %.0f ms behind the camera", result.statistics.processedFPS,
-                         result.statistics.latency * 1000))
+            print(result.statistics.processedFPS, "fps,", result.statistics.captureToResult, "behind the camera")
         }
         // README live example ends
 

@@ -76,7 +76,7 @@ final class WeightsFileTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: url) }
         let fromMemory = try Network(spec: fixture.spec, weights: fixture.bytes)
         for floatsPerRun in Self.runSizes {
-            let fromFile = try Network(spec: fixture.spec, weightsFile: url, floatsPerRun: floatsPerRun)
+            let fromFile = try Network(spec: fixture.spec, weights: url, floatsPerRun: floatsPerRun)
             XCTAssertEqual(fromFile.header, fromMemory.header)
             XCTAssertEqual(fromFile.steps.count, fromMemory.steps.count)
             for (layer, (file, memory)) in zip(fromFile.steps, fromMemory.steps).enumerated() {
@@ -116,7 +116,7 @@ final class WeightsFileTests: XCTestCase {
         let fixture = try Fixture()
         let url = try fixture.write()
         defer { try? FileManager.default.removeItem(at: url) }
-        let fromFile = try Network(spec: fixture.spec, weightsFile: url)
+        let fromFile = try Network(spec: fixture.spec, weights: url)
         let expected = documented(fixture.bytes)
         XCTAssertEqual(fromFile.weightsFingerprint, expected)
         XCTAssertEqual(try Network(spec: fixture.spec, weights: fixture.bytes).weightsFingerprint, expected)

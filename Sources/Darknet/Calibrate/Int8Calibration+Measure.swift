@@ -9,7 +9,7 @@ extension Int8Calibration {
     /// `.float32`): an int8 network would calibrate on its own rounding.
     /// - Throws: `Int8CalibrationError.noImages`, `.channelMismatch`, `.notFinite`; `ImageError`
     ///   from letterboxing.
-    public init(network: Network, images: [Image], letterbox: Bool = true, threads: Int = 1) throws {
+    public init(network: Network, images: [PlanarImage], letterbox: Bool = true, threads: Int = 1) throws {
         let shape = network.inputShape
         guard !images.isEmpty else { throw Int8CalibrationError.noImages }
         var inputs: [[Float]] = []

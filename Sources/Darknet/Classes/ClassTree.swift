@@ -4,7 +4,7 @@ import Foundation
 /// line per class, `NAME PARENT` with `PARENT` the index of an earlier line or `-1` (a root).
 ///
 /// Consecutive lines with the same parent form a *group*, in file order; group 0 is the first
-/// run of lines. A softmax runs over each group (``TreeSoftmax``), and a class's probability is
+/// run of lines. A softmax runs over each group (`TreeSoftmax`), and a class's probability is
 /// the product of the probabilities on its path to the root.
 ///
 /// Darknet accepts malformed files silently (a blank line becomes a nameless root, a parent that

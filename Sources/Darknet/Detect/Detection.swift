@@ -1,3 +1,5 @@
+import Foundation
+
 /// A box as Darknet keeps it: centre and size as fractions of the image (0...1 inside it).
 public struct RelativeBox: Sendable, Equatable {
     public var x: Float
@@ -104,6 +106,17 @@ public struct Detection: Sendable, Equatable {
     }
 }
 
+extension PixelRect: CustomStringConvertible {
+    /// `x 129 y 186 w 240 h 331`: the left and top edges and the size, as the JSON reports them.
+    public var description: String { "x \(left) y \(top) w \(width) h \(height)" }
+}
+
+extension Detection: CustomStringConvertible {
+    /// `dog: 56% (x 129 y 186 w 240 h 331)`: the label and confidence as Darknet prints them, and
+    /// the pixel rectangle.
+    public var description: String { String(format: "%@: %.0f%% (%@)", label, confidence * 100, rect.description) }
+}
+
 /// The order detections are listed in.
 public enum DetectionOrder: Sendable, Equatable {
     /// Darknet's print order (by box, then class): what `darknet detect` prints.
@@ -122,8 +135,8 @@ public struct DetectionOptions: Sendable, Equatable {
     public var nmsThreshold: Float
     /// Letterbox the image (Darknet's default) instead of stretching it.
     public var letterbox: Bool
-    /// Keep at most this many detections, the most confident ones (nil: all). Applied after
-    /// the class filter, before ordering.
+    /// Keep at most this many detections, the most confident ones (nil: all; at least 0).
+    /// Applied after the class filter, before ordering.
     public var maximumDetections: Int?
     /// Report only these class indices (nil: every class). Darknet suppresses overlaps per
     /// class, so filtering after NMS is the same as a network that knew only these classes'
@@ -147,6 +160,17 @@ public struct DetectionOptions: Sendable, Equatable {
         self.classes = classes
         self.order = order
         self.tiling = tiling
+    }
+
+    /// Throws for values no detection can use: a NaN threshold, a negative
+    /// `maximumDetections`, or invalid `tiling` (`TilingOptions.validate()`). Every `detect`
+    /// checks its options first.
+    public func validate() throws(ArgumentError) {
+        try ArgumentError.require(!threshold.isNaN, "DetectionOptions.threshold", threshold, expected: "a number")
+        try ArgumentError.require(!hierThreshold.isNaN, "DetectionOptions.hierThreshold", hierThreshold, expected: "a number")
+        try ArgumentError.require(!nmsThreshold.isNaN, "DetectionOptions.nmsThreshold", nmsThreshold, expected: "a number")
+        if let maximumDetections { try ArgumentError.require("DetectionOptions.maximumDetections", maximumDetections, atLeast: 0) }
+        try tiling?.validate()
     }
 
     /// `detections` (in Darknet's order) filtered, capped and ordered as these options say.

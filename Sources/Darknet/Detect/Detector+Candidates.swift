@@ -5,7 +5,7 @@ extension Detector {
     /// (`darknet detector recall` suppresses by objectness, `do_nms_obj`).
     /// - Parameter letterbox: letterbox the image (Darknet's `detect`), or stretch it to the
     ///   network's size (AlexeyAB's default, and `recall`'s).
-    public func candidates(_ image: Image, threshold: Float, hierThreshold: Float = 0.5,
+    public func candidates(_ image: PlanarImage, threshold: Float, hierThreshold: Float = 0.5,
                            letterbox: Bool = true) throws -> [BoxCandidate] {
         let (input, geometry) = try prepare(image, letterbox: letterbox)
         return try runner.run { pooled in

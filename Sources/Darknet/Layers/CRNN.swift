@@ -49,7 +49,7 @@ extension CRNNSpec: Layer {
     /// Keys only the original's `parse_crnn` reads.
     static let originalOnlyKeys = ["output_filters", "hidden_filters"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> CRNNSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> CRNNSpec {
         let alexeyAB = alexeyABOnlyKeys.first { r.has($0) }
         if let alexeyAB, let original = originalOnlyKeys.first(where: { r.has($0) }) {
             throw r.error(original, .unsupported(

@@ -14,7 +14,7 @@ public struct ConnectedSpec: Sendable, Equatable {
 extension ConnectedSpec: Layer {
     static let sectionNames = ["connected", "conn"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConnectedSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConnectedSpec {
         ConnectedSpec(outputs: try r.int("output", default: 1, minimum: 1),
                       activation: try r.activation("activation", default: .logistic),
                       batchNormalize: try r.bool("batch_normalize", default: false))

@@ -43,7 +43,7 @@ public struct ConvolutionalSpec: Sendable, Equatable {
 extension ConvolutionalSpec: Layer {
     static let sectionNames = ["convolutional", "conv"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConvolutionalSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConvolutionalSpec {
         r.ignore(TrainingKeys.convolutional)
         let filters = try r.int("filters", default: 1, minimum: 1)
         let size = try r.int("size", default: 1, minimum: 1)

@@ -16,7 +16,7 @@ public struct GRUSpec: Sendable, Equatable {
 extension GRUSpec: DenseRecurrentLayer {
     static let sectionNames = ["gru"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> GRUSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> GRUSpec {
         GRUSpec(outputs: try r.int("output", default: 1, minimum: 1),
                 batchNormalize: try r.bool("batch_normalize", default: false),
                 tanh: try r.bool("tanh", default: false))

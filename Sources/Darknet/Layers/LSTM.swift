@@ -16,7 +16,7 @@ public struct LSTMSpec: Sendable, Equatable {
 extension LSTMSpec: DenseRecurrentLayer {
     static let sectionNames = ["lstm"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LSTMSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> LSTMSpec {
         LSTMSpec(outputs: try r.int("output", default: 1, minimum: 1),
                  batchNormalize: try r.bool("batch_normalize", default: false))
     }

@@ -8,7 +8,7 @@ protocol Layer: Sendable {
     static var sectionNames: [String] { get }
     /// Reads the section's keys (`index` is the layer's 0-based index, for relative sources).
     /// - Throws: `CfgError` naming the key and its line.
-    static func decode(_ reader: inout SectionReader, index: Int) throws(CfgError) -> Self
+    static func read(_ reader: inout SectionReader, index: Int) throws(CfgError) -> Self
     /// Whether only AlexeyAB's fork computes this layer as configured (`NetworkSpec.dialect`).
     var needsAlexeyAB: Bool { get }
     /// The output shape, costs and memory of this layer given what comes before it.

@@ -18,7 +18,7 @@ public struct LocalSpec: Sendable, Equatable {
 extension LocalSpec: Layer {
     static let sectionNames = ["local"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalSpec {
         let spec = LocalSpec(filters: try r.int("filters", default: 1, minimum: 1), size: try r.int("size", default: 1, minimum: 1),
                              stride: try r.int("stride", default: 1, minimum: 1), pad: try r.int("pad", default: 0, minimum: 0),
                              activation: try r.activation("activation", default: .logistic))

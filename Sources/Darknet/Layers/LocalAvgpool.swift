@@ -10,8 +10,8 @@ public struct LocalAvgpoolSpec: Sendable, Equatable {
 extension LocalAvgpoolSpec: WeightlessLayer {
     static let sectionNames = ["local_avgpool"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalAvgpoolSpec {
-        let window = try MaxpoolSpec.decode(&r, index: index)
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalAvgpoolSpec {
+        let window = try MaxpoolSpec.read(&r, index: index)
         // Beyond this the first or last window lies wholly in the padding: Darknet divides 0 by 0.
         guard window.padding <= 2 * window.size - 2 else {
             throw r.error("padding", .invalidValue(value: String(window.padding),

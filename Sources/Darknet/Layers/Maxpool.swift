@@ -23,7 +23,7 @@ public struct MaxpoolSpec: Sendable, Equatable {
 extension MaxpoolSpec: WeightlessLayer {
     static let sectionNames = ["maxpool", "max"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> MaxpoolSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> MaxpoolSpec {
         r.ignore(TrainingKeys.maxpool)
         let stride = try r.int("stride", default: 1, minimum: 1)
         let strideX = try r.int("stride_x", default: stride, minimum: 1)

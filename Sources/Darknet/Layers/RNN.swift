@@ -18,7 +18,7 @@ public struct RNNSpec: Sendable, Equatable {
 extension RNNSpec: DenseRecurrentLayer {
     static let sectionNames = ["rnn"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RNNSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> RNNSpec {
         // Darknet's parse_rnn never reads `hidden` (the state has `output` values).
         r.ignore(["hidden"])
         return RNNSpec(outputs: try r.int("output", default: 1, minimum: 1),

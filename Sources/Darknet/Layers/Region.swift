@@ -41,7 +41,7 @@ public struct RegionSpec: Sendable, Equatable {
 extension RegionSpec: DetectionHead, WeightlessLayer {
     static let sectionNames = ["region"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RegionSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> RegionSpec {
         r.ignore(TrainingKeys.region)
         let coords = try r.int("coords", default: 4, minimum: 1)
         guard coords == 4 else {

@@ -15,7 +15,7 @@ public struct SamSpec: Sendable, Equatable {
 extension SamSpec: WeightlessLayer {
     static let sectionNames = ["sam"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> SamSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> SamSpec {
         let from = try r.singleSource(at: index)
         return SamSpec(from: from, activation: try r.multiplyActivation(section: "sam"))
     }

@@ -19,7 +19,7 @@ public struct ScaleChannelsSpec: Sendable, Equatable {
 extension ScaleChannelsSpec: WeightlessLayer {
     static let sectionNames = ["scale_channels"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ScaleChannelsSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ScaleChannelsSpec {
         let from = try r.singleSource(at: index)
         return ScaleChannelsSpec(from: from, scaleWH: try r.bool("scale_wh", default: false),
                                  activation: try r.multiplyActivation(section: "scale_channels"))

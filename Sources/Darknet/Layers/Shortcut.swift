@@ -13,7 +13,7 @@ public struct ShortcutSpec: Sendable, Equatable {
 extension ShortcutSpec: WeightlessLayer {
     static let sectionNames = ["shortcut"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ShortcutSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ShortcutSpec {
         r.ignore(TrainingKeys.shortcut)
         let from = try r.sources("from", at: index)
         try checkWeightsType(&r)

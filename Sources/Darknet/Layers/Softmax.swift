@@ -27,7 +27,7 @@ public struct SoftmaxSpec: Sendable, Equatable {
 extension SoftmaxSpec: WeightlessLayer {
     static let sectionNames = ["softmax", "soft"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> SoftmaxSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> SoftmaxSpec {
         r.ignore(TrainingKeys.softmax)
         let groups = try r.int("groups", default: 1, minimum: 1)
         let temperature = try r.float("temperature", default: 1)

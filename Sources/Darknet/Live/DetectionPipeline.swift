@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let pipeline = DetectionPipeline(detector: detector, policy: .latest)
-/// camera.onFrame = { pixels, time in _ = pipeline.offer(Frame(pixels: pixels, timestamp: time)) }
+/// camera.onFrame = { pixels, time in _ = pipeline.offer(Frame(pixels: pixels, presentationTime: time)) }
 /// for try await result in pipeline.results {
 ///     draw(result.detections); show(result.statistics.processedFPS)
 /// }
@@ -23,8 +23,9 @@ public final class DetectionPipeline: Sendable {
     private let core: PipelineCore
 
     /// The results, in frame order; ends after `finish()` once every frame is processed or
-    /// dropped, or with an error if a frame cannot be processed. One consumer; stopping
-    /// iteration stops the pipeline.
+    /// dropped, or with an error if a frame cannot be processed (or, before any frame, with an
+    /// `ArgumentError` if the policy or options are invalid). One consumer; stopping iteration
+    /// stops the pipeline.
     public let results: AsyncThrowingStream<FrameResult, any Error>
 
     /// A pipeline over `detector`'s network.
@@ -35,14 +36,36 @@ public final class DetectionPipeline: Sendable {
     ///     thread only hands the frame on), and `FrameStatistics.forward` is their time.
     ///   - tracking: give detections stable IDs across the processed frames (`ObjectTracker`,
     ///     with its box smoothing); `nil`: no tracking, `FrameResult.tracks` stays empty.
-    ///   - clock: where timestamps come from (tests inject one).
-    public init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
-                tracking: TrackerOptions? = nil, clock: any PipelineClock = MonotonicClock()) {
+    ///
+    /// An invalid policy (a stride below 1) or options (see `DetectionOptions.validate()`) do not
+    /// trap: the pipeline takes no frame and `results` ends with the `ArgumentError`.
+    public convenience init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
+                            tracking: TrackerOptions? = nil) {
+        self.init(detector: detector, policy: policy, options: options, tracking: tracking, now: { ContinuousClock.now })
+    }
+
+    /// A pipeline measuring time with `clock` (nanoseconds).
+    @available(*, deprecated, message: "pipelines measure with ContinuousClock: use init(detector:policy:options:tracking:)")
+    public convenience init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
+                            tracking: TrackerOptions? = nil, clock: any PipelineClock) {
+        let origin = ContinuousClock.now, start = clock.now()
+        self.init(detector: detector, policy: policy, options: options, tracking: tracking,
+                  now: { origin + .nanoseconds(Int64(bitPattern: clock.now() &- start)) })
+    }
+
+    private init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracking: TrackerOptions?,
+                 now: @escaping @Sendable () -> ContinuousClock.Instant) {
         let (stream, continuation) = AsyncThrowingStream<FrameResult, any Error>.makeStream()
         results = stream
         core = PipelineCore(detector: detector, policy: policy, options: options,
-                            tracker: tracking.map { ObjectTracker(options: $0) }, clock: clock, output: continuation)
+                            tracker: tracking.map { ObjectTracker(options: $0) }, now: now, output: continuation)
         continuation.onTermination = { [core] _ in core.stop() }
+        do {
+            try ArgumentError.require("FramePolicy.stride", policy.stride, atLeast: 1)
+            try options.validate()
+        } catch {
+            core.fail(error)
+        }
         core.start()
     }
 
@@ -74,6 +97,10 @@ public final class DetectionPipeline: Sendable {
     /// No more frames: `results` ends once the frames already in are processed.
     public func finish() { core.finish() }
 
+    /// No more frames, because the producer failed: the frames already in are processed, then
+    /// `results` ends with `error` (a video that cannot be read further).
+    package func finish(throwing error: any Error) { core.finish(throwing: error) }
+
     /// Feeds every frame of `frames` (with `send`, so `.every` holds the sequence back; under
     /// `.latest` frames are offered as they come), then finishes. Returns `results`.
     public func process<Frames: AsyncSequence & Sendable>(_ frames: Frames) -> AsyncThrowingStream<FrameResult, any Error>
@@ -91,6 +118,10 @@ public final class DetectionPipeline: Sendable {
         return results
     }
 
+    /// Ends `results` with `error` after the frame under way; no more frames are taken (a
+    /// producer that cannot go on, such as a video that cannot be read further).
+    package func fail(_ error: any Error) { core.fail(error) }
+
     /// The pipeline no longer takes frames (finished, stopped or failed).
     public struct Stopped: Error, CustomStringConvertible {
         public var description: String { "the detection pipeline has finished or stopped" }
@@ -107,7 +138,7 @@ private final class PipelineCore: @unchecked Sendable {
     private let options: DetectionOptions
     /// Used by the forward thread only.
     private var tracker: ObjectTracker?
-    private let clock: any PipelineClock
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let output: AsyncThrowingStream<FrameResult, any Error>.Continuation
     private let condition = NSCondition()
     private var scheduler: FrameScheduler<Arrived, Prepared>
@@ -124,14 +155,14 @@ private final class PipelineCore: @unchecked Sendable {
     struct Arrived {
         let frame: Frame
         let index: Int
-        let arrival: UInt64
+        let arrival: ContinuousClock.Instant
     }
     struct Prepared {
         let index: Int
-        let timestamp: Double
-        let captured: UInt64
+        let presentationTime: Duration
+        let captured: ContinuousClock.Instant
         let input: Input
-        let preprocess: Double
+        let preprocess: Duration
 
         /// The letterboxed network input (an index into `buffers`, and where the frame sits in
         /// it), or, with tiling, the frame itself: its tiles are fitted on the forward thread.
@@ -148,12 +179,12 @@ private final class PipelineCore: @unchecked Sendable {
     }
 
     init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracker: ObjectTracker?,
-         clock: any PipelineClock, output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
+         now: @escaping @Sendable () -> ContinuousClock.Instant, output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
         self.detector = detector
         self.tracker = tracker
         self.policy = policy
         self.options = options
-        self.clock = clock
+        self.now = now
         self.output = output
         scheduler = FrameScheduler(policy: policy)
         let count = detector.network.inputShape.count
@@ -231,7 +262,7 @@ private final class PipelineCore: @unchecked Sendable {
     private func arrivedLocked(_ frame: Frame) -> Arrived {
         let index = frame.index ?? nextIndex
         nextIndex = max(nextIndex, index + 1)
-        return Arrived(frame: frame, index: index, arrival: clock.now())
+        return Arrived(frame: frame, index: index, arrival: now())
     }
 
     /// Under the lock: moves waiting senders into the queue while there is room.
@@ -244,8 +275,9 @@ private final class PipelineCore: @unchecked Sendable {
         }
     }
 
-    func finish() {
+    func finish(throwing error: (any Error)? = nil) {
         condition.lock()
+        if failure == nil { failure = error }
         scheduler.finish()
         condition.broadcast()
         condition.unlock()
@@ -284,7 +316,7 @@ private final class PipelineCore: @unchecked Sendable {
             condition.broadcast()  // room for a blocked `submit`
             let buffer = options.tiling == nil ? freeBuffers.removeLast() : nil
             condition.unlock()
-            let start = clock.now()
+            let start = now()
             let input: Prepared.Input?
             var error: (any Error)?
             do {
@@ -296,7 +328,7 @@ private final class PipelineCore: @unchecked Sendable {
                 input = nil
                 error = caught
             }
-            let seconds = Double(clock.now() &- start) / 1e9
+            let preprocessTime = now() - start
             condition.lock()
             guard let input else {
                 scheduler.abandonPreprocess()
@@ -306,8 +338,9 @@ private final class PipelineCore: @unchecked Sendable {
                 condition.broadcast()
                 break
             }
-            let prepared = Prepared(index: arrived.index, timestamp: arrived.frame.timestamp,
-                                    captured: arrived.frame.captureTime ?? arrived.arrival, input: input, preprocess: seconds)
+            let prepared = Prepared(index: arrived.index, presentationTime: arrived.frame.presentationTime,
+                                    captured: arrived.frame.captureInstant ?? arrived.arrival, input: input,
+                                    preprocess: preprocessTime)
             if let older = scheduler.finishPreprocess(prepared), let buffer = older.buffer { freeBuffers.append(buffer) }
             condition.broadcast()
         }
@@ -335,14 +368,14 @@ private final class PipelineCore: @unchecked Sendable {
             if let buffer = frame.buffer { freeBuffers.append(buffer) }
             condition.broadcast()
             switch result {
-            case .success(let (detections, tracks, forward, decode)):
-                let now = clock.now()
-                resultRate.record(now)
+            case .success(let (detections, tracks, forward, postprocess)):
+                let finished = now()
+                resultRate.record(finished)
                 let statistics = FrameStatistics(
-                    latency: Double(now &- frame.captured) / 1e9, preprocess: frame.preprocess, forward: forward,
-                    decode: decode, received: scheduler.received, processed: scheduler.processed,
+                    captureToResult: finished - frame.captured, preprocessTime: frame.preprocess, forwardTime: forward,
+                    postprocessTime: postprocess, received: scheduler.received, processed: scheduler.processed,
                     dropped: scheduler.dropped, processedFPS: resultRate.rate, inputFPS: inputRate.rate)
-                output.yield(FrameResult(index: frame.index, timestamp: frame.timestamp, detections: detections,
+                output.yield(FrameResult(index: frame.index, presentationTime: frame.presentationTime, detections: detections,
                                          tracks: tracks, statistics: statistics))
             case .failure(let error):
                 if failure == nil { failure = error }
@@ -356,24 +389,24 @@ private final class PipelineCore: @unchecked Sendable {
     }
 
     /// The forward pass, decoding and tracking of one prepared frame (on the forward thread),
-    /// with the times of the pass and of the rest in seconds.
-    private func run(_ frame: Prepared, in pooled: PooledSession?) throws -> ([Detection], [TrackedDetection], Double, Double) {
-        let start = clock.now()
-        let detections: [Detection], forwarded: UInt64, width: Int, height: Int
+    /// with the times of the pass and of the rest.
+    private func run(_ frame: Prepared, in pooled: PooledSession?) throws -> ([Detection], [TrackedDetection], Duration, Duration) {
+        let start = now()
+        let detections: [Detection], forwarded: ContinuousClock.Instant, width: Int, height: Int
         switch frame.input {
         case .letterboxed(let buffer, let geometry):
             let session = pooled!.session  // held whenever frames are letterboxed here (no tiling)
             try session.forward(UnsafeBufferPointer(buffers[buffer]))
-            forwarded = clock.now()
+            forwarded = now()
             detections = try DetectionDecoder.decode(session, geometry: geometry, labels: detector.labels, options: options)
             (width, height) = (geometry.imageWidth, geometry.imageHeight)
         case .tiled(let pixels):
             detections = try detector.detect(pixels, options: options)
-            forwarded = clock.now()
+            forwarded = now()
             (width, height) = (pixels.width, pixels.height)
         }
         let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: width, imageHeight: height) ?? []
-        let decoded = clock.now()
-        return (detections, tracks, Double(forwarded &- start) / 1e9, Double(decoded &- forwarded) / 1e9)
+        let finished = now()
+        return (detections, tracks, forwarded - start, finished - forwarded)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Threads of the library's own for the forward passes of `async` calls, so that a pass never
 /// occupies a thread of Swift's cooperative pool. Started on demand, up to `maximum`; a thread
 /// with nothing to do for `idleTimeout` seconds ends.
-final class LibraryThreads: @unchecked Sendable {
+package final class LibraryThreads: @unchecked Sendable {
     // Invariant: `jobs`, `threads` and `idleThreads` are read and written under `condition`'s lock.
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -13,14 +13,14 @@ final class LibraryThreads: @unchecked Sendable {
     private let idleTimeout: Double
     private let name: String
 
-    init(maximum: Int, idleTimeout: Double, name: String) {
+    package init(maximum: Int, idleTimeout: Double, name: String) {
         self.maximum = max(1, maximum)
         self.idleTimeout = max(0.05, idleTimeout)
         self.name = name
     }
 
     /// Runs `job` on one of the threads, as soon as one is free.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
         let start = idleThreads == 0 && threads < maximum

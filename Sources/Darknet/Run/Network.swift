@@ -30,34 +30,53 @@ public final class Network: Sendable {
     }
 
     /// Loads a `.weights` file for a parsed cfg (read a layer at a time, never held whole).
-    public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions()) throws {
+    public convenience init(spec: NetworkSpec, weights url: URL, options: PlanOptions = PlanOptions()) throws {
         let (spec, plan) = try Self.planned(spec, options: options)
         try self.init(spec: spec, plan: plan, weightsFile: url)
     }
 
-    /// Loads a `.weights` file as `init(spec:weightsFile:options:)` does, its Winograd layers'
+    /// Loads a `.weights` file as `init(spec:weights:options:)` does, its Winograd layers'
     /// weights read `floatsPerRun` floats at a time (whole blocks, at least one) instead of about
     /// 1 MB: tests and the fuzzer shrink the runs so that small networks cross many of them.
     @_spi(Testing)
-    public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions(),
+    public convenience init(spec: NetworkSpec, weights url: URL, options: PlanOptions = PlanOptions(),
                             floatsPerRun: Int) throws {
         precondition(floatsPerRun > 0, "a run holds at least one float")
         let (spec, plan) = try Self.planned(spec, options: options)
         try self.init(spec: spec, plan: plan, weightsFile: url, floatsPerRun: floatsPerRun)
     }
 
-    /// Loads weights already in memory for a parsed cfg.
-    public convenience init(spec: NetworkSpec, weights: Data, weightsFile: String = "<memory>",
+    /// Loads weights already in memory for a parsed cfg; `weightsName` names them in errors.
+    public convenience init(spec: NetworkSpec, weights: Data, weightsName: String = "<memory>",
                             options: PlanOptions = PlanOptions()) throws {
         let (spec, plan) = try Self.planned(spec, options: options)
-        try self.init(spec: spec, plan: plan, weights: weights, weightsFile: weightsFile)
+        try self.init(spec: spec, plan: plan, weights: weights, weightsFile: weightsName)
     }
 
-    /// Loads weights already in memory for a parsed cfg.
-    public convenience init(spec: NetworkSpec, weights: [UInt8], weightsFile: String = "<memory>",
+    /// Loads weights already in memory for a parsed cfg; `weightsName` names them in errors.
+    public convenience init(spec: NetworkSpec, weights: [UInt8], weightsName: String = "<memory>",
                             options: PlanOptions = PlanOptions()) throws {
         let (spec, plan) = try Self.planned(spec, options: options)
-        try self.init(spec: spec, plan: plan, weights: weights, weightsFile: weightsFile)
+        try self.init(spec: spec, plan: plan, weights: weights, weightsFile: weightsName)
+    }
+
+    /// `init(spec:weights:options:)`: `weightsFile` was a URL here and a display name in the
+    /// in-memory initialisers.
+    @available(*, deprecated, renamed: "init(spec:weights:options:)")
+    public convenience init(spec: NetworkSpec, weightsFile url: URL, options: PlanOptions = PlanOptions()) throws {
+        try self.init(spec: spec, weights: url, options: options)
+    }
+
+    /// `init(spec:weights:weightsName:options:)`.
+    @available(*, deprecated, renamed: "init(spec:weights:weightsName:options:)")
+    public convenience init(spec: NetworkSpec, weights: Data, weightsFile: String, options: PlanOptions = PlanOptions()) throws {
+        try self.init(spec: spec, weights: weights, weightsName: weightsFile, options: options)
+    }
+
+    /// `init(spec:weights:weightsName:options:)`.
+    @available(*, deprecated, renamed: "init(spec:weights:weightsName:options:)")
+    public convenience init(spec: NetworkSpec, weights: [UInt8], weightsFile: String, options: PlanOptions = PlanOptions()) throws {
+        try self.init(spec: spec, weights: weights, weightsName: weightsFile, options: options)
     }
 
     /// `spec` checked against `options` (unknown keys), its class trees loaded

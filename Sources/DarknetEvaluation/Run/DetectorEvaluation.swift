@@ -19,11 +19,11 @@ public struct DetectorEvaluation: Sendable {
     public let set: ValidationSet
     /// Letterbox the images (`letter_box=1` in the cfg) or stretch them (AlexeyAB's default).
     public let letterbox: Bool
-    /// Decodes an image file (default: `Image(contentsOf:)`).
-    public let load: @Sendable (String) throws -> Image
+    /// Decodes an image file (default: `PlanarImage(contentsOf:)`).
+    public let load: @Sendable (String) throws -> PlanarImage
 
     public init(detector: Detector, set: ValidationSet, letterbox: Bool,
-                load: @escaping @Sendable (String) throws -> Image = { try Image(contentsOf: URL(fileURLWithPath: $0)) }) {
+                load: @escaping @Sendable (String) throws -> PlanarImage = { try PlanarImage(contentsOf: URL(fileURLWithPath: $0)) }) {
         self.detector = detector
         self.set = set
         self.letterbox = letterbox

@@ -5,11 +5,11 @@ import Dispatch
 /// most two decoded images exist at once, whatever the list's length.
 struct ImageLookAhead {
     let paths: [String]
-    let load: @Sendable (String) throws -> Image
+    let load: @Sendable (String) throws -> PlanarImage
 
     /// Calls `body(index, image)` for every path in order; stops at the first error (a failed
     /// load or `body`'s).
-    func forEach(_ body: (Int, Image) throws -> Void) throws {
+    func forEach(_ body: (Int, PlanarImage) throws -> Void) throws {
         var pending = paths.isEmpty ? nil : Pending(path: paths[0], load: load)
         for index in paths.indices {
             let current = pending!.wait()
@@ -21,17 +21,17 @@ struct ImageLookAhead {
     /// One image loading on a global queue.
     private final class Pending: @unchecked Sendable {
         // `result` is written once before `done` is signalled and read after `wait`.
-        private var result: Result<Image, any Error>?
+        private var result: Result<PlanarImage, any Error>?
         private let done = DispatchSemaphore(value: 0)
 
-        init(path: String, load: @escaping @Sendable (String) throws -> Image) {
+        init(path: String, load: @escaping @Sendable (String) throws -> PlanarImage) {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 result = Result { try load(path) }
                 done.signal()
             }
         }
 
-        func wait() -> Result<Image, any Error> {
+        func wait() -> Result<PlanarImage, any Error> {
             done.wait()
             return result!
         }

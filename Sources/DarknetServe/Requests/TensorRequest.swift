@@ -49,7 +49,7 @@ public struct TensorRequest: Sendable {
     ///   - channelOrder: the order of the three channels in the tensor.
     ///   - floatRange: the range float elements lie in (0...1, or 0...255 for Frigate's
     ///     `float_denorm`); an element outside it is an error, not a clipped value.
-    public func image(channelOrder: TensorChannelOrder, floatRange: TensorFloatRange) throws(TensorError) -> Image {
+    public func image(channelOrder: TensorChannelOrder, floatRange: TensorFloatRange) throws(TensorError) -> PlanarImage {
         let area = width * height
         var planes = [Float](repeating: 0, count: 3 * area)
         // Where channel c of pixel i lies, in elements, and the plane it goes to.
@@ -86,7 +86,7 @@ public struct TensorRequest: Sendable {
             }
             if let bad { throw .valueOutOfRange(element: bad.element, value: bad.value, range: 0...top) }
         }
-        return Image(validatedWidth: width, height: height, channels: 3, pixels: planes)
+        return PlanarImage(validatedWidth: width, height: height, channels: 3, pixels: planes)
     }
 
     /// The header frame's fields (unknown ones are ignored). `shape` is read as numbers and

@@ -21,9 +21,9 @@ struct DetectionService: Sendable {
 
     /// The detections in a DeepStack request's image at its `min_confidence`.
     func detect(_ request: DetectionRequest, with model: ServedModel) throws(ServeError) -> Result {
-        let image: Image
+        let image: PlanarImage
         do {
-            image = try Image(data: Array(request.image), maxPixels: maxPixels)
+            image = try PlanarImage(data: Array(request.image), maxPixels: maxPixels)
         } catch {
             throw .badImage(error, filename: request.filename, bytes: request.image.count)
         }
@@ -37,7 +37,7 @@ struct DetectionService: Sendable {
         return try detect(image, threshold: options.threshold, with: model)
     }
 
-    private func detect(_ image: Image, threshold: Float, with model: ServedModel) throws(ServeError) -> Result {
+    private func detect(_ image: PlanarImage, threshold: Float, with model: ServedModel) throws(ServeError) -> Result {
         var options = options
         options.threshold = threshold
         options.order = .confidence

@@ -6,7 +6,7 @@ import Foundation
 /// within the region), then the regions' detections are merged (`TileMerge`). With several
 /// `threads`, that many regions run at once, each on a single-threaded session of its own.
 extension Detector {
-    func detect(_ image: Image, options: DetectionOptions, tiling: TilingOptions) throws -> [Detection] {
+    func detect(_ image: PlanarImage, options: DetectionOptions, tiling: TilingOptions) throws -> [Detection] {
         try detectTiles(width: image.width, height: image.height, options: options, tiling: tiling,
                         whole: { try self.detect(image, options: $0) }) { region, pass, pooled in
             let (input, geometry) = try self.prepare(image.cropped(to: region), letterbox: options.letterbox)

@@ -22,7 +22,7 @@ public struct TilingOptions: Sendable, Equatable {
 
     public var tileSize: TileSize
     /// The fraction of a tile shared with its neighbour, along both axes (SAHI's
-    /// `overlap_width_ratio` / `overlap_height_ratio`), in `0..<1`.
+    /// `overlap_width_ratio` / `overlap_height_ratio`), in `0...0.95`.
     public var overlap: Float
     /// Also run the whole image as one input (SAHI's `perform_standard_pred`), for objects larger
     /// than a tile.
@@ -48,6 +48,17 @@ public struct TilingOptions: Sendable, Equatable {
         self.matchMetric = matchMetric
         self.matchThreshold = matchThreshold
         self.classAgnostic = classAgnostic
+    }
+
+    /// Throws for tiles of fewer than one pixel, an overlap outside `0...0.95` or a NaN
+    /// `matchThreshold`.
+    public func validate() throws(ArgumentError) {
+        if case .pixels(let width, let height) = tileSize {
+            try ArgumentError.require("TilingOptions.tileSize width", width, atLeast: 1)
+            try ArgumentError.require("TilingOptions.tileSize height", height, atLeast: 1)
+        }
+        try ArgumentError.require((0...0.95).contains(overlap), "TilingOptions.overlap", overlap, expected: "a fraction in 0...0.95")
+        try ArgumentError.require(!matchThreshold.isNaN, "TilingOptions.matchThreshold", matchThreshold, expected: "a number")
     }
 }
 

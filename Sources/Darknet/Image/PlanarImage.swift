@@ -3,7 +3,10 @@
 /// Layout: `pixels[c * height * width + y * width + x]`; colour images are RGB, values in
 /// `[0, 1]` (`byte / 255`). The core module knows nothing about file formats: decoding and
 /// encoding live in `DarknetImage`.
-public struct Image: Sendable, Equatable {
+///
+/// Formerly `Image` (a deprecated alias remains); renamed so that an app importing SwiftUI, whose
+/// `Image` is a view, can name both.
+public struct PlanarImage: Sendable, Equatable {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
@@ -48,7 +51,7 @@ public struct Image: Sendable, Equatable {
     /// (resize, letterbox, decoders) that build the buffer themselves.
     package init(validatedWidth width: Int, height: Int, channels: Int, pixels: [Float]) {
         precondition(width > 0 && height > 0 && channels > 0 && pixels.count == width * height * channels,
-                     "Image: \(width)x\(height)x\(channels) does not match \(pixels.count) values")
+                     "PlanarImage: \(width)x\(height)x\(channels) does not match \(pixels.count) values")
         self.width = width
         self.height = height
         self.channels = channels
@@ -62,3 +65,8 @@ public struct Image: Sendable, Equatable {
         set { pixels[(c * height + y) * width + x] = newValue }
     }
 }
+
+/// The former name of `PlanarImage`. While this alias exists, a file that imports both SwiftUI and
+/// Darknet must write `SwiftUI.Image` for the view.
+@available(*, deprecated, renamed: "PlanarImage")
+public typealias Image = PlanarImage

@@ -1,6 +1,6 @@
-extension Image {
+extension PlanarImage {
     /// A copy of the pixels inside `region`, which must lie within the image.
-    func cropped(to region: PixelRegion) -> Image {
+    func cropped(to region: PixelRegion) -> PlanarImage {
         precondition(region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0
                      && region.x + region.width <= width && region.y + region.height <= height, "crop \(region) outside \(width)x\(height)")
         if region == PixelRegion(x: 0, y: 0, width: width, height: height) { return self }
@@ -15,6 +15,6 @@ extension Image {
                 }
             }
         }
-        return Image(validatedWidth: region.width, height: region.height, channels: channels, pixels: crop)
+        return PlanarImage(validatedWidth: region.width, height: region.height, channels: channels, pixels: crop)
     }
 }

@@ -25,7 +25,7 @@ extension NetworkSpec {
         }
         var diagnostics: [CfgDiagnostic] = []
         var netReader = SectionReader(file: file, section: first)
-        let net = try Self.decodeNet(&netReader)
+        let net = try Self.readNet(&netReader)
         diagnostics += netReader.diagnostics()
 
         var layers: [LayerSpec] = []
@@ -43,7 +43,7 @@ extension NetworkSpec {
             }
             var reader = SectionReader(file: file, section: section)
             reader.ignore(TrainingKeys.anyLayer)
-            let layer = try entry.decode(&reader, index)
+            let layer = try entry.read(&reader, index)
             diagnostics += reader.diagnostics()
             layers.append(LayerSpec(index: index, line: section.line, kind: layer))
         }
@@ -51,7 +51,7 @@ extension NetworkSpec {
         self.init(file: file, net: net, netLine: first.line, layers: layers, diagnostics: diagnostics)
     }
 
-    private static func decodeNet(_ r: inout SectionReader) throws(CfgError) -> NetSpec {
+    private static func readNet(_ r: inout SectionReader) throws(CfgError) -> NetSpec {
         r.ignore(TrainingKeys.net)
         // Recurrent cfgs (rnn, gru) give only `inputs`: a vector, Darknet's h = w = c = 0.
         if !r.has("width"), !r.has("height"), !r.has("channels"), let inputs = try r.optionalInt("inputs") {

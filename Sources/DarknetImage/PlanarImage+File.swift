@@ -8,7 +8,7 @@ import Foundation
 /// `byte / 255.0` as float, planar RGB); HEIC and AVIF, which Darknet does not read, are
 /// libheif's RGB. Nothing is printed (libde265 alone may write a line for a damaged HEIC); every
 /// failure is an `ImageFileError` naming the file.
-extension Image {
+extension PlanarImage {
     /// The name used in errors for images decoded from memory.
     public static let inMemoryPath = "<data>"
 

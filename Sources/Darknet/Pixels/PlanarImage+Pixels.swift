@@ -1,5 +1,5 @@
-/// Conversions between `Image`'s planar floats and 8-bit `PixelBuffer`s.
-extension Image {
+/// Conversions between `PlanarImage`'s planar floats and 8-bit `PixelBuffer`s.
+extension PlanarImage {
     /// The pixels as a 3-channel planar RGB image, each value `byte / 255` (Darknet's
     /// `load_image_color`: grey replicated, alpha dropped; YUV converted as `ffmpeg -pix_fmt
     /// rgb24` converts it, see `PixelFormat`).

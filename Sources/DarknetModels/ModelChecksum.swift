@@ -1,8 +1,10 @@
 /// SHA-256 (FIPS 180-4), streaming: feed bytes with `update`, read the digest with `finalize`.
+/// The checksum `RemoteFile.sha256` and the cache's manifest hold.
 ///
 /// Written here because the package may depend on nothing outside the toolchain; checked
-/// against the FIPS test vectors and `sha256sum` (`SHA256Tests`).
-public struct SHA256: Sendable {
+/// against the FIPS test vectors and `sha256sum` (`SHA256Tests`). Formerly `SHA256` (a
+/// deprecated alias remains): renamed so as not to collide with CryptoKit's `SHA256`.
+public struct ModelChecksum: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var block = [UInt8](repeating: 0, count: 64)
@@ -14,7 +16,7 @@ public struct SHA256: Sendable {
 
     /// The hex digest of `bytes`, lower case.
     public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var hasher = SHA256()
+        var hasher = ModelChecksum()
         hasher.update(Array(bytes))
         return hasher.finalize().hexString
     }
@@ -51,7 +53,7 @@ public struct SHA256: Sendable {
     }
 
     /// The 32-byte digest of everything added so far.
-    public func finalize() -> SHA256Digest {
+    public func finalize() -> Digest {
         var copy = self
         let bitLength = messageBytes &* 8
         var padding: [UInt8] = [0x80]
@@ -61,7 +63,7 @@ public struct SHA256: Sendable {
         copy.update(padding)
         let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3,
                      copy.state.4, copy.state.5, copy.state.6, copy.state.7]
-        return SHA256Digest(bytes: words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } })
+        return Digest(bytes: words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } })
     }
 
     private mutating func compress(_ chunk: UnsafeRawBufferPointer) {
@@ -101,18 +103,29 @@ public struct SHA256: Sendable {
     ]
 }
 
-/// A SHA-256 digest.
-public struct SHA256Digest: Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// The 32 digest bytes.
-    public let bytes: [UInt8]
-    /// Lower-case hex, as `sha256sum` prints it.
-    public var hexString: String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+extension ModelChecksum {
+    /// A SHA-256 digest.
+    public struct Digest: Equatable, Hashable, Sendable, CustomStringConvertible {
+        /// The 32 digest bytes.
+        public let bytes: [UInt8]
+        /// Lower-case hex, as `sha256sum` prints it.
+        public var hexString: String {
+            let digits = Array("0123456789abcdef")
+            return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+        }
+        /// The hex digest.
+        public var description: String { hexString }
     }
-    /// The hex digest.
-    public var description: String { hexString }
 }
+
+/// The former name of `ModelChecksum`. While it exists, a file importing both CryptoKit and
+/// DarknetModels writes `CryptoKit.SHA256` for CryptoKit's.
+@available(*, deprecated, renamed: "ModelChecksum")
+public typealias SHA256 = ModelChecksum
+
+/// The former name of `ModelChecksum.Digest`.
+@available(*, deprecated, renamed: "ModelChecksum.Digest")
+public typealias SHA256Digest = ModelChecksum.Digest
 
 extension UInt32 {
     @inline(__always) fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
