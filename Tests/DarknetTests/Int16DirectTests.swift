@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The direct convolution with 16-bit activations and weights (`Int16Direct`, `.int16Direct`)
@@ -133,7 +134,7 @@ final class Int16DirectTests: XCTestCase {
     /// an AVX-512 VNNI CPU (and as an arm64 one, which has no integer kernels of its own yet and
     /// plans the portable ones) the early layers 2 and 4 in 16 bits and the deep ones in 8.
     func testDefaultPlanRunsTheEarlyLayersWithSixteenBits() throws {
-        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let url = try TestPaths.require(TestPaths.tinyCfg)
         let spec = try NetworkSpec.parse(contentsOf: url)
         let float = try NetworkPlan(spec: spec)
         let calibration = Int8Calibration(

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The direct int8 convolution (`Int8Direct`, `.int8Direct`) against the im2col one
@@ -152,7 +153,7 @@ final class Int8DirectTests: XCTestCase {
     /// The planner's int8 choice on YOLOv3-tiny: `.int8Direct` for its 3x3 layers 26 wide and
     /// more, `.int8Im2col` for those 13 wide and the 1x1 ones; `.im2colOnly` keeps im2col.
     func testPlannerPicksDirectForWideStrideOneInt8Layers() throws {
-        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let url = try TestPaths.require(TestPaths.tinyCfg)
         let spec = try NetworkSpec.parse(contentsOf: url)
         let float = try NetworkPlan(spec: spec)
         let calibration = Int8Calibration(

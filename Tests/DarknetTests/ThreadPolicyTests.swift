@@ -1,4 +1,5 @@
 @testable import Darknet
+import TestSupport
 import XCTest
 
 /// The thread policy of multi-threaded sessions, fed scripted pass times (no clock): it keeps
@@ -134,7 +135,7 @@ final class ThreadPolicyTests: XCTestCase {
     }
 
     func testSessionsWithThePolicyGiveTheSameBitsAsOneThread() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfg = try TestPaths.require(TestPaths.tinyCfg)
         let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
         let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
         let single = InferenceSession(network: network, threads: 1)
