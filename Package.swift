@@ -148,21 +148,25 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
-        .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+        // What every test target shares: file locations, temporary folders, child processes
+        // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data.
+        .target(name: "TestSupport", dependencies: ["Darknet"], path: "Tests/TestSupport"),
+        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
+        .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
         // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
-        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection"]),
-        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels"]),
+        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "TestSupport"]),
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels", "TestSupport"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
-        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet"]),
+        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet", "TestSupport"]),
         // Starts servers on 127.0.0.1 in process and the swift-darknet executable (SIGTERM); real
         // clients (deepstack-python, pyzmq) run from a virtual environment setup.sh makes.
         .testTarget(
             name: "DarknetServeTests",
-            dependencies: ["Darknet", "DarknetImage", "DarknetServe", "swift-darknet"],
+            dependencies: ["Darknet", "DarknetImage", "DarknetServe", "swift-darknet", "TestSupport"],
             exclude: ["Clients"]
         ),
         // Runs swift-darknet map/valid/recall and the Python references (Tools/evaluation).
-        .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet"]),
+        .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet",
+                                                           "TestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import BatchDetection
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `--out-json` and `--save-labels` formats on hand-made detections.
@@ -15,7 +16,7 @@ final class OutputFormatTests: XCTestCase {
 
     func testOutJSONIsValidWhateverTheNames() throws {
         let box = RelativeBox(x: 0.25, y: 0.5, width: 0.125, height: 0.0625)
-        let file = try BatchFixtures.temporaryDirectory(self).appendingPathComponent("out.json")
+        let file = try temporaryDirectory("batch").appendingPathComponent("out.json")
         let writer = try DarknetJSONFile(path: file.path)
         var expected: [(String, [Detection]?)] = []
         for (i, name) in Self.nastyNames.enumerated() {
@@ -51,7 +52,7 @@ final class OutputFormatTests: XCTestCase {
     }
 
     func testEmptyBatchFileIsAnEmptyArrayAndNonFiniteNumbersAreNull() throws {
-        let file = try BatchFixtures.temporaryDirectory(self).appendingPathComponent("empty.json")
+        let file = try temporaryDirectory("batch").appendingPathComponent("empty.json")
         let writer = try DarknetJSONFile(path: file.path)
         try writer.close()
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [Any])?.count, 0)

@@ -2,6 +2,7 @@ import Darknet
 import DarknetEvaluation
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet map`, `recall` and `valid` on the hand-labelled set against what AlexeyAB's
@@ -10,15 +11,17 @@ import XCTest
 /// order, scores within 5e-6 and edges within 0.005 px (float sums in another order: the
 /// largest differences seen are 2e-6 and 0.002 px).
 final class AlexeyABOutputTests: XCTestCase {
-    static let recorded = EvaluationFixtures.packageRoot.appendingPathComponent("Tools/evaluation/alexeyab")
+    static let recorded = TestPaths.packageRoot.appendingPathComponent("Tools/evaluation/alexeyab")
 
     override func setUpWithError() throws {
         try Self.checkSetPixels()
     }
 
+    struct OtherSetPixels: Error {}
+
     /// Fails unless the set's images have the pixels AlexeyAB scored.
     static func checkSetPixels() throws {
-        let list = try String(contentsOf: EvaluationFixtures.require(EvaluationFixtures.set.appendingPathComponent("valid.txt")),
+        let list = try String(contentsOf: TestPaths.require(EvaluationFixtures.set.appendingPathComponent("valid.txt")),
                               encoding: .utf8)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for path in list.split(separator: "\n") {
@@ -36,13 +39,13 @@ final class AlexeyABOutputTests: XCTestCase {
         guard actual == expected else {
             XCTFail("the evaluation set's pixels (\(actual)) are not those AlexeyAB scored (\(expected)): Tools/make-evaluation-fixtures.sh"
                     + " made other images (another ffmpeg?); record AlexeyAB's output again (Tools/evaluation/alexeyab/README.md)")
-            throw EvaluationFixtures.Missing(description: "evaluation set pixels")
+            throw OtherSetPixels()
         }
     }
 
     private func mapLines(cfg: URL, _ options: [String] = []) throws -> [String] {
-        let run = try SwiftDarknet.run(["map", "--data", EvaluationFixtures.set.appendingPathComponent("eval.data").path,
-                                        "--cfg", cfg.path, "--weights", EvaluationFixtures.require(EvaluationFixtures.tinyWeights).path,
+        let run = try SwiftDarknetTool.run(["map", "--data", EvaluationFixtures.set.appendingPathComponent("eval.data").path,
+                                        "--cfg", cfg.path, "--weights", TestPaths.require(TestPaths.tinyWeights).path,
                                         "--threads", "2"] + options)
         XCTAssertEqual(run.status, 0, run.stderr)
         return run.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter { !$0.contains("COCO") }
@@ -54,8 +57,8 @@ final class AlexeyABOutputTests: XCTestCase {
     }
 
     func testMapPrintsAlexeyABsLines() throws {
-        let folder = try EvaluationFixtures.temporaryDirectory(self)
-        let original = try EvaluationFixtures.require(EvaluationFixtures.tinyCfg), alexeyAB = try EvaluationFixtures.alexeyABTinyCfg(in: folder)
+        let folder = try temporaryDirectory("evaluation")
+        let original = try TestPaths.require(TestPaths.tinyCfg), alexeyAB = try EvaluationFixtures.alexeyABTinyCfg(in: folder)
         XCTAssertEqual(try mapLines(cfg: original), try recordedLines("map-yolov3-tiny.txt"),
                        "the original cfg: AlexeyAB's batch-norm epsilon differs, its printed numbers do not")
         XCTAssertEqual(try mapLines(cfg: alexeyAB), try recordedLines("map-yolov3-tiny-ab.txt"))
@@ -65,22 +68,22 @@ final class AlexeyABOutputTests: XCTestCase {
     }
 
     func testRecallPrintsAlexeyABsLines() throws {
-        let folder = try EvaluationFixtures.temporaryDirectory(self)
-        let run = try SwiftDarknet.run(["recall", "--data", EvaluationFixtures.set.appendingPathComponent("eval.data").path,
+        let folder = try temporaryDirectory("evaluation")
+        let run = try SwiftDarknetTool.run(["recall", "--data", EvaluationFixtures.set.appendingPathComponent("eval.data").path,
                                         "--cfg", try EvaluationFixtures.alexeyABTinyCfg(in: folder).path,
-                                        "--weights", EvaluationFixtures.require(EvaluationFixtures.tinyWeights).path])
+                                        "--weights", TestPaths.require(TestPaths.tinyWeights).path])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout.split(separator: "\n").map(String.init), try recordedLines("recall-yolov3-tiny-ab.txt"))
     }
 
     func testValidWritesAlexeyABsFiles() throws {
-        let folder = try EvaluationFixtures.temporaryDirectory(self)
+        let folder = try temporaryDirectory("evaluation")
         let cfg = try EvaluationFixtures.alexeyABTinyCfg(in: folder)
         let data = try String(contentsOf: EvaluationFixtures.set.appendingPathComponent("eval.data"), encoding: .utf8)
-        let voc = try EvaluationFixtures.write(data.replacingOccurrences(of: "eval = coco", with: "eval = voc"), to: "voc.data", in: folder)
+        let voc = try writeText(data.replacingOccurrences(of: "eval = coco", with: "eval = voc"), to: "voc.data", in: folder)
         for (dataFile, results) in [(EvaluationFixtures.set.appendingPathComponent("eval.data"), "coco"), (voc, "voc")] {
-            let run = try SwiftDarknet.run(["valid", "--data", dataFile.path, "--cfg", cfg.path, "--results", folder.appendingPathComponent(results).path,
-                                            "--weights", EvaluationFixtures.require(EvaluationFixtures.tinyWeights).path, "--threads", "2"])
+            let run = try SwiftDarknetTool.run(["valid", "--data", dataFile.path, "--cfg", cfg.path, "--results", folder.appendingPathComponent(results).path,
+                                            "--weights", TestPaths.require(TestPaths.tinyWeights).path, "--threads", "2"])
             XCTAssertEqual(run.status, 0, run.stderr)
         }
         for name in ["dog", "horse"] {

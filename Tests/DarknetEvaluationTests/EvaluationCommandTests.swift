@@ -2,6 +2,7 @@ import Darknet
 import DarknetEvaluation
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet map`, `valid` and `recall` as commands: the JSON report, the usage and the
@@ -10,27 +11,27 @@ final class EvaluationCommandTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = try EvaluationFixtures.temporaryDirectory(self)
+        folder = try temporaryDirectory("evaluation")
     }
 
     private func model() throws -> [String] {
-        ["--cfg", try EvaluationFixtures.require(EvaluationFixtures.tinyCfg).path,
-         "--weights", try EvaluationFixtures.require(EvaluationFixtures.tinyWeights).path]
+        ["--cfg", try TestPaths.require(TestPaths.tinyCfg).path,
+         "--weights", try TestPaths.require(TestPaths.tinyWeights).path]
     }
 
     /// A set of `images` list lines (paths relative to the folder) over a few copies of
     /// `dog.jpg` scaled to 160x120, with labels; `cfg` YOLOv3-tiny at `size`.
     private func smallSet(images: Int, size: Int = 416, labels: String = "16 0.29 0.66 0.23 0.56\n") throws -> (data: URL, cfg: URL) {
-        let dog = try Image(contentsOf: EvaluationFixtures.require(EvaluationFixtures.samples.appendingPathComponent("dog.jpg")))
+        let dog = try Image(contentsOf: TestPaths.require(TestPaths.sample("dog.jpg")))
         let small = try dog.resized(width: 160, height: 120)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("set"), withIntermediateDirectories: true)
         for i in 0..<4 {
             try small.write(to: folder.appendingPathComponent("set/dog\(i).png"))
-            try EvaluationFixtures.write(labels, to: "set/dog\(i).txt", in: folder)
+            try writeText(labels, to: "set/dog\(i).txt", in: folder)
         }
-        try EvaluationFixtures.write((0..<images).map { "set/dog\($0 % 4).png\n" }.joined(), to: "valid.txt", in: folder)
-        let names = try EvaluationFixtures.require(EvaluationFixtures.cocoNames).path
-        let data = try EvaluationFixtures.write("classes = 80\nnames = \(names)\nvalid = valid.txt\n", to: "small.data", in: folder)
+        try writeText((0..<images).map { "set/dog\($0 % 4).png\n" }.joined(), to: "valid.txt", in: folder)
+        let names = try TestPaths.require(TestPaths.cocoNames).path
+        let data = try writeText("classes = 80\nnames = \(names)\nvalid = valid.txt\n", to: "small.data", in: folder)
         let cfg = try EvaluationFixtures.editedTinyCfg(in: folder, name: "tiny-\(size).cfg") {
             $0.replacingOccurrences(of: "width=416", with: "width=\(size)").replacingOccurrences(of: "height=416", with: "height=\(size)")
         }
@@ -39,7 +40,7 @@ final class EvaluationCommandTests: XCTestCase {
 
     func testJSONReportIsTheCodableReport() throws {
         let (data, _) = try smallSet(images: 3)
-        let run = try SwiftDarknet.run(["map", "--data", data.path, "--json", "--points", "101"] + model(), in: folder)
+        let run = try SwiftDarknetTool.run(["map", "--data", data.path, "--json", "--points", "101"] + model(), in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let report = try JSONDecoder().decode(MeanAveragePrecisionReport.self, from: Data(run.stdout.utf8))
         XCTAssertEqual(report.images, 3)
@@ -60,48 +61,48 @@ final class EvaluationCommandTests: XCTestCase {
 
     func testInputErrorsNameTheFileAndLine() throws {
         let (data, _) = try smallSet(images: 2)
-        try EvaluationFixtures.write("16 0.29 0.66 0.23 0.56\n80 0.5 0.5 0.1 0.1\n", to: "set/dog1.txt", in: folder)
-        var run = try SwiftDarknet.run(["map", "--data", data.path] + model(), in: folder)
+        try writeText("16 0.29 0.66 0.23 0.56\n80 0.5 0.5 0.1 0.1\n", to: "set/dog1.txt", in: folder)
+        var run = try SwiftDarknetTool.run(["map", "--data", data.path] + model(), in: folder)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "swift-darknet: \(folder.appendingPathComponent("set/dog1.txt").path):2: class '80' is not a class"
                        + " index of the network (0...79)\n")
-        try EvaluationFixtures.write("16 0.29 nan 0.23 0.56\n", to: "set/dog1.txt", in: folder)
-        run = try SwiftDarknet.run(["map", "--data", data.path] + model(), in: folder)
+        try writeText("16 0.29 nan 0.23 0.56\n", to: "set/dog1.txt", in: folder)
+        run = try SwiftDarknetTool.run(["map", "--data", data.path] + model(), in: folder)
         XCTAssertTrue(run.stderr.hasSuffix("set/dog1.txt:1: y_center is 'nan', expected a finite number\n"), run.stderr)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("set/dog1.txt"))
-        run = try SwiftDarknet.run(["recall", "--data", data.path] + model(), in: folder)
+        run = try SwiftDarknetTool.run(["recall", "--data", data.path] + model(), in: folder)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.stderr.contains("set/dog1.png: no label file (tried "), run.stderr)
 
-        try EvaluationFixtures.write("classes = 80\nnames = \(EvaluationFixtures.cocoNames.path)\n", to: "novalid.data", in: folder)
-        run = try SwiftDarknet.run(["valid", "--data", "novalid.data"] + model(), in: folder)
+        try writeText("classes = 80\nnames = \(TestPaths.cocoNames.path)\n", to: "novalid.data", in: folder)
+        run = try SwiftDarknetTool.run(["valid", "--data", "novalid.data"] + model(), in: folder)
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "swift-darknet: \(folder.appendingPathComponent("novalid.data").path): no 'valid=' line: it names"
                        + " the list of images to score (one path a line)\n")
-        try EvaluationFixtures.write("set/dog0.png\nset/missing.png\n", to: "valid.txt", in: folder)
-        run = try SwiftDarknet.run(["map", "--data", data.path] + model(), in: folder)
+        try writeText("set/dog0.png\nset/missing.png\n", to: "valid.txt", in: folder)
+        run = try SwiftDarknetTool.run(["map", "--data", data.path] + model(), in: folder)
         XCTAssertTrue(run.stderr.contains("valid.txt:2: 'set/missing.png' not found (tried "), run.stderr)
-        try EvaluationFixtures.write("broken", to: "set/broken.png", in: folder)
-        try EvaluationFixtures.write("", to: "set/broken.txt", in: folder)
-        try EvaluationFixtures.write("set/dog0.png\nset/broken.png\n", to: "valid.txt", in: folder)
-        run = try SwiftDarknet.run(["map", "--data", data.path] + model(), in: folder)
+        try writeText("broken", to: "set/broken.png", in: folder)
+        try writeText("", to: "set/broken.txt", in: folder)
+        try writeText("set/dog0.png\nset/broken.png\n", to: "valid.txt", in: folder)
+        run = try SwiftDarknetTool.run(["map", "--data", data.path] + model(), in: folder)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.stderr.contains("set/broken.png"), run.stderr)
     }
 
     func testUsageMistakes() throws {
-        var run = try SwiftDarknet.run(["map"] + model())
+        var run = try SwiftDarknetTool.run(["map"] + model())
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(run.stderr.hasPrefix("swift-darknet: missing --data"), run.stderr)
-        run = try SwiftDarknet.run(["map", "--data", "x.data", "--points", "1"] + model())
+        run = try SwiftDarknetTool.run(["map", "--data", "x.data", "--points", "1"] + model())
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(run.stderr.hasPrefix("swift-darknet: --points must be 0 or at least 2"), run.stderr)
-        run = try SwiftDarknet.run(["valid", "--data", "x.data", "--names", "coco.names"] + model())
+        run = try SwiftDarknetTool.run(["valid", "--data", "x.data", "--names", "coco.names"] + model())
         XCTAssertEqual(run.status, 2)
-        run = try SwiftDarknet.run(["recall", "--data", "x.data", "image.jpg"] + model())
+        run = try SwiftDarknetTool.run(["recall", "--data", "x.data", "image.jpg"] + model())
         XCTAssertEqual(run.status, 2)
         for command in ["map", "valid", "recall"] {
-            run = try SwiftDarknet.run([command, "--help"])
+            run = try SwiftDarknetTool.run([command, "--help"])
             XCTAssertEqual(run.status, 0)
             XCTAssertTrue(run.stdout.hasPrefix("usage: swift-darknet \(command) --data FILE"), run.stdout)
         }
@@ -115,11 +116,11 @@ final class EvaluationCommandTests: XCTestCase {
                                          to: folder.appendingPathComponent("set/COCO_val2014_000000000073.png"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("set/dog0.png"),
                                          to: folder.appendingPathComponent("set/say \"cheese\"\\.png"))
-        try EvaluationFixtures.write("set/000000000042.png\nset/COCO_val2014_000000000073.png\nset/say \"cheese\"\\.png\n",
+        try writeText("set/000000000042.png\nset/COCO_val2014_000000000073.png\nset/say \"cheese\"\\.png\n",
                                      to: "valid.txt", in: folder)
-        let data = try EvaluationFixtures.write("classes = 80\nnames = \(EvaluationFixtures.cocoNames.path)\nvalid = valid.txt\n"
+        let data = try writeText("classes = 80\nnames = \(TestPaths.cocoNames.path)\nvalid = valid.txt\n"
                                                 + "eval = coco\nresults = out\n", to: "coco.data", in: folder)
-        let run = try SwiftDarknet.run(["valid", "--data", data.path] + model(), in: folder)
+        let run = try SwiftDarknetTool.run(["valid", "--data", data.path] + model(), in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let entries = try AlexeyABOutputTests.cocoEntries(Data(contentsOf: folder.appendingPathComponent("out/coco_results.json")))
         let ids = entries.map { "\($0["image_id"]!)" }
@@ -130,10 +131,10 @@ final class EvaluationCommandTests: XCTestCase {
             XCTAssertTrue(box[0] >= 0 && box[1] >= 0 && box[0] + box[2] <= 160.0001 && box[1] + box[3] <= 120.0001, "\(box)")
         }
 
-        try EvaluationFixtures.write("set/dog0.png\n", to: "valid.txt", in: folder)
-        let voc = try EvaluationFixtures.write("classes = 80\nnames = \(EvaluationFixtures.cocoNames.path)\nvalid = valid.txt\n",
+        try writeText("set/dog0.png\n", to: "valid.txt", in: folder)
+        let voc = try writeText("classes = 80\nnames = \(TestPaths.cocoNames.path)\nvalid = valid.txt\n",
                                                to: "voc.data", in: folder)
-        XCTAssertEqual(try SwiftDarknet.run(["valid", "--data", voc.path, "--out", "run1_"] + model(), in: folder).status, 0)
+        XCTAssertEqual(try SwiftDarknetTool.run(["valid", "--data", voc.path, "--out", "run1_"] + model(), in: folder).status, 0)
         let dogs = try String(contentsOf: folder.appendingPathComponent("results/run1_dog.txt"), encoding: .utf8)
         XCTAssertTrue(dogs.hasPrefix("dog0 "), dogs)
         for row in AlexeyABOutputTests.rows(dogs) {
@@ -148,11 +149,12 @@ final class EvaluationCommandTests: XCTestCase {
     func testThousandImagesInBoundedMemory() throws {
         let (data, cfg) = try smallSet(images: 1000, size: 64)
         let arguments = ["map", "--data", data.path, "--cfg", cfg.path, "--weights",
-                         try EvaluationFixtures.require(EvaluationFixtures.tinyWeights).path]
+                         try TestPaths.require(TestPaths.tinyWeights).path]
         var peaks = [0, 0]
         for (i, count) in [100, 1000].enumerated() {
-            try EvaluationFixtures.write((0..<count).map { "set/dog\($0 % 4).png\n" }.joined(), to: "valid.txt", in: folder)
-            let run = try SwiftDarknet.run(arguments, in: folder, peakMemory: &peaks[i])
+            try writeText((0..<count).map { "set/dog\($0 % 4).png\n" }.joined(), to: "valid.txt", in: folder)
+            let run = try SwiftDarknetTool.run(arguments, in: folder)
+            peaks[i] = run.peakResidentBytes
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertTrue(run.stdout.contains("unique_truth_count = \(count)"), run.stdout)
         }
@@ -161,10 +163,10 @@ final class EvaluationCommandTests: XCTestCase {
         XCTAssertLessThan(peaks[1] - peaks[0], 24 << 20, "1,000 decoded images would take 220 MiB")
 
         // In the library: the image after the one being scored is the only one decoded ahead.
-        try EvaluationFixtures.write((0..<40).map { "set/dog\($0 % 4).png\n" }.joined(), to: "valid.txt", in: folder)
+        try writeText((0..<40).map { "set/dog\($0 % 4).png\n" }.joined(), to: "valid.txt", in: folder)
         let set = try ValidationSet(data: data, workingDirectory: folder)
         let loads = LoadCounter()
-        let evaluation = DetectorEvaluation(detector: try Detector(cfg: cfg, weights: EvaluationFixtures.tinyWeights), set: set,
+        let evaluation = DetectorEvaluation(detector: try Detector(cfg: cfg, weights: TestPaths.tinyWeights), set: set,
                                             letterbox: false) { path in
             loads.increment()
             return try Image(contentsOf: URL(fileURLWithPath: path))

@@ -2,6 +2,7 @@ import Darknet
 import DarknetEvaluation
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// The library's map scoring of YOLOv3-tiny's real detections on the hand-labelled set against
@@ -10,9 +11,9 @@ import XCTest
 /// and mAP@[.5:.95] as pycocotools' COCOeval computes them.
 final class MapReferenceTests: XCTestCase {
     func testRealDetectionsScoreAsTheReferencesScoreThem() throws {
-        let data = try EvaluationFixtures.require(EvaluationFixtures.set.appendingPathComponent("eval.data"))
+        let data = try TestPaths.require(EvaluationFixtures.set.appendingPathComponent("eval.data"))
         let set = try ValidationSet(data: data)
-        let detector = try EvaluationFixtures.tinyDetector()
+        let detector = try TinyYOLO.detector(threads: 2)
         var input = ScoringInput(classes: 80)
         var warnings: [LabelWarning] = []
         for (index, path) in set.images.enumerated() {
@@ -32,7 +33,7 @@ final class MapReferenceTests: XCTestCase {
         try assertMatchesReferences(input, points: [101], options: MeanAveragePrecisionOptions(iouThreshold: 0.75, confidenceThreshold: 0.5))
 
         // The runner gives what the scorer gives on these detections.
-        let run = try DetectorEvaluation(detector: detector, set: set, cfg: EvaluationFixtures.tinyCfg)
+        let run = try DetectorEvaluation(detector: detector, set: set, cfg: TestPaths.tinyCfg)
         var progress: [Int] = []
         let report = try run.meanAveragePrecision { progress.append($0) }
         XCTAssertEqual(progress, Array(1...22))

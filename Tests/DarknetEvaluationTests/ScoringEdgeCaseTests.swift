@@ -1,5 +1,6 @@
 import Darknet
 import DarknetEvaluation
+import TestSupport
 import XCTest
 
 /// AlexeyAB's scoring rules on small sets whose results can be worked out by hand, each also
@@ -122,24 +123,24 @@ final class ScoringEdgeCaseTests: XCTestCase {
     }
 
     func testSeededRandomSetsAgreeWithTheReferences() throws {
-        var random = SeededRandom(seed: 42)
+        var random = TestRandom(seed: 42)
         for round in 0..<4 {
             var input = Input(classes: 4)
             for _ in 0..<25 {
-                var image = Input.Scored(width: 200 + random.below(400), height: 150 + random.below(300), truths: [], detections: [])
-                for _ in 0..<random.below(6) {
-                    image.truths.append(t(random.below(4), random.unit(), random.unit(), 0.05 + 0.4 * random.unit(), 0.05 + 0.4 * random.unit()))
+                var image = Input.Scored(width: 200 + random.next(below: 400), height: 150 + random.next(below: 300), truths: [], detections: [])
+                for _ in 0..<random.next(below: 6) {
+                    image.truths.append(t(random.next(below: 4), random.unit(), random.unit(), 0.05 + 0.4 * random.unit(), 0.05 + 0.4 * random.unit()))
                 }
-                if random.below(4) == 0, let truth = image.truths.first { image.difficult.append(truth); image.truths.removeFirst() }
-                for truth in image.truths + image.difficult where random.below(5) != 0 {
+                if random.next(below: 4) == 0, let truth = image.truths.first { image.difficult.append(truth); image.truths.removeFirst() }
+                for truth in image.truths + image.difficult where random.next(below: 5) != 0 {
                     let b = truth.box
                     let jitter = 0.25 * random.unit() - 0.125
                     // Confidences on a coarse grid, so ties happen.
-                    image.detections.append(d(random.below(8) == 0 ? random.below(4) : truth.classIndex, Float(1 + random.below(20)) / 20,
+                    image.detections.append(d(random.next(below: 8) == 0 ? random.next(below: 4) : truth.classIndex, Float(1 + random.next(below: 20)) / 20,
                                               b.x + jitter * b.width, b.y - jitter * b.height, b.width * (1 + jitter), b.height))
                 }
-                for _ in 0..<random.below(5) {
-                    image.detections.append(d(random.below(4), Float(1 + random.below(20)) / 20, random.unit(), random.unit(),
+                for _ in 0..<random.next(below: 5) {
+                    image.detections.append(d(random.next(below: 4), Float(1 + random.next(below: 20)) / 20, random.unit(), random.unit(),
                                               0.05 + 0.3 * random.unit(), 0.05 + 0.3 * random.unit()))
                 }
                 input.images.append(image)
@@ -149,20 +150,4 @@ final class ScoringEdgeCaseTests: XCTestCase {
             try assertMatchesReferences(input, options: options)
         }
     }
-}
-
-/// Deterministic numbers for the random sets (xorshift).
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func unit() -> Float { Float(next() % 10_000) / 10_000 }
 }

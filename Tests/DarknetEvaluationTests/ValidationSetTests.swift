@@ -1,5 +1,6 @@
 import Darknet
 import DarknetEvaluation
+import TestSupport
 import XCTest
 
 /// `.data` files and image lists that cannot be scored, each an error naming the file (and
@@ -8,17 +9,17 @@ final class ValidationSetTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = try EvaluationFixtures.temporaryDirectory(self)
-        try EvaluationFixtures.write("a\nb\nc\n", to: "obj.names", in: folder)
+        folder = try temporaryDirectory("evaluation")
+        try writeText("a\nb\nc\n", to: "obj.names", in: folder)
         for name in ["one", "two"] {
-            try EvaluationFixtures.write("", to: "obj/\(name).png", in: folder)
-            try EvaluationFixtures.write("0 0.5 0.5 0.2 0.2\n", to: "obj/\(name).txt", in: folder)
+            try writeText("", to: "obj/\(name).png", in: folder)
+            try writeText("0 0.5 0.5 0.2 0.2\n", to: "obj/\(name).txt", in: folder)
         }
     }
 
     private func set(_ data: String, list: String? = "obj/one.png\n\nobj/two.png\n") throws -> ValidationSet {
-        if let list { try EvaluationFixtures.write(list, to: "valid.txt", in: folder) }
-        let url = try EvaluationFixtures.write(data, to: "obj.data", in: folder)
+        if let list { try writeText(list, to: "valid.txt", in: folder) }
+        let url = try writeText(data, to: "obj.data", in: folder)
         return try ValidationSet(data: url, workingDirectory: folder)
     }
 
@@ -62,7 +63,7 @@ final class ValidationSetTests: XCTestCase {
 
     func testMissingLabelFileIsAnErrorNamingTheImageAndWhereItLooked() throws {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("d/images"), withIntermediateDirectories: true)
-        try EvaluationFixtures.write("", to: "d/images/x.jpg", in: folder)
+        try writeText("", to: "d/images/x.jpg", in: folder)
         let read = try set("valid = valid.txt\n", list: "d/images/x.jpg\n")
         let image = folder.appendingPathComponent("d/images/x.jpg").path
         XCTAssertThrowsError(try read.labels(ofImage: 0, classes: 3)) { error in
@@ -70,18 +71,18 @@ final class ValidationSetTests: XCTestCase {
                 folder.appendingPathComponent("d/images/x.txt").path, folder.appendingPathComponent("d/labels/x.txt").path]))
             XCTAssertTrue("\(error)".hasSuffix("an image without objects needs an empty one"), "\(error)")
         }
-        try EvaluationFixtures.write("2 0.5 0.5 0.1 0.1\n", to: "d/labels/x.txt", in: folder)
+        try writeText("2 0.5 0.5 0.1 0.1\n", to: "d/labels/x.txt", in: folder)
         XCTAssertEqual(try read.labels(ofImage: 0, classes: 3).path, folder.appendingPathComponent("d/labels/x.txt").path)
     }
 
     func testDifficultListGoesLineForLineAndNeedsOnlyLabels() throws {
-        try EvaluationFixtures.write("", to: "hard/one.txt", in: folder)
-        try EvaluationFixtures.write("1 0.5 0.5 0.3 0.3\n", to: "hard/two.txt", in: folder)
-        try EvaluationFixtures.write("hard/one.png\nhard/two.png\n", to: "difficult.txt", in: folder)
+        try writeText("", to: "hard/one.txt", in: folder)
+        try writeText("1 0.5 0.5 0.3 0.3\n", to: "hard/two.txt", in: folder)
+        try writeText("hard/one.png\nhard/two.png\n", to: "difficult.txt", in: folder)
         let read = try set("valid = valid.txt\ndifficult = difficult.txt\neval = COCO\nresults = out\n")
         XCTAssertEqual(try read.difficultLabels(ofImage: 1, classes: 3)?.boxes.map(\.classIndex), [1])
         XCTAssertEqual(read.eval, "coco")
-        try EvaluationFixtures.write("hard/one.png\n", to: "difficult.txt", in: folder)
+        try writeText("hard/one.png\n", to: "difficult.txt", in: folder)
         XCTAssertThrowsError(try set("valid = valid.txt\ndifficult = difficult.txt\n")) { error in
             XCTAssertEqual(error as? EvaluationError,
                            .difficultListMismatch(file: folder.appendingPathComponent("obj.data").path, images: 1, expected: 2))
@@ -93,7 +94,7 @@ final class ValidationSetTests: XCTestCase {
 
     func testImagesAreLetterboxedOnlyWhenTheCfgSaysSo() throws {
         func letterbox(_ net: String) throws -> Bool {
-            try CfgLetterbox.read(EvaluationFixtures.write("[net]\nwidth=416\nheight=416\n\(net)\n[yolo]\n", to: "n.cfg", in: folder))
+            try CfgLetterbox.read(writeText("[net]\nwidth=416\nheight=416\n\(net)\n[yolo]\n", to: "n.cfg", in: folder))
         }
         XCTAssertFalse(try letterbox(""), "AlexeyAB's tools stretch by default")
         XCTAssertTrue(try letterbox("letter_box=1"))

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Bad input gives a typed `ImageFileError` naming the file: never a crash, never a print.
@@ -50,14 +51,14 @@ final class DecodingErrorTests: XCTestCase {
         // Nothing follows IHDR: had the decoder gone on to allocate and read, it would fail
         // as corrupt instead.
         for (w, h) in [(100_000, 100_000), (20_000, 20_000), (70_000, 1)] {
-            let png = Self.pngHeaderOnly(width: w, height: h)
+            let png = ImageBytes.pngHeaderOnly(width: w, height: h)
             assertError(try Image(data: png), "\(w)x\(h)") { $0 == .tooLarge(path: Image.inMemoryPath, width: w, height: h, limit: 100_000_000) }
         }
     }
 
     func testJPEGHeaderClaimingHugeSizeIsRefusedBeforeDecoding() {
         for (w, h) in [(65_535, 65_535), (20_000, 20_000)] {
-            let jpeg = Self.jpegHeaderOnly(width: w, height: h)
+            let jpeg = ImageBytes.jpegHeaderOnly(width: w, height: h)
             assertError(try Image(data: jpeg), "\(w)x\(h)") { $0 == .tooLarge(path: Image.inMemoryPath, width: w, height: h, limit: 100_000_000) }
         }
     }
@@ -71,12 +72,12 @@ final class DecodingErrorTests: XCTestCase {
     }
 
     func testFileErrorsNameThePath() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-image-\(UUID()).jpg")
+        let directory = try temporaryDirectory("image-errors")
+        let missing = directory.appendingPathComponent("no-such-image.jpg")
         assertError(try Image(contentsOf: missing)) {
             guard case .unreadable(let path, let reason) = $0 else { return false }
             return path == missing.path && !reason.isEmpty
         }
-        let directory = FileManager.default.temporaryDirectory
         assertError(try Image(contentsOf: directory)) {
             guard case .unreadable(let path, _) = $0 else { return false }
             return path == directory.path
@@ -85,9 +86,8 @@ final class DecodingErrorTests: XCTestCase {
             guard case .unreadable = $0 else { return false }
             return true
         }
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-\(UUID()).png")
+        let garbage = directory.appendingPathComponent("garbage.png")
         try Data("not an image".utf8).write(to: garbage)
-        defer { try? FileManager.default.removeItem(at: garbage) }
         assertError(try Image(contentsOf: garbage)) { $0 == .unsupportedFormat(path: garbage.path) }
     }
 
@@ -118,20 +118,5 @@ final class DecodingErrorTests: XCTestCase {
                 }
             }
         }
-    }
-
-    // MARK: Helpers
-
-    /// PNG signature + a valid IHDR chunk, nothing else.
-    static func pngHeaderOnly(width: Int, height: Int) -> [UInt8] {
-        let ihdr = TestPNGWriter.be32(width) + TestPNGWriter.be32(height) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestPNGWriter.chunk("IHDR", ihdr)
-    }
-
-    /// SOI + baseline SOF0 for a 3-component image, nothing else.
-    static func jpegHeaderOnly(width: Int, height: Int) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8,
-         UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
-         1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
     }
 }

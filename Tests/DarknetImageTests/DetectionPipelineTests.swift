@@ -1,18 +1,17 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// The live pipeline on real frames (crops of Darknet's dog.jpg panning) and the real
 /// YOLOv3-tiny weights: order, policies, counts, and the same detections as single calls.
 final class DetectionPipelineTests: XCTestCase {
-    private func detector() throws -> Detector {
-        try Detector(cfg: PixelDetectionTests.cfg, weights: PixelDetectionTests.weights, names: PixelDetectionTests.names)
-    }
+    private func detector() throws -> Detector { try TinyYOLO.detector() }
 
     /// `count` BGRA frames: a 600x400 window moving 8 pixels right and 4 down per frame.
     private func frames(_ count: Int) throws -> [Frame] {
-        let dog = try Image(contentsOf: DarknetFidelityTests.images.appendingPathComponent("dog.jpg"))
+        let dog = try Image(contentsOf: TestPaths.sample("dog.jpg"))
         let whole = try dog.pixelBuffer(format: .bgra)
         return try (0..<count).map { i in
             Frame(pixels: try whole.cropped(to: PixelRegion(x: 8 * i, y: 4 * i, width: 600, height: 400)),

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// PNG and JPEG output, and choosing the format from the file extension.
@@ -45,7 +46,7 @@ final class EncodingTests: XCTestCase {
         for quality in [90, 100] {
             let decoded = try Image(data: try image.jpegData(quality: quality))
             XCTAssertEqual([decoded.width, decoded.height], [48, 32])
-            let worst = zip(decoded.pixels, image.pixels).map { abs($0 - $1) }.max() ?? 1
+            let worst = maxAbsDifference(decoded.pixels, image.pixels)
             XCTAssertLessThan(worst, 0.05, "quality \(quality)")
         }
         let grey = try Image(width: 16, height: 16, channels: 1, filledWith: 0.5)
@@ -55,9 +56,7 @@ final class EncodingTests: XCTestCase {
 
     func testWriteChoosesFormatByExtension() throws {
         let image = try gradientImage(width: 20, height: 10)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("darknet-image-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("image-write")
         for (name, format) in [("a.png", ImageFormat.png), ("b.jpg", .jpeg), ("c.jpeg", .jpeg), ("d.PNG", .png), ("e.JPG", .jpeg)] {
             let url = directory.appendingPathComponent(name)
             try image.write(to: url)
@@ -73,7 +72,7 @@ final class EncodingTests: XCTestCase {
 
     func testWriteErrors() throws {
         let image = try gradientImage(width: 4, height: 4)
-        let directory = FileManager.default.temporaryDirectory
+        let directory = try temporaryDirectory("write-errors")
         XCTAssertThrowsError(try image.write(to: directory.appendingPathComponent("x.bmp"))) { error in
             guard case .writeFailed = error as? ImageFileError else { return XCTFail("\(error)") }
         }

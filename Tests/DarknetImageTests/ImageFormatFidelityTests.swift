@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// BMP, TIFF, WebP and Netpbm files decode to Darknet's own pixels, value for value.
@@ -9,7 +10,7 @@ import XCTest
 /// `Tools/make-fixtures-formats.sh`, in `Fixtures/generated/formats/`: `NAME` (the file),
 /// `NAME.bin` (float32 LE, CHW) and `NAME.txt` (`W H C`). A missing file fails the test.
 final class ImageFormatFidelityTests: XCTestCase {
-    static let folder = DarknetFidelityTests.packageRoot.appendingPathComponent("Fixtures/generated/formats")
+    static let folder = TestPaths.fixtures.appendingPathComponent("formats")
 
     /// Every variant the fixture script writes; each one must be there.
     static let expected: [String: ImageFormat] = {
@@ -84,7 +85,7 @@ final class ImageFormatFidelityTests: XCTestCase {
         // The lossless file is the source to within the RGB -> YCbCr -> RGB rounding.
         let lossless = try Image(contentsOf: Self.folder.appendingPathComponent("heif/heic-lossless.heic"))
         let source = try Image(contentsOf: Self.folder.appendingPathComponent("pnm-p6.ppm"))
-        let largest = zip(lossless.pixels, source.pixels).map { abs($0 - $1) }.max() ?? 1
+        let largest = maxAbsDifference(lossless.pixels, source.pixels)
         XCTAssertLessThanOrEqual(largest * 255, 3.01, "lossless HEIC against its source")
     }
 

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Damaged, truncated, oversized and refused BMP, TIFF, WebP and Netpbm files give a typed
@@ -107,8 +108,7 @@ final class OtherFormatErrorTests: XCTestCase {
 
     func testOnlyJPEGAndPNGAreWritten() throws {
         let image = try Image(width: 2, height: 2, channels: 3, pixels: [Float](repeating: 0.5, count: 12))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-\(UUID().uuidString).bmp")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try temporaryDirectory("bmp-write").appendingPathComponent("image.bmp")
         XCTAssertThrowsError(try image.write(to: url)) {
             XCTAssertEqual($0 as? ImageFileError, .writeFailed(path: url.path, reason: "bmp is read, not written: use .png, .jpg or .jpeg"))
         }

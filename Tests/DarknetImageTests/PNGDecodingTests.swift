@@ -1,5 +1,6 @@
 import Darknet
 import DarknetImage
+import TestSupport
 import XCTest
 
 /// Every PNG colour type and bit depth decodes to the 8-bit RGB OpenCV's

@@ -1,4 +1,5 @@
 import Darknet
+import TestSupport
 import XCTest
 
 /// `resized`, `letterboxed` and `stretched` against a plain transcription of Darknet's

@@ -1,19 +1,17 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Detection on tiles (`DetectionOptions.tiling`) with YOLOv3-tiny's real weights: small
 /// objects on a 4K frame, the single-tile case, an object cut by a tile edge, tiles side by side,
 /// and the live pipeline.
 final class TilingDetectionTests: XCTestCase {
-    private func detector(threads: Int = 2) throws -> Detector {
-        try Detector(cfg: PixelDetectionTests.cfg, weights: PixelDetectionTests.weights, names: PixelDetectionTests.names,
-                     threads: threads)
-    }
+    private func detector(threads: Int = 2) throws -> Detector { try TinyYOLO.detector(threads: threads) }
 
     private func photo(_ name: String) throws -> Image {
-        try Image(contentsOf: DarknetFidelityTests.images.appendingPathComponent(name))
+        try Image(contentsOf: TestPaths.sample(name))
     }
 
     /// A grey canvas with `pieces` pasted on it (each already sized), and where each went.

@@ -1,5 +1,6 @@
 import DarknetModels
 import Foundation
+import TestSupport
 import XCTest
 
 /// The hand-written SHA-256 against FIPS 180-4's examples and against `sha256sum`.
@@ -41,12 +42,13 @@ final class SHA256Tests: XCTestCase {
     }
 
     func testMatchesSha256sum() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha256-\(UUID().uuidString).bin")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try temporaryDirectory("sha256").appendingPathComponent("random.bin")
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<(3 << 20) + 17).map { _ in UInt8.random(in: 0...255, using: &generator) }
         try Data(bytes).write(to: file)
-        let output = try runTool("/usr/bin/sha256sum", [file.path])
+        let result = try ChildProcess.run("/usr/bin/sha256sum", [file.path], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = result.stdout
         let expected = String(output.split(separator: " ").first ?? "")
         XCTAssertEqual(expected.count, 64, "sha256sum printed '\(output)'")
         XCTAssertEqual(SHA256.hex(of: bytes), expected)

@@ -1,6 +1,7 @@
 import Darknet
 @testable import DarknetServe
 import Foundation
+import TestSupport
 import XCTest
 
 /// The DeepStack / CodeProject.AI API of an in-process server on 127.0.0.1: detections equal to
@@ -8,11 +9,11 @@ import XCTest
 /// `/health`, `/metrics`, routing errors, the API key and the log.
 final class HTTPAPITests: XCTestCase {
     func testDetectionsEqualDetectJSONForEveryImageFormat() throws {
-        let formats = ServeFixtures.packageRoot.appendingPathComponent("Fixtures/generated/formats")
+        let formats = TestPaths.fixtures.appendingPathComponent("formats")
         let images = [ServeFixtures.photos[0], ServeFixtures.photos[3]]
             + ["bmp-24.bmp", "webp-lossy.webp", "tiff-rgb-lzw.tiff", "pnm-p6.ppm"].map { formats.appendingPathComponent($0) }
         for image in images {
-            _ = try ServeFixtures.require(image, "run ./scripts/test.sh (it generates Fixtures/generated/formats)")
+            _ = try TestPaths.require(image, "run ./scripts/test.sh (it generates Fixtures/generated/formats)")
         }
         let reference = try ServeFixtures.reference(images)
         let harness = try ServerHarness()
@@ -38,7 +39,7 @@ final class HTTPAPITests: XCTestCase {
 
     func testMinConfidenceIsPerRequest() throws {
         let dog = ServeFixtures.photos[0]
-        let bytes = try [UInt8](Data(contentsOf: ServeFixtures.require(dog)))
+        let bytes = try [UInt8](Data(contentsOf: TestPaths.require(dog)))
         let harness = try ServerHarness()
         for (field, threshold) in [("0.25", Float(0.25)), ("0.6", 0.6), ("", 0.4)] {
             let reply = try postImage(port: harness.port, bytes, fields: [("min_confidence", field)])
@@ -61,7 +62,7 @@ final class HTTPAPITests: XCTestCase {
             XCTAssertEqual(try list.json()["models"] as? [String], ["tiny", "coco.v2"])
             XCTAssertEqual(try list.json()["success"] as? Bool, true)
         }
-        let dog = try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0])))
+        let dog = try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0])))
         let main = try postImage(port: harness.port, dog)
         for name in ["coco.v2", "tiny"] {
             let custom = try postImage(port: harness.port, dog, path: "/v1/vision/custom/\(name)")
@@ -88,7 +89,7 @@ final class HTTPAPITests: XCTestCase {
         XCTAssertEqual(status["queue_capacity"] as? Int, 7)
         XCTAssertEqual(status["workers"] as? Int, 2)
         XCTAssertEqual(status["queue_depth"] as? Int, 0)
-        let dog = try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0])))
+        let dog = try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0])))
         for _ in 0..<3 { XCTAssertEqual(try postImage(port: harness.port, dog).status, 200) }
         XCTAssertEqual(try exchange(port: harness.port, httpRequest("GET", "/nowhere")).status, 404)
         XCTAssertEqual(try postImage(port: harness.port, Array("not an image".utf8)).status, 400)
@@ -139,7 +140,7 @@ final class HTTPAPITests: XCTestCase {
 
     func testAPIKey() throws {
         let harness = try ServerHarness { $0.apiKey = "s3cret" }
-        let dog = try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0])))
+        let dog = try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0])))
         let missing = try postImage(port: harness.port, dog)
         XCTAssertEqual(missing.status, 401)
         XCTAssertEqual(try missing.json()["error"] as? String, "incorrect api_key")
@@ -148,7 +149,7 @@ final class HTTPAPITests: XCTestCase {
     }
 
     func testOneLogLinePerRequestAtItsLevel() throws {
-        let dog = try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0])))
+        let dog = try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0])))
         let verbose = try ServerHarness()
         XCTAssertEqual(try postImage(port: verbose.port, dog).status, 200)
         XCTAssertEqual(try postImage(port: verbose.port, []).status, 400)

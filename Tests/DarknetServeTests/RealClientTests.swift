@@ -1,6 +1,7 @@
 import Darknet
 @testable import DarknetServe
 import Foundation
+import TestSupport
 import XCTest
 
 /// The clients NVR users already run, against an in-process server on 127.0.0.1: deepstack-python
@@ -9,27 +10,15 @@ import XCTest
 /// detections for the same pixels.
 final class RealClientTests: XCTestCase {
     private func python(_ script: String, _ arguments: [String]) throws -> [[String: Any]] {
-        let python = try ServeFixtures.require(ServeFixtures.venvPython,
+        let python = try TestPaths.require(ServeFixtures.venvPython,
                                                "run ./scripts/setup.sh --fixtures (it makes the clients' virtual environment)")
         let result = try ChildProcess.run(python.path, [ServeFixtures.clients.appendingPathComponent(script).path] + arguments, timeout: 180)
         guard result.status == 0 else { throw ServeFixtures.Failure(description: "\(script) exited \(result.status): \(result.stderr)") }
-        return try result.stdout.split(separator: "\n").map {
-            guard let object = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] else {
-                throw ServeFixtures.Failure(description: "\(script) printed \($0)")
-            }
-            return object
-        }
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-clients-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
+        return try result.jsonLines()
     }
 
     func testDeepstackPython() throws {
-        let photos = try ServeFixtures.photos.map { try ServeFixtures.require($0) }
+        let photos = try ServeFixtures.photos.map { try TestPaths.require($0) }
         let reference = try ServeFixtures.reference(photos)
         let detector = try ServeFixtures.detector()
         let harness = try ServerHarness(models: [ServedModel(name: "yolov3-tiny", detector: detector, loadSeconds: 0.2),
@@ -55,9 +44,9 @@ final class RealClientTests: XCTestCase {
         let harness = try ServerHarness()
         let labels = try ServeFixtures.detector().labels
         for photo in [ServeFixtures.photos[0], ServeFixtures.photos[4]] {
-            let directory = try temporaryDirectory()
-            let line = try XCTUnwrap(try python("frigate_deepstack_replay.py", [String(harness.port), ServeFixtures.names.path,
-                                                                              try ServeFixtures.require(photo).path, "416", directory.path]).first)
+            let directory = try temporaryDirectory("clients")
+            let line = try XCTUnwrap(try python("frigate_deepstack_replay.py", [String(harness.port), TestPaths.require(TestPaths.cocoNames).path,
+                                                                              try TestPaths.require(photo).path, "416", directory.path]).first)
             let rows = try XCTUnwrap(line["detections"] as? [[Double]], "\(line)")
             let jpeg = try XCTUnwrap(line["jpeg"] as? String)
             let (width, height) = (try XCTUnwrap(line["width"] as? Int), try XCTUnwrap(line["height"] as? Int))
@@ -80,11 +69,11 @@ final class RealClientTests: XCTestCase {
     }
 
     func testFrigateZMQDetector() throws {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory("clients")
         let socket = "ipc://\(directory.path)/zmq_detector"
         let harness = try ServerHarness { $0.zmqEndpoint = socket }
         XCTAssertEqual(harness.server.zmqEndpoint, socket)
-        let lines = try python("frigate_zmq_client.py", [socket, try ServeFixtures.require(ServeFixtures.photos[0]).path, "416", directory.path])
+        let lines = try python("frigate_zmq_client.py", [socket, try TestPaths.require(ServeFixtures.photos[0]).path, "416", directory.path])
         let byName = Dictionary(uniqueKeysWithValues: lines.map { ($0["name"] as? String ?? "?", $0) })
         XCTAssertEqual(lines.count, 11)
         let pngs = [directory.appendingPathComponent("square.png"), directory.appendingPathComponent("wide.png")]

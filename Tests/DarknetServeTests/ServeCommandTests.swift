@@ -1,17 +1,13 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet serve` as a process: it prints where it listens, finishes the requests in
 /// flight on SIGTERM and exits 0, logs one line per request, and refuses bad options.
 final class ServeCommandTests: XCTestCase {
-    private func modelArguments() throws -> [String] {
-        ["--cfg", try ServeFixtures.require(ServeFixtures.cfg).path, "--weights", try ServeFixtures.require(ServeFixtures.weights).path,
-         "--names", try ServeFixtures.require(ServeFixtures.names).path]
-    }
-
     /// Starts `serve` on a free port; returns the process and the port.
     private func startServe(_ extra: [String]) throws -> (ChildProcess, Int) {
-        let serve = try ChildProcess(ServeFixtures.executable.path, ["serve"] + (try modelArguments()) + ["--port", "0"] + extra)
+        let serve = try SwiftDarknetTool.start(["serve"] + (try TestPaths.tinyModelArguments()) + ["--port", "0"] + extra)
         guard let line = serve.waitForLine(startingWith: "swift-darknet serve: http://127.0.0.1:", timeout: 120),
               let port = Int(line.split(separator: ":").last?.split(separator: " ").first ?? "") else {
             throw ServeFixtures.Failure(description: "serve did not start: \(serve.stderr)")
@@ -22,7 +18,7 @@ final class ServeCommandTests: XCTestCase {
     func testSIGTERMFinishesTheRequestsInFlightAndExitsZero() throws {
         let (serve, port) = try startServe(["--workers", "1", "--queue", "8", "--log-level", "info"])
         var form = MultipartBody()
-        form.file("image", try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0]))))
+        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
         let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
         let connections = try (0..<3).map { _ in try LoopbackConnection(port: port) }
         for connection in connections { try connection.send(request) }
@@ -48,7 +44,7 @@ final class ServeCommandTests: XCTestCase {
         try keptAlive.send(httpRequest("GET", "/health"))
         XCTAssertEqual(try keptAlive.response().status, 200)
         var form = MultipartBody()
-        form.file("image", try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0]))))
+        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
         let inFlight = try LoopbackConnection(port: port)
         try inFlight.send(httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished))
         usleep(20_000)
@@ -64,7 +60,7 @@ final class ServeCommandTests: XCTestCase {
     }
 
     func testUsageMistakesAndStartFailures() throws {
-        let model = try modelArguments()
+        let model = try TestPaths.tinyModelArguments()
         let mistakes: [([String], String)] = [
             (["--model", "bad name=a.cfg,b.weights"], "--model 'bad name=a.cfg,b.weights': the name must be letters"),
             (["--model", "x=a.cfg"], "expected NAME=CFG,WEIGHTS,NAMES"),
@@ -75,16 +71,16 @@ final class ServeCommandTests: XCTestCase {
             (["photo.jpg"], "serve takes no positional arguments, got 'photo.jpg'"),
         ]
         for (arguments, message) in mistakes {
-            let result = try ChildProcess.run(ServeFixtures.executable.path, ["serve"] + model + arguments, timeout: 60)
+            let result = try SwiftDarknetTool.run(["serve"] + model + arguments, timeout: 60)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
         let (first, port) = try startServe(["--log-level", "none"])
-        let taken = try ChildProcess.run(ServeFixtures.executable.path, ["serve"] + model + ["--port", String(port)], timeout: 120)
+        let taken = try SwiftDarknetTool.run(["serve"] + model + ["--port", String(port)], timeout: 120)
         XCTAssertEqual(taken.status, 1)
         XCTAssertTrue(taken.stderr.contains("cannot serve HTTP on 127.0.0.1:\(port): the address is in use"), taken.stderr)
-        let badZMQ = try ChildProcess.run(ServeFixtures.executable.path,
-                                          ["serve"] + model + ["--port", "0", "--zmq", "ipc:///nonexistent-folder/zmq_detector"], timeout: 120)
+        let badZMQ = try SwiftDarknetTool.run(["serve"] + model + ["--port", "0", "--zmq", "ipc:///nonexistent-folder/zmq_detector"],
+                                              timeout: 120)
         XCTAssertEqual(badZMQ.status, 1)
         XCTAssertTrue(badZMQ.stderr.contains("cannot bind the ZMQ endpoint ipc:///nonexistent-folder/zmq_detector"), badZMQ.stderr)
         first.signal(SIGTERM)

@@ -1,12 +1,13 @@
 import Darknet
 @testable import DarknetServe
 import Foundation
+import TestSupport
 import XCTest
 
 /// Bad input and too much of it: each bad request gets an error response or a closed connection,
 /// the server keeps serving others, and nothing is held for a request that went away.
 final class ServerLimitsTests: XCTestCase {
-    private var dog: [UInt8] { get throws { try [UInt8](Data(contentsOf: ServeFixtures.require(ServeFixtures.photos[0]))) } }
+    private var dog: [UInt8] { get throws { try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))) } }
 
     private func assertStillServes(_ harness: ServerHarness, file: StaticString = #filePath, line: UInt = #line) throws {
         let reply = try postImage(port: harness.port, try dog)

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// AlexeyAB's features against references Debian's Darknet cannot produce (it predates them):

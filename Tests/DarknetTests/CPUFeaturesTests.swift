@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// `CPUFeatures`: what it reads from the processor, and plans made for other processors.

@@ -1,6 +1,7 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `darknet9000` (`[softmax] tree=`) and `yolo9000` (`[region] tree=`) run end to end against
@@ -142,9 +143,8 @@ final class ClassTreeNetworkTests: XCTestCase {
                            "t.cfg:6: 'tree': invalid value 'missing/none.tree', expected a class tree file; tried missing/none.tree")
         }
         // A FIFO named as the tree (or as any file the library reads) is refused, not waited on.
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("tree-fifo-\(getpid())").path
+        let fifo = try temporaryDirectory("tree-fifo").appendingPathComponent("tree").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        defer { unlink(fifo) }
         XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[softmax]\ntree=\(fifo)\n", file: "t.cfg").loadingClassTrees()) {
             XCTAssertEqual(($0 as? CfgError)?.description,
                            "t.cfg:6: 'tree': invalid value '\(fifo)', expected a readable class tree (\(fifo): is not a regular file)")

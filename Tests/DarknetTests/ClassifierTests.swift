@@ -1,6 +1,7 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `Classifier` against Debian's own `darknet classifier predict` (the binary, not the library),
@@ -56,9 +57,12 @@ final class ClassifierTests: XCTestCase {
         XCTAssertEqual(printed.count, 5)
         // The same answer again from the pooled session, and from several threads at once.
         let first = try classifier.classify(image, top: 5)
-        let results = ClassificationBox(count: 4)
-        DispatchQueue.concurrentPerform(iterations: 4) { job in results.set(job, Result { try classifier.classify(image, top: 5) }) }
-        for job in 0..<4 { XCTAssertEqual(try results.get(job).get(), first) }
+        let results = Locked([Result<[Classification], any Error>?](repeating: nil, count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { job in
+            let result = Result { try classifier.classify(image, top: 5) }
+            results.withLock { $0[job] = result }
+        }
+        for job in 0..<4 { XCTAssertEqual(try results.value[job]?.get(), first) }
     }
 
     func testTopKOrdersLikeDarknetTopK() {
@@ -83,13 +87,4 @@ final class ClassifierTests: XCTestCase {
             XCTAssertEqual(error as? ClassifierError, .noOutputLayer(cfg: "c.cfg"))
         }
     }
-}
-
-/// Results written by concurrent jobs, each to its own slot.
-private final class ClassificationBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<[Classification], any Error>?]
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<[Classification], any Error>) { lock.withLock { results[index] = result } }
-    func get(_ index: Int) -> Result<[Classification], any Error> { lock.withLock { results[index]! } }
 }

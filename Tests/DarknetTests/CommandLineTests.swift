@@ -1,38 +1,16 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet`'s conventions (issue 20): help on stdout with status 0, usage mistakes on
 /// stderr with status 2, input errors with status 1, `--version`, `--data`, `--strict`; and
 /// every subcommand's help lists every option it reads.
 final class CommandLineTests: XCTestCase {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The tool beside the test binary (`swift test` builds every product into the same folder).
-    static var tool: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-darknet")
-    }
-
-    func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Result {
-        let tool = try TestPaths.require(Self.tool, file: file, line: line)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = TestPaths.packageRoot
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the built `swift-darknet` in the package's folder.
+    func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
+        try SwiftDarknetTool.run(arguments, in: TestPaths.packageRoot, file: file, line: line)
     }
 
     func testHelpGoesToStdoutWithStatus0() throws {
@@ -142,9 +120,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(voc.stderr.contains("classes=20, but \(TestPaths.packageRoot.path)/Weights/darknet/cfg/yolov3-tiny.cfg has 80 classes"),
                       voc.stderr)
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("cli")
         let cfg = directory.appendingPathComponent("key.cfg")
         try Data("[net]\nwidth=8\nheight=8\nchannels=3\n[maxpool]\nsize=2\nstrdie=2\n".utf8).write(to: cfg)
         let lenient = try run(["info", "--cfg", cfg.path])
@@ -161,8 +137,7 @@ final class CommandLineTests: XCTestCase {
     /// each step's layers in DIR/stepNN/ equal to Darknet's.
     func testForwardRunsSeveralInputsAsTimeSteps() throws {
         let debian = TestPaths.fixtures.appendingPathComponent("debian")
-        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("forward-steps-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dump) }
+        let dump = try temporaryDirectory("forward-steps").appendingPathComponent("dump")
         let steps = (0..<3).map { debian.appendingPathComponent(String(format: "gru/step%02d", $0)) }
         let result = try run(["forward", "--cfg", try TestPaths.require(debian.appendingPathComponent("cfg/gru.cfg")).path,
                               "--weights", debian.appendingPathComponent("weights/gru.weights").path, "--layers", "all",
@@ -184,11 +159,9 @@ final class CommandLineTests: XCTestCase {
     /// it gives the same detections; a sidecar for another cfg is an input error naming it;
     /// `--stretch` calibrates on images fitted as it detects them.
     func testInt8DetectCalibratesSavesAndLoadsTheSidecar() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("int8-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryDirectory("int8-cli")
         let sidecar = folder.appendingPathComponent("tiny.int8.json").path
-        let model = ["detect", "--cfg", try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg")).path,
+        let model = ["detect", "--cfg", try TestPaths.require(TestPaths.tinyCfg).path,
                      "--weights", try TestPaths.require(TestPaths.tinyWeights).path, "--json", "--precision", "int8"]
         let image = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")).path
         let calibration = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration")).path
@@ -223,7 +196,7 @@ final class CommandLineTests: XCTestCase {
         let stretchedSidecar = folder.appendingPathComponent("tiny.stretched.int8.json")
         let stretched = try run(model + ["--stretch", "--calibrate", calibration, "--save-calibration", stretchedSidecar.path, image])
         XCTAssertEqual(stretched.status, 0, stretched.stderr)
-        let float = try Network(cfg: TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"), weights: TestPaths.tinyWeights)
+        let float = try Network(cfg: TestPaths.tinyCfg, weights: TestPaths.tinyWeights)
         let expected = try Int8Calibration(network: float, imagesIn: URL(fileURLWithPath: calibration), letterbox: false)
         XCTAssertEqual(try Int8Calibration(contentsOf: stretchedSidecar, for: float.spec), expected)
         XCTAssertNotEqual(try Int8Calibration(contentsOf: URL(fileURLWithPath: sidecar), for: float.spec), expected)
@@ -234,8 +207,7 @@ final class CommandLineTests: XCTestCase {
         let model = ["classify", "--cfg", try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
                      "--weights", try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path,
                      "--json", "--top", "3"]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-classify-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryDirectory("classify")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let files = [(TestPaths.darknetData.appendingPathComponent("dog.jpg"), "a.jpg"),
                      (TestPaths.fixtures.appendingPathComponent("formats/bmp-24.bmp"), "c.bmp"),

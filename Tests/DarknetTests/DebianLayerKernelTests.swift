@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The kernels and decoders of the eight Debian cfgs added last (`[local]`,

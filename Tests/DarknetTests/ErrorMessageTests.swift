@@ -1,6 +1,7 @@
 @_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 20: every error names its file (and line, layer, byte offset), mismatched files are
@@ -123,7 +124,7 @@ final class ErrorMessageTests: XCTestCase {
 
     /// The issue's example: YOLOv3-tiny with its first head's convolution cut to 200 filters.
     func testAYoloChannelMismatchInARealCfgNamesTheFileAndLine() throws {
-        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let url = try TestPaths.require(TestPaths.tinyCfg)
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: "filters=255", with: "filters=200", options: [], range: text.range(of: "filters=255"))
         let spec = try NetworkSpec.parse(text: text, file: "yolo-channels.cfg")
@@ -272,9 +273,7 @@ extension ErrorMessageTests {
 
     /// A missing file and a directory read the same whichever file it is.
     func testTheSameFileProblemHasTheSameWordingForEveryFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("wording")
         let cfg = directory.appendingPathComponent("ok.cfg")
         try Data((Self.net + "[maxpool]\n").utf8).write(to: cfg)
         let weights = directory.appendingPathComponent("ok.weights")
@@ -304,12 +303,10 @@ extension ErrorMessageTests {
     /// `filtres=16` in YOLOv3-tiny's first layer: the weights no longer fit, and the message
     /// says so with the unknown key as a note (it used to be "variance[9] is negative").
     func testAMisspeltKeyIsANoteOfTheWeightsMismatchItCauses() throws {
-        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let url = try TestPaths.require(TestPaths.tinyCfg)
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: "filters=16", with: "filtres=16", options: [], range: text.range(of: "filters=16"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("key")
         let cfg = directory.appendingPathComponent("key.cfg")
         try Data(text.utf8).write(to: cfg)
         XCTAssertThrowsError(try Detector(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))) { error in

@@ -2,6 +2,7 @@
 import DarknetImage
 import Foundation
 import Synchronization
+import TestSupport
 import XCTest
 
 /// int8 networks (`PlanOptions.precision` `.int8`) with the real YOLOv3-tiny weights: accuracy
@@ -10,7 +11,7 @@ import XCTest
 /// count and SIMD-variant independence, the calibration sidecar, and the weights' memory.
 final class Int8NetworkTests: XCTestCase {
     static let evaluation = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"]
-    static var cfg: URL { TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg") }
+    static var cfg: URL { TestPaths.tinyCfg }
 
     /// The calibration photos and their mirror images (12 inputs).
     static func calibrationImages() throws -> [Image] {
@@ -256,9 +257,7 @@ final class Int8NetworkTests: XCTestCase {
         let calibration = try Self.calibration(float: float)
         XCTAssertEqual(calibration.layers.count, 13)
         XCTAssertEqual(calibration.imageCount, 12)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("int8-sidecar-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryDirectory("int8-sidecar")
         let file = folder.appendingPathComponent("yolov3-tiny.int8.json")
         try calibration.write(to: file)
         XCTAssertEqual(try Int8Calibration(contentsOf: file, for: float.spec), calibration)

@@ -1,4 +1,5 @@
 @_spi(Testing) @testable import Darknet
+import TestSupport
 import XCTest
 
 /// The im2col + sgemm convolution and the pooling kernels against direct, naive versions,

@@ -1,6 +1,7 @@
 @_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 5, "bad input never crashes or lies": one table of malformed `.cfg`, `.weights` and
@@ -459,11 +460,11 @@ final class MalformedInputTests: XCTestCase {
             .imageFile(.corrupt(path: Image.inMemoryPath, reason: "unexpected end of data"))),
         Row("image: PNG with a damaged IHDR CRC", .image(samplePNG.enumerated().map { $0.offset == 29 ? $0.element ^ 0xFF : $0.element }),
             .imageFile(.corrupt(path: Image.inMemoryPath, reason: "IHDR: CRC error"))),
-        Row("image: PNG header claiming 100000x100000", .image(pngHeader(width: 100_000, height: 100_000)),
+        Row("image: PNG header claiming 100000x100000", .image(ImageBytes.pngHeaderOnly(width: 100_000, height: 100_000)),
             .imageFile(.tooLarge(path: Image.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
-        Row("image: PNG header claiming 4 Gpx (2^32-1 wide)", .image(pngHeader(width: 0xFFFF_FFFF, height: 1)),
+        Row("image: PNG header claiming 4 Gpx (2^32-1 wide)", .image(ImageBytes.pngHeaderOnly(width: 0xFFFF_FFFF, height: 1)),
             .imageFile(.tooLarge(path: Image.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
-        Row("image: JPEG header claiming 65535x65535", .image(jpegHeader(width: 65_535, height: 65_535)),
+        Row("image: JPEG header claiming 65535x65535", .image(ImageBytes.jpegHeaderOnly(width: 65_535, height: 65_535)),
             .imageFile(.tooLarge(path: Image.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
         Row("image: valid PNG over a caller's pixel limit", .image(samplePNG, maxPixels: 100),
             .imageFile(.tooLarge(path: Image.inMemoryPath, width: 24, height: 16, limit: 100))),
@@ -492,28 +493,6 @@ final class MalformedInputTests: XCTestCase {
         return try! Image(width: 96, height: 64, channels: 3, pixels: pixels).jpegData()
     }()
     static let samplePNG = try! sampleImage.pngData()
-
-    /// PNG signature and a valid IHDR (8-bit RGB), nothing after it.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-        let body = Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + body + be32(crc32(body))
-    }
-
-    /// SOI and a baseline SOF0 for a 3-component image, nothing after it.
-    static func jpegHeader(width: Int, height: Int) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
-         1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 
     // MARK: running and detecting
 
@@ -678,41 +657,39 @@ extension MalformedInputTests {
                 let spec = try NetworkSpec.parse(bytes: bytes, file: file)
                 return .accepted(layers: try NetworkPlan(spec: spec).layers.count)
             case .cfgFile(let text, let limit):
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID())")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: directory) }
-                let cfg = directory.appendingPathComponent(file)
-                try Data(text.utf8).write(to: cfg)
-                let network = try Network(cfg: cfg, weights: directory.appendingPathComponent("missing.weights"),
-                                          options: PlanOptions(memoryLimit: limit))
-                return .accepted(layers: network.plan.layers.count)
+                return try withTemporaryDirectory("malformed") { directory in
+                    let cfg = directory.appendingPathComponent(file)
+                    try Data(text.utf8).write(to: cfg)
+                    let network = try Network(cfg: cfg, weights: directory.appendingPathComponent("missing.weights"),
+                                              options: PlanOptions(memoryLimit: limit))
+                    return .accepted(layers: network.plan.layers.count)
+                }
             case .weights(let bytes):
                 let spec = try NetworkSpec.parse(text: weightsCfg, file: file)
                 return .accepted(layers: try Network(spec: spec, weights: bytes, weightsName: weightsFile).plan.layers.count)
             case .weightsFile(let kind):
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID())")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: directory) }
-                let cfg = directory.appendingPathComponent(file)
-                try Data(weightsCfg.utf8).write(to: cfg)
-                let weights: URL
-                switch kind {
-                case .bytes(let bytes):
-                    weights = directory.appendingPathComponent(weightsFile)
-                    try Data(bytes).write(to: weights)
-                case .missing:
-                    weights = directory.appendingPathComponent("missing.weights")
-                case .directory:
-                    weights = directory.appendingPathComponent("directory.weights")
-                    try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: true)
-                }
-                do {
-                    return .accepted(layers: try Network(cfg: cfg, weights: weights).plan.layers.count)
-                } catch let error as WeightsError where error.file == weights.path {
-                    // Compare as if loaded from memory under `weightsFile`.
-                    return .weights(WeightsError(file: weightsFile, layer: error.layer, offset: error.offset, reason: error.reason))
-                } catch let error as FileError where error.path == weights.path && !error.reason.isEmpty {
-                    return .fileError(path: weights.lastPathComponent)
+                return try withTemporaryDirectory("malformed") { directory in
+                    let cfg = directory.appendingPathComponent(file)
+                    try Data(weightsCfg.utf8).write(to: cfg)
+                    let weights: URL
+                    switch kind {
+                    case .bytes(let bytes):
+                        weights = directory.appendingPathComponent(weightsFile)
+                        try Data(bytes).write(to: weights)
+                    case .missing:
+                        weights = directory.appendingPathComponent("missing.weights")
+                    case .directory:
+                        weights = directory.appendingPathComponent("directory.weights")
+                        try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: true)
+                    }
+                    do {
+                        return .accepted(layers: try Network(cfg: cfg, weights: weights).plan.layers.count)
+                    } catch let error as WeightsError where error.file == weights.path {
+                        // Compare as if loaded from memory under `weightsFile`.
+                        return .weights(WeightsError(file: weightsFile, layer: error.layer, offset: error.offset, reason: error.reason))
+                    } catch let error as FileError where error.path == weights.path && !error.reason.isEmpty {
+                        return .fileError(path: weights.lastPathComponent)
+                    }
                 }
             case .image(let bytes, let maxPixels):
                 let image = try Image(data: bytes, maxPixels: maxPixels)

@@ -1,4 +1,5 @@
 @_spi(Testing) @testable import Darknet
+import TestSupport
 import XCTest
 
 /// `.pointwise` (`PointwiseConvolution`, the tile-major product kernel on 1x1 layers): every SIMD

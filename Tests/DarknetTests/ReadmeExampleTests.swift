@@ -1,14 +1,15 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// The README's usage example, compiled and run by the test build so it cannot rot.
 final class ReadmeExampleTests: XCTestCase {
     func testReadmeUsageExample() throws {
-        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
-        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let namesURL = try TestPaths.require(TestPaths.cocoNames)
         let photoURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -27,12 +28,11 @@ final class ReadmeExampleTests: XCTestCase {
 
     /// The int8 section's example: calibrate, save, load the sidecar, detect.
     func testReadmeInt8Example() throws {
-        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
-        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let namesURL = try TestPaths.require(TestPaths.cocoNames)
         let calibrationFolderURL = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration"))
-        let sidecarURL = FileManager.default.temporaryDirectory.appendingPathComponent("readme-int8-\(getpid()).json")
-        defer { try? FileManager.default.removeItem(at: sidecarURL) }
+        let sidecarURL = try temporaryDirectory("readme-int8").appendingPathComponent("yolov3-tiny.int8.json")
 
         // README int8 example begins
         let float = try Network(cfg: cfgURL, weights: weightsURL)
@@ -51,9 +51,9 @@ final class ReadmeExampleTests: XCTestCase {
     /// The "Live camera frames" example: frames of a panning photo handed over from a capture
     /// thread, tracked boxes and rates printed.
     func testReadmeLiveExample() async throws {
-        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
-        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let namesURL = try TestPaths.require(TestPaths.cocoNames)
         let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let frames = try (0..<12).map { i in try packedBGRA(photo, x: 4 * i, width: 640, height: 480) }
         var printed: [String] = []

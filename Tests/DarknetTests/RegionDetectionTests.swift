@@ -1,6 +1,7 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// End-to-end YOLOv2 detections ([region] heads) against the original Darknet's: the

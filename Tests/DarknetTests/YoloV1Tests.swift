@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// YOLOv1 (`yolov1`, `yolov1-tiny`, `t1.test`: `[local]` and `[detection]`) against Debian's

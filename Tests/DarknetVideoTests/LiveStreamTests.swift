@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet video --live` on a real-time UDP stream on loopback: `ffmpeg -re` sends
@@ -28,7 +29,7 @@ final class LiveStreamTests: XCTestCase {
     /// `video --live ARGUMENTS` on it, as the class documentation says.
     private func assertLagStaysBounded(width: Int, height: Int, frames: Int, rate: Int, loops: Int, extra: [String] = [],
                                        file: StaticString = #filePath, line: UInt = #line) throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("live.mp4"), width: width, height: height, frames: frames,
                                                  rate: rate, codec: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "15",
                                                          "-bf", "0"])
@@ -40,8 +41,8 @@ final class LiveStreamTests: XCTestCase {
         let errorText = LineRecorder()
         errors.fileHandleForReading.readabilityHandler = { handle in errorText.append(handle.availableData) }
         let cli = Process()
-        cli.executableURL = CLITool.executable
-        cli.arguments = ["video"] + (try CLITool.modelArguments()) + ["--live", "--json", "--duration", "9", "--input-timeout", "5"]
+        cli.executableURL = try SwiftDarknetTool.require()
+        cli.arguments = ["video"] + (try TestPaths.tinyModelArguments()) + ["--live", "--json", "--duration", "9", "--input-timeout", "5"]
             + extra + [url]
         cli.standardOutput = output
         cli.standardError = errors
@@ -51,18 +52,18 @@ final class LiveStreamTests: XCTestCase {
         usleep(1_000_000)  // the command binds the port before it loads the network
         let senderStart = Date()
         let sender = try VideoTestSupport.startUDPSender(clip, port: port, loops: loops, extra: ["-muxdelay", "0", "-muxpreload", "0"])
-        defer { VideoTestSupport.stop(sender) }
+        defer { sender.stop() }
         let deadline = Date().addingTimeInterval(40)
         while cli.isRunning && Date() < deadline { usleep(20_000) }
         XCTAssertFalse(cli.isRunning, "video --live --duration 9 still running after 40 s")
-        VideoTestSupport.stop(sender)
+        sender.stop()
         usleep(200_000)
         output.fileHandleForReading.readabilityHandler = nil
         errors.fileHandleForReading.readabilityHandler = nil
         XCTAssertEqual(cli.terminationStatus, 0, errorText.text)
 
         let results = try lines.lines.map { line, arrival -> (time: Double, lag: Double) in
-            let time = try CLITool.object(line)["time"] as? Double ?? .nan
+            let time = try jsonObject(line)["time"] as? Double ?? .nan
             return (time, arrival.timeIntervalSince(senderStart) - time)
         }
         XCTAssertGreaterThan(results.count, 5, errorText.text)

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetEvaluation
 import Foundation
+import TestSupport
 import XCTest
 
 /// Images with truths and detections, scored by the library and by the Python references
@@ -56,26 +57,19 @@ struct ScoringInput {
                  }] as [String: Any]
             },
         ]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-scoring-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("input.json"), output = folder.appendingPathComponent("output.json")
-        try JSONSerialization.data(withJSONObject: json).write(to: input)
-        let python = try EvaluationFixtures.require(EvaluationFixtures.set.appendingPathComponent("python"))
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [try EvaluationFixtures.require(EvaluationFixtures.referenceScript).path, input.path]
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw EvaluationFixtures.Missing(description: "reference_map.py failed: " + String(decoding: message, as: UTF8.self))
+        return try withTemporaryDirectory("scoring") { folder in
+            let input = folder.appendingPathComponent("input.json")
+            try JSONSerialization.data(withJSONObject: json).write(to: input)
+            let python = try TestPaths.require(EvaluationFixtures.set.appendingPathComponent("python"))
+            let result = try ChildProcess.run(python, [try TestPaths.require(EvaluationFixtures.referenceScript).path, input.path])
+            guard result.status == 0 else { throw ReferenceFailed(stderr: result.stderr) }
+            return try JSONDecoder().decode(Reference.self, from: Data(result.stdout.utf8))
         }
-        return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: output))
+    }
+
+    struct ReferenceFailed: Error, CustomStringConvertible {
+        let stderr: String
+        var description: String { "reference_map.py failed: \(stderr)" }
     }
 
     /// reference_map.py's output.

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetModels
 import Foundation
+import TestSupport
 import XCTest
 
 /// A test with its own HTTP server serving the tiny model, and its own cache folder.
@@ -10,7 +11,7 @@ class ModelTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         server = try ModelServer()
-        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("model-cache-\(UUID().uuidString)")
+        cacheDirectory = try temporaryDirectory("model-cache")
         try server.put("tiny.cfg", TinyModel.cfgBytes)
         try server.put("tiny.weights", TinyModel.weights(seed: 1))
         try server.put("tiny.names", TinyModel.namesBytes)
@@ -18,7 +19,6 @@ class ModelTestCase: XCTestCase {
 
     override func tearDown() {
         server?.stop()
-        if let cacheDirectory { try? FileManager.default.removeItem(at: cacheDirectory) }
     }
 
     /// The served tiny model, with checksums unless told otherwise.

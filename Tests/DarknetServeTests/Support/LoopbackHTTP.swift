@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A plain TCP connection to 127.0.0.1 that writes requests byte for byte and reads responses:
 /// what the bad-input tests need (partial bodies, slow headers, a client that leaves) and a
@@ -116,12 +117,7 @@ struct HTTPReply {
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
-    func json() throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            throw LoopbackConnection.Failure(description: "not a JSON object: \(text)")
-        }
-        return object
-    }
+    func json() throws -> [String: Any] { try jsonObject(text) }
 
     /// The predictions of a DeepStack response.
     func predictions() throws -> [(label: String, confidence: Double, left: Int, top: Int, right: Int, bottom: Int)] {

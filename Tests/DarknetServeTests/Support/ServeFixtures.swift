@@ -1,6 +1,7 @@
 import Darknet
 import DarknetServe
 import Foundation
+import TestSupport
 import XCTest
 
 /// What the serving tests share: the files (fetched by the README's test command), one loaded
@@ -9,15 +10,9 @@ import XCTest
 enum ServeFixtures {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let cfg = packageRoot.appendingPathComponent("Weights/darknet/cfg/yolov3-tiny.cfg")
-    static let weights = packageRoot.appendingPathComponent("Weights/yolov3-tiny.weights")
-    static let names = packageRoot.appendingPathComponent("Weights/darknet/data/coco.names")
-    static let data = packageRoot.appendingPathComponent("Weights/darknet/data")
-    static let clients = packageRoot.appendingPathComponent("Tests/DarknetServeTests/Clients")
+    static let clients = TestPaths.packageRoot.appendingPathComponent("Tests/DarknetServeTests/Clients")
     /// Darknet's sample photos.
-    static let photos = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"].map { data.appendingPathComponent("\($0).jpg") }
+    static let photos = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"].map { TestPaths.sample("\($0).jpg") }
 
     /// The virtual environment `scripts/setup.sh --fixtures` makes for the real clients
     /// (deepstack-python, pyzmq, numpy, Pillow); `SWIFTDARKNET_SERVE_VENV` overrides it.
@@ -28,28 +23,11 @@ enum ServeFixtures {
         return venv.appendingPathComponent("bin/python")
     }
 
-    /// The built `swift-darknet` next to the test bundle.
-    static var executable: URL {
-        let products = Bundle.main.bundleURL.pathExtension == "xctest"
-            ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
-        return products.appendingPathComponent("swift-darknet")
-    }
-
-    static func require(_ url: URL, _ hint: String = "run ./scripts/test.sh (it fetches the weights and sample images)",
-                        file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            XCTFail("missing \(url.path): \(hint)", file: file, line: line)
-            throw Failure(description: "missing \(url.path)")
-        }
-        return url
-    }
-
     /// YOLOv3-tiny with COCO names, loaded once for every test (sessions for 2 workers).
     static func detector() throws -> Detector {
         try shared.lock.withLock {
             if let loaded = shared.detector { return loaded }
-            let detector = try Detector(cfg: try require(cfg), weights: try require(weights), names: try require(names),
-                                        sessionPolicy: SessionPolicy(maximumSessions: 2, idleTimeout: 60))
+            let detector = try TinyYOLO.detector(sessionPolicy: SessionPolicy(maximumSessions: 2, idleTimeout: 60))
             shared.detector = detector
             return detector
         }
@@ -67,15 +45,13 @@ enum ServeFixtures {
     static func reference(_ images: [URL], threshold: Float = 0.4) throws -> [String: [ReferenceDetection]] {
         let key = images.map(\.path).joined(separator: "|") + "@\(threshold)"
         if let cached = shared.lock.withLock({ shared.references[key] }) { return cached }
-        let result = try ChildProcess.run(executable.path, ["detect", "--cfg", try require(cfg).path, "--weights", try require(weights).path,
-                                                           "--names", try require(names).path, "--thresh", String(threshold), "--json"]
-                                            + images.map(\.path), timeout: 300)
+        let result = try SwiftDarknetTool.run(["detect"] + (try TestPaths.tinyModelArguments()) + ["--thresh", String(threshold), "--json"]
+                                              + images.map(\.path), timeout: 300)
         guard result.status == 0 else { throw Failure(description: "swift-darknet detect failed: \(result.stderr)") }
         var byImage: [String: [ReferenceDetection]] = [:]
-        for line in result.stdout.split(separator: "\n") {
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let image = object["image"] as? String, let detections = object["detections"] as? [[String: Any]] else {
-                throw Failure(description: "not a detect --json line: \(line)")
+        for object in try result.jsonLines() {
+            guard let image = object["image"] as? String, let detections = object["detections"] as? [[String: Any]] else {
+                throw Failure(description: "not a detect --json line: \(object)")
             }
             byImage[image] = try detections.map(ReferenceDetection.init)
         }

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// YUV frames convert to the RGB bytes FFmpeg's `swscale` writes for them (`ffmpeg -pix_fmt
@@ -24,7 +25,7 @@ final class YUVConversionTests: XCTestCase {
 
     func testI420NV12AndNV21MatchFFmpegInBothRanges() throws {
         let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
-        let directory = try FFmpegTool.temporaryDirectory(self)
+        let directory = try temporaryDirectory("yuv")
         // Even sizes: for odd ones swscale leaves its direct converter for the general scaler,
         // which interpolates chroma (as it always does for NV12 input: the comparison there is
         // with the same samples as I420).
@@ -32,11 +33,11 @@ final class YUVConversionTests: XCTestCase {
             let yuv = directory.appendingPathComponent("frame-\(width).yuv")
             let nv12 = directory.appendingPathComponent("frame-\(width).nv12")
             let nv21 = directory.appendingPathComponent("frame-\(width).nv21")
-            try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv420p",
+            try FFmpeg.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv420p",
                                 "-f", "rawvideo", yuv.path])
-            try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
+            try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
                                 "-pix_fmt", "nv12", "-f", "rawvideo", nv12.path])
-            try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
+            try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
                                 "-pix_fmt", "nv21", "-f", "rawvideo", nv21.path])
             let planes = try bytes(yuv), interleaved = try bytes(nv12), swapped = try bytes(nv21)
             XCTAssertNotEqual(interleaved, swapped)
@@ -44,7 +45,7 @@ final class YUVConversionTests: XCTestCase {
             XCTAssertEqual(planes.count, area + 2 * cw * ch)
             for (range, inputFormat) in [(YUVRange.video, "yuv420p"), (.full, "yuvj420p")] {
                 let rgb = directory.appendingPathComponent("frame-\(width)-\(inputFormat).rgb")
-                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
+                try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
                                     "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
                 let reference = try bytes(rgb)
                 let i420 = try PixelBuffer(format: .i420(range), width: width, height: height, planes: [
@@ -75,15 +76,15 @@ final class YUVConversionTests: XCTestCase {
 
     func testPackedYUYVAndUYVYMatchFFmpegInBothRanges() throws {
         let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
-        let directory = try FFmpegTool.temporaryDirectory(self)
+        let directory = try temporaryDirectory("yuv")
         for (width, height) in [(768, 576), (34, 18), (102, 38)] {
             let source = directory.appendingPathComponent("frame-\(width).yuv422p")
-            try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv422p",
+            try FFmpeg.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv422p",
                                 "-f", "rawvideo", source.path])
             var packed: [String: [UInt8]] = [:]
             for name in ["yuyv422", "uyvy422"] {
                 let file = directory.appendingPathComponent("frame-\(width).\(name)")
-                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv422p", "-s", "\(width)x\(height)", "-i", source.path,
+                try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", "yuv422p", "-s", "\(width)x\(height)", "-i", source.path,
                                     "-pix_fmt", name, "-f", "rawvideo", file.path])
                 packed[name] = try bytes(file)
                 XCTAssertEqual(packed[name]?.count, 2 * width * height)
@@ -91,7 +92,7 @@ final class YUVConversionTests: XCTestCase {
             XCTAssertNotEqual(packed["yuyv422"], packed["uyvy422"])
             for (range, inputFormat) in [(YUVRange.video, "yuv422p"), (.full, "yuvj422p")] {
                 let rgb = directory.appendingPathComponent("frame-\(width)-\(inputFormat).rgb")
-                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", source.path,
+                try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", source.path,
                                     "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
                 let reference = try bytes(rgb)
                 let yuyv = try PixelBuffer(format: .yuyv(range), width: width, height: height, bytes: packed["yuyv422"]!)

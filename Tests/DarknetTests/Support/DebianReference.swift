@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 // Readers for the reference data of Tools/make-fixtures-debian.sh (DebianLayerKernelTests):

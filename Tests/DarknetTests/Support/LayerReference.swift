@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// A directory of Darknet layer outputs (`layers.json` + `layerNNN.bin`) written by

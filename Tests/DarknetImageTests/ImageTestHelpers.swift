@@ -1,20 +1,7 @@
 import Darknet
 import DarknetImage
+import TestSupport
 import XCTest
-
-/// Deterministic pseudo-random integers for test images (xorshift).
-struct TestRandom {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-
-    mutating func next(below bound: Int) -> Int {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Int(state % UInt64(bound))
-    }
-}
 
 /// Planar float pixels Darknet would produce from interleaved 8-bit RGB.
 func expectedPlanes(rgb: [UInt8], width: Int, height: Int) -> [Float] {
