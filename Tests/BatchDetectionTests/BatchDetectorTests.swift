@@ -21,7 +21,7 @@ final class BatchDetectorTests: XCTestCase {
         let detector = try TinyYOLO.detector()
         let options = DetectionOptions(threshold: 0.25)
         let expected: [[Detection]?] = try paths.map { path in
-            guard let image = try? Image(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+            guard let image = try? PlanarImage(contentsOf: URL(fileURLWithPath: path)) else { return nil }
             return try detector.detect(image, options: options)
         }
         XCTAssertNil(expected[2], "the truncated JPEG must not decode")
@@ -36,7 +36,7 @@ final class BatchDetectorTests: XCTestCase {
                 switch item.result {
                 case .success(let found):
                     XCTAssertEqual(found.detections, want, "\(item.path), \(run)")
-                    XCTAssertEqual(found.image, try Image(contentsOf: URL(fileURLWithPath: item.path)))
+                    XCTAssertEqual(found.image, try PlanarImage(contentsOf: URL(fileURLWithPath: item.path)))
                 case .failure(let error):
                     XCTAssertNil(want, "\(item.path) failed: \(error)")
                     XCTAssertTrue(String(describing: error).contains(item.path), "the error names the file: \(error)")

@@ -36,7 +36,7 @@ final class DetectCommandBatchTests: XCTestCase {
 
         let detector = try TinyYOLO.detector()
         let options = DetectionOptions(threshold: 0.25)
-        let expected = try [dog, nasty.path].map { try detector.detect(Image(contentsOf: URL(fileURLWithPath: $0)), options: options) }
+        let expected = try [dog, nasty.path].map { try detector.detect(PlanarImage(contentsOf: URL(fileURLWithPath: $0)), options: options) }
         XCTAssertFalse(expected[0].isEmpty)
         XCTAssertFalse(expected[1].isEmpty)
 

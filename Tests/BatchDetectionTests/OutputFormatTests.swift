@@ -24,7 +24,7 @@ final class OutputFormatTests: XCTestCase {
             let item = i == 2
                 ? BatchItem(index: i, path: name, result: .failure(BatchOutputError.cannotWrite(path: name)))
                 : BatchItem(index: i, path: name, result: .success(BatchDetections(
-                    image: try Image(width: 2, height: 2, channels: 3, filledWith: 0), detections: detections, seconds: 0)))
+                    image: try PlanarImage(width: 2, height: 2, channels: 3, filledWith: 0), detections: detections, seconds: 0)))
             try writer.append(item)
             expected.append((name, i == 2 ? nil : detections))
         }

@@ -25,7 +25,7 @@ final class AlexeyABOutputTests: XCTestCase {
                               encoding: .utf8)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for path in list.split(separator: "\n") {
-            let image = try Image(contentsOf: URL(fileURLWithPath: String(path)))
+            let image = try PlanarImage(contentsOf: URL(fileURLWithPath: String(path)))
             let plane = image.width * image.height
             for i in 0..<plane {
                 for c in 0..<3 {

@@ -22,7 +22,7 @@ final class EvaluationCommandTests: XCTestCase {
     /// A set of `images` list lines (paths relative to the folder) over a few copies of
     /// `dog.jpg` scaled to 160x120, with labels; `cfg` YOLOv3-tiny at `size`.
     private func smallSet(images: Int, size: Int = 416, labels: String = "16 0.29 0.66 0.23 0.56\n") throws -> (data: URL, cfg: URL) {
-        let dog = try Image(contentsOf: TestPaths.require(TestPaths.sample("dog.jpg")))
+        let dog = try PlanarImage(contentsOf: TestPaths.require(TestPaths.sample("dog.jpg")))
         let small = try dog.resized(width: 160, height: 120)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("set"), withIntermediateDirectories: true)
         for i in 0..<4 {
@@ -169,7 +169,7 @@ final class EvaluationCommandTests: XCTestCase {
         let evaluation = DetectorEvaluation(detector: try Detector(cfg: cfg, weights: TestPaths.tinyWeights), set: set,
                                             letterbox: false) { path in
             loads.increment()
-            return try Image(contentsOf: URL(fileURLWithPath: path))
+            return try PlanarImage(contentsOf: URL(fileURLWithPath: path))
         }
         var ahead = 0
         _ = try evaluation.meanAveragePrecision { scored in ahead = max(ahead, loads.value - scored) }

@@ -17,7 +17,7 @@ final class MapReferenceTests: XCTestCase {
         var input = ScoringInput(classes: 80)
         var warnings: [LabelWarning] = []
         for (index, path) in set.images.enumerated() {
-            let image = try Image(contentsOf: URL(fileURLWithPath: path))
+            let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
             let labels = try set.labels(ofImage: index, classes: 80)
             warnings += labels.warnings
             input.images.append(ScoringInput.Scored(

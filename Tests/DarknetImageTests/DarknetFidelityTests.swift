@@ -41,7 +41,7 @@ final class DarknetFidelityTests: XCTestCase {
     // MARK: - Helpers
 
     /// The decoded sample and Darknet's pixels for it, or `nil` after recording a failure.
-    private func loadPair(_ name: String) throws -> (Image, [Float])? {
+    private func loadPair(_ name: String) throws -> (PlanarImage, [Float])? {
         let imageURL = TestPaths.sample("\(name).jpg")
         guard FileManager.default.fileExists(atPath: imageURL.path) else {
             XCTFail("missing sample image \(imageURL.path): run Weights/fetch.sh")
@@ -60,7 +60,7 @@ final class DarknetFidelityTests: XCTestCase {
         guard let reference = readFloats(Self.fixtures.appendingPathComponent("\(name).bin"), what: "\(name) pixels") else {
             return nil
         }
-        let image = try Image(contentsOf: imageURL)
+        let image = try PlanarImage(contentsOf: imageURL)
         XCTAssertEqual([image.width, image.height, image.channels], Array(dims.prefix(3)), "\(name).jpg size")
         XCTAssertEqual(reference.count, dims[0] * dims[1] * dims[2], "\(name).bin length")
         guard image.pixels.count == reference.count else { return nil }

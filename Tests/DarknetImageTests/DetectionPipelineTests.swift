@@ -11,11 +11,11 @@ final class DetectionPipelineTests: XCTestCase {
 
     /// `count` BGRA frames: a 600x400 window moving 8 pixels right and 4 down per frame.
     private func frames(_ count: Int) throws -> [Frame] {
-        let dog = try Image(contentsOf: TestPaths.sample("dog.jpg"))
+        let dog = try PlanarImage(contentsOf: TestPaths.sample("dog.jpg"))
         let whole = try dog.pixelBuffer(format: .bgra)
         return try (0..<count).map { i in
             Frame(pixels: try whole.cropped(to: PixelRegion(x: 8 * i, y: 4 * i, width: 600, height: 400)),
-                  timestamp: Double(i) / 30)
+                  presentationTime: .seconds(Double(i) / 30))
         }
     }
 
@@ -25,12 +25,12 @@ final class DetectionPipelineTests: XCTestCase {
         let pipeline = DetectionPipeline(detector: detector, policy: .every)
         let results = try await pipeline.results(sending: frames)
         XCTAssertEqual(results.map(\.index), Array(0..<6))
-        XCTAssertEqual(results.map(\.timestamp), frames.map(\.timestamp))
+        XCTAssertEqual(results.map(\.presentationTime), frames.map(\.presentationTime))
         for (result, frame) in zip(results, frames) {
             let single = try await detector.detect(frame.pixels)
             XCTAssertEqual(result.detections, single, "frame \(result.index)")
-            XCTAssertGreaterThan(result.statistics.forward, 0)
-            XCTAssertGreaterThanOrEqual(result.statistics.latency, result.statistics.forward)
+            XCTAssertGreaterThan(result.statistics.forwardTime, .zero)
+            XCTAssertGreaterThanOrEqual(result.statistics.captureToResult, result.statistics.forwardTime)
         }
         XCTAssertEqual(results.last?.statistics.processed, 6)
         XCTAssertEqual(results.last?.statistics.received, 6)

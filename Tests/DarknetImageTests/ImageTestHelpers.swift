@@ -13,7 +13,7 @@ func expectedPlanes(rgb: [UInt8], width: Int, height: Int) -> [Float] {
 }
 
 /// An RGB image whose every pixel is a distinct value pattern, for orientation tests.
-func gradientImage(width: Int, height: Int) throws -> Image {
+func gradientImage(width: Int, height: Int) throws -> PlanarImage {
     var pixels = [Float](repeating: 0, count: 3 * width * height)
     for y in 0..<height {
         for x in 0..<width {
@@ -22,12 +22,12 @@ func gradientImage(width: Int, height: Int) throws -> Image {
             pixels[2 * width * height + y * width + x] = Float((x * 7 + y * 13) % 17) / 16
         }
     }
-    return try Image(width: width, height: height, channels: 3, pixels: pixels)
+    return try PlanarImage(width: width, height: height, channels: 3, pixels: pixels)
 }
 
 extension XCTestCase {
     /// Fails unless decoding throws an `ImageFileError` that `matches` accepts.
-    func assertError(_ body: @autoclosure () throws(ImageFileError) -> Image, _ message: String = "",
+    func assertError(_ body: @autoclosure () throws(ImageFileError) -> PlanarImage, _ message: String = "",
                      file: StaticString = #filePath, line: UInt = #line,
                      matches: (ImageFileError) -> Bool) {
         do {

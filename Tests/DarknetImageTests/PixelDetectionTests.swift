@@ -11,8 +11,8 @@ final class PixelDetectionTests: XCTestCase {
         try TinyYOLO.detector(sessionPolicy: policy)
     }
 
-    private func photo(_ name: String) throws -> Image {
-        try Image(contentsOf: TestPaths.sample("\(name).jpg"))
+    private func photo(_ name: String) throws -> PlanarImage {
+        try PlanarImage(contentsOf: TestPaths.sample("\(name).jpg"))
     }
 
     func testFramesGiveTheImagePathsDetections() throws {

@@ -40,7 +40,7 @@ final class TensorRequestTests: XCTestCase {
     func testBytesBecomeWhatAnImageFileDecodesTo() throws {
         let request = try TensorRequest(frames: [header(#"{"shape": [1, 2, 4, 3], "dtype": "uint8"}"#), nhwc()])
         let pixels = try PixelBuffer(format: .rgb, width: width, height: height, bytes: nhwc())
-        XCTAssertEqual(try request.image(channelOrder: .rgb, floatRange: .unit), Image(pixels: pixels))
+        XCTAssertEqual(try request.image(channelOrder: .rgb, floatRange: .unit), PlanarImage(pixels: pixels))
     }
 
     func testFloatTensors() throws {

@@ -1,5 +1,6 @@
 import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// Arguments outside what an API accepts are `ArgumentError`s naming the argument, never

@@ -34,7 +34,7 @@ final class ClassTreeNetworkTests: XCTestCase {
         let classifier = try Classifier(cfg: try url("cfg/darknet9000-224.cfg"), weights: try url("weights/darknet9000-224.weights"),
                                         names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
         XCTAssertEqual(classifier.hierarchy?.count, 9418)
-        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let top = try classifier.classify(image, top: 5)
         let mine = top.map { String(format: "%5.2f%%: %@", $0.probability * 100, $0.label) }
         let theirs = try String(contentsOf: try url("classify/darknet9000-224-dog.txt"), encoding: .utf8)
@@ -107,7 +107,7 @@ final class ClassTreeNetworkTests: XCTestCase {
     func testYolo9000DetectionsWalkTheTreeWithHierThreshold() throws {
         let detector = try Detector(cfg: try url("cfg/yolo9000-224.cfg"), weights: try url("weights/yolo9000-224.weights"),
                                     names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
-        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let tree = try tree()
         let shallow = try detector.detect(image, options: DetectionOptions(threshold: 0.3, hierThreshold: 0.9, nmsThreshold: 0))
         let deep = try detector.detect(image, options: DetectionOptions(threshold: 0.3, hierThreshold: 0, nmsThreshold: 0))

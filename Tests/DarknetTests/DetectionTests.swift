@@ -45,7 +45,7 @@ final class DetectionTests: XCTestCase {
                        Self.sampleImages.sorted(), "every sample image has a reference")
         var total = 0
         for reference in references {
-            let image = try Image(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
+            let image = try PlanarImage(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
             XCTAssertEqual(image.width, reference.width)
             XCTAssertEqual(image.height, reference.height)
             let detections = try detector.detect(image, threshold: threshold)
@@ -69,7 +69,7 @@ final class DetectionTests: XCTestCase {
     func testConcurrentDetectionsEqualSingleThreadedOnes() throws {
         let detector = try Self.makeDetector()
         let images = try Self.sampleImages.map { name in
-            try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg")))
+            try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg")))
         }
         let expected = try images.map { try detector.detect($0, threshold: 0.25) }
         let workers = 4

@@ -290,7 +290,7 @@ extension ErrorMessageTests {
                 reason { _ = try Network(cfg: cfg, weights: target) },
                 reason { _ = try Detector.readLabels(target) },
                 reason { _ = try DataFile(contentsOf: target) },
-                reason { _ = try Image(contentsOf: target) },
+                reason { _ = try PlanarImage(contentsOf: target) },
             ]
             XCTAssertEqual(reasons, [String?](repeating: expected, count: reasons.count), target.path)
         }

@@ -14,28 +14,28 @@ final class Int8NetworkTests: XCTestCase {
     static var cfg: URL { TestPaths.tinyCfg }
 
     /// The calibration photos and their mirror images (12 inputs).
-    static func calibrationImages() throws -> [Image] {
+    static func calibrationImages() throws -> [PlanarImage] {
         let folder = TestPaths.weights.appendingPathComponent("calibration")
         _ = try TestPaths.require(folder.appendingPathComponent("chelsea.png"))
         let files = try Int8Calibration.imageFiles(in: folder)
         XCTAssertTrue(files.allSatisfy { !evaluation.contains($0.deletingPathExtension().lastPathComponent) })
         return try files.flatMap { url in
-            let image = try Image(contentsOf: url)
+            let image = try PlanarImage(contentsOf: url)
             return [image, try mirrored(image)]
         }
     }
 
-    static func mirrored(_ image: Image) throws -> Image {
+    static func mirrored(_ image: PlanarImage) throws -> PlanarImage {
         var pixels = image.pixels
         for row in 0..<(image.channels * image.height) {
             pixels[row * image.width..<(row + 1) * image.width].reverse()
         }
-        return try Image(width: image.width, height: image.height, channels: image.channels, pixels: pixels)
+        return try PlanarImage(width: image.width, height: image.height, channels: image.channels, pixels: pixels)
     }
 
-    static func evaluationImages() throws -> [(String, Image)] {
+    static func evaluationImages() throws -> [(String, PlanarImage)] {
         try evaluation.map { name in
-            (name, try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg"))))
+            (name, try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg"))))
         }
     }
 
@@ -84,7 +84,7 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     /// The [yolo] outputs' largest absolute difference and its ratio to the largest float value.
-    static func yoloError(_ float: Network, _ int8: Network, _ images: [(String, Image)]) throws -> (absolute: Float, relative: Float) {
+    static func yoloError(_ float: Network, _ int8: Network, _ images: [(String, PlanarImage)]) throws -> (absolute: Float, relative: Float) {
         let heads = float.plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index)
         let a = InferenceSession(network: float), b = InferenceSession(network: int8)
         var absolute: Float = 0, largest: Float = 0
@@ -228,7 +228,7 @@ final class Int8NetworkTests: XCTestCase {
         let weights = try WeightsWriter().randomBytes(for: spec, seed: 7)
         var generator = SplitMix64(seed: 11)
         let images = try (0..<3).map { _ in
-            try Image(width: 24, height: 24, channels: 3, pixels: (0..<(3 * 24 * 24)).map { _ in generator.nextFloat(in: 0...1) })
+            try PlanarImage(width: 24, height: 24, channels: 3, pixels: (0..<(3 * 24 * 24)).map { _ in generator.nextFloat(in: 0...1) })
         }
         let calibration = try Int8Calibration(network: try Network(spec: spec, weights: weights), images: images, letterbox: false)
         let network = try Network(spec: spec, weights: weights,

@@ -445,29 +445,29 @@ final class MalformedInputTests: XCTestCase {
     // MARK: images (more in DarknetImageTests/DecodingErrorTests)
 
     static let imageRows: [Row] = [
-        Row("image: empty", .image([]), .imageFile(.unreadable(path: Image.inMemoryPath, reason: "the file is empty"))),
-        Row("image: not an image", .image(Array("[net]\nwidth=416\n".utf8)), .imageFile(.unsupportedFormat(path: Image.inMemoryPath))),
-        Row("image: GIF", .image(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]), .imageFile(.unsupportedFormat(path: Image.inMemoryPath))),
+        Row("image: empty", .image([]), .imageFile(.unreadable(path: PlanarImage.inMemoryPath, reason: "the file is empty"))),
+        Row("image: not an image", .image(Array("[net]\nwidth=416\n".utf8)), .imageFile(.unsupportedFormat(path: PlanarImage.inMemoryPath))),
+        Row("image: GIF", .image(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]), .imageFile(.unsupportedFormat(path: PlanarImage.inMemoryPath))),
         Row("image: JPEG signature only", .image([0xFF, 0xD8, 0xFF]),
-            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "JPEG datastream contains no image"))),
         Row("image: JPEG cut inside its tables", .image(Array(sampleJPEG.prefix(100))),
-            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "JPEG datastream contains no image"))),
         Row("image: JPEG cut before its scan", .image(Array(sampleJPEG.prefix(sampleJPEG.count / 2))),
-            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "Invalid JPEG file structure: missing SOS marker"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "Invalid JPEG file structure: missing SOS marker"))),
         Row("image: JPEG truncated in its scan data", .image(Array(largeJPEG.prefix(largeJPEG.count / 2))),
-            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "JPEG data ends before the image does (truncated file)"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "JPEG data ends before the image does (truncated file)"))),
         Row("image: truncated PNG", .image(Array(samplePNG.prefix(samplePNG.count / 2))),
-            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "unexpected end of data"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "unexpected end of data"))),
         Row("image: PNG with a damaged IHDR CRC", .image(samplePNG.enumerated().map { $0.offset == 29 ? $0.element ^ 0xFF : $0.element }),
-            .imageFile(.corrupt(path: Image.inMemoryPath, reason: "IHDR: CRC error"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "IHDR: CRC error"))),
         Row("image: PNG header claiming 100000x100000", .image(ImageBytes.pngHeaderOnly(width: 100_000, height: 100_000)),
-            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
         Row("image: PNG header claiming 4 Gpx (2^32-1 wide)", .image(ImageBytes.pngHeaderOnly(width: 0xFFFF_FFFF, height: 1)),
-            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
         Row("image: JPEG header claiming 65535x65535", .image(ImageBytes.jpegHeaderOnly(width: 65_535, height: 65_535)),
-            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
         Row("image: valid PNG over a caller's pixel limit", .image(samplePNG, maxPixels: 100),
-            .imageFile(.tooLarge(path: Image.inMemoryPath, width: 24, height: 16, limit: 100))),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 24, height: 16, limit: 100))),
         Row("was a crash: filled image whose size overflows Int", .filledImage(width: 1 << 40, height: 1 << 30, channels: 3),
             .image(.invalidDimensions(width: 1 << 40, height: 1 << 30, channels: 3))),
         Row("was a crash: letterbox canvas whose size overflows Int", .letterbox(width: 1 << 62, height: 3),
@@ -477,10 +477,10 @@ final class MalformedInputTests: XCTestCase {
         Row("image: valid PNG", .image(samplePNG), .decoded(width: 24, height: 16)),
     ]
 
-    static let sampleImage: Image = {
+    static let sampleImage: PlanarImage = {
         let (w, h) = (24, 16)
         let pixels = (0..<(3 * w * h)).map { Float(($0 * 37) % 255) / 255 }
-        return try! Image(width: w, height: h, channels: 3, pixels: pixels)
+        return try! PlanarImage(width: w, height: h, channels: 3, pixels: pixels)
     }()
     static let sampleJPEG = try! sampleImage.jpegData()
     /// Mostly entropy-coded data: noise compresses badly.
@@ -490,7 +490,7 @@ final class MalformedInputTests: XCTestCase {
             state = state &* 1_664_525 &+ 1_013_904_223
             return Float(state >> 24) / 255
         }
-        return try! Image(width: 96, height: 64, channels: 3, pixels: pixels).jpegData()
+        return try! PlanarImage(width: 96, height: 64, channels: 3, pixels: pixels).jpegData()
     }()
     static let samplePNG = try! sampleImage.pngData()
 
@@ -592,7 +592,7 @@ extension MalformedInputTests {
         case weightsFile(WeightsFile)
         /// Image bytes decoded.
         case image([UInt8], maxPixels: Int = 100_000_000)
-        /// `Image(width:height:channels:filledWith:)`.
+        /// `PlanarImage(width:height:channels:filledWith:)`.
         case filledImage(width: Int, height: Int, channels: Int)
         /// The 24x16 sample image letterboxed to `width x height`.
         case letterbox(width: Int, height: Int)
@@ -692,10 +692,10 @@ extension MalformedInputTests {
                     }
                 }
             case .image(let bytes, let maxPixels):
-                let image = try Image(data: bytes, maxPixels: maxPixels)
+                let image = try PlanarImage(data: bytes, maxPixels: maxPixels)
                 return .decoded(width: image.width, height: image.height)
             case .filledImage(let width, let height, let channels):
-                let image = try Image(width: width, height: height, channels: channels, filledWith: 0)
+                let image = try PlanarImage(width: width, height: height, channels: channels, filledWith: 0)
                 return .decoded(width: image.width, height: image.height)
             case .letterbox(let width, let height):
                 let image = try sampleImage.letterboxed(width: width, height: height).image
@@ -705,7 +705,7 @@ extension MalformedInputTests {
                 let network = try weights.map { try Network(spec: spec, weights: $0, weightsName: weightsFile) }
                     ?? Network(spec: spec, randomSeed: 1)
                 let detector = try Detector(network: network)
-                let image = try Image(width: 12, height: 9, channels: channels, filledWith: 0.5)
+                let image = try PlanarImage(width: 12, height: 9, channels: channels, filledWith: 0.5)
                 _ = try detector.detect(image, threshold: 0.01)
                 return .detected
             case .forward(let cfg, let count):

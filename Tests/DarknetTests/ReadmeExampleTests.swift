@@ -44,7 +44,7 @@ final class ReadmeExampleTests: XCTestCase {
         // README int8 example ends
 
         XCTAssertEqual(saved, calibration)
-        let detections = try detector.detect(try Image(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         XCTAssertEqual(Set(detections.map(\.label)), ["dog", "car", "truck", "bicycle"])
     }
 
@@ -54,7 +54,7 @@ final class ReadmeExampleTests: XCTestCase {
         let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
         let namesURL = try TestPaths.require(TestPaths.cocoNames)
-        let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let frames = try (0..<12).map { i in try packedBGRA(photo, x: 4 * i, width: 640, height: 480) }
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -93,7 +93,7 @@ final class ReadmeExampleTests: XCTestCase {
 }
 
 /// The `width x height` window at column `x` of `image` as tightly packed BGRA bytes.
-private func packedBGRA(_ image: Image, x: Int, width: Int, height: Int) throws -> [UInt8] {
+private func packedBGRA(_ image: PlanarImage, x: Int, width: Int, height: Int) throws -> [UInt8] {
     let window = try image.pixelBuffer(format: .bgra).cropped(to: PixelRegion(x: x, y: 0, width: width, height: height))
-    return try Image(pixels: window).pixelBuffer(format: .bgra).withUnsafePlane(0) { raw, _ in Array(raw.prefix(width * height * 4)) }
+    return try PlanarImage(pixels: window).pixelBuffer(format: .bgra).withUnsafePlane(0) { raw, _ in Array(raw.prefix(width * height * 4)) }
 }

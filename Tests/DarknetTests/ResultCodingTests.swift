@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `Codable` results round-trip through JSON unchanged, under the command line's field

@@ -2,6 +2,7 @@ import Darknet
 import DarknetImage
 import DarknetVideo
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `Codable` results against what `swift-darknet` prints with `--json` on the same input:
@@ -9,25 +10,25 @@ import XCTest
 /// value (to the digits the command prints).
 final class ResultJSONTests: XCTestCase {
     func testDetectJSONFieldsAreTheDetectionsEncoding() throws {
-        let dog = try VideoTestSupport.require(VideoTestSupport.data.appendingPathComponent("dog.jpg"))
-        let printed = try CLITool.run(["detect"] + CLITool.modelArguments() + ["--json", dog.path])
+        let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
+        let printed = try SwiftDarknetTool.run(["detect"] + TestPaths.tinyModelArguments() + ["--json", dog.path])
         XCTAssertEqual(printed.status, 0, printed.stderr)
-        let line = try CLITool.object(try XCTUnwrap(printed.lines.first))
-        let detector = try Detector(cfg: VideoTestSupport.cfg.appendingPathComponent("yolov3-tiny.cfg"), weights: VideoTestSupport.tinyWeights,
-                                    names: VideoTestSupport.data.appendingPathComponent("coco.names"))
+        let line = try jsonObject(try XCTUnwrap(printed.lines.first))
+        let detector = try Detector(cfg: TestPaths.tinyCfg, weights: TestPaths.tinyWeights,
+                                    names: TestPaths.cocoNames)
         let detections = try detector.detect(try PlanarImage(contentsOf: dog), options: DetectionOptions())
         XCTAssertFalse(detections.isEmpty)
         try assertPrinted(line["detections"], isIn: try encoded(detections), decimals: ["prob": 4])
     }
 
     func testClassifyJSONFieldsAreTheClassificationsEncoding() throws {
-        let zoo = VideoTestSupport.packageRoot.appendingPathComponent("Fixtures/generated/zoo")
-        let cfg = try VideoTestSupport.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
-        let weights = try VideoTestSupport.require(zoo.appendingPathComponent("weights/darknet.weights"))
-        let dog = try VideoTestSupport.require(VideoTestSupport.data.appendingPathComponent("dog.jpg"))
-        let printed = try CLITool.run(["classify", "--cfg", cfg.path, "--weights", weights.path, "--json", "--top", "4", dog.path])
+        let zoo = TestPaths.packageRoot.appendingPathComponent("Fixtures/generated/zoo")
+        let cfg = try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
+        let weights = try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights"))
+        let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
+        let printed = try SwiftDarknetTool.run(["classify", "--cfg", cfg.path, "--weights", weights.path, "--json", "--top", "4", dog.path])
         XCTAssertEqual(printed.status, 0, printed.stderr)
-        let line = try CLITool.object(try XCTUnwrap(printed.lines.first))
+        let line = try jsonObject(try XCTUnwrap(printed.lines.first))
         let predictions = try Classifier(cfg: cfg, weights: weights).classify(try PlanarImage(contentsOf: dog),
                                                                            options: ClassificationOptions(top: 4))
         XCTAssertEqual(predictions.count, 4)
@@ -37,15 +38,15 @@ final class ResultJSONTests: XCTestCase {
     /// `video --json --track` against `DetectionPipeline.process` with tracking: frame for frame,
     /// the printed lines are the `FrameResult` encodings without their statistics.
     func testVideoJSONLinesAreTheFrameResultsEncoding() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 8, codec: VideoTestSupport.h264)
-        let printed = try CLITool.run(["video"] + CLITool.modelArguments() + ["--json", "--every", "--track", clip.path])
+        let printed = try SwiftDarknetTool.run(["video"] + TestPaths.tinyModelArguments() + ["--json", "--every", "--track", clip.path])
         XCTAssertEqual(printed.status, 0, printed.stderr)
-        let lines = try printed.lines.map(CLITool.object)
+        let lines = try printed.lines.map(jsonObject)
         XCTAssertEqual(lines.count, 8)
 
-        let detector = try Detector(cfg: VideoTestSupport.cfg.appendingPathComponent("yolov3-tiny.cfg"), weights: VideoTestSupport.tinyWeights,
-                                    names: VideoTestSupport.data.appendingPathComponent("coco.names"))
+        let detector = try Detector(cfg: TestPaths.tinyCfg, weights: TestPaths.tinyWeights,
+                                    names: TestPaths.cocoNames)
         let pipeline = DetectionPipeline(detector: detector, policy: .every, tracking: TrackerOptions())
         let (results, error) = collectResults(pipeline.process(try VideoReader(source: clip.path)))
         XCTAssertNil(error)

@@ -100,7 +100,7 @@ final class VideoCommandTests: XCTestCase {
         XCTAssertEqual(reader.height, 240)
         XCTAssertEqual(reader.frameRate ?? 0, 30, accuracy: 0.01)
         var timestamps: [Double] = []
-        while let frame = try reader.nextFrame() { timestamps.append(frame.timestamp) }
+        while let frame = try reader.nextFrame() { timestamps.append(frame.presentationTime.inSeconds) }
         XCTAssertEqual(timestamps.count, 12)
         XCTAssertEqual(timestamps.last ?? 0, 11.0 / 30, accuracy: 1e-3)
     }
@@ -138,8 +138,8 @@ final class VideoCommandTests: XCTestCase {
                                      frameRate: 25, codec: .mjpeg)
         XCTAssertEqual(writer.destination, directory.appendingPathComponent("out.avi").path)
         for i in 0..<5 {
-            let image = try Image(width: 64, height: 48, channels: 3, filledWith: Float(i) / 5)
-            try writer.write(image, timestamp: Double(i) / 25)
+            let image = try PlanarImage(width: 64, height: 48, channels: 3, filledWith: Float(i) / 5)
+            try writer.write(image, presentationTime: .seconds(Double(i) / 25))
         }
         try writer.finish()
         let reader = try VideoReader(source: writer.destination)
@@ -161,13 +161,13 @@ final class VideoCommandTests: XCTestCase {
         for channel in 0..<3 {
             for row in 0..<49 { pixels[(channel * 49 + row) * 65 + 64] = 1 }
         }
-        let image = try Image(width: 65, height: 49, channels: 3, pixels: pixels)
-        for i in 0..<3 { try writer.write(image, timestamp: Double(i) / 25) }
+        let image = try PlanarImage(width: 65, height: 49, channels: 3, pixels: pixels)
+        for i in 0..<3 { try writer.write(image, presentationTime: .seconds(Double(i) / 25)) }
         try writer.finish()
         let reader = try VideoReader(source: writer.destination)
         XCTAssertEqual([reader.width, reader.height], [64, 48])
         let frame = try XCTUnwrap(try reader.nextFrame())
-        let decoded = Image(pixels: frame.pixels)
+        let decoded = PlanarImage(pixels: frame.pixels)
         let lastColumn = (0..<48).map { decoded.pixels[$0 * 64 + 63] }
         XCTAssertLessThan(lastColumn.max() ?? 1, 0.3, "the last written column is a dark source column")
     }

@@ -1,13 +1,14 @@
 import Darknet
 import DarknetVideo
 import Foundation
+import TestSupport
 import XCTest
 
 /// `VideoReader.frames` (an `AsyncSequence`) and `VideoFeed` / `DetectionPipeline.process(_:)`,
 /// the video-to-pipeline feed the command line and darknet-bench use.
 final class VideoFramesTests: XCTestCase {
     func testFramesGiveWhatNextFrameGives() async throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 20, codec: VideoTestSupport.h264)
         var expected: [VideoFrame] = []
         let reader = try VideoReader(source: clip.path)
@@ -33,8 +34,8 @@ final class VideoFramesTests: XCTestCase {
     }
 
     func testFramesThrowTheTypedErrorOfADamagedFile() async throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
-        let truncated = try Self.truncatedClip(in: directory)
+        let directory = try temporaryDirectory("video")
+        let truncated = try VideoTestSupport.truncatedClip(in: directory)
         var frames = 0
         do throws(VideoError) {
             for try await _ in try VideoReader(source: truncated.path).frames { frames += 1 }
@@ -51,12 +52,12 @@ final class VideoFramesTests: XCTestCase {
     /// Cancelling the iterating task cancels the reader: a stream that would keep the read
     /// waiting for its 30 s time-out ends at once with `.cancelled`.
     func testCancellingTheTaskCancelsTheRead() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: VideoTestSupport.h264)
         let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
         let url = "udp://127.0.0.1:\(port)"
         let sender = try VideoTestSupport.startUDPSender(clip, port: port, loops: 20)
-        defer { VideoTestSupport.stop(sender) }
+        defer { sender.stop() }
         let reader = try VideoReader(source: url, options: VideoReaderOptions(timeout: 30))
         let progress = FrameCount()
         let ended = expectation(description: "the iteration ends")
@@ -82,9 +83,9 @@ final class VideoFramesTests: XCTestCase {
     /// A read error ends `results` with the `VideoError` once the frames decoded before the
     /// damage are processed; the feed counts what it read.
     func testFeedProcessesTheFramesBeforeTheDamageThenEndsWithTheError() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
-        let truncated = try Self.truncatedClip(in: directory)
-        let pipeline = DetectionPipeline(detector: try Self.detector(), policy: .every)
+        let directory = try temporaryDirectory("video")
+        let truncated = try VideoTestSupport.truncatedClip(in: directory)
+        let pipeline = DetectionPipeline(detector: try TinyYOLO.detector(), policy: .every)
         let feed = VideoFeed(reader: try VideoReader(source: truncated.path), pipeline: pipeline)
         feed.start()
         let (results, error) = collectResults(pipeline.results)
@@ -96,9 +97,9 @@ final class VideoFramesTests: XCTestCase {
     }
 
     func testFeedStopsAtItsDurationAndFrameLimitAndKeepsFrames() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 30, codec: VideoTestSupport.h264)
-        let detector = try Self.detector()
+        let detector = try TinyYOLO.detector()
 
         let timed = DetectionPipeline(detector: detector, policy: .every)
         let (byDuration, noError) = collectResults(timed.process(try VideoReader(source: clip.path),
@@ -126,7 +127,7 @@ final class VideoFramesTests: XCTestCase {
     }
 
     func testInvalidReaderOptionsAreRefused() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 2, codec: VideoTestSupport.h264)
         for (options, name) in [(VideoReaderOptions(timeout: 0), "timeout"), (VideoReaderOptions(decoderThreads: 0), "decoderThreads"),
                                 (VideoReaderOptions(maxPixels: -4), "maxPixels")] {
@@ -136,22 +137,6 @@ final class VideoFramesTests: XCTestCase {
                 XCTAssertTrue(reason.contains("VideoReaderOptions.\(name)"), reason)
             }
         }
-    }
-
-    // MARK: Helpers
-
-    static func detector() throws -> Detector {
-        try Detector(cfg: VideoTestSupport.require(VideoTestSupport.cfg.appendingPathComponent("yolov3-tiny.cfg")),
-                     weights: VideoTestSupport.require(VideoTestSupport.tinyWeights))
-    }
-
-    /// A 30-frame H.264 clip cut at 80 % of its bytes.
-    static func truncatedClip(in directory: URL) throws -> URL {
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("whole.mp4"), frames: 30, codec: VideoTestSupport.h264)
-        let bytes = try Data(contentsOf: clip)
-        let truncated = directory.appendingPathComponent("truncated.mp4")
-        try bytes.prefix(bytes.count * 8 / 10).write(to: truncated)
-        return truncated
     }
 }
 

@@ -27,7 +27,7 @@ final class VideoReaderTests: XCTestCase {
         XCTAssertEqual(frames.count, 30, "the decoder must be flushed at the end")
         XCTAssertEqual(frames.map(\.index), Array(0..<30))
         for (i, frame) in frames.enumerated() {
-            XCTAssertEqual(frame.timestamp, Double(i) / 30, accuracy: 1e-6)
+            XCTAssertEqual(frame.presentationTime.inSeconds, Double(i) / 30, accuracy: 1e-6)
             XCTAssertEqual(frame.pixels.format, .i420(.video))
             XCTAssertEqual(frame.pixels.width, 320)
             XCTAssertEqual(frame.pixels.height, 240)

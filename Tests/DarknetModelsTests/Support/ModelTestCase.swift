@@ -22,10 +22,10 @@ class ModelTestCase: XCTestCase {
     }
 
     /// The served tiny model, with checksums unless told otherwise.
-    func hostedModel(weightsSHA256: String? = SHA256.hex(of: TinyModel.weights(seed: 1)),
+    func hostedModel(weightsSHA256: String? = ModelChecksum.hex(of: TinyModel.weights(seed: 1)),
                      bundled: BundledModel? = nil) -> HostedModel {
         HostedModel(name: "tiny",
-                    cfg: RemoteFile(server.url("tiny.cfg"), sha256: SHA256.hex(of: TinyModel.cfgBytes)),
+                    cfg: RemoteFile(server.url("tiny.cfg"), sha256: ModelChecksum.hex(of: TinyModel.cfgBytes)),
                     weights: RemoteFile(server.url("tiny.weights"), sha256: weightsSHA256),
                     names: RemoteFile(server.url("tiny.names")),
                     bundled: bundled)
@@ -53,7 +53,7 @@ class ModelTestCase: XCTestCase {
     /// something at a low threshold).
     func detections(_ detector: Detector) throws -> [Detection] {
         let pixels: [Float] = (0..<(3 * 32 * 32)).map { (index: Int) -> Float in Float((index * 37) % 101) / 100 }
-        let image = try Image(width: 32, height: 32, channels: 3, pixels: pixels)
+        let image = try PlanarImage(width: 32, height: 32, channels: 3, pixels: pixels)
         return try detector.detect(image, options: DetectionOptions(threshold: 0.0001))
     }
 }

@@ -9,14 +9,14 @@ import XCTest
 final class YUVConversionTests: XCTestCase {
     private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
-    /// Largest difference between `Image(pixels:)` of `pixels` and FFmpeg's rgb24 bytes.
+    /// Largest difference between `PlanarImage(pixels:)` of `pixels` and FFmpeg's rgb24 bytes.
     private func largestDifference(_ pixels: PixelBuffer, _ rgb24: [UInt8]) -> Int {
-        let image = Image(pixels: pixels), area = pixels.width * pixels.height
+        let image = PlanarImage(pixels: pixels), area = pixels.width * pixels.height
         XCTAssertEqual(rgb24.count, 3 * area)
         var worst = 0
         for i in 0..<area {
             for c in 0..<3 {
-                let ours = Int(Image.byte(image.pixels[c * area + i]))
+                let ours = Int(PlanarImage.byte(image.pixels[c * area + i]))
                 worst = max(worst, abs(ours - Int(rgb24[3 * i + c])))
             }
         }
@@ -64,12 +64,12 @@ final class YUVConversionTests: XCTestCase {
                 XCTAssertLessThanOrEqual(i420Difference, 1, "I420 \(range) \(width)x\(height)")
                 XCTAssertLessThanOrEqual(nv12Difference, 1, "NV12 \(range) \(width)x\(height)")
                 // NV21 holds the same samples as NV12, Cr first: the same colours exactly.
-                XCTAssertEqual(Image(pixels: android), Image(pixels: semiPlanar), "NV21 \(range) \(width)x\(height)")
+                XCTAssertEqual(PlanarImage(pixels: android), PlanarImage(pixels: semiPlanar), "NV21 \(range) \(width)x\(height)")
                 // The letterbox reads the same converted values.
                 XCTAssertEqual(try i420.letterboxed(width: 416, height: 416).image,
-                               try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
+                               try PlanarImage(pixels: i420).letterboxed(width: 416, height: 416).image)
                 XCTAssertEqual(try semiPlanar.letterboxed(width: 416, height: 416).image,
-                               try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
+                               try PlanarImage(pixels: i420).letterboxed(width: 416, height: 416).image)
             }
         }
     }
@@ -100,9 +100,9 @@ final class YUVConversionTests: XCTestCase {
                 let difference = largestDifference(yuyv, reference)
                 print("YUV 4:2:2 \(width)x\(height) \(range): largest difference from swscale \(difference)")
                 XCTAssertLessThanOrEqual(difference, 1, "YUYV \(range) \(width)x\(height)")
-                XCTAssertEqual(Image(pixels: uyvy), Image(pixels: yuyv), "UYVY \(range) \(width)x\(height)")
+                XCTAssertEqual(PlanarImage(pixels: uyvy), PlanarImage(pixels: yuyv), "UYVY \(range) \(width)x\(height)")
                 XCTAssertEqual(try yuyv.letterboxed(width: 416, height: 416).image,
-                               try Image(pixels: yuyv).letterboxed(width: 416, height: 416).image)
+                               try PlanarImage(pixels: yuyv).letterboxed(width: 416, height: 416).image)
             }
         }
     }
@@ -119,9 +119,9 @@ final class YUVConversionTests: XCTestCase {
             bytes += [0, 0, 0, 0]
         }
         let frame = try PixelBuffer(format: .yuyv(.video), width: width, height: height, bytes: bytes, bytesPerRow: 16)
-        let whole = Image(pixels: frame)
+        let whole = PlanarImage(pixels: frame)
         XCTAssertNotEqual(whole[0, 0, 0], whole[0, 0, 2])
-        let crop = Image(pixels: try frame.cropped(to: PixelRegion(x: 1, y: 1, width: 4, height: 1)))
+        let crop = PlanarImage(pixels: try frame.cropped(to: PixelRegion(x: 1, y: 1, width: 4, height: 1)))
         for x in 0..<4 {
             for c in 0..<3 { XCTAssertEqual(crop[c, 0, x], whole[c, 1, x + 1], "(\(x), 0)") }
         }
@@ -151,12 +151,12 @@ final class YUVConversionTests: XCTestCase {
         for i in 0..<6 { vu += [cr[i], cb[i]] }
         let android = try PixelBuffer(format: .nv21(.video), width: width, height: height,
                                       planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: vu, bytesPerRow: 6)])
-        let whole = Image(pixels: frame)
-        XCTAssertEqual(Image(pixels: semiPlanar), whole)
-        XCTAssertEqual(Image(pixels: android), whole)
+        let whole = PlanarImage(pixels: frame)
+        XCTAssertEqual(PlanarImage(pixels: semiPlanar), whole)
+        XCTAssertEqual(PlanarImage(pixels: android), whole)
         let region = PixelRegion(x: 1, y: 1, width: 4, height: 3)
         for buffer in [frame, semiPlanar, android] {
-            let crop = Image(pixels: try buffer.cropped(to: region))
+            let crop = PlanarImage(pixels: try buffer.cropped(to: region))
             for y in 0..<3 {
                 for x in 0..<4 {
                     for c in 0..<3 { XCTAssertEqual(crop[c, y, x], whole[c, y + 1, x + 1], "\(buffer.format) (\(x), \(y))") }
