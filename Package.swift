@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "DarknetImage", targets: ["DarknetImage"]),
         .library(name: "DarknetVideo", targets: ["DarknetVideo"]),
         .library(name: "DarknetModels", targets: ["DarknetModels"]),
+        .library(name: "DarknetServe", targets: ["DarknetServe"]),
+        .library(name: "DarknetEvaluation", targets: ["DarknetEvaluation"]),
         .executable(name: "swift-darknet", targets: ["swift-darknet"]),
         .executable(name: "darknet-bench", targets: ["darknet-bench"]),
         .executable(name: "darknet-microbench", targets: ["darknet-microbench"]),
@@ -57,9 +59,22 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
+        // HTTP and ZMQ for DarknetServe only.
+        // No pkgConfig for these two: their headers and libraries are in the default paths, and
+        // libzmq.pc adds Kerberos' -isystem flag, which SwiftPM refuses with a warning on every build.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZMQ",
+            path: "Sources/CZMQ",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
 
-        // MARK: SIMD kernels in C (vector widths Swift on Linux cannot target; see darknet_kernels.h)
-        .target(name: "CDarknetKernels"),
+        // MARK: SIMD kernels in C, by architecture (vector widths Swift on Linux cannot target; see README.md there)
+        .target(name: "CDarknetKernels", exclude: ["README.md"]),
 
         // MARK: Public API
         .target(
@@ -68,7 +83,7 @@ let package = Package(
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
             ],
-            exclude: ["README.md", "Spec/README.md", "Quantize/README.md"]
+            exclude: ["README.md", "Spec/README.md", "Precision/README.md"]
         ),
         .target(
             name: "DarknetImage",
@@ -86,6 +101,20 @@ let package = Package(
             dependencies: ["Darknet"],
             exclude: ["README.md"]
         ),
+        // The detection service (DeepStack / CodeProject.AI HTTP API, Frigate's ZMQ detector
+        // protocol): libmicrohttpd and libzmq stay out of the core.
+        .target(
+            name: "DarknetServe",
+            dependencies: ["Darknet", "DarknetImage", "CMicroHTTPD", "CZMQ"],
+            exclude: ["README.md"]
+        ),
+
+        // Scoring a detector on labelled images: AlexeyAB's `detector map`, `valid` and `recall`.
+        .target(
+            name: "DarknetEvaluation",
+            dependencies: ["Darknet", "DarknetImage"],
+            exclude: ["README.md"]
+        ),
 
         // MARK: Executables
         .target(name: "CommandLineKit"),
@@ -97,7 +126,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "swift-darknet",
-            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "CommandLineKit", "BatchDetection"]
+            dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "DarknetServe", "DarknetEvaluation",
+                           "CommandLineKit", "BatchDetection"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(
@@ -118,12 +148,25 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage"]),
-        .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage"]),
+        // What every test target shares: file locations, temporary folders, child processes
+        // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data.
+        .target(name: "TestSupport", dependencies: ["Darknet"], path: "Tests/TestSupport"),
+        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
+        .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
         // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
-        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection"]),
-        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels"]),
+        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "TestSupport"]),
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels", "TestSupport"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
-        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet"]),
+        .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet", "TestSupport"]),
+        // Starts servers on 127.0.0.1 in process and the swift-darknet executable (SIGTERM); real
+        // clients (deepstack-python, pyzmq) run from a virtual environment setup.sh makes.
+        .testTarget(
+            name: "DarknetServeTests",
+            dependencies: ["Darknet", "DarknetImage", "DarknetServe", "swift-darknet", "TestSupport"],
+            exclude: ["Clients"]
+        ),
+        // Runs swift-darknet map/valid/recall and the Python references (Tools/evaluation).
+        .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet",
+                                                           "TestSupport"]),
     ]
 )

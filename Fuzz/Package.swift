@@ -32,6 +32,11 @@ let package = Package(
             path: "FuzzImage"
         ),
         .executableTarget(
+            name: "FuzzServe",
+            dependencies: [.product(name: "DarknetServe", package: "SwiftDarknet")],
+            path: "FuzzServe"
+        ),
+        .executableTarget(
             name: "FuzzVideo",
             dependencies: [
                 .product(name: "Darknet", package: "SwiftDarknet"),

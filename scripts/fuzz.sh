@@ -16,8 +16,11 @@
 #   FuzzVideo    video file bytes -> VideoReader from memory (libavformat probing, libavcodec
 #                decoding, 1 megapixel limit, at most 32 frames), letterbox
 #   FuzzData     Darknet .data bytes -> DataFile (syntax, classes, names lookup)
+#   FuzzServe    what swift-darknet serve parses: DeepStack multipart forms (DetectionRequest) and
+#                Frigate ZMQ requests (TensorRequest, then the tensor's image)
 #
-# Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds, the first
+# Seeds: Darknet's cfg files (Weights/darknet/cfg), the hand-made seeds in Fuzz/Seeds (with
+# forms and ZMQ requests for FuzzServe, whose dictionary is Fuzz/serve.dict), the first
 # 64 KiB of yolov3-tiny.weights and Darknet's label PNGs, copied into a fresh corpus per run;
 # for FuzzVideo, tiny clips (H.264 MP4, MPEG-4 AVI, MJPEG AVI, VP8 WebM, MPEG-TS, GIF) that the
 # ffmpeg command makes from dog.jpg.
@@ -31,7 +34,7 @@ seconds=${1:-60}
 # FUZZ_RUNS: stop each target after this many executions (SECONDS stays the upper bound).
 runs_limit=${FUZZ_RUNS:-}
 # FUZZ_TARGETS: the targets to run, in order (default: all).
-targets=${FUZZ_TARGETS:-FuzzCfg FuzzWeights FuzzImage FuzzVideo FuzzData}
+targets=${FUZZ_TARGETS:-FuzzCfg FuzzWeights FuzzImage FuzzVideo FuzzData FuzzServe}
 scratch=${FUZZ_SCRATCH:-$root/.build/fuzz}
 work=${FUZZ_WORK:-$root/.build/fuzz-work}
 
@@ -57,7 +60,7 @@ bin=$scratch/release
 log "built in $(( $(date +%s) - start )) s"
 
 # Fresh corpora from the seeds.
-mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image" "$work/corpus/video" "$work/corpus/data"
+mkdir -p "$work/corpus/cfg" "$work/corpus/weights" "$work/corpus/image" "$work/corpus/video" "$work/corpus/data" "$work/corpus/serve"
 cp Weights/darknet/cfg/*.cfg Fuzz/Seeds/cfg/*.cfg "$work/corpus/cfg/"
 cp Fuzz/Seeds/weights/* "$work/corpus/weights/"
 head -c 65536 Weights/yolov3-tiny.weights > "$work/corpus/weights/yolov3-tiny-head.weights"
@@ -72,6 +75,7 @@ clip -c:v mpeg2video -f mpegts "$work/corpus/video/mpeg2.ts"
 clip "$work/corpus/video/anim.gif"
 cp Fuzz/Seeds/video/* "$work/corpus/video/"   # inputs of past findings (see Fuzz/README.md)
 cp Fuzz/Seeds/data/* "$work/corpus/data/"
+cp Fuzz/Seeds/serve/* "$work/corpus/serve/"
 find Weights/darknet/data/labels -name '*_0.png' | sort | sed -n '1,40p' | xargs -r cp -t "$work/corpus/image/"  # sed, not head: no SIGPIPE under pipefail
 
 # Swift's own crash backtracer reads memory ASan has poisoned and buries the real report.
@@ -128,6 +132,7 @@ launch FuzzWeights "$work/corpus/weights" 65536
 launch FuzzImage "$work/corpus/image" 16384
 launch FuzzVideo "$work/corpus/video" 16384
 launch FuzzData "$work/corpus/data" 4096
+launch FuzzServe "$work/corpus/serve" 16384 -dict=Fuzz/serve.dict
 wait
 for target in "${launched[@]}"; do judge "$target"; done
 

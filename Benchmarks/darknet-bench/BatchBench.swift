@@ -58,7 +58,7 @@ struct BatchBench {
             }
             for path in paths {
                 let prepareStart = Clock.now
-                let (input, _) = try detector.prepare(Image(contentsOf: URL(fileURLWithPath: path)))
+                let (input, _) = try detector.prepare(PlanarImage(contentsOf: URL(fileURLWithPath: path)))
                 prepareMilliseconds.append(Clock.milliseconds(since: prepareStart))
                 let start = Clock.now
                 try session.forward(input.pixels)

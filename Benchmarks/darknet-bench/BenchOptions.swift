@@ -88,7 +88,7 @@ struct BenchOptions {
 
     /// `spec` with `--weights` or seeded random weights, planned with `options`.
     func network(_ spec: NetworkSpec, options: PlanOptions) throws -> Network {
-        if let weights { return try Network(spec: spec, weightsFile: weights, options: options) }
+        if let weights { return try Network(spec: spec, weights: weights, options: options) }
         return try Network(spec: spec, randomSeed: seed, options: options)
     }
 

@@ -43,26 +43,26 @@ struct LiveBench {
         let detector = try Detector(network: network, threads: options.threads)
         let camera = try SyntheticCamera(photo: try photo(), width: Self.frameWidth, height: Self.frameHeight)
         let pipeline = DetectionPipeline(detector: detector, policy: policy)
-        let clock = MonotonicClock()
+        let clock = ContinuousClock()
 
         let collected = ResultBox()
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                for try await result in pipeline.results { collected.append(result, at: clock.now()) }
+                for try await result in pipeline.results { collected.append(result, at: clock.now) }
             } catch {
                 collected.fail(error)
             }
             done.signal()
         }
         let producer = Thread { [frames, fps] in
-            let start = clock.now()
+            let start = clock.now
             for index in 0..<frames {
-                let due = start + UInt64(Double(index) * 1e9 / fps)
-                while clock.now() < due { usleep(UInt32(min(1000, max(1, (due - clock.now()) / 1000)))) }
-                let frame = Frame(pixels: camera.frame(index), timestamp: Double(index) / fps, index: index,
-                                  captureTime: clock.now())
-                collected.produced(at: clock.now())
+                let due = start + .rounded(seconds: Double(index) / fps)
+                while clock.now < due { usleep(UInt32(min(1000, max(1, (due - clock.now).inNanoseconds / 1000)))) }
+                let frame = Frame(pixels: camera.frame(index), presentationTime: .rounded(seconds: Double(index) / fps),
+                                  index: index, captureInstant: clock.now)
+                collected.produced(at: clock.now)
                 try? pipeline.submit(frame)
             }
             pipeline.finish()
@@ -72,10 +72,10 @@ struct LiveBench {
         return try collected.report(frames: frames, policy: policy)
     }
 
-    private func photo() throws -> Image {
+    private func photo() throws -> PlanarImage {
         let url = options.image ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Weights/darknet/data/dog.jpg")
-        return try Image(contentsOf: url)
+        return try PlanarImage(contentsOf: url)
     }
 }
 
@@ -84,7 +84,7 @@ struct SyntheticCamera: Sendable {
     let width: Int, height: Int
     private let scene: PixelBuffer
 
-    init(photo: Image, width: Int, height: Int) throws {
+    init(photo: PlanarImage, width: Int, height: Int) throws {
         let scale = max(Double(width) * 1.2 / Double(photo.width), Double(height) * 1.2 / Double(photo.height))
         scene = try photo.resized(width: Int((Double(photo.width) * scale).rounded()),
                                   height: Int((Double(photo.height) * scale).rounded())).pixelBuffer(format: .bgra)
@@ -117,12 +117,12 @@ struct SyntheticCamera: Sendable {
 /// Results and production times collected across threads.
 private final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [(FrameResult, UInt64)] = []
-    private var productionTimes: [UInt64] = []
+    private var results: [(FrameResult, ContinuousClock.Instant)] = []
+    private var productionTimes: [ContinuousClock.Instant] = []
     private var error: (any Error)?
 
-    func append(_ result: FrameResult, at time: UInt64) { lock.withLock { results.append((result, time)) } }
-    func produced(at time: UInt64) { lock.withLock { productionTimes.append(time) } }
+    func append(_ result: FrameResult, at time: ContinuousClock.Instant) { lock.withLock { results.append((result, time)) } }
+    func produced(at time: ContinuousClock.Instant) { lock.withLock { productionTimes.append(time) } }
     func fail(_ error: any Error) { lock.withLock { self.error = error } }
 
     func report(frames: Int, policy: FramePolicy) throws -> LiveBench.Report {
@@ -134,17 +134,17 @@ private final class ResultBox: @unchecked Sendable {
             report.processed = results.count
             report.dropped = results.last?.0.statistics.dropped ?? 0
             if let first = productionTimes.first, let last = productionTimes.last, last > first {
-                report.inputFPS = Double(productionTimes.count - 1) / (Double(last - first) / 1e9)
+                report.inputFPS = Double(productionTimes.count - 1) / (last - first).inSeconds
             }
             if let first = results.first?.1, let last = results.last?.1, last > first {
-                report.processedFPS = Double(results.count - 1) / (Double(last - first) / 1e9)
+                report.processedFPS = Double(results.count - 1) / (last - first).inSeconds
             }
-            report.forwardMedian = Stats(results.map { $0.0.statistics.forward * 1000 }).median
-            let lags = results.map { $0.0.statistics.latency * 1000 }
+            report.forwardMedian = Stats(results.map { $0.0.statistics.forwardTime.inSeconds * 1000 }).median
+            let lags = results.map { $0.0.statistics.captureToResult.inSeconds * 1000 }
             report.lagP50 = Self.percentile(lags, 50)
             report.lagP95 = Self.percentile(lags, 95)
-            report.lagP95First = Self.percentile(results.filter { $0.0.index < 100 }.map { $0.0.statistics.latency * 1000 }, 95)
-            report.lagP95Last = Self.percentile(results.filter { $0.0.index >= frames - 100 }.map { $0.0.statistics.latency * 1000 }, 95)
+            report.lagP95First = Self.percentile(results.filter { $0.0.index < 100 }.map(\.0.statistics.captureToResultMilliseconds), 95)
+            report.lagP95Last = Self.percentile(results.filter { $0.0.index >= frames - 100 }.map(\.0.statistics.captureToResultMilliseconds), 95)
             return report
         }
     }
@@ -155,4 +155,8 @@ private final class ResultBox: @unchecked Sendable {
         let rank = Int((p / 100 * Double(values.count)).rounded(.up))
         return values.sorted()[min(max(rank, 1), values.count) - 1]
     }
+}
+
+extension FrameStatistics {
+    var captureToResultMilliseconds: Double { captureToResult.inSeconds * 1000 }
 }

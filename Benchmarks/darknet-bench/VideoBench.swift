@@ -4,7 +4,7 @@ import DarknetVideo
 import Foundation
 
 /// `--video FILE`: how fast frames come out of the decoder alone, and how fast detection
-/// results come out when a decode thread feeds a `DetectionPipeline` (the `swift-darknet video`
+/// results come out when a `VideoFeed` feeds a `DetectionPipeline` (the `swift-darknet video`
 /// arrangement), with the decode-to-result lag.
 struct VideoBench {
     let options: BenchOptions
@@ -46,10 +46,9 @@ struct VideoBench {
         report.width = reader.width
         report.height = reader.height
         report.codec = reader.codecName
-        let clock = MonotonicClock()
-        var start = clock.now()
+        var start = ContinuousClock.now
         while report.decodedFrames < limit, try reader.nextFrame() != nil { report.decodedFrames += 1 }
-        report.decodeFPS = Double(report.decodedFrames) / max(1e-9, Double(clock.now() - start) / 1e9)
+        report.decodeFPS = Double(report.decodedFrames) / max(1e-9, (ContinuousClock.now - start).inSeconds)
 
         // 2. Decoding into the pipeline.
         _ = try weights()
@@ -59,10 +58,11 @@ struct VideoBench {
         let policy = options.policyGiven ? options.policy : (reader.kind == .network ? .latest : .every)
         report.policy = policy.description
         let pipeline = DetectionPipeline(detector: detector, policy: policy)
-        let second = try VideoReader(source: source)
+        let feed = VideoFeed(reader: try VideoReader(source: source), pipeline: pipeline,
+                             options: VideoFeed.Options(frameLimit: limit))
         let results = Collected()
         let done = DispatchSemaphore(value: 0)
-        start = clock.now()
+        start = ContinuousClock.now
         Task {
             do {
                 for try await result in pipeline.results { results.append(result) }
@@ -71,27 +71,16 @@ struct VideoBench {
             }
             done.signal()
         }
-        let decoder = Thread {
-            defer { pipeline.finish() }
-            var count = 0
-            while count < limit {
-                guard let frame = try? second.nextFrame() else { break }
-                count += 1
-                results.read = count
-                let item = frame.pipelineFrame
-                try? pipeline.submit(item)
-            }
-        }
-        decoder.start()
+        feed.start()
         done.wait()
-        let elapsed = Double(clock.now() - start) / 1e9
+        let elapsed = (ContinuousClock.now - start).inSeconds
         let collected = try results.values()
-        report.frames = results.read
+        report.frames = feed.framesRead
         report.processed = collected.count
         report.dropped = report.frames - report.processed
         report.endToEndFPS = Double(collected.count) / max(1e-9, elapsed)
-        report.forwardMedian = Stats(collected.map { $0.statistics.forward * 1000 }).median
-        let lags = collected.map { $0.statistics.latency * 1000 }.sorted()
+        report.forwardMedian = Stats(collected.map { $0.statistics.forwardTime.inSeconds * 1000 }).median
+        let lags = collected.map { $0.statistics.captureToResult.inSeconds * 1000 }.sorted()
         report.lagP50 = Self.percentile(lags, 50)
         report.lagP95 = Self.percentile(lags, 95)
         return report
@@ -119,12 +108,6 @@ private final class Collected: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [FrameResult] = []
     private var error: (any Error)?
-    private var readCount = 0
-
-    var read: Int {
-        get { lock.withLock { readCount } }
-        set { lock.withLock { readCount = newValue } }
-    }
 
     func append(_ result: FrameResult) { lock.withLock { results.append(result) } }
     func fail(_ error: any Error) { lock.withLock { self.error = error } }

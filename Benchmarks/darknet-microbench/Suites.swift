@@ -50,14 +50,17 @@ struct Suites {
         return result
     }
 
-    /// Each convolution path on every distinct convolution shape, as the forward pass runs it,
-    /// bias and activation included: `im2col+sgemm` (im2col skipped for 1x1/1; the general path
-    /// and the reference) for every layer, `pointwise` for every ungrouped 1x1/1 layer, and
-    /// `winograd` (input transform, 36 sgemm, output transform) for every 3x3/1 "same" layer,
-    /// whether or not the planner picks it there.
+    /// Every algorithm of the planner's list (`ConvolutionChoice.rules`) that computes each
+    /// distinct convolution shape, as the forward pass runs it, bias and activation included,
+    /// whether or not the planner picks it there (`*` marks the one it does): the float paths,
+    /// and the integer ones with a fixed input quantization (`int8`, `int16`: the layers an int8
+    /// plan runs in integers). The sliding window also with the 2x2/2 max pool after it in the
+    /// same pass, where the plan fuses it. GFLOPS are Darknet's (direct convolution) FLOPs over the
+    /// time, so the paths compare directly.
     func convolutionPath() -> [MicroBenchmark] {
         var result: [MicroBenchmark] = []
         var seen: [String: Int] = [:]
+        let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4), integerKernels = plan.cpu.integerKernels
         for layer in plan.layers {
             // Per-axis strides and dilation take the general im2col path only: not benchmarked here.
             guard case .convolutional(let conv) = layer.spec.kind, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
@@ -70,79 +73,56 @@ struct Suites {
                 continue
             }
             seen[shape] = result.count
-            func add(_ algorithm: ConvolutionAlgorithm, pooled: Bool = false, planned: Bool) {
-                var benchmark = convolution(layer, conv, shape: shape, algorithm: algorithm, pooled: pooled)
-                benchmark.planned = planned
-                result.append(benchmark)
-            }
-            add(.im2col, planned: layer.algorithm == .im2col || layer.algorithm == .direct)
-            if conv.size == 1, conv.strideX == 1, conv.padding == 0, conv.groups == 1 {
-                add(.pointwise, planned: layer.algorithm == .pointwise)
-            }
-            if conv.groups == 1, !(conv.size == 1 && conv.strideX == 1 && conv.padding == 0) {
-                add(.im2colBands, planned: layer.algorithm == .im2colBands)
-            }
-            if conv.size == 3, conv.strideX == 1, conv.padding == 1, conv.groups == 1 {
-                for algorithm in [ConvolutionAlgorithm.winograd, .winogradFewTiles, .winogradF23, .winogradBands] {
-                    add(algorithm, planned: layer.algorithm == algorithm)
+            let shapes = ConvolutionShapes(conv: conv, input: input, output: output)
+            let fusesPool = plan.fusibleMaxpools.contains(layer.index + 1)
+            let eightBit = Int8LayerQuantization(
+                input: quantization, variant: integerKernels,
+                weightLimit: integerKernels.plannedWeightLimit(depth: input.channels * conv.size * conv.size))
+            var sixteenBit = eightBit
+            sixteenBit.sixteenBitMagnitude = 4
+            for arithmetic in [nil, eightBit, sixteenBit] {
+                let candidate = ConvolutionCandidate(shapes: shapes, cpu: plan.cpu, integer: arithmetic)
+                for method in ConvolutionChoice.alternatives(candidate) where method.algorithm.isInt8 == (arithmetic != nil) {
+                    let planned = layer.algorithm == method.algorithm
+                    var benchmark = convolution(layer, shape: shape, method: method.init(candidate), pooled: false)
+                    benchmark.planned = planned && !(method.algorithm == ConvolutionAlgorithm.slidingWindow && fusesPool)
+                    result.append(benchmark)
+                    if method.algorithm == ConvolutionAlgorithm.slidingWindow && fusesPool {
+                        benchmark = convolution(layer, shape: shape, method: method.init(candidate), pooled: true)
+                        benchmark.planned = planned
+                        result.append(benchmark)
+                    }
                 }
-            }
-            if SlidingWindowStride2.computes(conv) {
-                add(.slidingWindowStride2, planned: layer.algorithm == .slidingWindowStride2)
-            }
-            if conv.size > 1, SlidingWindowConvolution.suits(conv, inputChannels: input.channels) {
-                let fused = plan.fusibleMaxpools.contains(layer.index + 1)
-                add(.slidingWindow, planned: layer.algorithm == .slidingWindow && !fused)
-                if fused { add(.slidingWindow, pooled: true, planned: true) }
             }
         }
         return result
     }
 
-    /// One convolution method (`ConvolutionMethod`, the object the forward pass runs) on this
-    /// layer's shapes, split over the threads, bias and activation included: `im2col+sgemm` (im2col
-    /// skipped for 1x1/1; the general path and the reference), `im2col bands`, the Winograd paths,
-    /// `sliding window` (with `pooled`, the 2x2/2 max pool after it in the same pass) and
-    /// `sliding window /2`. GFLOPS are Darknet's (direct convolution) FLOPs over the time, so the
-    /// paths compare directly.
-    private func convolution(_ layer: LayerPlan, _ conv: ConvolutionalSpec, shape: String,
-                             algorithm: ConvolutionAlgorithm, pooled: Bool) -> MicroBenchmark {
+    /// One convolution algorithm, planned and loaded with random weights as the forward pass
+    /// runs it, on this layer's shapes, split over the threads (with `pooled`, the sliding window
+    /// with the 2x2/2 max pool after it).
+    private func convolution(_ layer: LayerPlan, shape: String, method: any ConvolutionMethod,
+                             pooled: Bool) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
-        let name = switch algorithm {
-        case .direct, .im2col: "im2col+sgemm"
-        case .pointwise: "pointwise"
-        case .im2colBands: "im2col bands"
-        case .winograd: "winograd"
-        case .winogradFewTiles: "winograd few tiles"
-        case .winogradF23: "winograd F(2x2,3x3)"
-        case .winogradBands: "winograd bands"
-        case .slidingWindow: pooled ? "sliding window + maxpool" : "sliding window"
-        case .slidingWindowStride2: "sliding window /2"
-        case .int8Direct: "int8 direct"
-        case .int8Im2col: "int8 im2col"
-        case .int16Direct: "int16 direct"  // no int8 path is added above: their kernels have their own suite (--filter int8)
-        }
+        let name = type(of: method).algorithm.name + (pooled ? " + maxpool" : "")
         return MicroBenchmark(
             name: "conv L\(layer.index) \(name)", shape: shape, flops: Double(layer.flops), bytes: 0,
-            setUp: {
-                let method = algorithm.method(for: conv, input: input, output: output)
+            setUp: { [kernels = plan.vectorKernels] in
+                guard case .convolutional(let conv) = layer.spec.kind else { preconditionFailure("not a convolution") }
                 let kernelArea = input.channels / conv.groups * conv.size * conv.size
-                let raw = Array(UnsafeBufferPointer(start: randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1),
-                                                    count: conv.filters * kernelArea))
-                let laidOut = ConvolutionParameters(weights: raw, biases: [], for: algorithm, filters: conv.filters,
-                                                    inputChannels: input.channels).weights
-                let weights = alignedBuffer(laidOut.count)
-                weights.update(from: laidOut, count: laidOut.count)
-                let x = randomBuffer(input.count, seed: 3)
-                let biases = randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1)
+                let weights = Array(UnsafeBufferPointer(start: randomBuffer(conv.filters * kernelArea, seed: 4, low: -0.1, high: 0.1),
+                                                        count: conv.filters * kernelArea))
+                let biases = Array(UnsafeBufferPointer(start: randomBuffer(conv.filters, seed: 5, low: -0.1, high: 0.1),
+                                                       count: conv.filters))
+                let kernel = method.load(weights: weights, biases: biases)
+                let x = randomBuffer(input.count, seed: 3, low: -0.5, high: 4)
                 let workspace = alignedBuffer(method.workspaceCount + method.scratchCount * split.threads)
                 let y = alignedBuffer(output.count)
                 let buffers = ConvolutionBuffers(
-                    input: x, weights: weights, biases: biases, output: y, workspace: workspace,
-                    scratch: workspace + method.workspaceCount, scratchStride: method.scratchCount, split: split,
-                    pooled: pooled ? y : nil)
-                return Fixture(body: { method.run(buffers) },
-                               tearDown: { blackHole(y[0]); release(x, weights, biases, workspace, y) })
+                    input: x, output: y, workspace: workspace, scratch: workspace + method.workspaceCount,
+                    scratchStride: method.scratchCount, split: split, kernels: kernels, pooled: pooled ? y : nil)
+                return Fixture(body: { kernel.run(buffers) },
+                               tearDown: { blackHole(y[0]); release(x, workspace, y) })
             })
     }
 
@@ -165,8 +145,8 @@ struct Suites {
                 setUp: {
                     let x = randomBuffer(channels * input.planeSize, seed: 6)
                     let y = alignedBuffer(columns)
-                    return Fixture(body: {
-                        im2col(x, channels: channels, height: input.height, width: input.width,
+                    return Fixture(body: { [kernels = plan.vectorKernels] in
+                        kernels.im2col(x, channels: channels, height: input.height, width: input.width,
                                size: conv.size, stride: conv.strideX, padding: conv.padding,
                                outHeight: output.height, outWidth: output.width, into: y)
                     }, tearDown: { blackHole(y[0]); release(x, y) })
@@ -188,6 +168,7 @@ struct Suites {
         let shape = largestConvolutionOutput
         let count = shape.count
         let bytes = Double(count) * 8
+        let kernels = plan.vectorKernels
         func inPlace(_ name: String, _ body: @escaping (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) -> MicroBenchmark {
             MicroBenchmark(name: name, shape: "\(shape.channels)x\(shape.height)x\(shape.width) (\(count) values)",
                            flops: 0, bytes: bytes, setUp: {
@@ -200,13 +181,15 @@ struct Suites {
             })
         }
         return [
-            inPlace("activation leaky") { data, _ in activate(data, count: count, activation: .leaky) },
-            inPlace("activation logistic") { data, _ in activate(data, count: count, activation: .logistic) },
+            inPlace("activation leaky") { data, _ in kernels.activate(data, count: count, activation: .leaky) },
+            inPlace("activation logistic") { data, _ in kernels.activate(data, count: count, activation: .logistic) },
             inPlace("activation linear+bias") { data, biases in
-                addBiasAndActivate(data, biases: biases, channels: shape.channels, planeSize: shape.planeSize, activation: .linear)
+                kernels.addBiasAndActivate(data, biases: biases, channels: shape.channels, planeSize: shape.planeSize,
+                                           activation: .linear)
             },
             inPlace("activation leaky+bias") { data, biases in
-                addBiasAndActivate(data, biases: biases, channels: shape.channels, planeSize: shape.planeSize, activation: .leaky)
+                kernels.addBiasAndActivate(data, biases: biases, channels: shape.channels, planeSize: shape.planeSize,
+                                           activation: .leaky)
             },
         ]
     }
@@ -239,8 +222,8 @@ struct Suites {
                     let x = randomBuffer(c.input.count, seed: 9), y = alignedBuffer(outCount)
                     // The separable path of wide windows (SPP) needs the planner's scratch.
                     let scratch = alignedBuffer(max(c.input.channels * c.input.height * outWidth, 1))
-                    return Fixture(body: {
-                        maxpool(x, channels: c.input.channels, height: c.input.height, width: c.input.width,
+                    return Fixture(body: { [kernels = plan.vectorKernels] in
+                        kernels.maxpool(x, channels: c.input.channels, height: c.input.height, width: c.input.width,
                                 size: c.size, strideX: c.stride, strideY: c.stride, padding: c.padding,
                                 outHeight: outHeight, outWidth: outWidth, into: y, scratch: scratch)
                     }, tearDown: { blackHole(y[0]); release(x, y, scratch) })
@@ -327,8 +310,8 @@ struct Suites {
                 name: "shortcut L\(layer.index)", shape: key, flops: 0, bytes: Double(count) * 12,
                 setUp: {
                     let a = randomBuffer(count, seed: 20), b = randomBuffer(count, seed: 21), y = alignedBuffer(count)
-                    return Fixture(body: {
-                        shortcut(a, b, count: count, alpha: sc.alpha, beta: sc.beta, activation: sc.activation, into: y)
+                    return Fixture(body: { [kernels = plan.vectorKernels] in
+                        kernels.shortcut(a, b, count: count, alpha: sc.alpha, beta: sc.beta, activation: sc.activation, into: y)
                     }, tearDown: { blackHole(y[0]); release(a, b, y) })
                 }))
         }
@@ -346,14 +329,14 @@ struct Suites {
             setUp: {
                 var random = SeededRandom(seed: 30)
                 let pixels = (0..<sourceCount).map { _ in random.next() }
-                let image = try! Image(width: 1920, height: 1080, channels: 3, pixels: pixels)
+                let image = try! PlanarImage(width: 1920, height: 1080, channels: 3, pixels: pixels)
                 return Fixture(body: { blackHole(try! image.letterboxed(width: size, height: size)) })
             })
     }
 
     /// A 1280x720 camera frame (BGRA, NV12) to the network input: letterboxed straight from the
     /// bytes (`PixelBuffer.letterbox(into:...)`, "direct"); converted by the library to a
-    /// full-size float `Image`, then letterboxed ("Image+letterbox"); and as it had to be done
+    /// full-size float `PlanarImage`, then letterboxed ("PlanarImage+letterbox"); and as it had to be done
     /// before pixel buffers existed, a per-pixel loop into planar floats written as a user
     /// writes it (BT.601 in floats for NV12), then letterboxed ("loop+letterbox").
     func pixelInputs() -> [MicroBenchmark] {
@@ -362,7 +345,7 @@ struct Suites {
         let bgra = (0..<(width * height * 4)).map { _ in UInt8(random.next() * 255) }
         let luma = (0..<(width * height)).map { _ in UInt8(random.next() * 255) }
         let chroma = (0..<(width * height / 2)).map { _ in UInt8(random.next() * 255) }
-        let frames: [(String, PixelBuffer, () -> Image)] = [
+        let frames: [(String, PixelBuffer, () -> PlanarImage)] = [
             ("BGRA", try! PixelBuffer(format: .bgra, width: width, height: height, bytes: bgra),
              { userLoopBGRA(bgra, width: width, height: height) }),
             ("NV12", try! PixelBuffer(format: .nv12(.video), width: width, height: height,
@@ -380,7 +363,7 @@ struct Suites {
             MicroBenchmark(
                 name: "pixels \(name) Image+letterbox", shape: "\(width)x\(height) \(name) -> Image -> \(size)x\(size)x3",
                 flops: 0, bytes: 0,
-                setUp: { Fixture(body: { blackHole(try! Image(pixels: frame).letterboxed(width: size, height: size)) }) }),
+                setUp: { Fixture(body: { blackHole(try! PlanarImage(pixels: frame).letterboxed(width: size, height: size)) }) }),
             MicroBenchmark(
                 name: "pixels \(name) loop+letterbox", shape: "\(width)x\(height) \(name) -> user loop -> \(size)x\(size)x3",
                 flops: 0, bytes: 0,
@@ -434,8 +417,8 @@ struct Suites {
     }
 }
 
-/// BGRA bytes to a planar RGB `Image` the way an app wrote it before `PixelBuffer`.
-private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> Image {
+/// BGRA bytes to a planar RGB `PlanarImage` the way an app wrote it before `PixelBuffer`.
+private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> PlanarImage {
     let area = width * height
     var planes = [Float](repeating: 0, count: 3 * area)
     for y in 0..<height {
@@ -446,11 +429,11 @@ private func userLoopBGRA(_ bytes: [UInt8], width: Int, height: Int) -> Image {
             planes[2 * area + i] = Float(bytes[p]) / 255
         }
     }
-    return try! Image(width: width, height: height, channels: 3, pixels: planes)
+    return try! PlanarImage(width: width, height: height, channels: 3, pixels: planes)
 }
 
-/// NV12 to a planar RGB `Image` with the BT.601 formula in floats, as an app wrote it.
-private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height: Int) -> Image {
+/// NV12 to a planar RGB `PlanarImage` with the BT.601 formula in floats, as an app wrote it.
+private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height: Int) -> PlanarImage {
     let area = width * height
     var planes = [Float](repeating: 0, count: 3 * area)
     for y in 0..<height {
@@ -464,5 +447,5 @@ private func userLoopNV12(_ luma: [UInt8], _ chroma: [UInt8], width: Int, height
             planes[2 * area + i] = min(max(l + 2.017 * u, 0), 255) / 255
         }
     }
-    return try! Image(width: width, height: height, channels: 3, pixels: planes)
+    return try! PlanarImage(width: width, height: height, channels: 3, pixels: planes)
 }

@@ -108,7 +108,7 @@ var peak = 0
 var detections = 0
 for run in 1...options.runs {
     do {
-        let image = try Image(contentsOf: images[(run - 1) % images.count])
+        let image = try PlanarImage(contentsOf: images[(run - 1) % images.count])
         detections += try detector.detect(image).count
     } catch {
         FileHandle.standardError.write(Data("memory-check: run \(run): \(error)\n".utf8))

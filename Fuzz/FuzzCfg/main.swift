@@ -52,7 +52,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     guard boxCount(plan) <= decodableBoxes else { return 0 }
     do {
         let detector = try Detector(network: network)
-        let image = try Image(width: 11, height: 5, channels: plan.inputShape.channels, filledWith: 0.25)
+        let image = try PlanarImage(width: 11, height: 5, channels: plan.inputShape.channels, filledWith: 0.25)
         for detection in try detector.detect(image, threshold: 0.1) {
             check(detection.confidence > 0.1, "a detection below the threshold")
         }

@@ -2,7 +2,7 @@ import Darknet
 import DarknetImage
 
 // libFuzzer target: one input is an image file (JPEG, PNG, BMP, TIFF, WebP, Netpbm, HEIC or
-// AVIF, sniffed), decoded with a 1 megapixel limit. A decode must fail with an `ImageError` or
+// AVIF, sniffed), decoded with a 1 megapixel limit. A decode must fail with an `ImageFileError` or
 // give `width * height * 3` values in [0, 1]; a decoded image is letterboxed, and a small one
 // must survive a PNG round trip exactly.
 
@@ -11,9 +11,9 @@ let maxPixels = 1 << 20
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size))
-    let image: Image
+    let image: PlanarImage
     do {
-        image = try Image(data: bytes, maxPixels: maxPixels)
+        image = try PlanarImage(data: bytes, maxPixels: maxPixels)
     } catch {
         if case .tooLarge(_, let width, let height, _) = error {
             let (area, overflow) = width.multipliedReportingOverflow(by: height)
@@ -28,7 +28,7 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
         let (boxed, _) = try image.letterboxed(width: 16, height: 12)
         check(boxed.pixels.count == 16 * 12 * 3, "letterbox size")
         if image.width * image.height <= 4096 {
-            check(try Image(data: try image.pngData()) == image, "PNG round trip changed the pixels")
+            check(try PlanarImage(data: try image.pngData()) == image, "PNG round trip changed the pixels")
         }
     } catch {
         fatalError("a decoded image failed later: \(error)")

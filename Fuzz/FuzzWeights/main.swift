@@ -35,8 +35,8 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size))
     let file = WeightsCopy.write(bytes)
     for spec in Networks.specs {
-        let fromMemory = load { try Network(spec: spec, weights: bytes, weightsFile: file.path) }
-        let fromFile = load { try Network(spec: spec, weightsFile: file, floatsPerRun: 1) }
+        let fromMemory = load { try Network(spec: spec, weights: bytes, weightsName: file.path) }
+        let fromFile = load { try Network(spec: spec, weights: file, floatsPerRun: 1) }
         switch (fromMemory, fromFile) {
         case (.failure(let error), .failure(let fileError)):
             check(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside a \(size)-byte file: \(error)")
@@ -96,7 +96,7 @@ func run(_ network: Network) -> [[UInt32]] {
             outputs.append(values)
         }
         let detector = try Detector(network: network)
-        let image = try Image(width: 9, height: 13, channels: network.inputShape.channels, filledWith: 0.75)
+        let image = try PlanarImage(width: 9, height: 13, channels: network.inputShape.channels, filledWith: 0.75)
         for detection in try detector.detect(image, threshold: 0.01, nmsThreshold: 0.3) {
             check(detection.confidence > 0.01, "a detection below the threshold")
         }

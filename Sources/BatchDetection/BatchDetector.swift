@@ -22,15 +22,15 @@ public struct BatchDetector: Sendable {
     public let lookAhead: Int
     /// Images run at once, each on its own thread (1: one at a time, with `lookAhead`).
     public let jobs: Int
-    /// Decodes a file (default: `Image(contentsOf:)`, any format it reads).
-    public let load: @Sendable (String) throws -> Image
+    /// Decodes a file (default: `PlanarImage(contentsOf:)`, any format it reads).
+    public let load: @Sendable (String) throws -> PlanarImage
 
     /// A batch runner; `lookAhead` below 0 counts as 0 (sequential), `jobs` below 1 as 1.
     /// With `jobs > 1`, at most `jobs` images are decoded (in progress or finished) beyond the
     /// one `run` hands over, so a folder of large photos holds about `jobs + 1` of them in
     /// memory; `lookAhead` is not used.
     public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1, jobs: Int = 1,
-                load: @escaping @Sendable (String) throws -> Image = { try Image(contentsOf: URL(fileURLWithPath: $0)) }) {
+                load: @escaping @Sendable (String) throws -> PlanarImage = { try PlanarImage(contentsOf: URL(fileURLWithPath: $0)) }) {
         self.detector = detector
         self.options = options
         self.lookAhead = max(0, lookAhead)
@@ -52,7 +52,8 @@ public struct BatchDetector: Sendable {
             }
             return
         }
-        if lookAhead == 0 || paths.count < 2 {
+        // Tiles are fitted into the input one by one as they run: nothing to prepare ahead.
+        if lookAhead == 0 || paths.count < 2 || options.tiling != nil {
             for (index, path) in paths.enumerated() {
                 try each(BatchItem(index: index, path: path, result: detect(path)))
             }
@@ -99,7 +100,7 @@ extension BatchDetector {
 
 /// An image decoded and turned into the network input, ready for the forward pass.
 struct PreparedImage: Sendable {
-    let image: Image
-    let input: Image
+    let image: PlanarImage
+    let input: PlanarImage
     let geometry: LetterboxGeometry
 }

@@ -21,7 +21,7 @@ public struct BatchItem: Sendable {
 /// What detection found in one image.
 public struct BatchDetections: Sendable {
     /// The image as decoded (its size, and the pixels to annotate).
-    public let image: Image
+    public let image: PlanarImage
     /// What `Detector.detect(image, options:)` returns for it.
     public let detections: [Detection]
     /// Wall time of the detection (forward pass and decoding) in seconds: what Darknet's
@@ -29,7 +29,7 @@ public struct BatchDetections: Sendable {
     public let seconds: Double
 
     /// Wraps one image's results.
-    public init(image: Image, detections: [Detection], seconds: Double) {
+    public init(image: PlanarImage, detections: [Detection], seconds: Double) {
         self.image = image
         self.detections = detections
         self.seconds = seconds

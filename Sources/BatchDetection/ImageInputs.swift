@@ -5,7 +5,7 @@ import Foundation
 /// lines of list files (Darknet's `get_paths`).
 public enum ImageInputs {
     /// File extensions taken from directories (compared case-insensitively): those of the
-    /// formats `Image` reads (`ImageFormat.pathExtensions`).
+    /// formats `PlanarImage` reads (`ImageFormat.pathExtensions`).
     public static let imageExtensions: Set<String> = ImageFormat.pathExtensions
 
     /// Expands `arguments`: a directory becomes its images sorted by path (its

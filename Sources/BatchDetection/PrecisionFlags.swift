@@ -10,18 +10,24 @@ import Foundation
 /// `--save-calibration` writes what `--calibrate` measured so the next run can load it, and
 /// `--float-layers` picks the convolutions that stay float (`Int8FloatLayers`).
 public struct PrecisionFlags: Sendable {
-    /// The lines of these options in a command's help.
-    public static let help = """
-          --precision         float32 (default: Darknet's results) or int8 (needs --calibrate or --calibration)
-          --calibrate         DIR: calibrate int8 on the image files in DIR (keep your test images out of it)
-          --calibration       FILE: an int8 calibration written by --save-calibration (checked against the cfg and weights)
-          --save-calibration  FILE: write the calibration --calibrate measured (JSON sidecar)
-          --float-layers      int8's convolutions kept from 8 bits: default (those reading fewer than 64
-                              channels, in 16-bit integers where that kernel takes them, except the
-                              first, else in float; the heads' inputs, in float; on a CPU without
-                              VNNI, all with K = channels x size² under 2304, in float), float-early
-                              (the same, all in float), input-and-heads, or none (all in int8)
-        """
+    /// These options, for a command's declarations and help.
+    public static let options = OptionGroup("precision", [
+        .value("precision", "float32|int8", default: "float32",
+               "float32: Darknet's results; int8: needs --calibrate or --calibration"),
+        .value("calibrate", "DIR", "calibrate int8 on the image files in DIR (keep your test images out of it)"),
+        .value("calibration", "FILE", "an int8 calibration written by --save-calibration (checked against the cfg and weights)"),
+        .value("save-calibration", "FILE", "write the calibration --calibrate measured (JSON sidecar)"),
+        .value("float-layers", "NAME", default: "default", """
+            int8's convolutions kept from 8 bits: default (those reading fewer than 64
+            channels, in 16-bit integers where that kernel takes them, except the first, else in
+            float; the heads' inputs, in float; on a CPU without an int8 dot-product instruction,
+            all with K = channels x size² under 2304, in float), float-early (the same, all in
+            float), input-and-heads, or none (all in int8)
+            """),
+    ])
+
+    /// The lines of these options in a hand-written help (`darknet-bench`).
+    public static var help: String { options.text }
 
     /// `.float32` or int8.
     public let int8: Bool
@@ -33,7 +39,7 @@ public struct PrecisionFlags: Sendable {
 
     /// Reads the flags; an inconsistent combination is a usage mistake (`CLIError`).
     public init(arguments: inout Arguments) throws(CLIError) {
-        let precision = arguments.string("precision") ?? "float32"
+        let precision = arguments.stringOrDefault("precision") ?? "float32"
         guard precision == "float32" || precision == "int8" else {
             throw CLIError("--precision must be float32 or int8, got '\(precision)'")
         }
@@ -65,7 +71,7 @@ public struct PrecisionFlags: Sendable {
     /// loaded) over the `--calibrate` images, each letterboxed (or stretched, with `letterbox`
     /// false, as `--stretch` detects) to the network input, then saved to `--save-calibration`.
     /// `log` gets one line about the calibration.
-    /// - Throws: `Int8CalibrationError`, `ImageError`, `FileError` naming their files.
+    /// - Throws: `Int8CalibrationError`, `ImageFileError`, `FileError` naming their files.
     public func options(_ options: PlanOptions, spec: NetworkSpec, float: () throws -> Network, letterbox: Bool = true,
                         threads: Int, log: (String) -> Void) throws -> PlanOptions {
         guard int8 else { return options }
@@ -96,7 +102,7 @@ public struct PrecisionFlags: Sendable {
         let convolutions = plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }.count
         let (all, sixteenBit) = plan.integerConvolutions
         var summary = "int8: \(all) of \(convolutions) convolutions in integers (\(sixteenBit) of them in 16 bits)"
-        if Int8Variant.withoutVNNI, floatLayers.minimumDepthWithoutVNNI > 0 {
+        if plan.cpu.int8WithoutDotProduct, floatLayers.minimumDepthWithoutVNNI > 0 {
             summary += "; this CPU has no VNNI, so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"
         }
         return summary

@@ -7,6 +7,40 @@ public struct Arguments {
     private var flags: Set<String> = []
     public private(set) var positionals: [String] = []
     private var consumed: Set<String> = []
+    /// The declared options, by name (nil: any `--name` is taken, `init(_:flagNames:)`).
+    private var declared: [String: Option]?
+
+    /// Splits `arguments` against the declared `options`: an undeclared `--name` is a usage
+    /// mistake, named as such (with the nearest declared name) whatever follows it, so a
+    /// misspelt flag never swallows the next word; a flag given a value (`--json=1`) and a value
+    /// option without one are mistakes too.
+    public init(_ arguments: [String], options declarations: [Option]) throws(CLIError) {
+        var declared: [String: Option] = [:]
+        for option in declarations { declared[option.name] = option }
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            guard argument.hasPrefix("--") else {
+                positionals.append(argument)
+                continue
+            }
+            let text = String(argument.dropFirst(2))
+            let name = text.firstIndex(of: "=").map { String(text[..<$0]) } ?? text
+            guard let option = declared[name] else {
+                let suggestion = nearestName(to: name, among: Array(declared.keys)).map { " (did you mean --\($0)?)" } ?? ""
+                throw CLIError("unknown option --\(name)\(suggestion)")
+            }
+            if let equals = text.firstIndex(of: "=") {
+                guard !option.isFlag else { throw CLIError("--\(name) is a flag and takes no value") }
+                options[name, default: []].append(String(text[text.index(after: equals)...]))
+            } else if option.isFlag {
+                flags.insert(name)
+            } else {
+                guard let value = iterator.next() else { throw CLIError("--\(name) needs a value") }
+                options[name, default: []].append(value)
+            }
+        }
+        self.declared = declared
+    }
 
     /// Splits `arguments`; `flagNames` take no value, every other `--name` takes one.
     public init(_ arguments: [String], flagNames: Set<String>) throws(CLIError) {
@@ -30,12 +64,42 @@ public struct Arguments {
 
     /// The value of `--name` (the last, if given more than once).
     public mutating func string(_ name: String) -> String? {
+        checkDeclared(name)
         consumed.insert(name)
         return options[name]?.last
     }
 
+    /// The value of `--name`, or its declared default.
+    public mutating func stringOrDefault(_ name: String) -> String? {
+        string(name) ?? declared?[name]?.defaultValue
+    }
+
+    /// Reading an option the command did not declare is a programmer's mistake.
+    private func checkDeclared(_ name: String) {
+        if let declared { precondition(declared[name] != nil, "option --\(name) is read but not declared") }
+    }
+
+    /// The declared default of `--name`, as a number.
+    private func declaredDefault<T: LosslessStringConvertible>(_ name: String) -> T {
+        guard let text = declared?[name]?.defaultValue, let value = T(text) else {
+            preconditionFailure("option --\(name) has no numeric default declared")
+        }
+        return value
+    }
+
+    /// An integer option with its declared default.
+    public mutating func int(_ name: String, range: ClosedRange<Int>) throws(CLIError) -> Int {
+        try int(name, default: declaredDefault(name), range: range)
+    }
+
+    /// A number option with its declared default.
+    public mutating func float(_ name: String, range: ClosedRange<Float>) throws(CLIError) -> Float {
+        try float(name, default: declaredDefault(name), range: range)
+    }
+
     /// Every value of `--name`, in order (empty if not given).
     public mutating func strings(_ name: String) -> [String] {
+        checkDeclared(name)
         consumed.insert(name)
         return options[name] ?? []
     }
@@ -46,6 +110,7 @@ public struct Arguments {
     }
 
     public mutating func flag(_ name: String) -> Bool {
+        checkDeclared(name)
         consumed.insert(name)
         return flags.contains(name)
     }
@@ -66,10 +131,14 @@ public struct Arguments {
         return number
     }
 
-    /// Fails on options nobody asked for (typos must not pass silently).
+    /// Fails on options nobody asked for (typos must not pass silently; with declared options,
+    /// an option given that the command did not read is a programmer's mistake, as an option
+    /// that does not apply here would be a silent one).
     public func rejectUnknown() throws(CLIError) {
         let unknown = Set(options.keys).union(flags).subtracting(consumed)
-        if let name = unknown.sorted().first { throw CLIError("unknown option --\(name)") }
+        guard let name = unknown.sorted().first else { return }
+        if declared != nil { throw CLIError("--\(name) does not apply here") }
+        throw CLIError("unknown option --\(name)")
     }
 }
 

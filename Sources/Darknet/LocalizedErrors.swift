@@ -38,3 +38,7 @@ extension InferenceError: LocalizedError {
 extension BLAS.Unavailable: LocalizedError {
     public var errorDescription: String? { description }
 }
+
+extension ArgumentError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -22,14 +22,14 @@ public struct BoxAnnotation: Sendable, Equatable {
     }
 }
 
-extension Image {
+extension PlanarImage {
     /// A copy with every box drawn the way `darknet detect` draws predictions: an outline
     /// `max(1, Int(height * 0.006))` pixels wide in the class colour, and the label on a
     /// strip of the same colour sitting on the box's top edge (inside the box when there is
     /// no room above). Text scale follows the image height (about 3% of it).
     /// - Parameter classCount: number of classes of the model (80 for COCO); sets the
     ///   colours, as in Darknet.
-    public func annotated(with boxes: [BoxAnnotation], classCount: Int = 80) -> Image {
+    public func annotated(with boxes: [BoxAnnotation], classCount: Int = 80) -> PlanarImage {
         var out = self
         let thickness = max(1, Int(Float(height) * 0.006))
         let scale = max(1, Int((Float(height) * 0.03 / Float(BitmapFont.lineHeight)).rounded()))

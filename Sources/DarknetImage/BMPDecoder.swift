@@ -20,7 +20,7 @@ enum BMPDecoder {
         var green6Bits = false
     }
 
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         let reader = ByteReader(bytes: bytes, path: path, format: "BMP")
         let layout = try readHeader(reader)
         try limits.check(width: layout.width, height: layout.height, path: path)
@@ -32,10 +32,10 @@ enum BMPDecoder {
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: layout.width, height: layout.height, components: 3)
         }
-        return try Image(width: layout.width, height: layout.height, channels: 3, pixels: planes)
+        return try PlanarImage.decoded(width: layout.width, height: layout.height, planes: planes, path: path)
     }
 
-    private static func readHeader(_ r: ByteReader) throws(ImageError) -> Layout {
+    private static func readHeader(_ r: ByteReader) throws(ImageFileError) -> Layout {
         var layout = Layout()
         layout.dataOffset = try r.u32(10, "the file header")
         let headerSize = try r.u32(14, "the bitmap header size")
@@ -94,7 +94,7 @@ enum BMPDecoder {
     }
 
     /// Uncompressed rows, padded to 4 bytes.
-    private static func decodeRows(_ r: ByteReader, _ l: Layout, into rgb: inout [UInt8]) throws(ImageError) {
+    private static func decodeRows(_ r: ByteReader, _ l: Layout, into rgb: inout [UInt8]) throws(ImageFileError) {
         let (rowBits, overflow) = l.width.multipliedReportingOverflow(by: l.bitsPerPixel)
         guard !overflow else { throw r.damaged("row of \(l.width) pixels is too long") }
         let stride = (rowBits + 31) / 32 * 4
@@ -139,7 +139,7 @@ enum BMPDecoder {
     }
 
     /// RLE8 and RLE4: runs, absolute runs, end of line, delta and end of bitmap escapes.
-    private static func decodeRLE(_ r: ByteReader, _ l: Layout, into rgb: inout [UInt8]) throws(ImageError) {
+    private static func decodeRLE(_ r: ByteReader, _ l: Layout, into rgb: inout [UInt8]) throws(ImageFileError) {
         let background = color(0, l.palette)
         for i in stride(from: 0, to: rgb.count, by: 3) {
             (rgb[i], rgb[i + 1], rgb[i + 2]) = background

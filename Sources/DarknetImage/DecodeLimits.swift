@@ -8,8 +8,8 @@ struct DecodeLimits: Sendable {
     /// Largest `width * height` accepted.
     let maxPixels: Int
 
-    /// Throws `ImageError.tooLarge` if a header's `width x height` is over the limits.
-    func check(width: Int, height: Int, path: String) throws(ImageError) {
+    /// Throws `ImageFileError.tooLarge` if a header's `width x height` is over the limits.
+    func check(width: Int, height: Int, path: String) throws(ImageFileError) {
         let (area, overflow) = width.multipliedReportingOverflow(by: height)
         if width > Self.maxDimension || height > Self.maxDimension || overflow || area > maxPixels {
             throw .tooLarge(path: path, width: width, height: height, limit: maxPixels)

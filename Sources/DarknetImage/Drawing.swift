@@ -5,7 +5,7 @@ import Darknet
 /// Coordinates are pixel columns/rows, inclusive, clipped to the image. On 3-channel images
 /// the colour's red, green and blue go to channels 0, 1, 2; 1-channel images get its
 /// luminance; channels beyond the third are left alone.
-extension Image {
+extension PlanarImage {
     /// Sets one pixel (no bounds check; callers clip).
     @inline(__always)
     private mutating func set(x: Int, y: Int, _ color: RGBColor) {

@@ -58,10 +58,10 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     }
 }
 
-extension Image {
+extension PlanarImage {
     /// This image turned upright according to `orientation` (as OpenCV's `imread` does
     /// with EXIF data: flips and transposes, no resampling). Works for any channel count.
-    public func applying(_ orientation: EXIFOrientation) -> Image {
+    public func applying(_ orientation: EXIFOrientation) -> PlanarImage {
         if orientation == .up { return self }
         let w = width, h = height
         let outW = orientation.swapsDimensions ? h : w
@@ -93,6 +93,6 @@ extension Image {
             }
         }
         // Same value count, width/height possibly swapped: always valid.
-        return Image(validatedWidth: outW, height: outH, channels: channels, pixels: out)
+        return PlanarImage(validatedWidth: outW, height: outH, channels: channels, pixels: out)
     }
 }

@@ -10,7 +10,7 @@ import Darknet
 /// Whole-file reads and writes with POSIX calls, so failures carry `strerror` text.
 enum FileIO {
     /// The bytes of the file at `path`; refuses files longer than `maxBytes`.
-    static func readFile(path: String, maxBytes: Int) throws(ImageError) -> [UInt8] {
+    static func readFile(path: String, maxBytes: Int) throws(ImageFileError) -> [UInt8] {
         // Opened as the library opens every file, so a missing file or a directory is worded
         // as for a cfg or weights file.
         let fd: Int32, size: Int
@@ -41,7 +41,7 @@ enum FileIO {
     }
 
     /// Writes `bytes` to `path`, replacing it: into a temporary file beside it, then renamed.
-    static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageError) {
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: Self.lastError()) }

@@ -11,12 +11,12 @@ import Darknet
 /// than libheif's default dav1d, which writes to stderr and leaks memory on damaged data
 /// (FuzzImage found both); AV1 decoders are bit-exact, so the pixels are the same. libde265
 /// (HEVC) may still write a line such as "SPS error" to stderr for a damaged HEIC; the result is
-/// an `ImageError` all the same.
+/// an `ImageFileError` all the same.
 enum HEIFDecoder {
     /// libheif's plugins, registered once per process (`heif_init` is reference counted).
     private static let initialized: Bool = heif_init(nil).code == heif_error_Ok
 
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         guard initialized else { throw .unreadable(path: path, reason: "libheif could not initialise its decoders") }
         guard let context = heif_context_alloc() else {
             throw .unreadable(path: path, reason: "out of memory for a HEIF context")
@@ -24,8 +24,8 @@ enum HEIFDecoder {
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, Int32(DecodeLimits.maxDimension))
         // The context reads the bytes in place; it is freed before they go.
-        let result = bytes.withUnsafeBytes { raw -> Result<Image, ImageError> in
-            do throws(ImageError) {
+        let result = bytes.withUnsafeBytes { raw -> Result<PlanarImage, ImageFileError> in
+            do throws(ImageFileError) {
                 return .success(try decodePrimary(context, raw, path: path, limits: limits))
             } catch {
                 return .failure(error)
@@ -35,7 +35,7 @@ enum HEIFDecoder {
     }
 
     private static func decodePrimary(_ context: OpaquePointer, _ raw: UnsafeRawBufferPointer, path: String,
-                                      limits: DecodeLimits) throws(ImageError) -> Image {
+                                      limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil), path: path)
         var handle: OpaquePointer?
         try check(heif_context_get_primary_image_handle(context, &handle), path: path)
@@ -50,7 +50,7 @@ enum HEIFDecoder {
     /// AV1 and its default decoder for other codecs (libde265 for HEVC).
     private static let av1Decoder = "aom"
 
-    private static func decodeRGB(_ handle: OpaquePointer, path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    private static func decodeRGB(_ handle: OpaquePointer, path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         guard let options = heif_decoding_options_alloc() else {
             throw .unreadable(path: path, reason: "out of memory for HEIF decoding options")
         }
@@ -88,11 +88,11 @@ enum HEIFDecoder {
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
         }
-        return try Image(width: width, height: height, channels: 3, pixels: planes)
+        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
     }
 
-    /// Throws the `ImageError` for a libheif error (nothing for success).
-    private static func check(_ error: heif_error, path: String) throws(ImageError) {
+    /// Throws the `ImageFileError` for a libheif error (nothing for success).
+    private static func check(_ error: heif_error, path: String) throws(ImageFileError) {
         guard error.code != heif_error_Ok else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         switch error.code {

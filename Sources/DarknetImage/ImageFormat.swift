@@ -69,6 +69,6 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Major brands of HEIF image files (ISO/IEC 23008-12 and the AVIF specification).
     static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"]
 
-    /// Whether `Image.write(to:)` and the encoders write this format (JPEG and PNG).
+    /// Whether `PlanarImage.write(to:)` and the encoders write this format (JPEG and PNG).
     public var isWritable: Bool { self == .jpeg || self == .png }
 }

@@ -2,13 +2,13 @@ import Darknet
 import Foundation
 
 extension Int8Calibration {
-    /// Calibrates the float `network` on image files (any format `Image` reads), each letterboxed as
+    /// Calibrates the float `network` on image files (any format `PlanarImage` reads), each letterboxed as
     /// `Detector` does (see `init(network:images:letterbox:threads:)`).
-    /// - Throws: `Int8CalibrationError.noImages` for an empty list, `ImageError` naming a file
+    /// - Throws: `Int8CalibrationError.noImages` for an empty list, `ImageFileError` naming a file
     ///   that cannot be decoded, and the errors of calibrating.
     public init(network: Network, imageFiles: [URL], letterbox: Bool = true, threads: Int = 1) throws {
         guard !imageFiles.isEmpty else { throw Int8CalibrationError.noImages }
-        let images = try imageFiles.map { url throws(ImageError) in try Image(contentsOf: url) }
+        let images = try imageFiles.map { url throws(ImageFileError) in try PlanarImage(contentsOf: url) }
         try self.init(network: network, images: images, letterbox: letterbox, threads: threads)
     }
 

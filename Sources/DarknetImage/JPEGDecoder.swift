@@ -10,7 +10,7 @@ import Darknet
 /// does. The EXIF orientation from the first APP1 segment is applied. Samples become
 /// `Float(Double(v) / 255.0)`, planar RGB: the values Darknet's `load_image_color` produces.
 enum JPEGDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         let header = JPEGHeader(scanning: bytes)
         if let width = header.width, let height = header.height {
             try limits.check(width: width, height: height, path: path)
@@ -44,7 +44,7 @@ enum JPEGDecoder {
         let width = Int(result.width), height = Int(result.height)
         let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height,
                                                components: Int(result.components))
-        let image = try Image(width: width, height: height, channels: 3, pixels: planes)
+        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
         if let orientation = header.orientation {
             return image.applying(orientation)
         }

@@ -3,7 +3,7 @@ import Darknet
 
 /// Baseline JPEG encoding through libjpeg-turbo (`jpeg_set_defaults`, then quality).
 enum JPEGEncoder {
-    static func encode(_ image: Image, quality: Int, path: String) throws(ImageError) -> [UInt8] {
+    static func encode(_ image: PlanarImage, quality: Int, path: String) throws(ImageFileError) -> [UInt8] {
         guard image.channels == 3 || image.channels == 1 else {
             throw .writeFailed(path: path, reason: "JPEG needs 1 or 3 channels, the image has \(image.channels)")
         }

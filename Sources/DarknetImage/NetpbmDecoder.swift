@@ -9,7 +9,7 @@ import Darknet
 /// samples above maxval count as maxval. In a bitmap, 1 is black. `#` starts a comment
 /// anywhere before a number; `P1` samples are single digits, which need no separator.
 enum NetpbmDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         let reader = ByteReader(bytes: bytes, path: path, format: "Netpbm")
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[1]) else {
             throw reader.damaged("no P1-P6 magic number at byte 0")
@@ -68,7 +68,7 @@ enum NetpbmDecoder {
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
         }
-        return try Image(width: width, height: height, channels: 3, pixels: planes)
+        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
     }
 
     /// Header fields and plain-format samples: decimal numbers between whitespace and comments.
@@ -99,7 +99,7 @@ enum NetpbmDecoder {
             }
         }
 
-        mutating func number(_ what: @autoclosure () -> String) throws(ImageError) -> Int {
+        mutating func number(_ what: @autoclosure () -> String) throws(ImageFileError) -> Int {
             skipSpaceAndComments()
             let start = offset
             var value = 0
@@ -115,7 +115,7 @@ enum NetpbmDecoder {
         }
 
         /// One `P1` sample: a `0` or `1`, with or without separators.
-        mutating func bit() throws(ImageError) -> Int {
+        mutating func bit() throws(ImageFileError) -> Int {
             skipSpaceAndComments()
             guard offset < bytes.count else { throw reader.damaged("file ends at byte \(offset), inside the bitmap") }
             let c = bytes[offset]
@@ -127,7 +127,7 @@ enum NetpbmDecoder {
         }
 
         /// The binary raster starts after the single whitespace character ending the header.
-        func rasterStart() throws(ImageError) -> Int {
+        func rasterStart() throws(ImageFileError) -> Int {
             guard offset < bytes.count, Self.isSpace(bytes[offset]) else {
                 throw reader.damaged("whitespace expected at byte \(offset), after the header")
             }

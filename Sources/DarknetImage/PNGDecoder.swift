@@ -9,7 +9,7 @@ import Darknet
 /// palettes are expanded, 1/2/4-bit grey is scaled to 0...255 and replicated. An `eXIf`
 /// orientation before the image data is applied. Samples become `Float(Double(v) / 255.0)`.
 enum PNGDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         let header = PNGHeader(scanning: bytes)
         if let width = header.width, let height = header.height {
             try limits.check(width: width, height: height, path: path)
@@ -35,7 +35,7 @@ enum PNGDecoder {
         }
         let width = Int(result.width), height = Int(result.height)
         let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
-        let image = try Image(width: width, height: height, channels: 3, pixels: planes)
+        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
         if let orientation = header.orientation {
             return image.applying(orientation)
         }

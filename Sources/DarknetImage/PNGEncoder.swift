@@ -3,7 +3,7 @@ import Darknet
 
 /// PNG encoding through libpng's simplified write API.
 enum PNGEncoder {
-    static func encode(_ image: Image, path: String) throws(ImageError) -> [UInt8] {
+    static func encode(_ image: PlanarImage, path: String) throws(ImageFileError) -> [UInt8] {
         guard image.channels == 3 || image.channels == 1 else {
             throw .writeFailed(path: path, reason: "PNG needs 1 or 3 channels, the image has \(image.channels)")
         }

@@ -1,6 +1,6 @@
 import Darknet
 
-/// Conversions between decoded 8-bit samples and `Image`'s planar floats.
+/// Conversions between decoded 8-bit samples and `PlanarImage`'s planar floats.
 enum PixelConversion {
     /// Planar RGB floats from `width * height` interleaved pixels of `components` bytes.
     ///
@@ -34,7 +34,7 @@ enum PixelConversion {
     }
 
     /// Interleaved 8-bit samples of a 1- or 3-channel image, row-major.
-    static func interleavedBytes(of image: Image) -> [UInt8] {
+    static func interleavedBytes(of image: PlanarImage) -> [UInt8] {
         let area = image.width * image.height
         let channels = image.channels
         var bytes = [UInt8](repeating: 0, count: area * channels)
@@ -43,11 +43,23 @@ enum PixelConversion {
                 for c in 0..<channels {
                     let plane = src.baseAddress! + c * area
                     for i in 0..<area {
-                        dst[i * channels + c] = Image.byte(plane[i])
+                        dst[i * channels + c] = PlanarImage.byte(plane[i])
                     }
                 }
             }
         }
         return bytes
+    }
+}
+
+extension PlanarImage {
+    /// A decoded RGB image of `width x height` from its planar pixels, the core's error named
+    /// with the file (`ImageFileError.invalidImage`).
+    static func decoded(width: Int, height: Int, planes: [Float], path: String) throws(ImageFileError) -> PlanarImage {
+        do {
+            return try PlanarImage(width: width, height: height, channels: 3, pixels: planes)
+        } catch {
+            throw .invalidImage(path: path, error)
+        }
     }
 }

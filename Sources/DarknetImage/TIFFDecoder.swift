@@ -4,9 +4,9 @@ import Darknet
 /// TIFF through libtiff, as OpenCV's `imread(IMREAD_COLOR)` reads it: the first image, through
 /// libtiff's RGBA interface (see `sd_tiff_decode`), turned upright by its Orientation tag (the
 /// same eight values as EXIF's). What that interface does not read (e.g. floating-point
-/// samples) is `ImageError.unsupportedVariant`.
+/// samples) is `ImageFileError.unsupportedVariant`.
 enum TIFFDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         var result = sd_tiff_result()
         // libtiff's largest single allocation: a strip or tile, at most 8 bytes a pixel.
         let (scaled, overflow) = Int(limits.cMaxPixels).multipliedReportingOverflow(by: 8)
@@ -33,7 +33,7 @@ enum TIFFDecoder {
             throw .corrupt(path: path, reason: "TIFF: libtiff returned no pixels")
         }
         let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
-        let image = try Image(width: width, height: height, channels: 3, pixels: planes)
+        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
         if let orientation = EXIFOrientation(rawValue: Int(result.orientation)), orientation != .up {
             return image.applying(orientation)
         }

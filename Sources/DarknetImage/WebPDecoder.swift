@@ -5,7 +5,7 @@ import Darknet
 /// libwebp's own RGB output, alpha dropped without compositing. Animated WebP is refused, as
 /// `imread` refuses it.
 enum WebPDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageError) -> Image {
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
             throw .unreadable(path: path, reason: "libwebp's decoder does not match the headers it was built with")
@@ -38,7 +38,7 @@ enum WebPDecoder {
         let planes = rgb.withUnsafeBufferPointer {
             PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
         }
-        return try Image(width: width, height: height, channels: 3, pixels: planes)
+        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
     }
 
     private static func describe(_ status: VP8StatusCode) -> String {

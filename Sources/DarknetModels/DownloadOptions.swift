@@ -24,8 +24,9 @@ public struct DownloadOptions: Sendable {
     }
 }
 
-/// Progress of a model download: the file being transferred and the whole model.
-public struct DownloadProgress: Sendable, Equatable {
+/// Progress of a model download: the file being transferred and the whole model. Prints as
+/// `weights: 1048576 of 8388608 bytes (overall 1050000 of 8390000)`.
+public struct DownloadProgress: Sendable, Equatable, CustomStringConvertible {
     /// The file being transferred.
     public var role: ModelFileRole
     /// The file's URL.
@@ -38,6 +39,11 @@ public struct DownloadProgress: Sendable, Equatable {
     public var overallBytes: Int64
     /// The sum of the sizes of the files that need transferring, once every one is known.
     public var overallTotal: Int64?
+
+    public var description: String {
+        func part(_ bytes: Int64, _ total: Int64?) -> String { total.map { "\(bytes) of \($0)" } ?? "\(bytes)" }
+        return "\(role): \(part(fileBytes, fileTotal)) bytes (overall \(part(overallBytes, overallTotal)))"
+    }
 }
 
 /// A thread-safe flag that stops a download: the transfer ends within a fraction of a second

@@ -71,7 +71,7 @@ public struct HostedModel: Sendable, Equatable {
     public static func defaultName(cfg: URL, weights: URL, names: URL?) -> String {
         let key = [cfg, weights].map(\.absoluteString).joined(separator: "\n") + "\n" + (names?.absoluteString ?? "")
         let stem = weights.deletingPathExtension().lastPathComponent
-        return (stem.isEmpty ? "model" : stem) + "-" + SHA256.hex(of: Array(key.utf8)).prefix(16)
+        return (stem.isEmpty ? "model" : stem) + "-" + ModelChecksum.hex(of: Array(key.utf8)).prefix(16)
     }
 
     /// The files to fetch, in the order they are fetched (small ones first, so the overall

@@ -2,13 +2,21 @@ import Darknet
 import Foundation
 
 /// Local files of a model, ready to load: a cached version or the bundled copy.
-public struct ModelFiles: Sendable, Equatable {
+public struct ModelFiles: Sendable, Equatable, CustomStringConvertible {
     /// Where the files come from.
-    public enum Origin: Sendable, Equatable {
+    public enum Origin: Sendable, Equatable, CustomStringConvertible {
         /// A version in the cache (`version` is its folder name under `versions/`).
         case cache(version: String)
         /// The app's own copy (`HostedModel.bundled`).
         case bundled
+
+        /// `cache version <id>` or `bundled`.
+        public var description: String {
+            switch self {
+            case .cache(let version): "cache version \(version)"
+            case .bundled: "bundled"
+            }
+        }
     }
 
     /// The local `.cfg` file.
@@ -19,6 +27,9 @@ public struct ModelFiles: Sendable, Equatable {
     public let names: URL?
     /// Cache or bundle.
     public let origin: Origin
+
+    /// The weights file's path and the origin: `/cache/tiny/versions/3f2a/model.weights (cache version 3f2a)`.
+    public var description: String { "\(weights.path) (\(origin))" }
 
     /// Files at these local URLs.
     public init(cfg: URL, weights: URL, names: URL?, origin: Origin) {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How an update check ended.
-public enum ModelUpdate: Sendable, Equatable {
+/// How an update check ended. Prints as `up to date: <files>` or `updated: <files>`.
+public enum ModelUpdate: Sendable, Equatable, CustomStringConvertible {
     /// The server has nothing newer; the cached model is unchanged.
     case upToDate(ModelFiles)
     /// A new version was downloaded, checked and installed.
@@ -11,6 +11,13 @@ public enum ModelUpdate: Sendable, Equatable {
     public var files: ModelFiles {
         switch self {
         case .upToDate(let files), .updated(let files): files
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .upToDate(let files): "up to date: \(files)"
+        case .updated(let files): "updated: \(files)"
         }
     }
 }
@@ -80,27 +87,40 @@ public struct ModelStore: Sendable {
         try fetch(conditional: true, options: options)
     }
 
-    /// `download(options:)` for Swift concurrency: cancelling the task cancels the download.
-    public func download(options: DownloadOptions = DownloadOptions()) async throws -> ModelFiles {
-        try await runCancellable(options) { try download(options: $0) }
+    /// `download(options:)` for Swift concurrency: the transfer runs on a thread of its own
+    /// while the calling task is suspended (no thread of the cooperative pool waits on the
+    /// network), and cancelling the task cancels the download (`.cancelled`).
+    public func download(options: DownloadOptions = DownloadOptions()) async throws(ModelSourceError) -> ModelFiles {
+        try await onOwnThread(options) { options throws(ModelSourceError) in try download(options: options) }
     }
 
-    /// `update(options:)` for Swift concurrency: cancelling the task cancels the check.
-    public func update(options: DownloadOptions = DownloadOptions()) async throws -> ModelUpdate {
-        try await runCancellable(options) { try update(options: $0) }
+    /// `update(options:)` for Swift concurrency, on a thread of its own like `download`;
+    /// cancelling the task cancels the check (`.cancelled`).
+    public func update(options: DownloadOptions = DownloadOptions()) async throws(ModelSourceError) -> ModelUpdate {
+        try await onOwnThread(options) { options throws(ModelSourceError) in try update(options: options) }
     }
 
-    private func runCancellable<T: Sendable>(_ options: DownloadOptions,
-                                             _ body: @escaping @Sendable (DownloadOptions) throws -> T) async throws -> T {
+    /// Runs `body` on a new thread and resumes the calling task with its result; cancelling the
+    /// task sets the download's cancellation flag.
+    private func onOwnThread<T: Sendable>(
+        _ options: DownloadOptions, _ body: @escaping @Sendable (DownloadOptions) throws(ModelSourceError) -> T
+    ) async throws(ModelSourceError) -> T {
         var options = options
         let cancellation = options.cancellation ?? DownloadCancellation()
         options.cancellation = cancellation
-        let blocking = options
-        return try await withTaskCancellationHandler {
-            try await Task.detached { try body(blocking) }.value
+        let run = options
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, ModelSourceError>, Never>) in
+                let thread = Thread {
+                    continuation.resume(returning: Result { () throws(ModelSourceError) -> T in try body(run) })
+                }
+                thread.name = "SwiftDarknet.ModelStore"
+                thread.start()
+            }
         } onCancel: {
             cancellation.cancel()
         }
+        return try result.get()
     }
 
     // MARK: Fetching
@@ -224,7 +244,7 @@ public struct ModelStore: Sendable {
     static func digest(of url: URL) throws(ModelSourceError) -> String {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw DurableFiles.cacheError(url, "cannot be read") }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var hasher = ModelChecksum()
         while true {
             let block: Data
             do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw DurableFiles.cacheError(url, "read failed: \(error)") }

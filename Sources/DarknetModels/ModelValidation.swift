@@ -15,7 +15,7 @@ public struct ModelValidation: Sendable {
     /// file (if any) is UTF-8 text. Costs one load of the network.
     public static let loadsNetwork = ModelValidation { files in
         _ = try Network(cfg: files.cfg, weights: files.weights)
-        if let names = files.names { _ = try Detector.readLabels(names) }
+        if let names = files.names { _ = try ClassLabels.read(names) }
     }
 
     /// The file a load error is about: cfg for cfg and plan errors, weights for weights errors,

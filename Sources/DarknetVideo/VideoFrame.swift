@@ -6,14 +6,30 @@ public struct VideoFrame: Sendable {
     /// format (no copy), otherwise an RGB copy made by libswscale (see `FrameConverter`); where
     /// the stream says to turn it (`VideoReaderOptions.autorotate`), a turned copy of either.
     public let pixels: PixelBuffer
-    /// Presentation time in seconds, from the stream's timestamps (`best_effort_timestamp`
-    /// times the stream's time base; frames without one continue from the previous frame at
-    /// the stream's frame rate).
-    public let timestamp: Double
+    /// Presentation time, from the stream's timestamps (`best_effort_timestamp` times the
+    /// stream's time base, to the nearest nanosecond; frames without one continue from the
+    /// previous frame at the stream's frame rate).
+    public let presentationTime: Duration
     /// 0-based index in the order the decoder returned the frames.
     public let index: Int
-    /// When the decoder returned it (`DispatchTime.now().uptimeNanoseconds`).
-    public let decodedAt: UInt64
+    /// When the decoder returned it.
+    public let decodeInstant: ContinuousClock.Instant
+
+    /// A frame from its parts (to feed a consumer of frames in tests).
+    public init(pixels: PixelBuffer, presentationTime: Duration, index: Int, decodeInstant: ContinuousClock.Instant = .now) {
+        self.pixels = pixels
+        self.presentationTime = presentationTime
+        self.index = index
+        self.decodeInstant = decodeInstant
+    }
+
+    /// `presentationTime` in seconds.
+    @available(*, deprecated, message: "use presentationTime (a Duration)")
+    public var timestamp: Double { presentationTime.inSeconds }
+
+    /// `decodeInstant` in `DispatchTime.now().uptimeNanoseconds`.
+    @available(*, deprecated, message: "use decodeInstant (a ContinuousClock instant)")
+    public var decodedAt: UInt64 { decodeInstant.uptimeNanoseconds }
 }
 
 /// How `VideoReader` opens and waits.
@@ -23,28 +39,44 @@ public struct VideoReaderOptions: Sendable, Equatable {
     /// (a FIFO that never writes), and bounds network waits through libavformat's interrupt
     /// callback plus the protocols' own `timeout`/`rw_timeout` options.
     public var timeout: Double
-    /// libavcodec decoding threads (1: decode on the caller's thread only).
+    /// libavcodec decoding threads (1: decode on the caller's thread only; at least 1).
     public var decoderThreads: Int
     /// Largest frame area in pixels the decoder accepts (libavcodec's `max_pixels`); a stream
-    /// declaring more fails to open or to decode.
+    /// declaring more fails to open or to decode. At least 1.
     public var maxPixels: Int
     /// Whether frames come turned upright by the stream's display matrix
     /// (`VideoReader.rotation`), as `ffmpeg` and OpenCV return them (false: as stored, like
     /// `ffmpeg -noautorotate`). A turned frame is a copy, in the format it would have had.
     public var autorotate: Bool
 
+    /// Options; `VideoReader` refuses invalid ones (`problem`) with `VideoError.cannotOpen`.
     public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28, autorotate: Bool = true) {
         self.timeout = timeout
         self.decoderThreads = decoderThreads
         self.maxPixels = maxPixels
         self.autorotate = autorotate
     }
+
+    /// What is wrong with these options, if anything: a `timeout` that is not a positive
+    /// number of seconds, fewer than 1 `decoderThreads` or `maxPixels`.
+    public var problem: ArgumentError? {
+        if !(timeout > 0) {
+            return ArgumentError(argument: "VideoReaderOptions.timeout", value: String(timeout), expected: "a number of seconds > 0")
+        }
+        if decoderThreads < 1 {
+            return ArgumentError(argument: "VideoReaderOptions.decoderThreads", value: String(decoderThreads), expected: "an integer >= 1")
+        }
+        if maxPixels < 1 {
+            return ArgumentError(argument: "VideoReaderOptions.maxPixels", value: String(maxPixels), expected: "an integer >= 1")
+        }
+        return nil
+    }
 }
 
 extension VideoFrame {
-    /// The frame for a `DetectionPipeline`: same pixels, timestamp and index, latency measured
-    /// from when the decoder returned it.
+    /// The frame for a `DetectionPipeline`: same pixels, presentation time and index, latency
+    /// measured from when the decoder returned it.
     public var pipelineFrame: Frame {
-        Frame(pixels: pixels, timestamp: timestamp, index: index, captureTime: decodedAt)
+        Frame(pixels: pixels, presentationTime: presentationTime, index: index, captureInstant: decodeInstant)
     }
 }

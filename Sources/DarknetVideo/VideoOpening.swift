@@ -74,8 +74,8 @@ extension VideoReader {
         var result = avcodec_parameters_to_context(codec, stream.pointee.codecpar)
         if result < 0 { throw failCodec(ffmpegMessage(result)) }
         codec.pointee.pkt_timebase = stream.pointee.time_base
-        codec.pointee.thread_count = Int32(max(1, options.decoderThreads))
-        codec.pointee.max_pixels = Int64(max(1, options.maxPixels))
+        codec.pointee.thread_count = Int32(clamping: options.decoderThreads)
+        codec.pointee.max_pixels = Int64(options.maxPixels)
         let declared = Int64(stream.pointee.codecpar.pointee.width) * Int64(stream.pointee.codecpar.pointee.height)
         if declared > Int64(options.maxPixels) {
             throw failCodec("frame size \(stream.pointee.codecpar.pointee.width)x\(stream.pointee.codecpar.pointee.height) is over the limit of \(options.maxPixels) pixels")

@@ -7,9 +7,12 @@ import Dispatch
 /// `udp://`, `tcp://`) — decoding its best video stream with libavcodec, in software.
 ///
 /// `nextFrame()` returns frames in decode order with the stream's timestamps and flushes the
-/// decoder at the end, so the last frames are not lost. Every wait is bounded by
+/// decoder at the end, so the last frames are not lost; `frames` gives them as an
+/// `AsyncSequence`, decoded off Swift's cooperative pool. Every wait is bounded by
 /// `VideoReaderOptions.timeout`. Call `nextFrame()` from one thread at a time; `cancel()` may
 /// be called from any thread and makes a waiting read fail with `VideoError.cancelled`.
+/// To run a `DetectionPipeline` on a video, hand the reader to `DetectionPipeline.process(_:options:)`
+/// or to a `VideoFeed`.
 public final class VideoReader: @unchecked Sendable {
     /// The path or URL, as given.
     public let source: String
@@ -50,12 +53,15 @@ public final class VideoReader: @unchecked Sendable {
     private var draining = false
     private var finished = false
     private var pendingError: VideoError?
-    private var lastTimestamp: Double?
+    private var lastPresentationTime: Duration?
     private var reportedDamage = false
     private let memory: MemoryInput?
+    /// Where `frames` decodes: one thread, started on demand, ending when idle.
+    let decodeThread = LibraryThreads(maximum: 1, idleTimeout: 1, name: "SwiftDarknet.VideoReader")
 
     /// Opens `source` and its decoder (waiting at most `options.timeout` seconds).
-    /// - Throws: `VideoError.cannotOpen`, `.timedOut` or `.noVideoStream`, naming `source`.
+    /// - Throws: `VideoError.cannotOpen` (also for invalid `options`), `.timedOut` or
+    ///   `.noVideoStream`, naming `source`.
     public convenience init(source: String, options: VideoReaderOptions = VideoReaderOptions()) throws(VideoError) {
         try self.init(source: source, memory: nil, options: options)
     }
@@ -68,6 +74,7 @@ public final class VideoReader: @unchecked Sendable {
     }
 
     private init(source: String, memory: MemoryInput?, options: VideoReaderOptions) throws(VideoError) {
+        if let problem = options.problem { throw .cannotOpen(source: source, reason: problem.description) }
         Self.silenceLibraries
         self.source = source
         self.memory = memory
@@ -184,18 +191,18 @@ public final class VideoReader: @unchecked Sendable {
     private func makeFrame(_ frame: UnsafeMutablePointer<AVFrame>) throws(VideoError) -> VideoFrame {
         let pixels = try converter.pixels(of: frame, clockwise: turn, source: source)
         let pts = frame.pointee.best_effort_timestamp
-        let timestamp: Double
+        let presentationTime: Duration
         if pts != sd_nopts_value(), timeBase.den > 0 {
-            timestamp = Double(pts) * av_q2d(timeBase)
-        } else if let lastTimestamp {
-            timestamp = lastTimestamp + 1 / (frameRate ?? 25)
+            presentationTime = .rounded(seconds: Double(pts) * av_q2d(timeBase))
+        } else if let lastPresentationTime {
+            presentationTime = lastPresentationTime + .rounded(seconds: 1 / (frameRate ?? 25))
         } else {
-            timestamp = 0
+            presentationTime = .zero
         }
-        lastTimestamp = timestamp
+        lastPresentationTime = presentationTime
         let index = framesRead
         framesRead += 1
-        return VideoFrame(pixels: pixels, timestamp: timestamp, index: index, decodedAt: DispatchTime.now().uptimeNanoseconds)
+        return VideoFrame(pixels: pixels, presentationTime: presentationTime, index: index, decodeInstant: .now)
     }
 
     private static let silenceLibraries: Void = sd_quiet_logs()

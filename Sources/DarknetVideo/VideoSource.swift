@@ -1,6 +1,6 @@
 /// What kind of source a path or URL names, which decides the default frame policy and
 /// whether waits need network time-outs.
-public enum VideoSourceKind: Sendable, Equatable {
+public enum VideoSourceKind: Sendable, Equatable, CustomStringConvertible {
     /// A file on disk (MP4, MKV, AVI, ...).
     case file
     /// Numbered images such as `frames/%04d.png`.
@@ -19,6 +19,15 @@ public enum VideoSourceKind: Sendable, Equatable {
             self = .imageSequence
         } else {
             self = .file
+        }
+    }
+
+    /// `file`, `image sequence` or `network stream`.
+    public var description: String {
+        switch self {
+        case .file: "file"
+        case .imageSequence: "image sequence"
+        case .network: "network stream"
         }
     }
 

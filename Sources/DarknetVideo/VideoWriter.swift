@@ -119,9 +119,18 @@ public final class VideoWriter {
 
     deinit { release() }
 
-    /// Encodes one picture shown at `timestamp` seconds (the first frame's time is zero).
-    /// - Parameter image: 3-channel planar RGB floats in [0, 1] of this writer's size.
-    public func write(_ image: Image, timestamp: Double) throws(VideoError) {
+    /// Encodes one picture shown at `timestamp` seconds.
+    @available(*, deprecated, message: "use write(_:presentationTime:) with a Duration")
+    public func write(_ image: PlanarImage, timestamp: Double) throws(VideoError) {
+        try write(image, presentationTime: .rounded(seconds: timestamp))
+    }
+
+    /// Encodes one picture.
+    /// - Parameters:
+    ///   - image: 3-channel planar RGB floats in [0, 1] of this writer's size.
+    ///   - presentationTime: when it is shown; the first picture's time counts as zero.
+    public func write(_ image: PlanarImage, presentationTime: Duration) throws(VideoError) {
+        let timestamp = presentationTime.inSeconds
         guard !finished, let frame, let encoder else { throw .writeFailed(destination: destination, reason: "already finished") }
         guard image.width == width, image.height == height, image.channels == 3 else {
             throw .writeFailed(destination: destination, reason: "frame \(image.width)x\(image.height)x\(image.channels), expected \(width)x\(height)x3")
@@ -195,7 +204,7 @@ public final class VideoWriter {
     }
 
     /// Packed 8-bit RGB of a planar float image (clamped, rounded to nearest).
-    static func interleavedBytes(_ image: Image) -> [UInt8] {
+    static func interleavedBytes(_ image: PlanarImage) -> [UInt8] {
         let area = image.width * image.height
         var bytes = [UInt8](repeating: 0, count: 3 * area)
         image.pixels.withUnsafeBufferPointer { planes in

@@ -28,7 +28,7 @@ final class AnnotatedOutput {
     }
 
     func write(_ frame: VideoFrame, annotations: [BoxAnnotation]) throws {
-        let image = Image(pixels: frame.pixels).annotated(with: annotations, classCount: classCount)
+        let image = PlanarImage(pixels: frame.pixels).annotated(with: annotations, classCount: classCount)
         if let pattern {
             try image.write(to: URL(fileURLWithPath: Self.fill(pattern, with: frame.index)))
         } else if let writer {
@@ -36,7 +36,7 @@ final class AnnotatedOutput {
                 throw VideoError.writeFailed(destination: writer.destination,
                                              reason: "frame \(frame.index) is \(image.width)x\(image.height), the video \(writer.width)x\(writer.height)")
             }
-            try writer.write(image, timestamp: frame.timestamp)
+            try writer.write(image, presentationTime: frame.presentationTime)
         }
     }
 

@@ -8,22 +8,22 @@ import Foundation
 struct ClassifyCommand: Command {
     static let name = "classify"
     static let abstract = "classify images with a Darknet classifier (top-k labels)"
-    static let usage = """
-        --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
-                     [--top 5] [--json] [--threads 1] [--strict] [--memory-limit MIB] [--recursive] [--list FILE|-] IMAGE_OR_DIR...
-          default output: "NN.NN%: label" lines per image, as `darknet classifier predict` prints them
-          --names    one label per line (e.g. imagenet.shortnames.list); without it (or --data), class indices
-          --data     a Darknet .data file (imagenet1k.data): its names=, its classes= checked against the outputs
-          --top      how many classes to print per image
-          --json     one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}
-          --threads  threads for each forward pass (results do not depend on it)
-        \(PlanFlags.help)
-        """ + "\n" + ImageSourceFlags.usage + """
-
-          an image that fails: reported on stderr, the others still run, exit status 1 at the end
-        """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
-        .union(ImageSourceFlags.flagNames)
+    static let operands = "IMAGE_OR_DIR..."
+    static let description = """
+        default output: "NN.NN%: label" lines per image, as `darknet classifier predict` prints them
+        \(ImageSourceFlags.operandHelp)
+        an image that fails: reported on stderr, the others still run, exit status 1 at the end
+        """
+    static let optionGroups = [
+        ModelOptions.options([LabelFiles.option]),
+        OptionGroup("classification", [
+            .value("top", "N", default: "5", "how many classes to print per image"),
+            .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
+            .flag("json", #"one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}"#),
+        ]),
+        OptionGroup("images", ImageSourceFlags.options),
+        PlanFlags.options,
+    ]
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -38,9 +38,9 @@ struct ClassifyCommand: Command {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
         plan = try PlanFlags(arguments: &arguments)
-        top = try arguments.int("top", default: 5, range: 1...100_000)
+        top = try arguments.int("top", range: 1...100_000)
         json = arguments.flag("json")
-        threads = try arguments.int("threads", default: 1, range: 1...256)
+        threads = try arguments.int("threads", range: 1...256)
         sources = ImageSourceFlags(arguments: &arguments)
         images = arguments.positionals
         try sources.requireImages(images)
@@ -51,7 +51,7 @@ struct ClassifyCommand: Command {
         let (cfg, weights, names) = try model.resolve()
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
+        let network = try Network(spec: spec, weights: weights, options: plan.options)
         let unlabelled = try Classifier(network: network, threads: threads)
         let outputs = network.plan.layers[unlabelled.outputLayer].outputShape.count
         let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")
@@ -59,7 +59,7 @@ struct ClassifyCommand: Command {
         var failures = 0
         for path in paths {
             do {
-                let image = try Image(contentsOf: URL(fileURLWithPath: path))
+                let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
                 let predictions = try classifier.classify(image, top: top)
                 if json {
                     print(ClassificationJSON.line(image: path, width: image.width, height: image.height,

@@ -4,14 +4,16 @@ import CommandLineKit
 /// `detect`'s batch options: where the images come from (`ImageSourceFlags`) and the files
 /// written for the whole batch (`--out-json`, `--save-labels`).
 struct DetectBatchOptions {
-    static let usage = ImageSourceFlags.usage + "\n" + """
-          --out-json one JSON file in Darknet's -out format: [{"frame_id", "filename", "objects": [...]}]
-          --save-labels  a YOLO label file beside each image (IMAGE minus extension + .txt)
-          --jobs N   images run at once, each forward pass on --threads threads (default 1; for
-                     throughput on N cores: --jobs N --threads 1); output order and results unchanged
-          an image that fails: reported on stderr (--json: a line {"image", "error"}), exit status 1 at the end
-        """
-    static let flagNames: Set<String> = ImageSourceFlags.flagNames.union(["save-labels"])
+    static let options = OptionGroup("images", ImageSourceFlags.options + [
+        .value("out-json", "FILE", #"one JSON file in Darknet's -out format: [{"frame_id", "filename", "objects": [...]}]"#),
+        .flag("save-labels", "a YOLO label file beside each image (IMAGE minus extension + .txt)"),
+        .value("jobs", "N", default: "1", """
+            images run at once, each forward pass on --threads threads (for throughput on N
+            cores: --jobs N --threads 1); output order and results unchanged
+            """),
+    ])
+    /// The help's words on images that fail.
+    static let failureHelp = #"an image that fails: reported on stderr (--json: a line {"image", "error"}), exit status 1 at the end"#
 
     let sources: ImageSourceFlags
     let outJSON: String?
@@ -23,6 +25,6 @@ struct DetectBatchOptions {
         sources = ImageSourceFlags(arguments: &arguments)
         outJSON = arguments.string("out-json")
         saveLabels = arguments.flag("save-labels")
-        jobs = try arguments.int("jobs", default: 1, range: 1...256)
+        jobs = try arguments.int("jobs", range: 1...256)
     }
 }

@@ -8,24 +8,31 @@ import Foundation
 struct DetectCommand: Command {
     static let name = "detect"
     static let abstract = "detect objects in images (text, JSON lines, annotated images)"
-    static let usage = """
-        --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--cache DIR] [--update]
-                     [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--stretch] [--json] [--out DIR_OR_FILE] [--threads 1]
-                     [--strict] [--memory-limit MIB] [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
-                     [--recursive] [--list FILE|-] [--out-json FILE] [--save-labels] [--jobs N] IMAGE_OR_DIR...
-          default output: "label: NN%" lines per image, as Darknet prints them
-          --names    one label per line (e.g. coco.names); without it (or --data), class indices
-          --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
-          --thresh   smallest confidence reported; --hier: YOLOv2 hierarchy threshold; --nms: overlap for NMS
-          --json     one line per image: {"image", "width", "height", "detections": [...]}
-          --out      annotated image: a .png/.jpg file (one image) or a directory
-          --stretch  resize without keeping the aspect ratio (Darknet letterboxes)
-          --threads  threads for each forward pass (results do not depend on it)
-        \(PlanFlags.help)
-        \(PrecisionFlags.help)
-        """ + "\n" + DetectBatchOptions.usage + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "stretch"]).union(PlanFlags.flagNames).union(DetectBatchOptions.flagNames)
-        .union(ModelOptions.flagNames)
+    static let operands = "IMAGE_OR_DIR..."
+    static let description = """
+        default output: "label: NN%" lines per image, as Darknet prints them
+        \(ImageSourceFlags.operandHelp)
+        \(DetectBatchOptions.failureHelp)
+        """
+    static let optionGroups = [
+        ModelOptions.options([LabelFiles.option]),
+        OptionGroup("detection", [
+            .value("thresh", "0-1", default: "0.5", "smallest confidence reported"),
+            .value("hier", "0-1", default: "0.5", "YOLOv2's hierarchy threshold (YOLO9000)"),
+            .value("nms", "0-1", default: "0.45", "overlap above which NMS keeps only the better box"),
+            .flag("stretch", "resize without keeping the aspect ratio (Darknet letterboxes)"),
+            .value("threads", "N", default: "1",
+                   "threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
+        ]),
+        OptionGroup("output", [
+            .flag("json", #"one line per image: {"image", "width", "height", "detections": [...]}"#),
+            .value("out", "DIR_OR_FILE", "annotated image: a .png/.jpg file (one image) or a directory"),
+        ]),
+        DetectBatchOptions.options,
+        TilingFlags.options,
+        PlanFlags.options,
+        PrecisionFlags.options,
+    ]
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -44,12 +51,13 @@ struct DetectCommand: Command {
         plan = try PlanFlags(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
         options = DetectionOptions(
-            threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
-            hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
-            nmsThreshold: try arguments.float("nms", default: 0.45, range: 0...1),
-            letterbox: !arguments.flag("stretch"))
+            threshold: try arguments.float("thresh", range: 0...1),
+            hierThreshold: try arguments.float("hier", range: 0...1),
+            nmsThreshold: try arguments.float("nms", range: 0...1),
+            letterbox: !arguments.flag("stretch"),
+            tiling: try TilingFlags(arguments: &arguments).tiling)
         json = arguments.flag("json")
-        threads = try arguments.int("threads", default: 1, range: 1...256)
+        threads = try arguments.int("threads", range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }
         if let out, let format = ImageFormat(pathExtension: out.pathExtension), !format.isWritable {
             throw CLIError("--out \(out.path): annotated images are written as .png or .jpg, not .\(out.pathExtension)")
@@ -87,7 +95,7 @@ struct DetectCommand: Command {
         return result
     }
 
-    /// Whether `--out` names an image file to write (a format `Image.write(to:)` writes).
+    /// Whether `--out` names an image file to write (a format `PlanarImage.write(to:)` writes).
     static func isImageFile(_ url: URL) -> Bool {
         ImageFormat(pathExtension: url.pathExtension)?.isWritable == true
     }

@@ -7,17 +7,23 @@ import Foundation
 struct ForwardCommand: Command {
     static let name = "forward"
     static let abstract = "run one forward pass and dump layer outputs"
-    static let usage = """
-        --cfg FILE --weights FILE (--input-bin FILE | --image FILE) [--dump DIR] [--layers yolo|all|i,j,k] [--threads 1] [--strict] [--memory-limit MIB]
-          --input-bin   raw float32 little-endian planar CHW tensor at the network size; given N times,
-                        N consecutive passes of one session (recurrent state carried), dumped to DIR/stepNN/
-          --image       an image file, letterboxed to the network size as Darknet does
-          --dump        writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json
-          --layers      which layers to dump (default: yolo)
-          --threads     threads for the forward pass
-        \(PlanFlags.help)
-        """
-    static let flagNames: Set<String> = PlanFlags.flagNames
+    static let optionGroups = [
+        OptionGroup("network and input", [
+            .value("cfg", "FILE", required: true, "the Darknet .cfg"),
+            .value("weights", "FILE", required: true, "its .weights"),
+            .value("input-bin", "FILE", """
+                raw float32 little-endian planar CHW tensor at the network size; given N times, N
+                consecutive passes of one session (recurrent state carried), dumped to DIR/stepNN/
+                """),
+            .value("image", "FILE", "an image file, letterboxed to the network size as Darknet does (or --input-bin)"),
+        ]),
+        OptionGroup("output", [
+            .value("dump", "DIR", "writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json"),
+            .value("layers", "yolo|all|i,j,k", default: "yolo", "which layers to dump"),
+            .value("threads", "N", default: "1", "threads for the forward pass"),
+        ]),
+        PlanFlags.options,
+    ]
 
     let cfg: URL
     let weights: URL
@@ -36,22 +42,22 @@ struct ForwardCommand: Command {
         default: throw CLIError("give --input-bin (once, or once per time step) or --image, not both")
         }
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
-        selection = try DumpSelection(arguments.string("layers") ?? "yolo")
-        threads = try arguments.int("threads", default: 1, range: 1...256)
+        selection = try DumpSelection(arguments.stringOrDefault("layers") ?? "yolo")
+        threads = try arguments.int("threads", range: 1...256)
         plan = try PlanFlags(arguments: &arguments)
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weightsFile: weights, options: plan.options)
+        let network = try Network(spec: spec, weights: weights, options: plan.options)
         let tensors: [[Float]]
         switch input {
         case .tensors(let urls):
             tensors = try urls.map { try readFloats($0, expectedCount: network.inputShape.count) }
         case .image(let url):
             let shape = network.inputShape
-            tensors = [try Image(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
+            tensors = [try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
         }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)

@@ -4,12 +4,12 @@ import CommandLineKit
 /// Where `detect` and `classify` take their images from: IMAGE arguments (files, or directories
 /// of image files), then the paths of `--list FILE` (`-`: stdin).
 struct ImageSourceFlags {
-    static let usage = """
-          IMAGE may be a directory: its image files (.jpg .png .heic .bmp .tif .webp .ppm ...), sorted by path
-                     (--recursive: and below)
-          --list     a file of image paths, one per line (- reads them from stdin), after any IMAGE
-        """
-    static let flagNames: Set<String> = ["recursive"]
+    static let options = [
+        Option.flag("recursive", "with a directory IMAGE: its images and those below it"),
+        .value("list", "FILE|-", "a file of image paths, one per line (- reads them from stdin), after any IMAGE"),
+    ]
+    /// The help's words on IMAGE operands.
+    static let operandHelp = "IMAGE may be a directory: its image files (.jpg .png .heic .bmp .tif .webp .ppm ...), sorted by path"
 
     let recursive: Bool
     let list: String?

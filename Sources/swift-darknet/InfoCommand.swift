@@ -6,11 +6,10 @@ import Foundation
 struct InfoCommand: Command {
     static let name = "info"
     static let abstract = "print each layer's shapes and BFLOPs for a .cfg"
-    static let usage = """
-        --cfg FILE [--strict] [--memory-limit MIB]
-        \(PlanFlags.help)
-        """
-    static let flagNames: Set<String> = PlanFlags.flagNames
+    static let optionGroups = [
+        OptionGroup("network", [.value("cfg", "FILE", required: true, "the Darknet .cfg")]),
+        PlanFlags.options,
+    ]
 
     let cfg: URL
     let plan: PlanFlags

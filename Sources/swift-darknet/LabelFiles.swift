@@ -6,6 +6,9 @@ import Foundation
 /// Where a command's labels come from: `--names FILE` (one label per line) or `--data FILE`
 /// (a Darknet `.data` file: its `names`, and its `classes` checked against the network).
 struct LabelFiles {
+    /// `--data`, beside `--names` in a command's model options.
+    static let option = Option.value("data", "FILE", "a Darknet .data file (coco.data, obj.data): its names=, its classes= checked")
+
     let data: URL?
 
     /// Reads `--data`; with `--names` (`names`, read by `ModelOptions`) too, a usage mistake.
@@ -23,7 +26,7 @@ struct LabelFiles {
             try file.check(classes: classes, cfg: cfg.path, what: what)
             return (try file.labels(), file.names?.path ?? "<labels>")
         }
-        return (try names.map { try Detector.readLabels($0) } ?? [], names?.path ?? "<labels>")
+        return (try names.map { try ClassLabels.read($0) } ?? [], names?.path ?? "<labels>")
     }
 }
 
@@ -53,20 +56,21 @@ func cliMessage(_ error: any Error) -> String {
 /// the network's classes (a network without a detection head is refused first). int8 is
 /// calibrated on images fitted to the input as the command fits its own (`letterbox`).
 func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, options: PlanOptions,
-                  precision: PrecisionFlags, letterbox: Bool = true, threads: Int) throws -> Detector {
+                  precision: PrecisionFlags, letterbox: Bool = true, threads: Int,
+                  sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
     let spec = try loadSpec(cfg)
     try report(spec, options: options)
     let float = options
-    let options = try precision.options(options, spec: spec, float: { try Network(spec: spec, weightsFile: weights, options: float) },
+    let options = try precision.options(options, spec: spec, float: { try Network(spec: spec, weights: weights, options: float) },
                                         letterbox: letterbox, threads: threads) {
         FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
     }
-    let network = try Network(spec: spec, weightsFile: weights, options: options)
+    let network = try Network(spec: spec, weights: weights, options: options)
     if let summary = precision.summary(of: network.plan) {
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
     }
     _ = try Detector(network: network, threads: threads)
     let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
                                                    cfg: cfg, what: "classes")
-    return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
+    return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads, sessionPolicy: sessionPolicy)
 }

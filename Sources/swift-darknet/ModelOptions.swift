@@ -11,13 +11,18 @@ import Foundation
 /// without the network unless `--update` asks the server first; a failed check is reported on
 /// stderr and the cached model is used. A first download that fails is an error.
 struct ModelOptions {
-    static let flagNames: Set<String> = ["update"]
-    static let usage = """
-          --cfg, --weights, --names  local files or http(s):// URLs; URLs are downloaded once into
-                     --cache DIR (default ~/.cache/swift-darknet) and used from there
-          --update   ask the server for a newer model first (on failure the cached one is used)
-          --timeout  seconds without a byte before a download is abandoned (default 30)
-        """
+    /// The model files, with `extra` (a command's label options) after `--names`.
+    static func options(_ extra: [Option] = []) -> OptionGroup {
+        OptionGroup("model", [
+            .value("cfg", "FILE|URL", required: true, "the Darknet .cfg (a local file or an http(s):// URL)"),
+            .value("weights", "FILE|URL", required: true, "its .weights"),
+            .value("names", "FILE|URL", "one label per line (e.g. coco.names); without it (or --data), class indices"),
+        ] + extra + [
+            .value("cache", "DIR", default: "~/.cache/swift-darknet", "where URLs are downloaded once and used from"),
+            .flag("update", "ask the server for a newer model first (on failure the cached one is used)"),
+            .value("timeout", "SECONDS", default: "30", "without a byte before a download is abandoned"),
+        ])
+    }
 
     let cfg: String
     let weights: String
@@ -32,7 +37,7 @@ struct ModelOptions {
         names = arguments.string("names")
         cache = arguments.string("cache").map { URL(fileURLWithPath: $0, isDirectory: true) }
         update = arguments.flag("update")
-        timeout = Double(try arguments.float("timeout", default: 30, range: 0.1...86_400))
+        timeout = Double(try arguments.float("timeout", range: 0.1...86_400))
         if !isRemote, cache != nil || update || arguments.string("timeout") != nil {
             throw CLIError("--cache, --update and --timeout apply to http(s):// URLs; --cfg, --weights and --names are local files")
         }

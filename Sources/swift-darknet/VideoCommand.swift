@@ -10,33 +10,47 @@ import Foundation
 struct VideoCommand: Command {
     static let name = "video"
     static let abstract = "detect objects in a video file, image sequence or stream"
-    static let usage = """
-        --cfg FILE|URL --weights FILE|URL [--names FILE|URL | --data FILE] [--out annotated.mp4|frame%04d.png] [--json]
-                     [--live|--every] [--stride N] [--thresh 0.5] [--hier 0.5] [--nms 0.45] [--max-det N]
-                     [--classes 0,16|dog,cat] [--track] [--smooth N] [--duration S]
-                     [--input-timeout 10] [--no-autorotate] [--threads 1] [--strict] [--memory-limit MIB]
-                     [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]] INPUT
-          INPUT      anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
-                     (rtsp://, http://, udp://, tcp://)
-          --json     one line per processed frame: {"frame", "time", "detections": [...]}
-          --every    process every frame, the decoder waits (default for files and sequences)
-          --live     process the newest frame, drop the others (default for network URLs)
-          --stride N only every Nth frame (by decode index) is a candidate
-          --out      annotated video (H.264 MP4, or MJPEG AVI without an H.264 encoder), or
-                     numbered PNG/JPEG images for a path with %d
-          --track    give each detection a track ID ("track" in --json), kept across frames
-          --smooth N report each track's box averaged over its last N detections (implies --track)
-          --duration stop after S seconds of stream time
-          --input-timeout  seconds to wait for an input that sends nothing (default 10)
-          --no-autorotate  frames as stored: without it, a video whose display matrix says to turn it
-                     (a phone's portrait video) is read upright, as ffmpeg shows it
-          --data     a Darknet .data file (coco.data, obj.data): its names=, its classes= checked
-          --threads  threads for each forward pass (results do not depend on it)
-        \(PlanFlags.help)
-        \(PrecisionFlags.help)
+    static let operands = "INPUT"
+    static let description = """
+        INPUT: anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
+        (rtsp://, http://, udp://, tcp://)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
-        """ + "\n" + ModelOptions.usage
-    static let flagNames: Set<String> = Set(["json", "live", "every", "track", "no-autorotate"]).union(PlanFlags.flagNames).union(ModelOptions.flagNames)
+        """
+    static let optionGroups = [
+        ModelOptions.options([LabelFiles.option]),
+        OptionGroup("frames", [
+            .flag("every", "process every frame, the decoder waits (default for files and sequences)"),
+            .flag("live", "process the newest frame, drop the others (default for network URLs)"),
+            .value("stride", "N", default: "1", "only every Nth frame (by decode index) is a candidate"),
+            .value("duration", "SECONDS", "stop after that much stream time"),
+            .value("input-timeout", "SECONDS", default: "10", "to wait for an input that sends nothing"),
+            .flag("no-autorotate", """
+                frames as stored: without it, a video whose display matrix says to turn it (a
+                phone's portrait video) is read upright, as ffmpeg shows it
+                """),
+        ]),
+        OptionGroup("detection", [
+            .value("thresh", "0-1", default: "0.5", "smallest confidence reported"),
+            .value("hier", "0-1", default: "0.5", "YOLOv2's hierarchy threshold (YOLO9000)"),
+            .value("nms", "0-1", default: "0.45", "overlap above which NMS keeps only the better box"),
+            .value("max-det", "N", default: "0", "at most N detections a frame, the most confident (0: all)"),
+            .value("classes", "0,16|dog,cat", "only these classes (indices or labels)"),
+            .flag("track", #"give each detection a track ID ("track" in --json), kept across frames"#),
+            .value("smooth", "N", default: "0", "report each track's box averaged over its last N detections (implies --track)"),
+            .value("threads", "N", default: "1",
+                   "threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
+        ]),
+        OptionGroup("output", [
+            .flag("json", #"one line per processed frame: {"frame", "time", "detections": [...]}"#),
+            .value("out", "annotated.mp4|frame%04d.png", """
+                annotated video (H.264 MP4, or MJPEG AVI without an H.264 encoder), or numbered
+                PNG/JPEG images for a path with %d
+                """),
+        ]),
+        TilingFlags.options,
+        PlanFlags.options,
+        PrecisionFlags.options,
+    ]
 
     let model: ModelOptions
     let labelFiles: LabelFiles
@@ -60,27 +74,28 @@ struct VideoCommand: Command {
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
         plan = try PlanFlags(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
-        let maximum = try arguments.int("max-det", default: 0, range: 0...100_000)
+        let maximum = try arguments.int("max-det", range: 0...100_000)
         options = DetectionOptions(
-            threshold: try arguments.float("thresh", default: 0.5, range: 0...1),
-            hierThreshold: try arguments.float("hier", default: 0.5, range: 0...1),
-            nmsThreshold: try arguments.float("nms", default: 0.45, range: 0...1),
-            maximumDetections: maximum > 0 ? maximum : nil)
+            threshold: try arguments.float("thresh", range: 0...1),
+            hierThreshold: try arguments.float("hier", range: 0...1),
+            nmsThreshold: try arguments.float("nms", range: 0...1),
+            maximumDetections: maximum > 0 ? maximum : nil,
+            tiling: try TilingFlags(arguments: &arguments).tiling)
         classNames = arguments.string("classes").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         json = arguments.flag("json")
         let live = arguments.flag("live"), every = arguments.flag("every")
         guard !(live && every) else { throw CLIError("--live and --every exclude each other") }
         self.live = live ? true : every ? false : nil
-        stride = try arguments.int("stride", default: 1, range: 1...1_000_000)
+        stride = try arguments.int("stride", range: 1...1_000_000)
         duration = try arguments.string("duration").map { text in
             guard let seconds = Double(text), seconds > 0 else { throw CLIError("--duration must be a positive number of seconds, got '\(text)'") }
             return seconds
         }
-        timeout = Double(try arguments.float("input-timeout", default: 10, range: 0.1...3600))
+        timeout = Double(try arguments.float("input-timeout", range: 0.1...3600))
         autorotate = !arguments.flag("no-autorotate")
-        threads = try arguments.int("threads", default: 1, range: 1...256)
+        threads = try arguments.int("threads", range: 1...256)
         out = arguments.string("out")
-        let smooth = try arguments.int("smooth", default: 0, range: 0...10_000)
+        let smooth = try arguments.int("smooth", range: 0...10_000)
         let track = arguments.flag("track")
         tracking = track || smooth > 0
             ? TrackerOptions(smoothing: smooth > 1 ? .movingAverage(frames: smooth) : .none) : nil
@@ -103,7 +118,11 @@ struct VideoCommand: Command {
         let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options,
                                          tracking: tracking)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
-        let feed = FrameFeed(reader: reader, pipeline: pipeline, duration: duration, keepFrames: output != nil)
+        // --out draws each result on its frame: the latest 120 frames are kept for it (a
+        // --live run drops most of them unseen).
+        let feed = VideoFeed(reader: reader, pipeline: pipeline,
+                             options: VideoFeed.Options(duration: duration.map { .rounded(seconds: $0) },
+                                                        keptFrames: output != nil ? 120 : 0))
         let run = VideoRun(feed: feed, output: output, json: json,
                            progress: VideoProgressLine(enabled: isatty(2) != 0 && reader.kind != .network),
                            total: reader.estimatedFrameCount)
@@ -117,8 +136,7 @@ struct VideoCommand: Command {
         } catch {
             if failure == nil { failure = error }
         }
-        let counts = feed.counts
-        let summary = run.statistics.summary(read: counts.read, skipped: counts.skipped)
+        let summary = run.statistics.summary(read: feed.framesRead, skipped: feed.framesSkipped)
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
         if reader.damagedPackets > 0 && reader.kind == .network {
             warn("\(input): \(reader.damagedPackets) damaged packets skipped")

@@ -8,14 +8,14 @@ import Foundation
 final class VideoRun: @unchecked Sendable {
     // Used by one task at a time: `consume` runs the loop and returns before anything else
     // reads `statistics`.
-    private let feed: FrameFeed
+    private let feed: VideoFeed
     private let output: AnnotatedOutput?
     private let json: Bool
     private let progress: VideoProgressLine
     private let total: Int?
     private(set) var statistics = VideoStatistics()
 
-    init(feed: FrameFeed, output: AnnotatedOutput?, json: Bool, progress: VideoProgressLine, total: Int?) {
+    init(feed: VideoFeed, output: AnnotatedOutput?, json: Bool, progress: VideoProgressLine, total: Int?) {
         self.feed = feed
         self.output = output
         self.json = json
@@ -46,13 +46,13 @@ final class VideoRun: @unchecked Sendable {
         statistics.record(result.statistics)
         emit(result)
         if let output {
-            if let frame = feed.take(result.index) {
+            if let frame = feed.takeFrame(result.index) {
                 try output.write(frame, annotations: Self.annotations(result))
             } else {
                 warn("frame \(result.index) was no longer kept; not written to --out")
             }
         }
-        progress.update { statistics.progress(read: feed.counts.read, total: total) }
+        progress.update { statistics.progress(read: feed.framesRead, total: total) }
     }
 
     /// Boxes to draw: detect's (labels of one box joined), or with tracking each track's
@@ -75,12 +75,13 @@ final class VideoRun: @unchecked Sendable {
                 ? DetectionJSON.array(result.detections, rects: result.tracks.map(\.rect),
                                       extra: result.tracks.map { #""track": \#($0.trackID)"# })
                 : DetectionJSON.array(result.detections)
-            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, result.index, result.timestamp) + array + "}"
+            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, result.index, result.presentationTime.inSeconds)
+                + array + "}"
         } else {
             let found = result.detections.enumerated().map { i, d in
                 String(format: "%@%@: %.0f%%", d.label, tracked ? " #\(result.tracks[i].trackID)" : "", d.confidence * 100)
             }
-            line = String(format: "frame %d at %.3f s: ", result.index, result.timestamp)
+            line = String(format: "frame %d at %.3f s: ", result.index, result.presentationTime.inSeconds)
                 + (found.isEmpty ? "-" : found.joined(separator: ", "))
         }
         FileHandle.standardOutput.write(Data((line + "\n").utf8))

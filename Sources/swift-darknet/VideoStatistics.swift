@@ -10,8 +10,8 @@ struct VideoStatistics {
 
     /// Records one processed frame: its latency (decoded to result) and forward time.
     mutating func record(_ frame: FrameStatistics) {
-        latencies.append(frame.latency)
-        forwards.append(frame.forward)
+        latencies.append(frame.captureToResult.inSeconds)
+        forwards.append(frame.forwardTime.inSeconds)
     }
 
     var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// Exit status: 0 on success (and for `--help`, `help`, `--version`), 1 for an input error (a
 /// file missing or malformed, an image that could not be read), 2 for a usage mistake (an
-/// unknown command or option, a missing or malformed option value), with the usage on stderr.
-let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self]
+/// unknown command or option, a missing or malformed option value), with the mistake and a line
+/// pointing to the command's help on stderr.
+let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self,
+                                    ServeCommand.self, MapCommand.self, ValidCommand.self, RecallCommand.self]
 
 /// The tool's version (`--version`).
 let version = "0.1.0"
@@ -25,21 +27,31 @@ enum ExitStatus {
     return text
 }
 
-func commandUsage(_ command: any Command.Type) -> String {
-    "usage: swift-darknet \(command.name) \(command.usage)\n"
-}
 
 func printError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
 }
 
-/// A usage mistake: the message, then the usage, on stderr; exit status 2.
-func usageMistake(_ message: String, usage: String) -> Never {
-    printError("swift-darknet: \(message)\n" + usage)
+/// A usage mistake: the message and, instead of the whole help, the synopsis and where the help
+/// is (`help`), on stderr; exit status 2.
+func usageMistake(_ message: String, help: String) -> Never {
+    printError("swift-darknet: \(message)\n" + help)
     exit(ExitStatus.usageMistake)
 }
 
+/// The lines after a command's usage mistake: its synopsis and how to see its options.
+func helpPointer(_ command: any Command.Type) -> String {
+    command.help.synopsis + "\nRun 'swift-darknet \(command.name) --help' for the options.\n"
+}
+
 func isHelp(_ argument: String) -> Bool { argument == "--help" || argument == "-h" }
+
+/// "unknown command 'detcet'", with the nearest command's name when it looks like a typo.
+@MainActor func unknownCommand(_ name: String) -> String {
+    let names = commands.map { command in command.name }
+    guard let nearest = nearestName(to: name, among: names) else { return "unknown command '\(name)'" }
+    return "unknown command '\(name)' (did you mean '\(nearest)'?)"
+}
 
 let argv = Array(CommandLine.arguments.dropFirst())
 guard let name = argv.first else {
@@ -52,9 +64,9 @@ if isHelp(name) || name == "help" {
         exit(0)
     }
     guard let command = commands.first(where: { $0.name == argv[1] }) else {
-        usageMistake("unknown command '\(argv[1])'", usage: overview())
+        usageMistake(unknownCommand(argv[1]), help: overview())
     }
-    print(commandUsage(command), terminator: "")
+    print(command.help.text, terminator: "")
     exit(0)
 }
 if name == "--version" {
@@ -62,20 +74,20 @@ if name == "--version" {
     exit(0)
 }
 guard let commandType = commands.first(where: { $0.name == name }) else {
-    usageMistake("unknown command '\(name)'", usage: overview())
+    usageMistake(unknownCommand(name), help: overview())
 }
 let rest = Array(argv.dropFirst())
 if rest.contains(where: isHelp) {
-    print(commandUsage(commandType), terminator: "")
+    print(commandType.help.text, terminator: "")
     exit(0)
 }
 let command: any Command
 do {
-    var arguments = try Arguments(rest, flagNames: commandType.flagNames)
+    var arguments = try Arguments(rest, options: commandType.help.options)
     command = try commandType.init(arguments: &arguments)
     try arguments.rejectUnknown()
 } catch {
-    usageMistake(String(describing: error), usage: commandUsage(commandType))
+    usageMistake(String(describing: error), help: helpPointer(commandType))
 }
 do {
     exit(try command.run())

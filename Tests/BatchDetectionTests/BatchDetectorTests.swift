@@ -3,6 +3,7 @@ import Darknet
 import DarknetImage
 import Foundation
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The batch pipeline with the real YOLOv3-tiny: the overlapped path and several images at once
@@ -10,17 +11,17 @@ import XCTest
 /// failures included.
 final class BatchDetectorTests: XCTestCase {
     func testOverlapGivesTheSequentialResultsInOrder() throws {
-        let folder = try BatchFixtures.temporaryDirectory(self)
+        let folder = try temporaryDirectory("batch")
         var paths: [String] = []
         for name in ["dog.jpg", "eagle.jpg", "broken.jpg", "kite.jpg"] {
             let url = folder.appendingPathComponent(name)
             if name == "broken.jpg" { try BatchFixtures.writeTruncatedJPEG(to: url) } else { try BatchFixtures.copySample(name, to: url) }
             paths.append(url.path)
         }
-        let detector = try BatchFixtures.detector()
+        let detector = try TinyYOLO.detector()
         let options = DetectionOptions(threshold: 0.25)
         let expected: [[Detection]?] = try paths.map { path in
-            guard let image = try? Image(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+            guard let image = try? PlanarImage(contentsOf: URL(fileURLWithPath: path)) else { return nil }
             return try detector.detect(image, options: options)
         }
         XCTAssertNil(expected[2], "the truncated JPEG must not decode")
@@ -35,7 +36,7 @@ final class BatchDetectorTests: XCTestCase {
                 switch item.result {
                 case .success(let found):
                     XCTAssertEqual(found.detections, want, "\(item.path), \(run)")
-                    XCTAssertEqual(found.image, try Image(contentsOf: URL(fileURLWithPath: item.path)))
+                    XCTAssertEqual(found.image, try PlanarImage(contentsOf: URL(fileURLWithPath: item.path)))
                 case .failure(let error):
                     XCTAssertNil(want, "\(item.path) failed: \(error)")
                     XCTAssertTrue(String(describing: error).contains(item.path), "the error names the file: \(error)")
@@ -49,7 +50,7 @@ final class BatchDetectorTests: XCTestCase {
     func testJobsLoadAtMostJobsImagesAhead() throws {
         struct Unreadable: Error {}
         let loaded = SharedCount()
-        let detector = try BatchFixtures.detector()
+        let detector = try TinyYOLO.detector()
         let paths = (0..<8).map { "image\($0).jpg" }
         for jobs in [2, 3] {
             loaded.value.withLock { $0 = 0 }
@@ -71,7 +72,7 @@ final class BatchDetectorTests: XCTestCase {
 
     func testStoppingEarlyEndsTheBatch() throws {
         struct Stop: Error {}
-        let folder = try BatchFixtures.temporaryDirectory(self)
+        let folder = try temporaryDirectory("batch")
         var paths: [String] = []
         for i in 0..<4 {
             let url = folder.appendingPathComponent("\(i).jpg")
@@ -80,7 +81,7 @@ final class BatchDetectorTests: XCTestCase {
         }
         for jobs in [1, 2] {
             var seen: [Int] = []
-            XCTAssertThrowsError(try BatchDetector(detector: try BatchFixtures.detector(), options: DetectionOptions(), lookAhead: 2,
+            XCTAssertThrowsError(try BatchDetector(detector: try TinyYOLO.detector(), options: DetectionOptions(), lookAhead: 2,
                                                    jobs: jobs)
                 .run(paths) { item in
                     seen.append(item.index)

@@ -2,6 +2,7 @@ import BatchDetection
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet detect` on batches, through the built binary: directories, `--recursive`,
@@ -11,7 +12,7 @@ final class DetectCommandBatchTests: XCTestCase {
     /// A folder with dog.jpg, a truncated broken.jpg, a text file, and below it kite.jpg under a
     /// name JSON has to escape.
     private func makeFolder() throws -> (folder: URL, nasty: URL) {
-        let folder = try BatchFixtures.temporaryDirectory(self)
+        let folder = try temporaryDirectory("batch")
         try BatchFixtures.copySample("dog.jpg", to: folder.appendingPathComponent("dog.jpg"))
         try BatchFixtures.writeTruncatedJPEG(to: folder.appendingPathComponent("broken.jpg"))
         try Data("not an image".utf8).write(to: folder.appendingPathComponent("notes.txt"))
@@ -25,7 +26,7 @@ final class DetectCommandBatchTests: XCTestCase {
     func testRecursiveDirectoryWithJSONLinesOutJSONAndLabels() throws {
         let (folder, nasty) = try makeFolder()
         let outJSON = folder.appendingPathComponent("out.json")
-        let run = try ToolRun.detect(["--thresh", "0.25", "--json", "--recursive", "--out-json", outJSON.path,
+        let run = try BatchFixtures.detect(["--thresh", "0.25", "--json", "--recursive", "--out-json", outJSON.path,
                                       "--save-labels", folder.path])
         XCTAssertEqual(run.status, 1, "a broken image makes the command exit 1 at the end: \(run.stderr)")
         let broken = folder.appendingPathComponent("broken.jpg").path
@@ -33,9 +34,9 @@ final class DetectCommandBatchTests: XCTestCase {
         let order = [broken, dog, nasty.path]  // sorted by path; notes.txt is not an image
         XCTAssertTrue(run.stderr.contains("swift-darknet: \(broken): "), run.stderr)
 
-        let detector = try BatchFixtures.detector()
+        let detector = try TinyYOLO.detector()
         let options = DetectionOptions(threshold: 0.25)
-        let expected = try [dog, nasty.path].map { try detector.detect(Image(contentsOf: URL(fileURLWithPath: $0)), options: options) }
+        let expected = try [dog, nasty.path].map { try detector.detect(PlanarImage(contentsOf: URL(fileURLWithPath: $0)), options: options) }
         XCTAssertFalse(expected[0].isEmpty)
         XCTAssertFalse(expected[1].isEmpty)
 
@@ -104,14 +105,14 @@ final class DetectCommandBatchTests: XCTestCase {
         var outputs: [(stdout: String, outJSON: Data)] = []
         for jobs in [1, 3] {
             let outJSON = folder.appendingPathComponent("out\(jobs).json")
-            let run = try ToolRun.detect(["--json", "--recursive", "--jobs", String(jobs), "--out-json", outJSON.path, folder.path])
+            let run = try BatchFixtures.detect(["--json", "--recursive", "--jobs", String(jobs), "--out-json", outJSON.path, folder.path])
             XCTAssertEqual(run.status, 1, "the broken image: \(run.stderr)")
             XCTAssertEqual(try run.jsonLines().count, 7)
             outputs.append((run.stdout, try Data(contentsOf: outJSON)))
         }
         XCTAssertEqual(outputs[0].stdout, outputs[1].stdout)
         XCTAssertEqual(outputs[0].outJSON, outputs[1].outJSON)
-        let zero = try ToolRun.detect(["--jobs", "0", folder.path])
+        let zero = try BatchFixtures.detect(["--jobs", "0", folder.path])
         XCTAssertEqual(zero.status, 2, zero.stderr)
     }
 
@@ -119,13 +120,13 @@ final class DetectCommandBatchTests: XCTestCase {
         let (folder, _) = try makeFolder()
         let dog = folder.appendingPathComponent("dog.jpg").path
         // A directory without --recursive: only its own images (the nasty one is below it).
-        let plain = try ToolRun.detect(["--json", folder.path])
+        let plain = try BatchFixtures.detect(["--json", folder.path])
         XCTAssertEqual(plain.status, 1)
         XCTAssertEqual(try plain.jsonLines().map { $0["image"] as? String },
                        [folder.appendingPathComponent("broken.jpg").path, dog])
 
         // Paths on stdin, one per line (empty lines skipped, CRLF accepted), after a positional image.
-        let stdin = try ToolRun.detect(["--json", "--list", "-", dog], input: Data("\n\(dog)\r\n\n".utf8))
+        let stdin = try BatchFixtures.detect(["--json", "--list", "-", dog], input: Data("\n\(dog)\r\n\n".utf8))
         XCTAssertEqual(stdin.status, 0, stdin.stderr)
         let stdinLines = try stdin.jsonLines()
         XCTAssertEqual(stdinLines.map { $0["image"] as? String }, [dog, dog])
@@ -135,7 +136,7 @@ final class DetectCommandBatchTests: XCTestCase {
         let list = folder.appendingPathComponent("images.list")
         let missing = folder.appendingPathComponent("missing.jpg").path
         try Data("\(missing)\n\(dog)\n".utf8).write(to: list)
-        let fromFile = try ToolRun.detect(["--list", list.path])
+        let fromFile = try BatchFixtures.detect(["--list", list.path])
         XCTAssertEqual(fromFile.status, 1)
         XCTAssertTrue(fromFile.stderr.contains("swift-darknet: \(missing): "), fromFile.stderr)
         XCTAssertTrue(fromFile.stdout.contains("\(dog): Predicted in "), fromFile.stdout)
@@ -143,31 +144,31 @@ final class DetectCommandBatchTests: XCTestCase {
     }
 
     func testBadInputsAreErrorsNamingTheFile() throws {
-        let folder = try BatchFixtures.temporaryDirectory(self)
+        let folder = try temporaryDirectory("batch")
         let empty = folder.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let noImages = try ToolRun.detect(["--recursive", empty.path])
+        let noImages = try BatchFixtures.detect(["--recursive", empty.path])
         XCTAssertEqual(noImages.status, 1)
         XCTAssertTrue(noImages.stderr.contains(empty.path), noImages.stderr)
         XCTAssertEqual(noImages.stdout, "")
 
         let missingList = folder.appendingPathComponent("missing.list").path
-        let noList = try ToolRun.detect(["--list", missingList])
+        let noList = try BatchFixtures.detect(["--list", missingList])
         XCTAssertEqual(noList.status, 1)
         XCTAssertTrue(noList.stderr.contains(missingList), noList.stderr)
 
-        let emptyStdin = try ToolRun.detect(["--list", "-"], input: Data("\n".utf8))
+        let emptyStdin = try BatchFixtures.detect(["--list", "-"], input: Data("\n".utf8))
         XCTAssertEqual(emptyStdin.status, 1)
         XCTAssertTrue(emptyStdin.stderr.contains("<stdin>"), emptyStdin.stderr)
 
-        let badOut = try ToolRun.detect(["--out-json", folder.appendingPathComponent("no/such/dir.json").path,
-                                         try BatchFixtures.require(BatchFixtures.data.appendingPathComponent("dog.jpg")).path])
+        let badOut = try BatchFixtures.detect(["--out-json", folder.appendingPathComponent("no/such/dir.json").path,
+                                         try TestPaths.require(TestPaths.sample("dog.jpg")).path])
         XCTAssertEqual(badOut.status, 1)
         XCTAssertTrue(badOut.stderr.contains("no/such/dir.json"), badOut.stderr)
 
         // An --out naming a format that is read but not written is a usage mistake, not a directory.
         let webp = folder.appendingPathComponent("annotated.webp")
-        let readOnlyFormat = try ToolRun.detect(["--out", webp.path, try BatchFixtures.require(BatchFixtures.data.appendingPathComponent("dog.jpg")).path])
+        let readOnlyFormat = try BatchFixtures.detect(["--out", webp.path, try TestPaths.require(TestPaths.sample("dog.jpg")).path])
         XCTAssertEqual(readOnlyFormat.status, 2)
         XCTAssertTrue(readOnlyFormat.stderr.contains("annotated images are written as .png or .jpg, not .webp"), readOnlyFormat.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: webp.path))

@@ -1,11 +1,12 @@
 import BatchDetection
 import Foundation
+import TestSupport
 import XCTest
 
 /// Where a batch's images come from: directories, `--recursive`, list files.
 final class ImageInputsTests: XCTestCase {
     func testDirectoryGivesItsImagesSortedAndRecursiveDescends() throws {
-        let root = try BatchFixtures.temporaryDirectory(self)
+        let root = try temporaryDirectory("batch")
         let sub = root.appendingPathComponent("sub/deeper")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         for name in ["b.jpg", "a.PNG", "c.JpEg", "notes.txt", "noext", ".hidden.jpg", "sub/x.jpg", "sub/deeper/y.png"] {
@@ -21,7 +22,7 @@ final class ImageInputsTests: XCTestCase {
     }
 
     func testDirectoryGivesEveryFormatImageReads() throws {
-        let root = try BatchFixtures.temporaryDirectory(self)
+        let root = try temporaryDirectory("batch")
         let names = ["a.bmp", "b.DIB", "c.tif", "d.TIFF", "e.webp", "f.pbm", "g.pgm", "h.ppm", "i.pnm", "j.HEIC", "k.avif", "l.gif", "m.jxl"]
         for name in names {
             try Data([0]).write(to: root.appendingPathComponent(name))
@@ -30,7 +31,7 @@ final class ImageInputsTests: XCTestCase {
     }
 
     func testDirectoryWithoutImagesIsAnErrorNamingIt() throws {
-        let root = try BatchFixtures.temporaryDirectory(self)
+        let root = try temporaryDirectory("batch")
         try Data([0]).write(to: root.appendingPathComponent("readme.txt"))
         try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Data([0]).write(to: root.appendingPathComponent("sub/only-below.jpg"))
@@ -42,7 +43,7 @@ final class ImageInputsTests: XCTestCase {
     }
 
     func testSymbolicLinkLoopDoesNotHang() throws {
-        let root = try BatchFixtures.temporaryDirectory(self)
+        let root = try temporaryDirectory("batch")
         try Data([0]).write(to: root.appendingPathComponent("a.jpg"))
         try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("loop").path, withDestinationPath: root.path)
         XCTAssertEqual(try ImageInputs.expand([root.path], recursive: true), [root.path + "/a.jpg"])
@@ -56,7 +57,7 @@ final class ImageInputsTests: XCTestCase {
     }
 
     func testListFileErrorsNameTheFile() throws {
-        let root = try BatchFixtures.temporaryDirectory(self)
+        let root = try temporaryDirectory("batch")
         let missing = root.appendingPathComponent("missing.list").path
         XCTAssertThrowsError(try ImageInputs.readList(missing)) { error in
             XCTAssertEqual(error as? BatchInputError, .unreadableList(path: missing))

@@ -1,6 +1,7 @@
 import BatchDetection
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `--out-json` and `--save-labels` formats on hand-made detections.
@@ -15,7 +16,7 @@ final class OutputFormatTests: XCTestCase {
 
     func testOutJSONIsValidWhateverTheNames() throws {
         let box = RelativeBox(x: 0.25, y: 0.5, width: 0.125, height: 0.0625)
-        let file = try BatchFixtures.temporaryDirectory(self).appendingPathComponent("out.json")
+        let file = try temporaryDirectory("batch").appendingPathComponent("out.json")
         let writer = try DarknetJSONFile(path: file.path)
         var expected: [(String, [Detection]?)] = []
         for (i, name) in Self.nastyNames.enumerated() {
@@ -23,7 +24,7 @@ final class OutputFormatTests: XCTestCase {
             let item = i == 2
                 ? BatchItem(index: i, path: name, result: .failure(BatchOutputError.cannotWrite(path: name)))
                 : BatchItem(index: i, path: name, result: .success(BatchDetections(
-                    image: try Image(width: 2, height: 2, channels: 3, filledWith: 0), detections: detections, seconds: 0)))
+                    image: try PlanarImage(width: 2, height: 2, channels: 3, filledWith: 0), detections: detections, seconds: 0)))
             try writer.append(item)
             expected.append((name, i == 2 ? nil : detections))
         }
@@ -51,7 +52,7 @@ final class OutputFormatTests: XCTestCase {
     }
 
     func testEmptyBatchFileIsAnEmptyArrayAndNonFiniteNumbersAreNull() throws {
-        let file = try BatchFixtures.temporaryDirectory(self).appendingPathComponent("empty.json")
+        let file = try temporaryDirectory("batch").appendingPathComponent("empty.json")
         let writer = try DarknetJSONFile(path: file.path)
         try writer.close()
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [Any])?.count, 0)

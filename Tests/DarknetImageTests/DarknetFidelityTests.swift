@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Decoding and letterboxing must give Darknet's own numbers, value for value.
@@ -13,13 +14,7 @@ import XCTest
 final class DarknetFidelityTests: XCTestCase {
     static let samples = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"]
 
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // DarknetImageTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
-
-    static let fixtures = packageRoot.appendingPathComponent("Fixtures/generated/images")
-    static let images = packageRoot.appendingPathComponent("Weights/darknet/data")
+    static let fixtures = TestPaths.fixtures.appendingPathComponent("images")
 
     func testDecodedPixelsEqualDarknet() throws {
         for name in Self.samples {
@@ -46,8 +41,8 @@ final class DarknetFidelityTests: XCTestCase {
     // MARK: - Helpers
 
     /// The decoded sample and Darknet's pixels for it, or `nil` after recording a failure.
-    private func loadPair(_ name: String) throws -> (Image, [Float])? {
-        let imageURL = Self.images.appendingPathComponent("\(name).jpg")
+    private func loadPair(_ name: String) throws -> (PlanarImage, [Float])? {
+        let imageURL = TestPaths.sample("\(name).jpg")
         guard FileManager.default.fileExists(atPath: imageURL.path) else {
             XCTFail("missing sample image \(imageURL.path): run Weights/fetch.sh")
             return nil
@@ -65,7 +60,7 @@ final class DarknetFidelityTests: XCTestCase {
         guard let reference = readFloats(Self.fixtures.appendingPathComponent("\(name).bin"), what: "\(name) pixels") else {
             return nil
         }
-        let image = try Image(contentsOf: imageURL)
+        let image = try PlanarImage(contentsOf: imageURL)
         XCTAssertEqual([image.width, image.height, image.channels], Array(dims.prefix(3)), "\(name).jpg size")
         XCTAssertEqual(reference.count, dims[0] * dims[1] * dims[2], "\(name).bin length")
         guard image.pixels.count == reference.count else { return nil }
@@ -73,16 +68,15 @@ final class DarknetFidelityTests: XCTestCase {
     }
 
     private func readFloats(_ url: URL, what: String) -> [Float]? {
-        guard let data = try? Data(contentsOf: url) else {
+        guard FileManager.default.fileExists(atPath: url.path) else {
             XCTFail("missing fixture \(url.path) (\(what)): run Tools/make-fixtures.sh")
             return nil
         }
-        guard data.count % 4 == 0 else {
-            XCTFail("fixture \(url.path) is \(data.count) bytes, not a whole number of float32 values")
+        do {
+            return try readFloatFile(url)
+        } catch {
+            XCTFail("fixture \(url.path) (\(what)): \(error)")
             return nil
-        }
-        return data.withUnsafeBytes { raw in
-            (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
         }
     }
 

@@ -1,29 +1,30 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
-/// Bad input gives a typed `ImageError` naming the file: never a crash, never a print.
+/// Bad input gives a typed `ImageFileError` naming the file: never a crash, never a print.
 final class DecodingErrorTests: XCTestCase {
     func testEmptyDataIsUnreadable() {
-        assertError(try Image(data: [UInt8]())) {
+        assertError(try PlanarImage(data: [UInt8]())) {
             guard case .unreadable(let path, _) = $0 else { return false }
-            return path == Image.inMemoryPath
+            return path == PlanarImage.inMemoryPath
         }
     }
 
     func testNotAnImageIsUnsupported() {
-        assertError(try Image(data: Array("hello, world".utf8))) { $0 == .unsupportedFormat(path: Image.inMemoryPath) }
-        assertError(try Image(data: [0x47, 0x49, 0x46, 0x38, 0x39, 0x61])) { $0 == .unsupportedFormat(path: Image.inMemoryPath) }
-        assertError(try Image(data: [0xFF, 0xD8])) { $0 == .unsupportedFormat(path: Image.inMemoryPath) }
+        assertError(try PlanarImage(data: Array("hello, world".utf8))) { $0 == .unsupportedFormat(path: PlanarImage.inMemoryPath) }
+        assertError(try PlanarImage(data: [0x47, 0x49, 0x46, 0x38, 0x39, 0x61])) { $0 == .unsupportedFormat(path: PlanarImage.inMemoryPath) }
+        assertError(try PlanarImage(data: [0xFF, 0xD8])) { $0 == .unsupportedFormat(path: PlanarImage.inMemoryPath) }
     }
 
     func testTruncatedJPEGIsCorrupt() throws {
         let jpeg = try gradientImage(width: 64, height: 48).jpegData()
         for length in [3, 20, jpeg.count / 2, jpeg.count - 40] {
-            assertError(try Image(data: Array(jpeg.prefix(length))), "JPEG cut to \(length) of \(jpeg.count) bytes") {
+            assertError(try PlanarImage(data: Array(jpeg.prefix(length))), "JPEG cut to \(length) of \(jpeg.count) bytes") {
                 guard case .corrupt(let path, _) = $0 else { return false }
-                return path == Image.inMemoryPath
+                return path == PlanarImage.inMemoryPath
             }
         }
     }
@@ -33,13 +34,13 @@ final class DecodingErrorTests: XCTestCase {
     func testJPEGMissingOnlyEOIDecodes() throws {
         let jpeg = try gradientImage(width: 64, height: 48).jpegData()
         XCTAssertEqual(Array(jpeg.suffix(2)), [0xFF, 0xD9])
-        XCTAssertEqual(try Image(data: Array(jpeg.dropLast(2))), try Image(data: jpeg))
+        XCTAssertEqual(try PlanarImage(data: Array(jpeg.dropLast(2))), try PlanarImage(data: jpeg))
     }
 
     func testTruncatedPNGIsCorrupt() throws {
         let png = try gradientImage(width: 64, height: 48).pngData()
         for length in [9, 30, png.count / 2, png.count - 12, png.count - 1] {
-            assertError(try Image(data: Array(png.prefix(length))), "PNG cut to \(length) of \(png.count) bytes") {
+            assertError(try PlanarImage(data: Array(png.prefix(length))), "PNG cut to \(length) of \(png.count) bytes") {
                 guard case .corrupt = $0 else { return false }
                 return true
             }
@@ -50,49 +51,48 @@ final class DecodingErrorTests: XCTestCase {
         // Nothing follows IHDR: had the decoder gone on to allocate and read, it would fail
         // as corrupt instead.
         for (w, h) in [(100_000, 100_000), (20_000, 20_000), (70_000, 1)] {
-            let png = Self.pngHeaderOnly(width: w, height: h)
-            assertError(try Image(data: png), "\(w)x\(h)") { $0 == .tooLarge(path: Image.inMemoryPath, width: w, height: h, limit: 100_000_000) }
+            let png = ImageBytes.pngHeaderOnly(width: w, height: h)
+            assertError(try PlanarImage(data: png), "\(w)x\(h)") { $0 == .tooLarge(path: PlanarImage.inMemoryPath, width: w, height: h, limit: 100_000_000) }
         }
     }
 
     func testJPEGHeaderClaimingHugeSizeIsRefusedBeforeDecoding() {
         for (w, h) in [(65_535, 65_535), (20_000, 20_000)] {
-            let jpeg = Self.jpegHeaderOnly(width: w, height: h)
-            assertError(try Image(data: jpeg), "\(w)x\(h)") { $0 == .tooLarge(path: Image.inMemoryPath, width: w, height: h, limit: 100_000_000) }
+            let jpeg = ImageBytes.jpegHeaderOnly(width: w, height: h)
+            assertError(try PlanarImage(data: jpeg), "\(w)x\(h)") { $0 == .tooLarge(path: PlanarImage.inMemoryPath, width: w, height: h, limit: 100_000_000) }
         }
     }
 
     func testMaxPixelsIsHonoured() throws {
         let image = try gradientImage(width: 40, height: 30)
         for data in [try image.pngData(), try image.jpegData()] {
-            assertError(try Image(data: data, maxPixels: 1_199)) { $0 == .tooLarge(path: Image.inMemoryPath, width: 40, height: 30, limit: 1_199) }
-            XCTAssertNoThrow(try Image(data: data, maxPixels: 1_200))
+            assertError(try PlanarImage(data: data, maxPixels: 1_199)) { $0 == .tooLarge(path: PlanarImage.inMemoryPath, width: 40, height: 30, limit: 1_199) }
+            XCTAssertNoThrow(try PlanarImage(data: data, maxPixels: 1_200))
         }
     }
 
     func testFileErrorsNameThePath() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-image-\(UUID()).jpg")
-        assertError(try Image(contentsOf: missing)) {
+        let directory = try temporaryDirectory("image-errors")
+        let missing = directory.appendingPathComponent("no-such-image.jpg")
+        assertError(try PlanarImage(contentsOf: missing)) {
             guard case .unreadable(let path, let reason) = $0 else { return false }
             return path == missing.path && !reason.isEmpty
         }
-        let directory = FileManager.default.temporaryDirectory
-        assertError(try Image(contentsOf: directory)) {
+        assertError(try PlanarImage(contentsOf: directory)) {
             guard case .unreadable(let path, _) = $0 else { return false }
             return path == directory.path
         }
-        assertError(try Image(contentsOf: URL(string: "https://example.com/dog.jpg")!)) {
+        assertError(try PlanarImage(contentsOf: URL(string: "https://example.com/dog.jpg")!)) {
             guard case .unreadable = $0 else { return false }
             return true
         }
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-\(UUID()).png")
+        let garbage = directory.appendingPathComponent("garbage.png")
         try Data("not an image".utf8).write(to: garbage)
-        defer { try? FileManager.default.removeItem(at: garbage) }
-        assertError(try Image(contentsOf: garbage)) { $0 == .unsupportedFormat(path: garbage.path) }
+        assertError(try PlanarImage(contentsOf: garbage)) { $0 == .unsupportedFormat(path: garbage.path) }
     }
 
     /// Damaged files of both formats: any outcome but a crash is acceptable, and a failure
-    /// must be an `ImageError`.
+    /// must be an `ImageFileError`.
     func testDamagedDataNeverCrashes() throws {
         let image = try gradientImage(width: 33, height: 21)
         var random = TestRandom(seed: 42)
@@ -111,27 +111,12 @@ final class DecodingErrorTests: XCTestCase {
                     damaged.insert(contentsOf: (0..<random.next(below: 40)).map { _ in UInt8(random.next(below: 256)) }, at: at)
                 }
                 do {
-                    let decoded = try Image(data: damaged)
+                    let decoded = try PlanarImage(data: damaged)
                     XCTAssertEqual(decoded.pixels.count, decoded.width * decoded.height * 3)
                 } catch {
-                    // Typed throws: the error is an ImageError by construction.
+                    // Typed throws: the error is an ImageFileError by construction.
                 }
             }
         }
-    }
-
-    // MARK: Helpers
-
-    /// PNG signature + a valid IHDR chunk, nothing else.
-    static func pngHeaderOnly(width: Int, height: Int) -> [UInt8] {
-        let ihdr = TestPNGWriter.be32(width) + TestPNGWriter.be32(height) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestPNGWriter.chunk("IHDR", ihdr)
-    }
-
-    /// SOI + baseline SOF0 for a 3-component image, nothing else.
-    static func jpegHeaderOnly(width: Int, height: Int) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8,
-         UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
-         1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
     }
 }

@@ -1,22 +1,21 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// The live pipeline on real frames (crops of Darknet's dog.jpg panning) and the real
 /// YOLOv3-tiny weights: order, policies, counts, and the same detections as single calls.
 final class DetectionPipelineTests: XCTestCase {
-    private func detector() throws -> Detector {
-        try Detector(cfg: PixelDetectionTests.cfg, weights: PixelDetectionTests.weights, names: PixelDetectionTests.names)
-    }
+    private func detector() throws -> Detector { try TinyYOLO.detector() }
 
     /// `count` BGRA frames: a 600x400 window moving 8 pixels right and 4 down per frame.
     private func frames(_ count: Int) throws -> [Frame] {
-        let dog = try Image(contentsOf: DarknetFidelityTests.images.appendingPathComponent("dog.jpg"))
+        let dog = try PlanarImage(contentsOf: TestPaths.sample("dog.jpg"))
         let whole = try dog.pixelBuffer(format: .bgra)
         return try (0..<count).map { i in
             Frame(pixels: try whole.cropped(to: PixelRegion(x: 8 * i, y: 4 * i, width: 600, height: 400)),
-                  timestamp: Double(i) / 30)
+                  presentationTime: .seconds(Double(i) / 30))
         }
     }
 
@@ -24,20 +23,14 @@ final class DetectionPipelineTests: XCTestCase {
         let detector = try detector()
         let frames = try frames(6)
         let pipeline = DetectionPipeline(detector: detector, policy: .every)
-        let producer = Task {
-            for frame in frames { try await pipeline.send(frame) }
-            pipeline.finish()
-        }
-        var results: [FrameResult] = []
-        for try await result in pipeline.results { results.append(result) }
-        try await producer.value
+        let results = try await pipeline.results(sending: frames)
         XCTAssertEqual(results.map(\.index), Array(0..<6))
-        XCTAssertEqual(results.map(\.timestamp), frames.map(\.timestamp))
+        XCTAssertEqual(results.map(\.presentationTime), frames.map(\.presentationTime))
         for (result, frame) in zip(results, frames) {
             let single = try await detector.detect(frame.pixels)
             XCTAssertEqual(result.detections, single, "frame \(result.index)")
-            XCTAssertGreaterThan(result.statistics.forward, 0)
-            XCTAssertGreaterThanOrEqual(result.statistics.latency, result.statistics.forward)
+            XCTAssertGreaterThan(result.statistics.forwardTime, .zero)
+            XCTAssertGreaterThanOrEqual(result.statistics.captureToResult, result.statistics.forwardTime)
         }
         XCTAssertEqual(results.last?.statistics.processed, 6)
         XCTAssertEqual(results.last?.statistics.received, 6)
@@ -102,5 +95,19 @@ final class DetectionPipelineTests: XCTestCase {
         } catch let error as PixelBufferError {
             XCTAssertEqual(error, .unsupportedConversion(format: .bgra, channels: 1))
         }
+    }
+}
+
+extension DetectionPipeline {
+    /// Sends `frames` (waiting for room under `.every`), finishes, and collects every result.
+    func results(sending frames: [Frame]) async throws -> [FrameResult] {
+        let producer = Task {
+            for frame in frames { try await send(frame) }
+            finish()
+        }
+        var collected: [FrameResult] = []
+        for try await result in results { collected.append(result) }
+        try await producer.value
+        return collected
     }
 }

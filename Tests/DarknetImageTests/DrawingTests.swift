@@ -7,7 +7,7 @@ final class DrawingTests: XCTestCase {
     private let red = RGBColor(red: 1, green: 0, blue: 0)
 
     func testDrawBoxOutlinesWithThickness() throws {
-        var image = try Image(width: 20, height: 20, channels: 3, filledWith: 0)
+        var image = try PlanarImage(width: 20, height: 20, channels: 3, filledWith: 0)
         image.drawBox(left: 2, top: 3, right: 12, bottom: 15, color: red, thickness: 2)
         for (x, y, set) in [(2, 3, true), (12, 15, true), (7, 3, true), (7, 4, true), (7, 5, false),
                             (3, 9, true), (4, 9, false), (11, 9, true), (7, 9, false), (1, 3, false), (13, 15, false)] {
@@ -17,18 +17,18 @@ final class DrawingTests: XCTestCase {
     }
 
     func testDrawBoxClipsToTheImage() throws {
-        var image = try Image(width: 10, height: 10, channels: 3, filledWith: 0)
+        var image = try PlanarImage(width: 10, height: 10, channels: 3, filledWith: 0)
         image.drawBox(left: -5, top: -5, right: 50, bottom: 4, color: red)
         XCTAssertEqual(image[0, 0, 0], 1)
         XCTAssertEqual(image[0, 4, 9], 1)
         XCTAssertEqual(image[0, 2, 5], 0)
-        var grey = try Image(width: 5, height: 5, channels: 1, filledWith: 0)
+        var grey = try PlanarImage(width: 5, height: 5, channels: 1, filledWith: 0)
         grey.drawBox(left: 0, top: 0, right: 4, bottom: 4, color: .white)
         XCTAssertEqual(grey[0, 0, 2], 1)
     }
 
     func testDrawLabelStaysInsideItsBackground() throws {
-        var image = try Image(width: 100, height: 30, channels: 3, filledWith: 0.25)
+        var image = try PlanarImage(width: 100, height: 30, channels: 3, filledWith: 0.25)
         image.drawLabel("Dog 5%", x: 10, y: 5, color: .white, scale: 2)
         let (tw, th) = BitmapFont.size(of: "Dog 5%", scale: 2)
         XCTAssertEqual([tw, th], [(6 * 6 - 1) * 2, 14])
@@ -42,7 +42,7 @@ final class DrawingTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(black, 40, "text should be drawn in black on white")
-        var clipped = try Image(width: 8, height: 8, channels: 3, filledWith: 0)
+        var clipped = try PlanarImage(width: 8, height: 8, channels: 3, filledWith: 0)
         clipped.drawLabel("clipped text", x: -3, y: 5, color: red, scale: 3)
     }
 
@@ -83,7 +83,7 @@ final class DrawingTests: XCTestCase {
     }
 
     func testAnnotatedDrawsBoxesAndLabels() throws {
-        let image = try Image(width: 200, height: 150, channels: 3, filledWith: 0)
+        let image = try PlanarImage(width: 200, height: 150, channels: 3, filledWith: 0)
         let boxes = [BoxAnnotation(label: "dog", classIndex: 16, left: 20, top: 40, right: 120, bottom: 140),
                      BoxAnnotation(label: "car", classIndex: 2, left: 100, top: 0, right: 190, bottom: 60)]
         let out = image.annotated(with: boxes, classCount: 80)

@@ -6,7 +6,7 @@ import XCTest
 final class EXIFOrientationTests: XCTestCase {
     /// 3x2 grey image `a b c / d e f` turned by each orientation.
     func testAllEightOrientations() throws {
-        let source = try Image(width: 3, height: 2, channels: 1, pixels: [0, 1, 2, 3, 4, 5])
+        let source = try PlanarImage(width: 3, height: 2, channels: 1, pixels: [0, 1, 2, 3, 4, 5])
         let (a, b, c, d, e, f): (Float, Float, Float, Float, Float, Float) = (0, 1, 2, 3, 4, 5)
         let expected: [EXIFOrientation: (Int, Int, [Float])] = [
             .up: (3, 2, [a, b, c, d, e, f]),
@@ -39,11 +39,11 @@ final class EXIFOrientationTests: XCTestCase {
 
     func testJPEGOrientationIsApplied() throws {
         let plain = try gradientImage(width: 24, height: 16).jpegData(quality: 95)
-        let upright = try Image(data: plain)
+        let upright = try PlanarImage(data: plain)
         for orientation in EXIFOrientation.allCases {
             for bigEndian in [true, false] {
                 let tagged = Self.insertingAPP1(Array("Exif".utf8) + [0, 0] + Self.tiff(orientation: orientation.rawValue, bigEndian: bigEndian), into: plain)
-                let decoded = try Image(data: tagged)
+                let decoded = try PlanarImage(data: tagged)
                 let expected = upright.applying(orientation)
                 XCTAssertEqual([decoded.width, decoded.height], orientation.swapsDimensions ? [16, 24] : [24, 16])
                 XCTAssertEqual(decoded, expected, "orientation \(orientation.rawValue)")
@@ -56,7 +56,7 @@ final class EXIFOrientationTests: XCTestCase {
         let xmpFirst = Self.insertingAPP1(Array("http://ns.adobe.com/xap/1.0/\0<x/>".utf8),
                                           into: Self.insertingAPP1(Array("Exif".utf8) + [0, 0] + Self.tiff(orientation: 6, bigEndian: true), into: plain))
         // insertingAPP1 puts each new segment right after SOI: the XMP segment is first.
-        let decoded = try Image(data: xmpFirst)
+        let decoded = try PlanarImage(data: xmpFirst)
         XCTAssertEqual([decoded.width, decoded.height], [8, 4])
     }
 

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// PNG and JPEG output, and choosing the format from the file extension.
@@ -9,16 +10,16 @@ final class EncodingTests: XCTestCase {
         var random = TestRandom(seed: 7)
         let bytes = (0..<(3 * 37 * 23)).map { _ in UInt8(random.next(below: 256)) }
         let planes = (0..<3).flatMap { c in (0..<(37 * 23)).map { Float(Double(bytes[3 * $0 + c]) / 255.0) } }
-        let image = try Image(width: 37, height: 23, channels: 3, pixels: planes)
-        let decoded = try Image(data: try image.pngData())
+        let image = try PlanarImage(width: 37, height: 23, channels: 3, pixels: planes)
+        let decoded = try PlanarImage(data: try image.pngData())
         XCTAssertEqual(decoded, image)
     }
 
     func testGreyImageEncodesAsGreyAndDecodesToThreeEqualPlanes() throws {
-        let grey = try Image(width: 4, height: 2, channels: 1, pixels: [0, 0.25, 0.5, 1, 1, 0.5, 0.25, 0])
+        let grey = try PlanarImage(width: 4, height: 2, channels: 1, pixels: [0, 0.25, 0.5, 1, 1, 0.5, 0.25, 0])
         let png = try grey.pngData()
         XCTAssertEqual(png[25], 0, "colour type should be grey")
-        let decoded = try Image(data: png)
+        let decoded = try PlanarImage(data: png)
         XCTAssertEqual(decoded.channels, 3)
         let plane = Array(decoded.pixels[0..<8])
         XCTAssertEqual(Array(decoded.pixels[8..<16]), plane)
@@ -27,8 +28,8 @@ final class EncodingTests: XCTestCase {
     }
 
     func testOutOfRangeValuesAreClamped() throws {
-        let image = try Image(width: 3, height: 1, channels: 1, pixels: [-1, 2, .nan])
-        let decoded = try Image(data: try image.pngData())
+        let image = try PlanarImage(width: 3, height: 1, channels: 1, pixels: [-1, 2, .nan])
+        let decoded = try PlanarImage(data: try image.pngData())
         XCTAssertEqual(Array(decoded.pixels[0..<3]), [0, 1, 0])
     }
 
@@ -41,29 +42,27 @@ final class EncodingTests: XCTestCase {
                 smooth[c * 48 * 32 + i] = Float(x + y * (c + 1)) / 160
             }
         }
-        let image = try Image(width: 48, height: 32, channels: 3, pixels: smooth)
+        let image = try PlanarImage(width: 48, height: 32, channels: 3, pixels: smooth)
         for quality in [90, 100] {
-            let decoded = try Image(data: try image.jpegData(quality: quality))
+            let decoded = try PlanarImage(data: try image.jpegData(quality: quality))
             XCTAssertEqual([decoded.width, decoded.height], [48, 32])
-            let worst = zip(decoded.pixels, image.pixels).map { abs($0 - $1) }.max() ?? 1
+            let worst = maxAbsDifference(decoded.pixels, image.pixels)
             XCTAssertLessThan(worst, 0.05, "quality \(quality)")
         }
-        let grey = try Image(width: 16, height: 16, channels: 1, filledWith: 0.5)
-        let decodedGrey = try Image(data: try grey.jpegData())
+        let grey = try PlanarImage(width: 16, height: 16, channels: 1, filledWith: 0.5)
+        let decodedGrey = try PlanarImage(data: try grey.jpegData())
         XCTAssertEqual(decodedGrey.pixels.max()!, 128 / 255, accuracy: 2 / 255)
     }
 
     func testWriteChoosesFormatByExtension() throws {
         let image = try gradientImage(width: 20, height: 10)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("darknet-image-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("image-write")
         for (name, format) in [("a.png", ImageFormat.png), ("b.jpg", .jpeg), ("c.jpeg", .jpeg), ("d.PNG", .png), ("e.JPG", .jpeg)] {
             let url = directory.appendingPathComponent(name)
             try image.write(to: url)
             let bytes = [UInt8](try Data(contentsOf: url))
             XCTAssertEqual(ImageFormat(sniffing: bytes), format, name)
-            let back = try Image(contentsOf: url)
+            let back = try PlanarImage(contentsOf: url)
             XCTAssertEqual([back.width, back.height], [20, 10], name)
             if format == .png { XCTAssertEqual(back, image.quantized(), name) }
         }
@@ -73,16 +72,16 @@ final class EncodingTests: XCTestCase {
 
     func testWriteErrors() throws {
         let image = try gradientImage(width: 4, height: 4)
-        let directory = FileManager.default.temporaryDirectory
+        let directory = try temporaryDirectory("write-errors")
         XCTAssertThrowsError(try image.write(to: directory.appendingPathComponent("x.bmp"))) { error in
-            guard case .writeFailed = error as? ImageError else { return XCTFail("\(error)") }
+            guard case .writeFailed = error as? ImageFileError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try image.write(to: directory.appendingPathComponent("no-extension")))
         let missingDir = directory.appendingPathComponent("no-such-dir-\(UUID())/x.png")
         XCTAssertThrowsError(try image.write(to: missingDir)) { error in
-            XCTAssertEqual((error as? ImageError).map { if case .writeFailed(let p, _) = $0 { p } else { "" } }, missingDir.path)
+            XCTAssertEqual((error as? ImageFileError).map { if case .writeFailed(let p, _) = $0 { p } else { "" } }, missingDir.path)
         }
-        let four = try Image(width: 2, height: 2, channels: 4, filledWith: 0)
+        let four = try PlanarImage(width: 2, height: 2, channels: 4, filledWith: 0)
         XCTAssertThrowsError(try four.pngData())
         XCTAssertThrowsError(try four.jpegData())
         XCTAssertThrowsError(try image.jpegData(quality: 0))
@@ -99,9 +98,9 @@ final class EncodingTests: XCTestCase {
     }
 }
 
-extension Image {
+extension PlanarImage {
     /// Values rounded to the nearest `byte / 255`, as a PNG stores them.
-    func quantized() -> Image {
+    func quantized() -> PlanarImage {
         var copy = self
         copy.pixels = pixels.map { Float(Double(($0 * 255).rounded()) / 255.0) }
         return copy

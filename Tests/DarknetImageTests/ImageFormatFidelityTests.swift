@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// BMP, TIFF, WebP and Netpbm files decode to Darknet's own pixels, value for value.
@@ -9,7 +10,7 @@ import XCTest
 /// `Tools/make-fixtures-formats.sh`, in `Fixtures/generated/formats/`: `NAME` (the file),
 /// `NAME.bin` (float32 LE, CHW) and `NAME.txt` (`W H C`). A missing file fails the test.
 final class ImageFormatFidelityTests: XCTestCase {
-    static let folder = DarknetFidelityTests.packageRoot.appendingPathComponent("Fixtures/generated/formats")
+    static let folder = TestPaths.fixtures.appendingPathComponent("formats")
 
     /// Every variant the fixture script writes; each one must be there.
     static let expected: [String: ImageFormat] = {
@@ -45,9 +46,9 @@ final class ImageFormatFidelityTests: XCTestCase {
             XCTAssertEqual(ImageFormat(sniffing: bytes), format, "\(name): sniffed format")
             XCTAssertEqual(ImageFormat(pathExtension: url.pathExtension), format, "\(name): extension")
             guard let reference = readReference(name) else { continue }
-            let image: Image
+            let image: PlanarImage
             do {
-                image = try Image(contentsOf: url)
+                image = try PlanarImage(contentsOf: url)
             } catch {
                 XCTFail("\(name): \(error)")
                 continue
@@ -77,14 +78,14 @@ final class ImageFormatFidelityTests: XCTestCase {
             }
             XCTAssertEqual(ImageFormat(sniffing: bytes), .heif, name)
             XCTAssertEqual(ImageFormat(pathExtension: url.pathExtension), .heif, name)
-            let image = try Image(contentsOf: url), reference = try Image(contentsOf: referenceURL)
+            let image = try PlanarImage(contentsOf: url), reference = try PlanarImage(contentsOf: referenceURL)
             XCTAssertEqual([image.width, image.height, image.channels], [97, 73, 3], name)
             XCTAssertEqual(image, reference, "\(name): differs from heif-convert's pixels")
         }
         // The lossless file is the source to within the RGB -> YCbCr -> RGB rounding.
-        let lossless = try Image(contentsOf: Self.folder.appendingPathComponent("heif/heic-lossless.heic"))
-        let source = try Image(contentsOf: Self.folder.appendingPathComponent("pnm-p6.ppm"))
-        let largest = zip(lossless.pixels, source.pixels).map { abs($0 - $1) }.max() ?? 1
+        let lossless = try PlanarImage(contentsOf: Self.folder.appendingPathComponent("heif/heic-lossless.heic"))
+        let source = try PlanarImage(contentsOf: Self.folder.appendingPathComponent("pnm-p6.ppm"))
+        let largest = maxAbsDifference(lossless.pixels, source.pixels)
         XCTAssertLessThanOrEqual(largest * 255, 3.01, "lossless HEIC against its source")
     }
 

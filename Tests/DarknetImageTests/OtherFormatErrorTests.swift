@@ -1,10 +1,11 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Damaged, truncated, oversized and refused BMP, TIFF, WebP and Netpbm files give a typed
-/// `ImageError` naming the file, and where the format is parsed here, the byte offset.
+/// `ImageFileError` naming the file, and where the format is parsed here, the byte offset.
 final class OtherFormatErrorTests: XCTestCase {
     static let folder = ImageFormatFidelityTests.folder
 
@@ -21,7 +22,7 @@ final class OtherFormatErrorTests: XCTestCase {
         for (name, words) in [("webp-animated.webp", "animation"), ("tiff-float.tiff", "32-bit samples"),
                               ("bmp-jpeg.bmp", "JPEG")] {
             let url = Self.folder.appendingPathComponent("refused/" + name)
-            assertError(try Image(contentsOf: url), name) {
+            assertError(try PlanarImage(contentsOf: url), name) {
                 guard case .unsupportedVariant(let path, let reason) = $0 else { return false }
                 return path == url.path && reason.contains(words)
             }
@@ -38,9 +39,9 @@ final class OtherFormatErrorTests: XCTestCase {
             let bytes = try sample(name)
             for fraction in [0.02, 0.3, 0.6, 0.9] {
                 let length = max(13, Int(Double(bytes.count) * fraction))
-                assertError(try Image(data: Array(bytes.prefix(length))), "\(name) cut to \(length) of \(bytes.count) bytes") {
+                assertError(try PlanarImage(data: Array(bytes.prefix(length))), "\(name) cut to \(length) of \(bytes.count) bytes") {
                     guard case .corrupt(let path, let reason) = $0 else { return false }
-                    return path == Image.inMemoryPath && !reason.isEmpty
+                    return path == PlanarImage.inMemoryPath && !reason.isEmpty
                 }
             }
         }
@@ -50,73 +51,72 @@ final class OtherFormatErrorTests: XCTestCase {
         for name in ["bmp-24.bmp", "bmp-rle8.bmp", "tiff-rgb-lzw.tiff", "webp-lossy.webp", "pnm-p6.ppm", "pnm-p3.ppm",
                      "heif/heic-lossy.heic", "heif/avif-lossy.avif"] {
             let url = Self.folder.appendingPathComponent(name)
-            assertError(try Image(contentsOf: url, maxPixels: 97 * 73 - 1), name) {
+            assertError(try PlanarImage(contentsOf: url, maxPixels: 97 * 73 - 1), name) {
                 $0 == .tooLarge(path: url.path, width: 97, height: 73, limit: 97 * 73 - 1)
             }
-            XCTAssertNoThrow(try Image(contentsOf: url, maxPixels: 97 * 73), name)
+            XCTAssertNoThrow(try PlanarImage(contentsOf: url, maxPixels: 97 * 73), name)
         }
         // A BMP header claiming 70000 x 2 and nothing else: refused by its header.
         var huge = try sample("bmp-24.bmp").prefix(54)
         huge.replaceSubrange(18..<22, with: [0x70, 0x11, 0x01, 0x00])
         huge.replaceSubrange(22..<26, with: [2, 0, 0, 0])
-        assertError(try Image(data: Array(huge))) { $0 == .tooLarge(path: Image.inMemoryPath, width: 70000, height: 2, limit: 100_000_000) }
+        assertError(try PlanarImage(data: Array(huge))) { $0 == .tooLarge(path: PlanarImage.inMemoryPath, width: 70000, height: 2, limit: 100_000_000) }
     }
 
     func testBMPHeaderErrorsNameTheByte() throws {
         var bytes = try sample("bmp-24.bmp")
         bytes[14] = 20  // header size
-        assertError(try Image(data: bytes)) { Self.reason(of: $0).contains("header size 20 at byte 14") }
+        assertError(try PlanarImage(data: bytes)) { Self.reason(of: $0).contains("header size 20 at byte 14") }
         bytes = try sample("bmp-24.bmp")
         bytes[28] = 2  // 2 bits per pixel
-        assertError(try Image(data: bytes)) {
+        assertError(try PlanarImage(data: bytes)) {
             guard case .unsupportedVariant(_, let reason) = $0 else { return false }
             return reason.contains("2 bits per pixel") && reason.contains("byte")
         }
         bytes = try sample("bmp-565.bmp")
         bytes[58...59] = [0xF0, 0x00]  // green mask 0xF0: a 4-4-4 layout
         assert(bytes[30] == 3)
-        assertError(try Image(data: bytes)) {
+        assertError(try PlanarImage(data: bytes)) {
             guard case .unsupportedVariant(_, let reason) = $0 else { return false }
             return reason.contains("16-bit bit fields 0xF800 0xF0 0x1F at byte 54")
         }
         bytes = try sample("bmp-8-palette.bmp")
         bytes[10...13] = [0xF0, 0xFF, 0, 0]  // pixel data offset past the end
-        assertError(try Image(data: bytes)) { Self.reason(of: $0).contains("bytes 65520..<") }
+        assertError(try PlanarImage(data: bytes)) { Self.reason(of: $0).contains("bytes 65520..<") }
     }
 
     func testNetpbmHeaderErrorsNameTheByte() {
-        assertError(try Image(data: Array("P6\n97 x3\n255\n".utf8))) { Self.reason(of: $0).contains("the height expected at byte 6, found 'x'") }
-        assertError(try Image(data: Array("P5 4 3 0\n".utf8))) { Self.reason(of: $0).contains("maxval 0") }
-        assertError(try Image(data: Array("P5 4 3 70000\n".utf8))) { Self.reason(of: $0).contains("maxval 70000") }
-        assertError(try Image(data: Array("P1 2 2\n1 0 2 1\n".utf8))) { Self.reason(of: $0).contains("bit expected at byte 11") }
-        assertError(try Image(data: Array("P6 0 3 255\n".utf8))) { Self.reason(of: $0).contains("size 0x3") }
+        assertError(try PlanarImage(data: Array("P6\n97 x3\n255\n".utf8))) { Self.reason(of: $0).contains("the height expected at byte 6, found 'x'") }
+        assertError(try PlanarImage(data: Array("P5 4 3 0\n".utf8))) { Self.reason(of: $0).contains("maxval 0") }
+        assertError(try PlanarImage(data: Array("P5 4 3 70000\n".utf8))) { Self.reason(of: $0).contains("maxval 70000") }
+        assertError(try PlanarImage(data: Array("P1 2 2\n1 0 2 1\n".utf8))) { Self.reason(of: $0).contains("bit expected at byte 11") }
+        assertError(try PlanarImage(data: Array("P6 0 3 255\n".utf8))) { Self.reason(of: $0).contains("size 0x3") }
     }
 
     func testNetpbmCommentsAndPlainBitmaps() throws {
         // P1 digits need no separators; comments may sit between any two numbers.
-        let image = try Image(data: Array("P1 # c\n3 # width\n2\n101\n0#\n1 0\n".utf8))
+        let image = try PlanarImage(data: Array("P1 # c\n3 # width\n2\n101\n0#\n1 0\n".utf8))
         XCTAssertEqual(image.width, 3)
         XCTAssertEqual(Array(image.pixels.prefix(6)), [0, 1, 0, 1, 0, 1])
         // Plain samples above maxval count as maxval; binary ones are taken as stored.
-        let plain = try Image(data: Array("P2 2 1 100 100 250\n".utf8))
+        let plain = try PlanarImage(data: Array("P2 2 1 100 100 250\n".utf8))
         XCTAssertEqual(plain.pixels[0], plain.pixels[1])
         XCTAssertEqual(plain.pixels[0], 1)
-        let binary = try Image(data: Array("P5 2 1 100\n".utf8) + [100, 250])
+        let binary = try PlanarImage(data: Array("P5 2 1 100\n".utf8) + [100, 250])
         XCTAssertEqual(binary.pixels[1], Float(Double(250) / 255))
     }
 
     func testOnlyJPEGAndPNGAreWritten() throws {
-        let image = try Image(width: 2, height: 2, channels: 3, pixels: [Float](repeating: 0.5, count: 12))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-\(UUID().uuidString).bmp")
-        defer { try? FileManager.default.removeItem(at: url) }
+        let image = try PlanarImage(width: 2, height: 2, channels: 3, pixels: [Float](repeating: 0.5, count: 12))
+        let url = try temporaryDirectory("bmp-write").appendingPathComponent("image.bmp")
         XCTAssertThrowsError(try image.write(to: url)) {
-            XCTAssertEqual($0 as? ImageError, .writeFailed(path: url.path, reason: "bmp is read, not written: use .png, .jpg or .jpeg"))
+            XCTAssertEqual($0 as? ImageFileError, .writeFailed(path: url.path, reason: "bmp is read, not written: use .png, .jpg or .jpeg"))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
         XCTAssertEqual(ImageFormat.allCases.filter(\.isWritable), [.jpeg, .png])
     }
 
-    private static func reason(of error: ImageError) -> String {
+    private static func reason(of error: ImageFileError) -> String {
         switch error {
         case .corrupt(_, let reason), .unsupportedVariant(_, let reason): reason
         default: ""

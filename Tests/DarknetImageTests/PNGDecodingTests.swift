@@ -1,5 +1,6 @@
 import Darknet
 import DarknetImage
+import TestSupport
 import XCTest
 
 /// Every PNG colour type and bit depth decodes to the 8-bit RGB OpenCV's
@@ -38,7 +39,7 @@ final class PNGDecodingTests: XCTestCase {
         // 0x01FF -> 1, 0x80FF -> 128, 0xFF00 -> 255 (OpenCV strips, it does not round).
         let writer = TestPNGWriter(width: 3, height: 1, colorType: .rgb, bitDepth: 16,
                                    samples: [0x01FF, 0x80FF, 0xFF00, 0x00FF, 0x7FFF, 0xFFFF, 0x1234, 0xABCD, 0])
-        let image = try Image(data: writer.encode())
+        let image = try PlanarImage(data: writer.encode())
         XCTAssertEqual(image.pixels.map { Int(($0 * 255).rounded()) }, [1, 0, 18, 128, 127, 171, 255, 255, 0])
     }
 
@@ -47,17 +48,17 @@ final class PNGDecodingTests: XCTestCase {
         var palette = TestPNGWriter(width: 2, height: 1, colorType: .palette, bitDepth: 8, samples: [0, 1])
         palette.palette = [(10, 20, 30), (255, 0, 0)]
         palette.transparency = [255, 0]
-        let p = try Image(data: palette.encode())
+        let p = try PlanarImage(data: palette.encode())
         XCTAssertEqual(p.pixels, expectedPlanes(rgb: [10, 20, 30, 255, 0, 0], width: 2, height: 1))
 
         var rgb = TestPNGWriter(width: 2, height: 1, colorType: .rgb, bitDepth: 8, samples: [1, 2, 3, 4, 5, 6])
         rgb.transparency = [0, 1, 0, 2, 0, 3]
-        let r = try Image(data: rgb.encode())
+        let r = try PlanarImage(data: rgb.encode())
         XCTAssertEqual(r.pixels, expectedPlanes(rgb: [1, 2, 3, 4, 5, 6], width: 2, height: 1))
 
         var grey = TestPNGWriter(width: 2, height: 1, colorType: .grey, bitDepth: 8, samples: [7, 200])
         grey.transparency = [0, 7]
-        let g = try Image(data: grey.encode())
+        let g = try PlanarImage(data: grey.encode())
         XCTAssertEqual(g.pixels, expectedPlanes(rgb: [7, 7, 7, 200, 200, 200], width: 2, height: 1))
     }
 
@@ -66,7 +67,7 @@ final class PNGDecodingTests: XCTestCase {
         let samples = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180]
         var writer = TestPNGWriter(width: 3, height: 2, colorType: .rgb, bitDepth: 8, samples: samples)
         writer.exif = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
-        let image = try Image(data: writer.encode())
+        let image = try PlanarImage(data: writer.encode())
         XCTAssertEqual(image.width, 2)
         XCTAssertEqual(image.height, 3)
         // Red plane as Darknet (OpenCV 4.6) gives it for the same file.
@@ -101,9 +102,9 @@ final class PNGDecodingTests: XCTestCase {
             }
         }
         let what = "\(colorType) \(depth)-bit\(interlaced ? " interlaced" : "") \(width)x\(height)"
-        let image: Image
+        let image: PlanarImage
         do {
-            image = try Image(data: writer.encode())
+            image = try PlanarImage(data: writer.encode())
         } catch {
             XCTFail("\(what): \(error)")
             return

@@ -1,25 +1,18 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Detection from 8-bit frames, result shaping and the `async` API with its bounded session
 /// pool, on the real YOLOv3-tiny weights and Darknet's sample photos.
 final class PixelDetectionTests: XCTestCase {
-    static let root = DarknetFidelityTests.packageRoot
-    static let cfg = root.appendingPathComponent("Weights/darknet/cfg/yolov3-tiny.cfg")
-    static let weights = root.appendingPathComponent("Weights/yolov3-tiny.weights")
-    static let names = root.appendingPathComponent("Weights/darknet/data/coco.names")
-
     private func detector(_ policy: SessionPolicy = SessionPolicy()) throws -> Detector {
-        for url in [Self.cfg, Self.weights, Self.names] where !FileManager.default.fileExists(atPath: url.path) {
-            XCTFail("missing \(url.path): run ./scripts/test.sh")
-        }
-        return try Detector(cfg: Self.cfg, weights: Self.weights, names: Self.names, sessionPolicy: policy)
+        try TinyYOLO.detector(sessionPolicy: policy)
     }
 
-    private func photo(_ name: String) throws -> Image {
-        try Image(contentsOf: DarknetFidelityTests.images.appendingPathComponent("\(name).jpg"))
+    private func photo(_ name: String) throws -> PlanarImage {
+        try PlanarImage(contentsOf: TestPaths.sample("\(name).jpg"))
     }
 
     func testFramesGiveTheImagePathsDetections() throws {

@@ -1,4 +1,5 @@
 import Darknet
+import TestSupport
 import XCTest
 
 /// `resized`, `letterboxed` and `stretched` against a plain transcription of Darknet's
@@ -83,7 +84,7 @@ final class ResizeTests: XCTestCase {
             }
         }
         let (h, nh) = try XCTUnwrap(found, "no size pair shows the quirk")
-        let white = try Image(width: 3, height: h, channels: 3, filledWith: 1)
+        let white = try PlanarImage(width: 3, height: h, channels: 3, filledWith: 1)
         let resized = try white.resized(width: 3, height: nh)
         let lastRow = resized[0, nh - 1, 0]
         XCTAssertLessThan(lastRow, 0.01, "\(h) -> \(nh) rows: the last row should come out nearly black")
@@ -110,14 +111,14 @@ final class ResizeTests: XCTestCase {
 
     // MARK: Helpers
 
-    private func randomImage(width: Int, height: Int, seed: UInt64) throws -> Image {
+    private func randomImage(width: Int, height: Int, seed: UInt64) throws -> PlanarImage {
         var random = TestRandom(seed: seed)
         let pixels = (0..<(3 * width * height)).map { _ in Float(random.next(below: 256)) / 255 }
-        return try Image(width: width, height: height, channels: 3, pixels: pixels)
+        return try PlanarImage(width: width, height: height, channels: 3, pixels: pixels)
     }
 
     /// Darknet's `resize_image`, transcribed loop for loop (float32, same order).
-    private func darknetResize(_ im: Image, _ w: Int, _ h: Int) -> [Float] {
+    private func darknetResize(_ im: PlanarImage, _ w: Int, _ h: Int) -> [Float] {
         var part = [Float](repeating: 0, count: w * im.height * im.channels)
         var resized = [Float](repeating: 0, count: w * h * im.channels)
         let wScale = Float(im.width - 1) / Float(w - 1)

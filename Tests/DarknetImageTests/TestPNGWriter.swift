@@ -1,3 +1,5 @@
+import TestSupport
+
 /// A small PNG writer for tests, independent of libpng: any colour type and bit depth,
 /// palettes, tRNS, eXIf, Adam7 interlacing, stored (uncompressed) deflate blocks.
 struct TestPNGWriter {
@@ -26,15 +28,15 @@ struct TestPNGWriter {
     var interlaced = false
 
     func encode() -> [UInt8] {
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var ihdr = Self.be32(width) + Self.be32(height)
+        var out = ImageBytes.pngSignature
+        var ihdr = ImageBytes.bigEndian32(width) + ImageBytes.bigEndian32(height)
         ihdr += [UInt8(bitDepth), colorType.rawValue, 0, 0, interlaced ? 1 : 0]
-        out += Self.chunk("IHDR", ihdr)
-        if let exif { out += Self.chunk("eXIf", exif) }
-        if !palette.isEmpty { out += Self.chunk("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] }) }
-        if !transparency.isEmpty { out += Self.chunk("tRNS", transparency) }
-        out += Self.chunk("IDAT", Self.zlibStored(rawScanlines()))
-        out += Self.chunk("IEND", [])
+        out += ImageBytes.pngChunk("IHDR", ihdr)
+        if let exif { out += ImageBytes.pngChunk("eXIf", exif) }
+        if !palette.isEmpty { out += ImageBytes.pngChunk("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] }) }
+        if !transparency.isEmpty { out += ImageBytes.pngChunk("tRNS", transparency) }
+        out += ImageBytes.pngChunk("IDAT", Self.zlibStored(rawScanlines()))
+        out += ImageBytes.pngChunk("IEND", [])
         return out
     }
 
@@ -87,25 +89,6 @@ struct TestPNGWriter {
         }
     }
 
-    static func be32(_ v: Int) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
-         UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
-    }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        return be32(data.count) + typeBytes + data + be32(Int(crc32(typeBytes + data)))
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
     static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
@@ -118,6 +101,6 @@ struct TestPNGWriter {
         } while offset < data.count
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in data { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-        return out + be32(Int(b << 16 | a))
+        return out + ImageBytes.bigEndian32(Int(b << 16 | a))
     }
 }

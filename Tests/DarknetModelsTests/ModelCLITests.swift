@@ -1,37 +1,18 @@
 @testable import Darknet
 import DarknetModels
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet detect` with http:// URLs, as a child process: first download, cached use
 /// without the network, `--update` failures, and SIGKILL at random points of a download.
 final class ModelCLITests: ModelTestCase {
-    /// The `swift-darknet` built beside this test bundle.
-    var tool: String {
-        get throws {
-            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            let url = directory.appendingPathComponent("swift-darknet")
-            guard FileManager.default.isExecutableFile(atPath: url.path) else {
-                XCTFail("no swift-darknet beside the tests at \(url.path): build with `swift build --build-tests`")
-                throw ToolFailure(message: "no swift-darknet")
-            }
-            return url.path
-        }
-    }
+    var tool: URL { get throws { try SwiftDarknetTool.require() } }
 
-    var image: String {
-        get throws {
-            let url = ModelServer.packageRoot.appendingPathComponent("Weights/darknet/data/dog.jpg")
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                XCTFail("missing \(url.path): run ./scripts/test.sh (it fetches the sample images)")
-                throw ToolFailure(message: "no image")
-            }
-            return url.path
-        }
-    }
+    var image: String { get throws { try TestPaths.require(TestPaths.sample("dog.jpg")).path } }
 
-    func detect(_ extra: [String] = [], timeout: Double = 120) throws -> ProcessResult {
-        try runProcess(try tool, ["detect", "--cfg", server.url("tiny.cfg").absoluteString,
+    func detect(_ extra: [String] = [], timeout: Double = 120) throws -> ChildProcess.Result {
+        try ChildProcess.run(try tool, ["detect", "--cfg", server.url("tiny.cfg").absoluteString,
                                   "--weights", server.url("tiny.weights").absoluteString,
                                   "--names", server.url("tiny.names").absoluteString,
                                   "--cache", cacheDirectory.path, "--thresh", "0.0001"] + extra + [try image],
@@ -105,7 +86,8 @@ final class ModelCLITests: ModelTestCase {
     }
 
     func testCacheOptionsNeedURLs() throws {
-        let result = try runProcess(try tool, ["detect", "--cfg", "a.cfg", "--weights", "a.weights", "--update", try image])
+        let result = try ChildProcess.run(try tool, ["detect", "--cfg", "a.cfg", "--weights", "a.weights", "--update", try image],
+                                          timeout: 120)
         XCTAssertEqual(result.status, 2, "a usage mistake")
         XCTAssertTrue(result.stderr.contains("apply to http(s):// URLs"), result.stderr)
     }
@@ -149,17 +131,12 @@ final class ModelCLITests: ModelTestCase {
     }
 
     private func killedRun(after delay: Double, update: Bool) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try tool)
-        process.arguments = ["detect", "--cfg", server.url("tiny.cfg").absoluteString,
-                             "--weights", server.url("tiny.weights").absoluteString,
-                             "--names", server.url("tiny.names").absoluteString,
-                             "--cache", cacheDirectory.path] + (update ? ["--update"] : []) + [try image]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = try ChildProcess(try tool, ["detect", "--cfg", server.url("tiny.cfg").absoluteString,
+                                                "--weights", server.url("tiny.weights").absoluteString,
+                                                "--names", server.url("tiny.names").absoluteString,
+                                                "--cache", cacheDirectory.path] + (update ? ["--update"] : []) + [try image])
         usleep(UInt32(delay * 1_000_000))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = child.wait(timeout: 10)
     }
 }

@@ -78,7 +78,7 @@ final class ModelDownloadTests: ModelTestCase {
         let store = store(hostedModel(weightsSHA256: wrong))
         let error = sourceError { _ = try store.download() }
         XCTAssertEqual(error?.url, server.url("tiny.weights"))
-        XCTAssertEqual(error?.reason, .checksumMismatch(expected: wrong, actual: SHA256.hex(of: TinyModel.weights(seed: 1))))
+        XCTAssertEqual(error?.reason, .checksumMismatch(expected: wrong, actual: ModelChecksum.hex(of: TinyModel.weights(seed: 1))))
         XCTAssertNil(store.cachedModel)
         let partial = cacheDirectory.appendingPathComponent("tiny/partial")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partial.path), [], "no bad bytes kept")

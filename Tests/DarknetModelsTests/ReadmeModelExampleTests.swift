@@ -8,7 +8,7 @@ import XCTest
 final class ReadmeModelExampleTests: ModelTestCase {
     func testReadmeExampleDownloadsAndFallsBack() throws {
         let cfgURL = server.url("tiny.cfg"), weightsURL = server.url("tiny.weights"), namesURL = server.url("tiny.names")
-        let weightsSHA256 = SHA256.hex(of: TinyModel.weights(seed: 1))
+        let weightsSHA256 = ModelChecksum.hex(of: TinyModel.weights(seed: 1))
         let bundle = cacheDirectory.appendingPathComponent("bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let bundledCfg = bundle.appendingPathComponent("b.cfg"), bundledWeights = bundle.appendingPathComponent("b.weights")

@@ -1,5 +1,6 @@
 import DarknetModels
 import Foundation
+import TestSupport
 import XCTest
 
 /// The hand-written SHA-256 against FIPS 180-4's examples and against `sha256sum`.
@@ -14,9 +15,9 @@ final class SHA256Tests: XCTestCase {
              "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
         ]
         for (message, digest) in vectors {
-            XCTAssertEqual(SHA256.hex(of: Array(message.utf8)), digest, "message '\(message)'")
+            XCTAssertEqual(ModelChecksum.hex(of: Array(message.utf8)), digest, "message '\(message)'")
         }
-        XCTAssertEqual(SHA256.hex(of: [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
+        XCTAssertEqual(ModelChecksum.hex(of: [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
                        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -27,9 +28,9 @@ final class SHA256Tests: XCTestCase {
         let bytes = (0..<1000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for length in Array(0...130) + [999, 1000] {
             let message = Array(bytes[0..<length])
-            let whole = SHA256.hex(of: message)
+            let whole = ModelChecksum.hex(of: message)
             for piece in [1, 3, 63, 64, 65] {
-                var hasher = SHA256()
+                var hasher = ModelChecksum()
                 var start = 0
                 while start < length {
                     hasher.update(Array(message[start..<min(length, start + piece)]))
@@ -41,14 +42,15 @@ final class SHA256Tests: XCTestCase {
     }
 
     func testMatchesSha256sum() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha256-\(UUID().uuidString).bin")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try temporaryDirectory("sha256").appendingPathComponent("random.bin")
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<(3 << 20) + 17).map { _ in UInt8.random(in: 0...255, using: &generator) }
         try Data(bytes).write(to: file)
-        let output = try runTool("/usr/bin/sha256sum", [file.path])
+        let result = try ChildProcess.run("/usr/bin/sha256sum", [file.path], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let output = result.stdout
         let expected = String(output.split(separator: " ").first ?? "")
         XCTAssertEqual(expected.count, 64, "sha256sum printed '\(output)'")
-        XCTAssertEqual(SHA256.hex(of: bytes), expected)
+        XCTAssertEqual(ModelChecksum.hex(of: bytes), expected)
     }
 }

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// AlexeyAB's features against references Debian's Darknet cannot produce (it predates them):
@@ -191,7 +192,7 @@ final class AlexeyABFidelityTests: XCTestCase {
         let remarks = ["yolov4-sam-mish": ["beta1", "beta1", "beta1"], "gaussian-yolo": ["anchors"]]
         XCTAssertEqual(spec.diagnostics.map(\.key), remarks[name] ?? [], "every other key of \(name) is understood", file: file, line: line)
         let weights = try TestPaths.require(directory.appendingPathComponent(name + ".weights"))
-        let network = try Network(spec: spec, weightsFile: weights)
+        let network = try Network(spec: spec, weights: weights)
         let input = try readFloatFile(try TestPaths.require(directory.appendingPathComponent("input.bin")))
         let session = InferenceSession(network: network, retaining: .layers(Set(index.layers.map(\.index))))
         try session.forward(input)

@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// AlexeyAB's layer features against direct, naive versions and hand-computed values: per-axis
@@ -284,7 +285,7 @@ final class AlexeyABLayerTests: XCTestCase {
     }
 
     func testOriginalDarknetCfgsKeepTheOriginalBatchNormEpsilon() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfg = try TestPaths.require(TestPaths.tinyCfg)
         XCTAssertEqual(try NetworkSpec.parse(bytes: [UInt8](Data(contentsOf: cfg)), file: cfg.path).dialect, .original)
         for name in ["yolov4.cfg", "yolov4-tiny.cfg", "yolov4-sam-mish.cfg"] {
             let url = try TestPaths.require(TestPaths.weights.appendingPathComponent("alexeyab/" + name))

@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// Where AlexeyAB's `[crnn]` and `[lstm]` differ from the original's (which `RecurrentTests`

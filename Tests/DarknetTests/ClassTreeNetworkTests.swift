@@ -1,6 +1,7 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `darknet9000` (`[softmax] tree=`) and `yolo9000` (`[region] tree=`) run end to end against
@@ -33,7 +34,7 @@ final class ClassTreeNetworkTests: XCTestCase {
         let classifier = try Classifier(cfg: try url("cfg/darknet9000-224.cfg"), weights: try url("weights/darknet9000-224.weights"),
                                         names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
         XCTAssertEqual(classifier.hierarchy?.count, 9418)
-        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let top = try classifier.classify(image, top: 5)
         let mine = top.map { String(format: "%5.2f%%: %@", $0.probability * 100, $0.label) }
         let theirs = try String(contentsOf: try url("classify/darknet9000-224-dog.txt"), encoding: .utf8)
@@ -55,7 +56,7 @@ final class ClassTreeNetworkTests: XCTestCase {
     func testYolo9000RegionLayerIsDarknetsGPUForward() throws {
         let layout = try DebianLayout(cfg: "yolo9000-224", dump: "yolo9000-224")
         let entry = try XCTUnwrap(layout.entries.last { $0.type == "region" })
-        let spec = try NetworkSpec.parse(contentsOf: try url("cfg/yolo9000-224.cfg"))
+        let spec = try NetworkSpec.parse(contentsOf: try url("cfg/yolo9000-224.cfg")).loadingClassTrees()
         guard case .region(let region) = spec.layers[entry.index].kind, let tree = region.tree else {
             return XCTFail("layer \(entry.index) is a [region] with a tree")
         }
@@ -106,7 +107,7 @@ final class ClassTreeNetworkTests: XCTestCase {
     func testYolo9000DetectionsWalkTheTreeWithHierThreshold() throws {
         let detector = try Detector(cfg: try url("cfg/yolo9000-224.cfg"), weights: try url("weights/yolo9000-224.weights"),
                                     names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
-        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let tree = try tree()
         let shallow = try detector.detect(image, options: DetectionOptions(threshold: 0.3, hierThreshold: 0.9, nmsThreshold: 0))
         let deep = try detector.detect(image, options: DetectionOptions(threshold: 0.3, hierThreshold: 0, nmsThreshold: 0))
@@ -127,20 +128,24 @@ final class ClassTreeNetworkTests: XCTestCase {
 
     func testTreeFileIsFoundBesideTheCfgAndErrorsNameTheLine() throws {
         // Debian's cfgs name the installed tree; a checkout's data/ folder beside cfg/ is found too.
-        let candidates = SectionReader.treeCandidates("/usr/share/darknet/data/9k.tree", cfg: TestPaths.darknetCfg.appendingPathComponent("yolo9000.cfg").path)
+        let candidates = ClassTreeReference.candidates("/usr/share/darknet/data/9k.tree", cfg: TestPaths.darknetCfg.appendingPathComponent("yolo9000.cfg").path)
         XCTAssertTrue(candidates.contains(TestPaths.darknetData.appendingPathComponent("9k.tree").standardizedFileURL.path)
                       || candidates.contains { URL(fileURLWithPath: $0).standardizedFileURL == TestPaths.darknetData.appendingPathComponent("9k.tree").standardizedFileURL },
                       "\(candidates)")
         let net = "[net]\nwidth=8\nheight=8\nchannels=3\n"
-        XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[softmax]\ntree=missing/none.tree\n", file: "t.cfg")) {
+        // Parsing keeps the reference; loading reads the file.
+        let parsed = try NetworkSpec.parse(text: net + "[softmax]\ntree=missing/none.tree\n", file: "t.cfg")
+        guard case .softmax(let softmax) = parsed.layers[0].kind else { return XCTFail("not a softmax") }
+        XCTAssertEqual(softmax.treeFile, ClassTreeReference(path: "missing/none.tree", cfg: "t.cfg", line: 6))
+        XCTAssertNil(softmax.tree)
+        XCTAssertThrowsError(try parsed.loadingClassTrees()) {
             XCTAssertEqual(($0 as? CfgError)?.description,
                            "t.cfg:6: 'tree': invalid value 'missing/none.tree', expected a class tree file; tried missing/none.tree")
         }
         // A FIFO named as the tree (or as any file the library reads) is refused, not waited on.
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("tree-fifo-\(getpid())").path
+        let fifo = try temporaryDirectory("tree-fifo").appendingPathComponent("tree").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        defer { unlink(fifo) }
-        XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[softmax]\ntree=\(fifo)\n", file: "t.cfg")) {
+        XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[softmax]\ntree=\(fifo)\n", file: "t.cfg").loadingClassTrees()) {
             XCTAssertEqual(($0 as? CfgError)?.description,
                            "t.cfg:6: 'tree': invalid value '\(fifo)', expected a readable class tree (\(fifo): is not a regular file)")
         }
@@ -148,7 +153,8 @@ final class ClassTreeNetworkTests: XCTestCase {
             XCTAssertEqual(($0 as? FileError)?.reason, FileError.notRegularReason)
         }
         let tree = TestPaths.darknetData.appendingPathComponent("9k.tree").path
-        XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[region]\nclasses=80\nnum=1\ntree=\(tree)\n", file: "t.cfg")) {
+        XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[region]\nclasses=80\nnum=1\ntree=\(tree)\n", file: "t.cfg")
+                                .loadingClassTrees()) {
             XCTAssertEqual(($0 as? CfgError)?.description,
                            "t.cfg:8: 'tree': invalid value '\(tree)', expected a tree of classes=80 classes, found 9418")
         }

@@ -1,6 +1,7 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `Classifier` against Debian's own `darknet classifier predict` (the binary, not the library),
@@ -27,7 +28,7 @@ final class ClassifierTests: XCTestCase {
             return (Float(parts[0].trimmingCharacters(in: .whitespaces).dropLast())!, String(parts[1].dropFirst()))
         }
         XCTAssertEqual(expected.count, 5, "darknet printed the top 5", file: file, line: line)
-        let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(image).jpg")))
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(image).jpg")))
         let predictions = try classifier.classify(photo, top: 5)
         XCTAssertEqual(predictions.map(\.label), expected.map(\.label), "\(name) \(image)", file: file, line: line)
         for (mine, theirs) in zip(predictions, expected) {
@@ -44,7 +45,7 @@ final class ClassifierTests: XCTestCase {
         let cfgURL = try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
         let weightsURL = try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights"))
         let imagenetNamesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("imagenet.shortnames.list"))
-        let image = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
@@ -56,9 +57,12 @@ final class ClassifierTests: XCTestCase {
         XCTAssertEqual(printed.count, 5)
         // The same answer again from the pooled session, and from several threads at once.
         let first = try classifier.classify(image, top: 5)
-        let results = ClassificationBox(count: 4)
-        DispatchQueue.concurrentPerform(iterations: 4) { job in results.set(job, Result { try classifier.classify(image, top: 5) }) }
-        for job in 0..<4 { XCTAssertEqual(try results.get(job).get(), first) }
+        let results = Locked([Result<[Classification], any Error>?](repeating: nil, count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { job in
+            let result = Result { try classifier.classify(image, top: 5) }
+            results.withLock { $0[job] = result }
+        }
+        for job in 0..<4 { XCTAssertEqual(try results.value[job]?.get(), first) }
     }
 
     func testTopKOrdersLikeDarknetTopK() {
@@ -83,13 +87,4 @@ final class ClassifierTests: XCTestCase {
             XCTAssertEqual(error as? ClassifierError, .noOutputLayer(cfg: "c.cfg"))
         }
     }
-}
-
-/// Results written by concurrent jobs, each to its own slot.
-private final class ClassificationBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<[Classification], any Error>?]
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<[Classification], any Error>) { lock.withLock { results[index] = result } }
-    func get(_ index: Int) -> Result<[Classification], any Error> { lock.withLock { results[index]! } }
 }

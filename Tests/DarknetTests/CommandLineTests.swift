@@ -1,38 +1,16 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet`'s conventions (issue 20): help on stdout with status 0, usage mistakes on
 /// stderr with status 2, input errors with status 1, `--version`, `--data`, `--strict`; and
 /// every subcommand's help lists every option it reads.
 final class CommandLineTests: XCTestCase {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The tool beside the test binary (`swift test` builds every product into the same folder).
-    static var tool: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swift-darknet")
-    }
-
-    func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Result {
-        let tool = try TestPaths.require(Self.tool, file: file, line: line)
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        process.currentDirectoryURL = TestPaths.packageRoot
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the built `swift-darknet` in the package's folder.
+    func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess.Result {
+        try SwiftDarknetTool.run(arguments, in: TestPaths.packageRoot, file: file, line: line)
     }
 
     func testHelpGoesToStdoutWithStatus0() throws {
@@ -75,12 +53,48 @@ final class CommandLineTests: XCTestCase {
              "swift-darknet: give --calibrate DIR or --calibration FILE, not both"),
             (["detect", "--cfg", "a", "--weights", "b", "--calibrate", "d", "x.jpg"],
              "swift-darknet: --calibrate and --calibration are for --precision int8"),
+            (["detect", "--cfg", "a", "--weights", "b", "--tiles", "640", "x.jpg"],
+             "swift-darknet: --tiles must be auto or WIDTHxHEIGHT in pixels (e.g. 640x640), got '640'"),
+            (["video", "--cfg", "a", "--weights", "b", "--tile-overlap", "0.1", "x.mp4"], "swift-darknet: --tile-overlap needs --tiles"),
+            (["detect", "--cfg", "a", "--weights", "b", "--tiles", "auto", "--tile-merge", "union", "x.jpg"],
+             "swift-darknet: --tile-merge must be nmm or nms, got 'union'"),
+            (["detect", "--cfg", "a", "--weights", "b", "--no-full-image", "x.jpg"],
+             "swift-darknet: --no-full-image and --tile-class-agnostic need --tiles"),
+            (["map", "--cfg", "a", "--weights", "b"], "swift-darknet: missing --data"),
         ]
         for (arguments, start) in cases {
             let result = try run(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.hasPrefix(start), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+
+    /// A misspelt option is reported as unknown with the nearest declared one, even where a value
+    /// follows it (a misspelt flag used to swallow the image name: "no image given"), and a
+    /// usage mistake prints the mistake, the synopsis and where the help is: not the whole help.
+    func testMisspeltOptionsAreNamedWithTheNearestOne() throws {
+        let model = ["--cfg", "a", "--weights", "b"]
+        let cases: [([String], String)] = [
+            (["detect"] + model + ["--jsn", "dog.jpg"], "unknown option --jsn (did you mean --json?)"),
+            (["video"] + model + ["--jsn", "pan.mp4"], "unknown option --jsn (did you mean --json?)"),
+            (["detect"] + model + ["--tresh", "0.3", "dog.jpg"], "unknown option --tresh (did you mean --thresh?)"),
+            (["classify"] + model + ["--recursiv", "photos"], "unknown option --recursiv (did you mean --recursive?)"),
+            (["detect"] + model + ["--frobnicate", "dog.jpg"], "unknown option --frobnicate"),
+            (["detect"] + model + ["--json=yes", "dog.jpg"], "--json is a flag and takes no value"),
+            (["detcet"] + model, "unknown command 'detcet' (did you mean 'detect'?)"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments)")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "swift-darknet: \(message)", "\(arguments): \(result.stderr)")
+            if arguments[0] != "detcet" {
+                XCTAssertEqual(lines.count, 3, "the mistake, the synopsis, the pointer: \(result.stderr)")
+                XCTAssertTrue(lines[1].hasPrefix("usage: swift-darknet \(arguments[0]) --cfg FILE|URL --weights FILE|URL [options]"),
+                              result.stderr)
+                XCTAssertEqual(lines[2], "Run 'swift-darknet \(arguments[0]) --help' for the options.")
+            }
         }
     }
 
@@ -106,9 +120,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(voc.stderr.contains("classes=20, but \(TestPaths.packageRoot.path)/Weights/darknet/cfg/yolov3-tiny.cfg has 80 classes"),
                       voc.stderr)
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("cli")
         let cfg = directory.appendingPathComponent("key.cfg")
         try Data("[net]\nwidth=8\nheight=8\nchannels=3\n[maxpool]\nsize=2\nstrdie=2\n".utf8).write(to: cfg)
         let lenient = try run(["info", "--cfg", cfg.path])
@@ -125,8 +137,7 @@ final class CommandLineTests: XCTestCase {
     /// each step's layers in DIR/stepNN/ equal to Darknet's.
     func testForwardRunsSeveralInputsAsTimeSteps() throws {
         let debian = TestPaths.fixtures.appendingPathComponent("debian")
-        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("forward-steps-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dump) }
+        let dump = try temporaryDirectory("forward-steps").appendingPathComponent("dump")
         let steps = (0..<3).map { debian.appendingPathComponent(String(format: "gru/step%02d", $0)) }
         let result = try run(["forward", "--cfg", try TestPaths.require(debian.appendingPathComponent("cfg/gru.cfg")).path,
                               "--weights", debian.appendingPathComponent("weights/gru.weights").path, "--layers", "all",
@@ -148,18 +159,16 @@ final class CommandLineTests: XCTestCase {
     /// it gives the same detections; a sidecar for another cfg is an input error naming it;
     /// `--stretch` calibrates on images fitted as it detects them.
     func testInt8DetectCalibratesSavesAndLoadsTheSidecar() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("int8-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryDirectory("int8-cli")
         let sidecar = folder.appendingPathComponent("tiny.int8.json").path
-        let model = ["detect", "--cfg", try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg")).path,
+        let model = ["detect", "--cfg", try TestPaths.require(TestPaths.tinyCfg).path,
                      "--weights", try TestPaths.require(TestPaths.tinyWeights).path, "--json", "--precision", "int8"]
         let image = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")).path
         let calibration = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration")).path
         let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
         XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
         XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
-        let expectedCount = Int8Variant.withoutVNNI ? 4 : 10
+        let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : 10
         XCTAssertTrue(calibrated.stderr.contains("int8: \(expectedCount) of 13 convolutions in integers"), calibrated.stderr)
         XCTAssertTrue(calibrated.stdout.contains("\"detections\""), calibrated.stdout)
         let loaded = try run(model + ["--calibration", sidecar, image])
@@ -187,7 +196,7 @@ final class CommandLineTests: XCTestCase {
         let stretchedSidecar = folder.appendingPathComponent("tiny.stretched.int8.json")
         let stretched = try run(model + ["--stretch", "--calibrate", calibration, "--save-calibration", stretchedSidecar.path, image])
         XCTAssertEqual(stretched.status, 0, stretched.stderr)
-        let float = try Network(cfg: TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"), weights: TestPaths.tinyWeights)
+        let float = try Network(cfg: TestPaths.tinyCfg, weights: TestPaths.tinyWeights)
         let expected = try Int8Calibration(network: float, imagesIn: URL(fileURLWithPath: calibration), letterbox: false)
         XCTAssertEqual(try Int8Calibration(contentsOf: stretchedSidecar, for: float.spec), expected)
         XCTAssertNotEqual(try Int8Calibration(contentsOf: URL(fileURLWithPath: sidecar), for: float.spec), expected)
@@ -198,8 +207,7 @@ final class CommandLineTests: XCTestCase {
         let model = ["classify", "--cfg", try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
                      "--weights", try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path,
                      "--json", "--top", "3"]
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-classify-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryDirectory("classify")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let files = [(TestPaths.darknetData.appendingPathComponent("dog.jpg"), "a.jpg"),
                      (TestPaths.fixtures.appendingPathComponent("formats/bmp-24.bmp"), "c.bmp"),
@@ -232,6 +240,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains(empty.path), none.stderr)
     }
 
+    func testDetectWithTilesTheImagesSizeIsDetectAndAutoTilesLargeImages() throws {
+        let model = ["detect", "--cfg", "Weights/darknet/cfg/yolov3-tiny.cfg", "--weights", "Weights/yolov3-tiny.weights",
+                     "--names", "Weights/darknet/data/coco.names", "--json", "--thresh", "0.25", "Weights/darknet/data/dog.jpg"]
+        let plain = try run(model)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let oneTile = try run(model + ["--tiles", "768x576", "--threads", "2"])
+        XCTAssertEqual(oneTile.stdout, plain.stdout)
+        let tiled = try run(model + ["--tiles", "auto", "--tile-merge", "nms", "--tile-metric", "iou", "--tile-threshold", "0.3"])
+        XCTAssertEqual(tiled.status, 0, tiled.stderr)
+        XCTAssertNotEqual(tiled.stdout, plain.stdout, "768x576 is 1.85 times 416 wide: two columns of tiles and the whole image")
+        XCTAssertTrue(tiled.stdout.contains(#""label": "dog""#), tiled.stdout)
+    }
+
     func testEveryCommandsHelpListsEveryOptionItReads() throws {
         let sources = TestPaths.packageRoot.appendingPathComponent("Sources/swift-darknet")
         let pattern = try NSRegularExpression(pattern: #"arguments\.(?:string|required|flag|int|float)\("([a-z0-9-]+)""#)
@@ -244,10 +265,13 @@ final class CommandLineTests: XCTestCase {
             if text.contains("PrecisionFlags(arguments:") { found.formUnion(try options(in: "../BatchDetection/PrecisionFlags.swift")) }
             if text.contains("DetectBatchOptions(arguments:") { found.formUnion(try options(in: "DetectBatchOptions.swift")) }
             if text.contains("ImageSourceFlags(arguments:") { found.formUnion(try options(in: "ImageSourceFlags.swift")) }
+            if text.contains("TilingFlags(arguments:") { found.formUnion(try options(in: "TilingFlags.swift")) }
+            if text.contains("EvaluationFlags(arguments:") { found.formUnion(try options(in: "EvaluationFlags.swift")) }
             return found
         }
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
-                        "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift"]
+                        "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift", "map": "MapCommand.swift",
+                        "valid": "ValidCommand.swift", "recall": "RecallCommand.swift"]
         for (name, file) in commands {
             let read = try options(in: file)
             XCTAssertFalse(read.isEmpty, file)

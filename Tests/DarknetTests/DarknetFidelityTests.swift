@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// Layer outputs against the original Darknet (Debian's libdarknet.so) on the same input

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet info`'s BFLOPs against Darknet's: for every cfg in Debian's package that this

@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// Darknet `.data` files: Debian's own, one of the kind Darknet's training writes, and
@@ -9,20 +10,10 @@ final class DataFileTests: XCTestCase {
     var scratch: URL!
 
     override func setUpWithError() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("data-file-\(UUID())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try temporaryDirectory("data-file")
     }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: scratch)
-    }
-
-    func write(_ text: String, to relative: String) throws -> URL {
-        let url = scratch.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-        return url
-    }
+    func write(_ text: String, to relative: String) throws -> URL { try writeText(text, to: relative, in: scratch) }
 
     /// Debian's coco.data and voc.data (installed with the `darknet` package that
     /// scripts/setup.sh installs), and the copies in Weights/darknet/cfg.
@@ -97,7 +88,7 @@ final class DataFileTests: XCTestCase {
 
     /// A detector from coco.data; voc.data's 20 classes against YOLOv3-tiny's 80 name both files.
     func testDetectorFromADataFileChecksItsClassesAgainstTheCfg() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfg = try TestPaths.require(TestPaths.tinyCfg)
         let weights = try TestPaths.require(TestPaths.tinyWeights)
         let coco = try TestPaths.require(Self.debian.appendingPathComponent("coco.data"))
         let detector = try Detector(data: coco, cfg: cfg, weights: weights)

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The kernels and decoders of the eight Debian cfgs added last (`[local]`,
@@ -69,7 +70,7 @@ final class DebianLayerKernelTests: XCTestCase {
                 LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h, width: previous.out_w,
                                          filters: filters, size: size, stride: stride, pad: pad,
                                          weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!, activation: activation,
-                                         patch: &patch, output: &output)
+                                         patch: &patch, output: &output, kernels: .native)
             }
         }
         try assertMatches(output, dump(name, entry.index), "\(name) layer \(entry.index) [local]")
@@ -84,7 +85,7 @@ final class DebianLayerKernelTests: XCTestCase {
                 LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h, width: previous.out_w,
                                          filters: filters, size: size, stride: stride, pad: pad,
                                          weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!, activation: activation,
-                                         patch: &patch, output: &sharedOutput)
+                                         patch: &patch, output: &sharedOutput, kernels: .native)
             }
         }
         XCTAssertGreaterThan(maxAbsDifference(sharedOutput, try dump(name, entry.index)), 1e-2)

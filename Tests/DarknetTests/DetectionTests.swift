@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// End-to-end detections against the original Darknet's (`darknet detect` logic through
@@ -21,11 +22,7 @@ final class DetectionTests: XCTestCase {
 
     static let sampleImages = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"]
 
-    private static func makeDetector() throws -> Detector {
-        try Detector(cfg: try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg")),
-                     weights: try TestPaths.require(TestPaths.tinyWeights),
-                     names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names")))
-    }
+    private static func makeDetector() throws -> Detector { try TinyYOLO.detector() }
 
     private func references(threshold: String) throws -> [Reference] {
         let url = try TestPaths.require(TestPaths.fixtures.appendingPathComponent("detect/thresh-\(threshold).jsonl"))
@@ -48,7 +45,7 @@ final class DetectionTests: XCTestCase {
                        Self.sampleImages.sorted(), "every sample image has a reference")
         var total = 0
         for reference in references {
-            let image = try Image(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
+            let image = try PlanarImage(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
             XCTAssertEqual(image.width, reference.width)
             XCTAssertEqual(image.height, reference.height)
             let detections = try detector.detect(image, threshold: threshold)
@@ -72,37 +69,28 @@ final class DetectionTests: XCTestCase {
     func testConcurrentDetectionsEqualSingleThreadedOnes() throws {
         let detector = try Self.makeDetector()
         let images = try Self.sampleImages.map { name in
-            try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg")))
+            try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg")))
         }
         let expected = try images.map { try detector.detect($0, threshold: 0.25) }
         let workers = 4
-        let results = ResultBox(count: workers * images.count)
+        let results = Locked([Result<[Detection], any Error>?](repeating: nil, count: workers * images.count))
         DispatchQueue.concurrentPerform(iterations: workers * images.count) { job in
             let index = (job * 3) % images.count  // interleave images across threads
-            results.set(job, Result { try detector.detect(images[index], threshold: 0.25) })
+            let result = Result { try detector.detect(images[index], threshold: 0.25) }
+            results.withLock { $0[job] = result }
         }
         for job in 0..<(workers * images.count) {
             let index = (job * 3) % images.count
-            XCTAssertEqual(try results.get(job).get(), expected[index], "job \(job), image \(Self.sampleImages[index])")
+            XCTAssertEqual(try results.value[job]?.get(), expected[index], "job \(job), image \(Self.sampleImages[index])")
         }
     }
 
     func testNamesFileWithTooFewLabelsIsRefused() throws {
-        let names = FileManager.default.temporaryDirectory.appendingPathComponent("three-\(UUID()).names")
+        let names = try temporaryDirectory("names").appendingPathComponent("three.names")
         try "a\nb\nc\n".write(to: names, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: names) }
-        XCTAssertThrowsError(try Detector(cfg: try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg")),
+        XCTAssertThrowsError(try Detector(cfg: try TestPaths.require(TestPaths.tinyCfg),
                                           weights: try TestPaths.require(TestPaths.tinyWeights), names: names)) { error in
             XCTAssertEqual(error as? DetectorError, .tooFewLabels(file: names.path, labels: 3, classes: 80))
         }
     }
-}
-
-/// Results written by concurrent jobs, each to its own slot.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<[Detection], any Error>?]
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<[Detection], any Error>) { lock.withLock { results[index] = result } }
-    func get(_ index: Int) -> Result<[Detection], any Error> { lock.withLock { results[index]! } }
 }

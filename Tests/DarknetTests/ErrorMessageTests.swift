@@ -1,6 +1,7 @@
 @_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 20: every error names its file (and line, layer, byte offset), mismatched files are
@@ -35,6 +36,7 @@ final class ErrorMessageTests: XCTestCase {
         case .sizeOverflow: "sizeOverflow"
         case .memoryLimitExceeded: "memoryLimitExceeded"
         case .calibrationMismatch: "calibrationMismatch"
+        case .cpuMismatch: "cpuMismatch"
         }
     }
 
@@ -43,7 +45,7 @@ final class ErrorMessageTests: XCTestCase {
         "scaleShapeMismatch", "yoloChannelMismatch", "regionChannelMismatch", "detectionSizeMismatch", "reorgNotDivisible", "cropLargerThanInput",
         "softmaxGroupsNotDividing", "treeClassCountMismatch", "sizeOverflow", "memoryLimitExceeded",
         "gaussianYoloChannelMismatch", "contrastiveSourceNotYolo", "reorgReverseChannelsNotDivisible",
-        "calibrationMismatch",
+        "calibrationMismatch", "cpuMismatch",
     ]
 
     /// One row per reason (two for the overflow: in a layer and in the network): the cfg, and
@@ -86,7 +88,8 @@ final class ErrorMessageTests: XCTestCase {
         var covered: Set<String> = []
         for row in Self.planRows {
             let spec = try NetworkSpec.parse(text: row.cfg, file: Self.cfgName)
-            XCTAssertThrowsError(try NetworkPlan(spec: spec, options: PlanOptions(memoryLimit: row.memoryLimit)), row.message) { error in
+            XCTAssertThrowsError(try NetworkPlan(spec: try spec.loadingClassTrees(), options: PlanOptions(memoryLimit: row.memoryLimit)),
+                                 row.message) { error in
                 guard let error = error as? PlanError else { return XCTFail("\(error)") }
                 covered.insert(Self.name(error.reason))
                 XCTAssertEqual(error.file, Self.cfgName)
@@ -105,12 +108,23 @@ final class ErrorMessageTests: XCTestCase {
             XCTAssertEqual(error.description, "plan.cfg:5: layer 0 [convolutional]: the int8 calibration does not match: "
                            + "layer 0 was calibrated for a 4 x 4 x 3 input, it reads 8 x 8 x 3")
         }
+        // A plan for another architecture's CPU: it plans, and refuses to load.
+        let other: CPUFeatures = CPUFeatures.current.architecture == .arm64 ? .x86_64(avx512VNNI: true) : .arm64(dotProduct: true)
+        let foreign = try NetworkPlan(spec: spec, options: PlanOptions(cpu: other))
+        XCTAssertEqual(foreign.cpu, other)
+        XCTAssertThrowsError(try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 1),
+                                         options: PlanOptions(cpu: other))) { error in
+            guard let error = error as? PlanError else { return XCTFail("\(error)") }
+            covered.insert(Self.name(error.reason))
+            XCTAssertTrue(error.description.hasPrefix("plan.cfg:1: network: planned for another CPU (\(other.architecture.rawValue) ["),
+                          error.description)
+        }
         XCTAssertEqual(covered, Self.allReasonNames, "every PlanError reason has a row")
     }
 
     /// The issue's example: YOLOv3-tiny with its first head's convolution cut to 200 filters.
     func testAYoloChannelMismatchInARealCfgNamesTheFileAndLine() throws {
-        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let url = try TestPaths.require(TestPaths.tinyCfg)
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: "filters=255", with: "filters=200", options: [], range: text.range(of: "filters=255"))
         let spec = try NetworkSpec.parse(text: text, file: "yolo-channels.cfg")
@@ -131,7 +145,7 @@ final class ErrorMessageTests: XCTestCase {
         }
         // A weights error carries them too.
         let fine = try NetworkSpec.parse(text: Self.net + "[convolutional]\nfilters=2\nsize=1\nbogus=3\n", file: "key.cfg")
-        XCTAssertThrowsError(try Network(spec: fine, weights: WeightsWriter().header(), weightsFile: "k.weights")) { error in
+        XCTAssertThrowsError(try Network(spec: fine, weights: WeightsWriter().header(), weightsName: "k.weights")) { error in
             guard let error = error as? WeightsError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.notes.map(\.key), ["bogus"])
             XCTAssertTrue(error.description.hasSuffix("(note: key.cfg:8: 'bogus': unknown key in [convolutional]; ignored)"),
@@ -164,7 +178,7 @@ extension ErrorMessageTests {
         let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent(name))
         let spec = try NetworkSpec.parse(bytes: [UInt8](try Data(contentsOf: url)), file: name)
         do {
-            _ = try Network(spec: spec, weights: weights, weightsFile: "yolov3-tiny.weights")
+            _ = try Network(spec: spec, weights: weights, weightsName: "yolov3-tiny.weights")
             return nil
         } catch let error as WeightsError {
             return error
@@ -211,7 +225,7 @@ extension ErrorMessageTests {
         // Header 20, layer 0: 2 biases + 2 x 3 weights, layer 2: 2 biases + 2 x 2 weights.
         XCTAssertEqual(good.count, 20 + 8 * 4 + 6 * 4)
         func error(_ bytes: [UInt8]) -> WeightsError? {
-            do { _ = try Network(spec: spec, weights: bytes, weightsFile: "short.weights"); return nil } catch { return error as? WeightsError }
+            do { _ = try Network(spec: spec, weights: bytes, weightsName: "short.weights"); return nil } catch { return error as? WeightsError }
         }
         let partial = try XCTUnwrap(error(Array(good.prefix(52))))
         XCTAssertEqual(partial.sizeMismatch, WeightsSizeMismatch(neededBytes: 76, headerBytes: 20, fileBytes: 52, wholeLayers: 2))
@@ -239,9 +253,9 @@ extension ErrorMessageTests {
             (WeightsError(file: "a.weights", layer: 1, offset: 40, reason: .nonFinite(parameter: "biases", element: 2)),
              "a.weights: layer 1, byte offset 40: biases[2] is not a finite number"),
             (FileError(path: "a.names", reason: "is a directory"), "a.names: is a directory"),
-            (ImageError.corrupt(path: "<data>", reason: "IHDR: CRC error"), "<data>: damaged image data: IHDR: CRC error"),
-            (ImageError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG, PNG, BMP, TIFF, WebP, Netpbm or HEIF image"),
-            (ImageError.unsupportedVariant(path: "a.webp", reason: "WebP: an animation (97x73); only still images are read"), "a.webp: cannot decode WebP: an animation (97x73); only still images are read"),
+            (ImageFileError.corrupt(path: "<data>", reason: "IHDR: CRC error"), "<data>: damaged image data: IHDR: CRC error"),
+            (ImageFileError.unsupportedFormat(path: "a.gif"), "a.gif: not a JPEG, PNG, BMP, TIFF, WebP, Netpbm or HEIF image"),
+            (ImageFileError.unsupportedVariant(path: "a.webp", reason: "WebP: an animation (97x73); only still images are read"), "a.webp: cannot decode WebP: an animation (97x73); only still images are read"),
             (DetectorError.tooFewLabels(file: "a.names", labels: 2, classes: 80), "a.names: 2 labels for a network with 80 classes"),
             (ClassifierError.noOutputLayer(cfg: "c.cfg"), "c.cfg: the network has no layer other than [cost] to read predictions from"),
             (DetectorError.noDetectionHead(cfg: "c.cfg"), "c.cfg: the network has no [yolo] or [region] layer to decode detections from"),
@@ -259,15 +273,13 @@ extension ErrorMessageTests {
 
     /// A missing file and a directory read the same whichever file it is.
     func testTheSameFileProblemHasTheSameWordingForEveryFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wording-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("wording")
         let cfg = directory.appendingPathComponent("ok.cfg")
         try Data((Self.net + "[maxpool]\n").utf8).write(to: cfg)
         let weights = directory.appendingPathComponent("ok.weights")
         try Data(WeightsWriter().header()).write(to: weights)
         func reason(_ body: () throws -> Void) -> String? {
-            do { try body(); return nil } catch let error as FileError { return error.reason } catch let error as ImageError {
+            do { try body(); return nil } catch let error as FileError { return error.reason } catch let error as ImageFileError {
                 guard case .unreadable(_, let reason) = error else { return "\(error)" }
                 return reason
             } catch { return "\(type(of: error)): \(error)" }
@@ -278,7 +290,7 @@ extension ErrorMessageTests {
                 reason { _ = try Network(cfg: cfg, weights: target) },
                 reason { _ = try Detector.readLabels(target) },
                 reason { _ = try DataFile(contentsOf: target) },
-                reason { _ = try Image(contentsOf: target) },
+                reason { _ = try PlanarImage(contentsOf: target) },
             ]
             XCTAssertEqual(reasons, [String?](repeating: expected, count: reasons.count), target.path)
         }
@@ -291,12 +303,10 @@ extension ErrorMessageTests {
     /// `filtres=16` in YOLOv3-tiny's first layer: the weights no longer fit, and the message
     /// says so with the unknown key as a note (it used to be "variance[9] is negative").
     func testAMisspeltKeyIsANoteOfTheWeightsMismatchItCauses() throws {
-        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let url = try TestPaths.require(TestPaths.tinyCfg)
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: "filters=16", with: "filtres=16", options: [], range: text.range(of: "filters=16"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("key")
         let cfg = directory.appendingPathComponent("key.cfg")
         try Data(text.utf8).write(to: cfg)
         XCTAssertThrowsError(try Detector(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))) { error in

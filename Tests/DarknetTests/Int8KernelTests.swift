@@ -3,7 +3,7 @@ import CDarknetKernels
 import Foundation
 import XCTest
 
-/// The int8 convolution core (`darknet_int8.h`, `Kernels/Int8`): every SIMD variant this CPU
+/// The int8 convolution core (`CDarknetKernels/integer.h`, `Kernels/Int8`): every SIMD variant this CPU
 /// runs against the portable one (bit-identical int32 sums, float and u8 outputs), the portable
 /// one against plain Swift loops, the epilogue against a float reference from dequantized
 /// inputs, int8 against float sgemm within a stated quantization bound, saturation extremes,
@@ -43,34 +43,34 @@ final class Int8KernelTests: XCTestCase {
         }
 
         /// The int32 sums by `variant`, over `range` of the columns (the rest stays 0x7eeeeeee).
-        func sums(_ variant: Int8Variant, range: Range<Int>? = nil, rows: Range<Int>? = nil) -> [Int32] {
+        func sums(_ variant: IntegerKernels, range: Range<Int>? = nil, rows: Range<Int>? = nil) -> [Int32] {
             var c = [Int32](repeating: 0x7EEE_EEEE, count: m * n)
             packedB.withUnsafeBufferPointer { b in
                 c.withUnsafeMutableBufferPointer {
                     Int8GEMM.multiply(weights, b.baseAddress!, columns: n, into: $0.baseAddress!, rowStride: n,
-                                      range: range, rows: rows, variant: variant)
+                                      range: range, rows: rows, kernels: variant)
                 }
             }
             return c
         }
 
-        func floats(_ variant: Int8Variant, _ epilogue: Int8Epilogue) -> [Float] {
+        func floats(_ variant: IntegerKernels, _ epilogue: Int8Epilogue) -> [Float] {
             var c = [Float](repeating: .nan, count: m * n)
             packedB.withUnsafeBufferPointer { b in
                 c.withUnsafeMutableBufferPointer {
                     Int8GEMM.multiply(weights, b.baseAddress!, columns: n, epilogue: epilogue, into: $0.baseAddress!,
-                                      rowStride: n, variant: variant)
+                                      rowStride: n, kernels: variant)
                 }
             }
             return c
         }
 
-        func codes(_ variant: Int8Variant, _ epilogue: Int8Epilogue, _ output: Int8TensorQuantization) -> [UInt8] {
+        func codes(_ variant: IntegerKernels, _ epilogue: Int8Epilogue, _ output: Int8TensorQuantization) -> [UInt8] {
             var c = [UInt8](repeating: 0xAA, count: m * n)
             packedB.withUnsafeBufferPointer { b in
                 c.withUnsafeMutableBufferPointer {
                     Int8GEMM.multiply(weights, b.baseAddress!, columns: n, epilogue: epilogue, into: $0.baseAddress!,
-                                      quantization: output, rowStride: n, variant: variant)
+                                      quantization: output, rowStride: n, kernels: variant)
                 }
             }
             return c
@@ -109,41 +109,8 @@ final class Int8KernelTests: XCTestCase {
                                                           (255, 169, 512), (255, 676, 256)]
 
     /// The SIMD variants this CPU runs (the portable one is the reference).
-    var simdVariants: [Int8Variant] { Int8Variant.supported.filter { $0 != .portable } }
+    var simdVariants: [IntegerKernels] { CPUFeatures.current.supportedIntegerKernels.filter { $0 != .portable } }
 
-
-    // MARK: Dispatch
-
-    /// The variants reported supported are exactly those /proc/cpuinfo's flags allow, and the
-    /// automatic choice is the widest.
-    func testSupportedVariantsFollowTheCPUFlags() throws {
-        XCTAssertTrue(Int8Variant.portable.isSupported)
-        #if !arch(x86_64)
-        // The variants are x86's: none runs elsewhere, whatever /proc/cpuinfo says (qemu-user
-        // shows the host's).
-        for variant in Int8Variant.allCases where variant != .portable {
-            XCTAssertFalse(variant.isSupported, "\(variant)")
-        }
-        XCTAssertEqual(Int8Variant.best, .portable)
-        #else
-        guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {
-            return XCTFail("no flags line in /proc/cpuinfo: the supported variants cannot be checked")
-        }
-        let flags = Set(line.split(separator: " ").map(String.init))
-        let avx512 = ["avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx2"].allSatisfy(flags.contains)
-        XCTAssertEqual(Int8Variant.avx2.isSupported, flags.contains("avx2"))
-        XCTAssertEqual(Int8Variant.avxVNNI.isSupported, flags.contains("avx_vnni") && flags.contains("avx2"))
-        XCTAssertEqual(Int8Variant.avx512VNNI.isSupported, avx512)
-        XCTAssertEqual(Int8Variant.avxVNNIOnAVX512.isSupported, avx512)
-        let expected: Int8Variant = avx512 ? .avx512VNNI : (Int8Variant.avxVNNI.isSupported ? .avxVNNI
-            : (flags.contains("avx2") ? .avx2 : .portable))
-        XCTAssertEqual(Int8Variant.best, expected)
-        if !Int8Variant.avxVNNI.isSupported {
-            print("Int8KernelTests: no AVX-VNNI on this CPU; its tile's source is tested EVEX-encoded (\(Int8Variant.avxVNNIOnAVX512.isSupported ? "supported" : "not supported either"))")
-        }
-        #endif
-    }
 
     // MARK: Integer sums
 
@@ -160,11 +127,11 @@ final class Int8KernelTests: XCTestCase {
     /// shapes with remainders and YOLOv3-tiny's shapes.
     func testEveryVariantGivesThePortableSums() throws {
         // A CPU without any SIMD variant has nothing to compare: then the portable kernel is the choice.
-        guard !simdVariants.isEmpty else { return XCTAssertEqual(Int8Variant.best, .portable) }
+        guard !simdVariants.isEmpty else { return XCTAssertEqual(IntegerKernels.native, .portable) }
         let shapes = Self.randomShapes(count: 120, seed: 23) + Self.tinyShapes
         for (index, shape) in shapes.enumerated() {
             // Full-range weights, then 7-bit ones (AVX2's narrow kernel).
-            for limit in [nil, Int8Variant.narrowLimit] {
+            for limit in [nil, IntegerKernels.narrowLimit] {
                 let operands = Operands(m: shape.m, n: shape.n, k: shape.k, seed: UInt64(1000 + index), weightLimit: limit)
                 let reference = operands.sums(.portable)
                 for variant in simdVariants {
@@ -185,10 +152,10 @@ final class Int8KernelTests: XCTestCase {
             (0..<16, 0..<21), (16..<48, 0..<21), (48..<100, 0..<21), (32..<33, 0..<21), (96..<100, 0..<21),
             (0..<100, 0..<8), (0..<100, 8..<21), (0..<100, 16..<17), (16..<48, 8..<16),
         ]
-        for limit in [nil, Int8Variant.narrowLimit] {
+        for limit in [nil, IntegerKernels.narrowLimit] {
           let operands = Operands(m: 21, n: 100, k: 37, seed: 5, weightLimit: limit)
           let whole = operands.sums(.portable)
-          for variant in Int8Variant.supported {
+          for variant in CPUFeatures.current.supportedIntegerKernels {
             for piece in pieces {
                 let part = operands.sums(variant, range: piece.columns, rows: piece.rows)
                 for row in 0..<operands.m {
@@ -224,7 +191,7 @@ final class Int8KernelTests: XCTestCase {
             for item in cases {
                 let a = (0..<m * k).map { item.weight($0 % k) }
                 let operands = Operands(m: m, n: n, k: k, a: a, b: [UInt8](repeating: 255, count: k * n))
-                for variant in Int8Variant.supported {
+                for variant in CPUFeatures.current.supportedIntegerKernels {
                     let sums = operands.sums(variant)
                     XCTAssertTrue(sums.allSatisfy { Int64($0) == item.expected },
                                   "\(variant) \(item.name) K=\(k): \(sums.first!) != \(item.expected)")
@@ -322,7 +289,7 @@ final class Int8KernelTests: XCTestCase {
     func testEveryVariantGivesThePortableEpilogue() {
         let output = Int8TensorQuantization(minimum: -0.3, maximum: 0.6)
         for (index, shape) in [(13, 61, 9), (8, 48, 64), (70, 130, 301), (255, 169, 512)].enumerated() {
-          for limit in Set([127, Int8Variant.narrowLimit]).sorted() {
+          for limit in Set([127, IntegerKernels.narrowLimit]).sorted() {
             let layer = QuantizedLayer(m: shape.0, n: shape.1, k: shape.2, seed: UInt64(70 + index), weightLimit: limit)
             for activation in [Activation.linear, .leaky, .relu, .logistic, .mish, .swish] {
                 let epilogue = layer.epilogue(activation)
@@ -356,7 +323,7 @@ final class Int8KernelTests: XCTestCase {
         for (index, shape) in [(16, 1000, 27), (64, 169, 576), (255, 52, 1152), (7, 3, 5)].enumerated() {
             // Weights quantized as this CPU's fastest variant takes them (7 bits with AVX2).
             let layer = QuantizedLayer(m: shape.0, n: shape.1, k: shape.2, seed: UInt64(90 + index), inputRange: -0.3...2,
-                                       weightLimit: Int8Variant.plannedWeightLimit(depth: shape.2))
+                                       weightLimit: IntegerKernels.native.plannedWeightLimit(depth: shape.2))
             let (m, n, k) = (shape.0, shape.1, shape.2)
             var expected = [Float](repeating: 0, count: m * n)
             layer.floatWeights.withUnsafeBufferPointer { a in
@@ -367,7 +334,7 @@ final class Int8KernelTests: XCTestCase {
                 }
             }
             let epilogue = Int8Epilogue(requantization: layer.operands.weights.requantization(input: layer.input), bias: nil, activation: .linear)
-            let actual = layer.operands.floats(.best, epilogue)
+            let actual = layer.operands.floats(.native, epilogue)
             var squaredError = 0.0, squaredOutput = 0.0
             for row in 0..<m {
                 for column in 0..<n {
@@ -431,8 +398,10 @@ final class Int8KernelTests: XCTestCase {
         // also for NaN, infinities and a count that is not a multiple of 16.
         let special = values + [.nan, .infinity, -.infinity, 255.875, -25.125]
         var portable = [UInt8](repeating: 0, count: special.count)
-        swiftdarknet_quantize_u8_portable(special, special.count, 0.25, 100, &portable)
-        XCTAssertEqual(quantization.quantize(special), portable)
+        VectorKernels.portable.functions.pointee.quantize_u8(special, special.count, 0.25, 100, &portable)
+        for kernels in CPUFeatures.current.supportedVectorKernels {
+            XCTAssertEqual(quantization.quantize(special, kernels: kernels), portable, "\(kernels)")
+        }
     }
 
     /// Codes are rint(x * (1 / scale)), the product by the float reciprocal, not the quotient:
@@ -457,7 +426,7 @@ final class Int8KernelTests: XCTestCase {
             let wrong = values.indices.filter { codes[$0] != expected[$0] }
             XCTAssertTrue(wrong.isEmpty, "scale \(scale): \(wrong.count) codes differ from the product's, first at \(wrong.first.map { values[$0] } ?? 0)")
             var portable = [UInt8](repeating: 0, count: values.count)
-            swiftdarknet_quantize_u8_portable(values, values.count, scale, 128, &portable)
+            VectorKernels.portable.functions.pointee.quantize_u8(values, values.count, scale, 128, &portable)
             XCTAssertEqual(portable, codes, "scale \(scale): portable and SIMD codes differ")
         }
         XCTAssertGreaterThan(differingProducts, 0, "no value where the quotient rounds differently: the test does not bite")
@@ -482,10 +451,10 @@ final class Int8KernelTests: XCTestCase {
             let values = codes.map(quantization.dequantize)
             var pooledFloats = [Float](repeating: 0, count: g.channels * outHeight * outWidth)
             var pooledCodes = [UInt8](repeating: 0xAA, count: pooledFloats.count + 1)  // one guard byte
-            maxpool(values, channels: g.channels, height: g.height, width: g.width, size: g.size, strideX: g.strideX,
+            VectorKernels.native.maxpool(values, channels: g.channels, height: g.height, width: g.width, size: g.size, strideX: g.strideX,
                     strideY: g.strideY, padding: g.padding, outHeight: outHeight, outWidth: outWidth, into: &pooledFloats,
                     scratch: nil)
-            maxpoolCodes(codes, channels: g.channels, height: g.height, width: g.width, size: g.size, strideX: g.strideX,
+            VectorKernels.native.maxpoolCodes(codes, channels: g.channels, height: g.height, width: g.width, size: g.size, strideX: g.strideX,
                          strideY: g.strideY, padding: g.padding, outHeight: outHeight, outWidth: outWidth, into: &pooledCodes)
             XCTAssertEqual(Array(pooledCodes.dropLast()), quantization.quantize(pooledFloats), "\(g)")
             XCTAssertEqual(pooledCodes.last, 0xAA, "\(g): wrote past the output")
@@ -499,7 +468,7 @@ final class Int8KernelTests: XCTestCase {
         for i in 0..<columns { weights[2 * columns + i] = 0 }  // a row of zeros
         weights[3 * columns + 4] = -7                            // a row whose largest value is negative
         // The full int8 range, and the 7-bit one of AVX2's narrow kernel.
-        for limit in [127, Int8Variant.narrowLimit] {
+        for limit in [127, IntegerKernels.narrowLimit] {
             let (values, scales) = Int8Quantization.quantizeRows(weights, rows: rows, columns: columns, limit: limit)
             XCTAssertEqual(scales[2], 0)
             XCTAssertTrue(values[(2 * columns)..<(3 * columns)].allSatisfy { $0 == 0 })
@@ -544,7 +513,7 @@ final class Int8KernelTests: XCTestCase {
             let codes = quantization.quantize(input)
             let packed = Int8PackedWeights(weights: weights, rows: item.filters, depth: k)
             let quantizedWeights = Int8Quantization.quantizeRows(weights, rows: item.filters, columns: k,
-                                                                 limit: Int8Variant.plannedWeightLimit(depth: k)).values
+                                                                 limit: IntegerKernels.native.plannedWeightLimit(depth: k)).values
             let epilogue = Int8Epilogue(requantization: packed.requantization(input: quantization), bias: bias,
                                         activation: item.activation)
             let outputQuantization = Int8TensorQuantization(minimum: -0.5, maximum: 2)
@@ -556,12 +525,13 @@ final class Int8KernelTests: XCTestCase {
                     workspace.withUnsafeMutableBufferPointer { ws in
                         floats.withUnsafeMutableBufferPointer {
                             convolution.run(input: x.baseAddress!, quantization: quantization, weights: packed, epilogue: epilogue,
-                                            output: $0.baseAddress!, workspace: ws.baseAddress!, split: split)
+                                            output: $0.baseAddress!, workspace: ws.baseAddress!, split: split,
+                                            kernels: .native)
                         }
                         bytes.withUnsafeMutableBufferPointer {
                             convolution.run(input: x.baseAddress!, quantization: quantization, weights: packed, epilogue: epilogue,
                                             output: $0.baseAddress!, outputQuantization: outputQuantization,
-                                            workspace: ws.baseAddress!, split: split)
+                                            workspace: ws.baseAddress!, split: split, kernels: .native)
                         }
                     }
                 }
@@ -618,7 +588,7 @@ final class Int8KernelTests: XCTestCase {
             var random = SplitMix64(seed: UInt64(300 + index))
             let input = (0..<item.c * item.h * item.w).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             let k = item.c * item.size * item.size
-            let limit = Int64(Int8Variant.narrowLimit)
+            let limit = Int64(IntegerKernels.narrowLimit)
             let weights = (0..<item.filters * k).map { _ in Int8(Int64(random.next() % UInt64(2 * limit + 1)) - limit) }
             let outH = Int8Im2col.outputExtent(item.h, size: item.size, stride: item.stride, padding: item.pad)
             let outW = Int8Im2col.outputExtent(item.w, size: item.size, stride: item.stride, padding: item.pad)
@@ -632,11 +602,11 @@ final class Int8KernelTests: XCTestCase {
             }
             let packedWeights = Int8PackedWeights(quantized: weights, scales: [Float](repeating: 1, count: item.filters),
                                                   rows: item.filters, depth: k)
-            for variant in Int8Variant.supported {
+            for variant in CPUFeatures.current.supportedIntegerKernels {
                 var output = [Int32](repeating: 0, count: item.filters * n)
                 packed.withUnsafeBufferPointer { b in
                     output.withUnsafeMutableBufferPointer {
-                        Int8GEMM.multiply(packedWeights, b.baseAddress!, columns: n, into: $0.baseAddress!, rowStride: n, variant: variant)
+                        Int8GEMM.multiply(packedWeights, b.baseAddress!, columns: n, into: $0.baseAddress!, rowStride: n, kernels: variant)
                     }
                 }
                 var mismatches = 0

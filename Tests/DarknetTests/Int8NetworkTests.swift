@@ -2,6 +2,7 @@
 import DarknetImage
 import Foundation
 import Synchronization
+import TestSupport
 import XCTest
 
 /// int8 networks (`PlanOptions.precision` `.int8`) with the real YOLOv3-tiny weights: accuracy
@@ -10,31 +11,31 @@ import XCTest
 /// count and SIMD-variant independence, the calibration sidecar, and the weights' memory.
 final class Int8NetworkTests: XCTestCase {
     static let evaluation = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"]
-    static var cfg: URL { TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg") }
+    static var cfg: URL { TestPaths.tinyCfg }
 
     /// The calibration photos and their mirror images (12 inputs).
-    static func calibrationImages() throws -> [Image] {
+    static func calibrationImages() throws -> [PlanarImage] {
         let folder = TestPaths.weights.appendingPathComponent("calibration")
         _ = try TestPaths.require(folder.appendingPathComponent("chelsea.png"))
         let files = try Int8Calibration.imageFiles(in: folder)
         XCTAssertTrue(files.allSatisfy { !evaluation.contains($0.deletingPathExtension().lastPathComponent) })
         return try files.flatMap { url in
-            let image = try Image(contentsOf: url)
+            let image = try PlanarImage(contentsOf: url)
             return [image, try mirrored(image)]
         }
     }
 
-    static func mirrored(_ image: Image) throws -> Image {
+    static func mirrored(_ image: PlanarImage) throws -> PlanarImage {
         var pixels = image.pixels
         for row in 0..<(image.channels * image.height) {
             pixels[row * image.width..<(row + 1) * image.width].reverse()
         }
-        return try Image(width: image.width, height: image.height, channels: image.channels, pixels: pixels)
+        return try PlanarImage(width: image.width, height: image.height, channels: image.channels, pixels: pixels)
     }
 
-    static func evaluationImages() throws -> [(String, Image)] {
+    static func evaluationImages() throws -> [(String, PlanarImage)] {
         try evaluation.map { name in
-            (name, try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg"))))
+            (name, try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg"))))
         }
     }
 
@@ -48,9 +49,9 @@ final class Int8NetworkTests: XCTestCase {
         return calibration
     }
 
-    static func network(_ precision: Precision, variant: Int8Variant? = nil) throws -> Network {
+    static func network(_ precision: Precision, variant: IntegerKernels? = nil) throws -> Network {
         var options = PlanOptions(precision: precision)
-        options.int8Variant = variant
+        options.integerKernels = variant
         return try Network(cfg: try TestPaths.require(cfg), weights: try TestPaths.require(TestPaths.tinyWeights), options: options)
     }
 
@@ -83,7 +84,7 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     /// The [yolo] outputs' largest absolute difference and its ratio to the largest float value.
-    static func yoloError(_ float: Network, _ int8: Network, _ images: [(String, Image)]) throws -> (absolute: Float, relative: Float) {
+    static func yoloError(_ float: Network, _ int8: Network, _ images: [(String, PlanarImage)]) throws -> (absolute: Float, relative: Float) {
         let heads = float.plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index)
         let a = InferenceSession(network: float), b = InferenceSession(network: int8)
         var absolute: Float = 0, largest: Float = 0
@@ -150,7 +151,7 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     // The other choices of float layers (`.inputAndHeads`, `.none`) were measured with
-    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Quantize/README.md.
+    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Precision/README.md.
 
     /// One and two threads (the finest split) and the portable and best SIMD variants give the
     /// same [yolo] outputs, bit for bit.
@@ -159,7 +160,7 @@ final class Int8NetworkTests: XCTestCase {
         let calibration = try Self.calibration(float: float)
         let best = try Self.network(.int8(calibration, floatLayers: .none))
         let portable = try Self.network(.int8(calibration, floatLayers: .none), variant: .portable)
-        XCTAssertTrue(best.plan.layers.contains { $0.int8?.variant == Int8Variant.best })
+        XCTAssertTrue(best.plan.layers.contains { $0.int8?.variant == IntegerKernels.native })
         let input = try Self.evaluationImages()[0].1.letterboxed(width: 416, height: 416).image.pixels
         let heads = best.plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index)
         func outputs(_ network: Network, _ split: ThreadSplit) throws -> [[Float]] {
@@ -169,7 +170,7 @@ final class Int8NetworkTests: XCTestCase {
         }
         let reference = try outputs(portable, ThreadSplit(threads: 1))
         XCTAssertEqual(try outputs(portable, ThreadSplit(threads: 2, finestPieces: true)), reference)
-        XCTAssertEqual(try outputs(best, ThreadSplit(threads: 1)), reference, "\(Int8Variant.best) vs portable")
+        XCTAssertEqual(try outputs(best, ThreadSplit(threads: 1)), reference, "\(IntegerKernels.native) vs portable")
         XCTAssertEqual(try outputs(best, ThreadSplit(threads: 2, finestPieces: true)), reference)
     }
 
@@ -227,7 +228,7 @@ final class Int8NetworkTests: XCTestCase {
         let weights = try WeightsWriter().randomBytes(for: spec, seed: 7)
         var generator = SplitMix64(seed: 11)
         let images = try (0..<3).map { _ in
-            try Image(width: 24, height: 24, channels: 3, pixels: (0..<(3 * 24 * 24)).map { _ in generator.nextFloat(in: 0...1) })
+            try PlanarImage(width: 24, height: 24, channels: 3, pixels: (0..<(3 * 24 * 24)).map { _ in generator.nextFloat(in: 0...1) })
         }
         let calibration = try Int8Calibration(network: try Network(spec: spec, weights: weights), images: images, letterbox: false)
         let network = try Network(spec: spec, weights: weights,
@@ -256,9 +257,7 @@ final class Int8NetworkTests: XCTestCase {
         let calibration = try Self.calibration(float: float)
         XCTAssertEqual(calibration.layers.count, 13)
         XCTAssertEqual(calibration.imageCount, 12)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("int8-sidecar-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try temporaryDirectory("int8-sidecar")
         let file = folder.appendingPathComponent("yolov3-tiny.int8.json")
         try calibration.write(to: file)
         XCTAssertEqual(try Int8Calibration(contentsOf: file, for: float.spec), calibration)
@@ -271,7 +270,7 @@ final class Int8NetworkTests: XCTestCase {
         var otherWeights = weightsBytes
         otherWeights[100] ^= 1
         let int8 = PlanOptions(precision: .int8(calibration))
-        XCTAssertThrowsError(try Network(spec: float.spec, weights: otherWeights, weightsFile: "other.weights", options: int8)) { error in
+        XCTAssertThrowsError(try Network(spec: float.spec, weights: otherWeights, weightsName: "other.weights", options: int8)) { error in
             guard case Int8CalibrationError.otherWeights(let path, let calibrated, let loaded) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(path, "other.weights")
             XCTAssertEqual(calibrated, calibration.weights)
@@ -354,7 +353,7 @@ final class Int8NetworkTests: XCTestCase {
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(resident), "\(name) \(floatLayers)")
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)")
                 if floatLayers == withVNNI {
-                    // The convolutions that pass 8-bit codes (Quantize/README.md): tiny's 12 -> 13,
+                    // The convolutions that pass 8-bit codes (Precision/README.md): tiny's 12 -> 13,
                     // and 6 -> 8 and 10 -> 12 through the max pools 7 and 11 (8's output is routed
                     // too), YOLOv3's 1x1 -> 3x3 blocks from the 104x104 level down, and heads.
                     XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 35 : 3, name)
@@ -368,13 +367,13 @@ final class Int8NetworkTests: XCTestCase {
             }
             let byDefault = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration)))
             let withVNNIPlan = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration, floatLayers: withVNNI)))
-            if Int8Variant.best == .avx2 {
+            if IntegerKernels.native == .avx2 {
                 let bytes = byDefault.residentParameterCount * 4
                 print(String(format: "%@ default float layers without VNNI: int8 %.1f MB: %.3f x resident, %.3f x stored", name,
                              Double(bytes) / 1e6, Double(bytes) / Double(resident), Double(bytes) / Double(stored)))
                 for layer in byDefault.layers where layer.int8 != nil {
                     guard case .convolutional(let conv) = layer.spec.kind else { continue }
-                    XCTAssertGreaterThanOrEqual(layer.inputShape.channels / conv.groups * conv.size * conv.size, Int8Variant.narrowDepth)
+                    XCTAssertGreaterThanOrEqual(layer.inputShape.channels / conv.groups * conv.size * conv.size, IntegerKernels.narrowDepth)
                 }
                 XCTAssertTrue(byDefault.layers.contains { $0.int8 != nil }, name)
             } else {

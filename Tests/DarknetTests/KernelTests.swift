@@ -1,4 +1,5 @@
 @_spi(Testing) @testable import Darknet
+import TestSupport
 import XCTest
 
 /// The im2col + sgemm convolution and the pooling kernels against direct, naive versions,
@@ -121,14 +122,14 @@ final class KernelTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 5, "the stride-2 cases must take the stride-2 sliding window")
     }
 
-    /// The C kernels exist once per instruction set; each one this CPU runs must agree.
-    func testEverySIMDVariantMatchesTheNaiveLayers() throws {
-        let widest = SIMDLevel.current
-        defer { SIMDLevel.limit(to: widest) }
-        for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
-            XCTAssertEqual(SIMDLevel.limit(to: level), level)
-            for options in Self.convolutionOptions.dropLast() { try checkConvolutions(options: options) }
-            try testMaxpoolMatchesNaivePooling()
+    /// The C kernels exist once per instruction set; each set this CPU runs must agree.
+    func testEveryVectorKernelSetMatchesTheNaiveLayers() throws {
+        for kernels in CPUFeatures.current.supportedVectorKernels {
+            for var options in Self.convolutionOptions.dropLast() {
+                options.vectorKernels = kernels
+                try checkConvolutions(options: options)
+            }
+            try checkMaxpools(kernels)
         }
     }
 
@@ -137,25 +138,29 @@ final class KernelTests: XCTestCase {
     /// is NaN or infinite, wherever it lies (first kernel, last kernel of a partial block). The
     /// layers are large enough to be laid out by two workers, whose reports are combined.
     func testWinogradWeightTransformsReportTheLargestScaledWeight() {
-        let widest = SIMDLevel.current
-        defer { SIMDLevel.limit(to: widest) }
         let filters = 261, channels = 256, count = filters * channels * 9
         var generator = SplitMix64(seed: 11)
         let weights = (0..<count).map { _ in generator.nextFloat(in: -2...2) }
         let scales = (0..<filters).map { _ in generator.nextFloat(in: 0.1...3) }
         let expected = weights.indices.map { abs(weights[$0] * scales[$0 / (channels * 9)]) }.max()!
-        typealias Transform = (UnsafePointer<Float>) -> Float
+        typealias Transform = (UnsafePointer<Float>, VectorKernels) -> Float
         let layouts: [(String, Transform)] = [
-            ("F(4x4,3x3) filter-major", { WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestScaledWeight }),
+            ("F(4x4,3x3) filter-major", {
+                WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels,
+                                             kernels: $1).largestScaledWeight
+            }),
             ("F(4x4,3x3) channel-major", {
                 WinogradF43.transformWeights($0, filterScales: scales, filters: filters, channels: channels,
-                                             channelMajor: true).largestScaledWeight
+                                             channelMajor: true, kernels: $1).largestScaledWeight
             }),
-            ("F(2x2,3x3)", { WinogradF23.transformWeights($0, filterScales: scales, filters: filters, channels: channels).largestScaledWeight }),
+            ("F(2x2,3x3)", {
+                WinogradF23.transformWeights($0, filterScales: scales, filters: filters, channels: channels,
+                                             kernels: $1).largestScaledWeight
+            }),
         ]
-        for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
-            XCTAssertEqual(SIMDLevel.limit(to: level), level)
-            for (name, transform) in layouts {
+        for level in CPUFeatures.current.supportedVectorKernels {
+            for (name, layout) in layouts {
+                let transform = { (weights: UnsafePointer<Float>) in layout(weights, level) }
                 XCTAssertEqual(weights.withUnsafeBufferPointer { transform($0.baseAddress!) }, expected, "\(name) \(level)")
                 for (position, bad) in [(0, Float.nan), (count - 1, -.infinity), (count / 2, .infinity)] {
                     var broken = weights
@@ -169,7 +174,8 @@ final class KernelTests: XCTestCase {
 
     func testWinogradIsChosenForEligibleLayers() throws {
         let spec = try NetworkSpec.parse(text: "[net]\nwidth=24\nheight=24\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n[convolutional]\nfilters=4\nsize=3\nstride=2\npad=1\n[convolutional]\nsize=1\n", file: "algorithms.cfg")
-        let pointwise: ConvolutionAlgorithm = PointwiseConvolution.beatsTheBLAS ? .pointwise : .direct
+        let pointwise: ConvolutionAlgorithm = CPUFeatures.current.vectorKernels == .avx512
+            && !CPUFeatures.current.blas.hasAVX512Kernels ? .pointwise : .direct
         XCTAssertEqual(try NetworkPlan(spec: spec).layers.map(\.algorithm), [.winogradFewTiles, .slidingWindowStride2, pointwise])
         let large = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", file: "large.cfg")
         XCTAssertEqual(try NetworkPlan(spec: large).layers.map(\.algorithm), [.winogradBands], "196 tiles, small weights: bands")
@@ -222,14 +228,14 @@ final class KernelTests: XCTestCase {
             ConvCase(channels: $0.0, height: $0.1, width: $0.2, filters: $0.3, size: $0.4, stride: 1, pad: $0.4 / 2,
                      groups: 1, batchNormalize: true, activation: $0.5)
         }
-        let widest = SIMDLevel.current
-        defer { SIMDLevel.limit(to: widest) }
-        for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
-            XCTAssertEqual(SIMDLevel.limit(to: level), level)
+        for level in CPUFeatures.current.supportedVectorKernels {
+            var options = PlanOptions()
+            options.vectorKernels = level
             for (n, c) in cases.enumerated() {
                 let spec = try NetworkSpec.parse(text: Self.cfg(for: c) + "\n[maxpool]\nsize=2\nstride=2\n",
                                                  file: "pooled\(n).cfg")
-                let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: UInt64(n)))
+                let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: UInt64(n)),
+                                          options: options)
                 XCTAssertEqual(network.plan.fusibleMaxpools, [1], "\(c)")
                 var generator = SplitMix64(seed: 40 + UInt64(n))
                 let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
@@ -260,7 +266,11 @@ final class KernelTests: XCTestCase {
                        "the convolution's output is read again")
     }
 
-    func testMaxpoolMatchesNaivePooling() throws {
+    func testMaxpoolMatchesNaivePooling() throws { try checkMaxpools(CPUFeatures.current.vectorKernels) }
+
+    private func checkMaxpools(_ kernels: VectorKernels) throws {
+        var options = PlanOptions()
+        options.vectorKernels = kernels
         let cases: [(h: Int, w: Int, size: Int, stride: Int, padding: Int?)] = [
             (8, 8, 2, 2, nil), (13, 13, 2, 1, nil), (7, 7, 2, 2, nil), (1, 1, 2, 2, nil), (1, 5, 2, 1, nil), (5, 1, 2, 2, nil), (7, 9, 3, 2, nil), (5, 5, 3, 1, 2), (6, 5, 5, 1, nil), (9, 9, 13, 1, nil), (4, 4, 1, 1, nil),
             // Wide enough for the SIMD 2x2 paths (16 lanes) with tails, odd sizes clamping at the edges.
@@ -270,14 +280,14 @@ final class KernelTests: XCTestCase {
             let padding = c.padding.map { "padding=\($0)\n" } ?? ""
             let cfg = "[net]\nwidth=\(c.w)\nheight=\(c.h)\nchannels=3\n[maxpool]\nsize=\(c.size)\nstride=\(c.stride)\n\(padding)"
             let spec = try NetworkSpec.parse(text: cfg, file: "pool\(n).cfg")
-            let network = try Network(spec: spec, weights: WeightsWriter().header())
+            let network = try Network(spec: spec, weights: WeightsWriter().header(), options: options)
             var generator = SplitMix64(seed: UInt64(n))
             let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -3...3) }
             let session = InferenceSession(network: network, retaining: .all)
             try session.forward(input)
             guard case .maxpool(let pool) = spec.layers[0].kind else { return XCTFail("not a maxpool") }
             XCTAssertEqual(try session.output(ofLayer: 0).values,
-                           NaiveLayers.maxpool(input: input, shape: network.inputShape, spec: pool), "case \(c)")
+                           NaiveLayers.maxpool(input: input, shape: network.inputShape, spec: pool), "case \(c), \(kernels)")
         }
     }
 

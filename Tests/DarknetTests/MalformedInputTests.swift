@@ -1,6 +1,7 @@
 @_spi(Testing) @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 5, "bad input never crashes or lies": one table of malformed `.cfg`, `.weights` and
@@ -40,7 +41,7 @@ final class MalformedInputTests: XCTestCase {
             let variances = 20 + 3 * 16, weights = 20 + 4 * 16
             func error(_ bytes: [UInt8]) -> WeightsError? {
                 do {
-                    let network = try Network(spec: spec, weights: Data(bytes), weightsFile: Self.weightsFile, options: layout.options)
+                    let network = try Network(spec: spec, weights: Data(bytes), weightsName: Self.weightsFile, options: layout.options)
                     XCTAssertEqual(network.plan.layers[0].algorithm, layout.algorithm)
                     return nil
                 } catch let error as WeightsError {
@@ -444,29 +445,29 @@ final class MalformedInputTests: XCTestCase {
     // MARK: images (more in DarknetImageTests/DecodingErrorTests)
 
     static let imageRows: [Row] = [
-        Row("image: empty", .image([]), .image(.unreadable(path: Image.inMemoryPath, reason: "the file is empty"))),
-        Row("image: not an image", .image(Array("[net]\nwidth=416\n".utf8)), .image(.unsupportedFormat(path: Image.inMemoryPath))),
-        Row("image: GIF", .image(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]), .image(.unsupportedFormat(path: Image.inMemoryPath))),
+        Row("image: empty", .image([]), .imageFile(.unreadable(path: PlanarImage.inMemoryPath, reason: "the file is empty"))),
+        Row("image: not an image", .image(Array("[net]\nwidth=416\n".utf8)), .imageFile(.unsupportedFormat(path: PlanarImage.inMemoryPath))),
+        Row("image: GIF", .image(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]), .imageFile(.unsupportedFormat(path: PlanarImage.inMemoryPath))),
         Row("image: JPEG signature only", .image([0xFF, 0xD8, 0xFF]),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "JPEG datastream contains no image"))),
         Row("image: JPEG cut inside its tables", .image(Array(sampleJPEG.prefix(100))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "JPEG datastream contains no image"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "JPEG datastream contains no image"))),
         Row("image: JPEG cut before its scan", .image(Array(sampleJPEG.prefix(sampleJPEG.count / 2))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "Invalid JPEG file structure: missing SOS marker"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "Invalid JPEG file structure: missing SOS marker"))),
         Row("image: JPEG truncated in its scan data", .image(Array(largeJPEG.prefix(largeJPEG.count / 2))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "JPEG data ends before the image does (truncated file)"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "JPEG data ends before the image does (truncated file)"))),
         Row("image: truncated PNG", .image(Array(samplePNG.prefix(samplePNG.count / 2))),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "unexpected end of data"))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "unexpected end of data"))),
         Row("image: PNG with a damaged IHDR CRC", .image(samplePNG.enumerated().map { $0.offset == 29 ? $0.element ^ 0xFF : $0.element }),
-            .image(.corrupt(path: Image.inMemoryPath, reason: "IHDR: CRC error"))),
-        Row("image: PNG header claiming 100000x100000", .image(pngHeader(width: 100_000, height: 100_000)),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
-        Row("image: PNG header claiming 4 Gpx (2^32-1 wide)", .image(pngHeader(width: 0xFFFF_FFFF, height: 1)),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
-        Row("image: JPEG header claiming 65535x65535", .image(jpegHeader(width: 65_535, height: 65_535)),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
+            .imageFile(.corrupt(path: PlanarImage.inMemoryPath, reason: "IHDR: CRC error"))),
+        Row("image: PNG header claiming 100000x100000", .image(ImageBytes.pngHeaderOnly(width: 100_000, height: 100_000)),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 100_000, height: 100_000, limit: 100_000_000))),
+        Row("image: PNG header claiming 4 Gpx (2^32-1 wide)", .image(ImageBytes.pngHeaderOnly(width: 0xFFFF_FFFF, height: 1)),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 0xFFFF_FFFF, height: 1, limit: 100_000_000))),
+        Row("image: JPEG header claiming 65535x65535", .image(ImageBytes.jpegHeaderOnly(width: 65_535, height: 65_535)),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 65_535, height: 65_535, limit: 100_000_000))),
         Row("image: valid PNG over a caller's pixel limit", .image(samplePNG, maxPixels: 100),
-            .image(.tooLarge(path: Image.inMemoryPath, width: 24, height: 16, limit: 100))),
+            .imageFile(.tooLarge(path: PlanarImage.inMemoryPath, width: 24, height: 16, limit: 100))),
         Row("was a crash: filled image whose size overflows Int", .filledImage(width: 1 << 40, height: 1 << 30, channels: 3),
             .image(.invalidDimensions(width: 1 << 40, height: 1 << 30, channels: 3))),
         Row("was a crash: letterbox canvas whose size overflows Int", .letterbox(width: 1 << 62, height: 3),
@@ -476,10 +477,10 @@ final class MalformedInputTests: XCTestCase {
         Row("image: valid PNG", .image(samplePNG), .decoded(width: 24, height: 16)),
     ]
 
-    static let sampleImage: Image = {
+    static let sampleImage: PlanarImage = {
         let (w, h) = (24, 16)
         let pixels = (0..<(3 * w * h)).map { Float(($0 * 37) % 255) / 255 }
-        return try! Image(width: w, height: h, channels: 3, pixels: pixels)
+        return try! PlanarImage(width: w, height: h, channels: 3, pixels: pixels)
     }()
     static let sampleJPEG = try! sampleImage.jpegData()
     /// Mostly entropy-coded data: noise compresses badly.
@@ -489,31 +490,9 @@ final class MalformedInputTests: XCTestCase {
             state = state &* 1_664_525 &+ 1_013_904_223
             return Float(state >> 24) / 255
         }
-        return try! Image(width: 96, height: 64, channels: 3, pixels: pixels).jpegData()
+        return try! PlanarImage(width: 96, height: 64, channels: 3, pixels: pixels).jpegData()
     }()
     static let samplePNG = try! sampleImage.pngData()
-
-    /// PNG signature and a valid IHDR (8-bit RGB), nothing after it.
-    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-        let body = Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + body + be32(crc32(body))
-    }
-
-    /// SOI and a baseline SOF0 for a 3-component image, nothing after it.
-    static func jpegHeader(width: Int, height: Int) -> [UInt8] {
-        [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3,
-         1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 
     // MARK: running and detecting
 
@@ -613,7 +592,7 @@ extension MalformedInputTests {
         case weightsFile(WeightsFile)
         /// Image bytes decoded.
         case image([UInt8], maxPixels: Int = 100_000_000)
-        /// `Image(width:height:channels:filledWith:)`.
+        /// `PlanarImage(width:height:channels:filledWith:)`.
         case filledImage(width: Int, height: Int, channels: Int)
         /// The 24x16 sample image letterboxed to `width x height`.
         case letterbox(width: Int, height: Int)
@@ -634,6 +613,7 @@ extension MalformedInputTests {
         case plan(PlanError)
         case weights(WeightsError)
         case image(ImageError)
+        case imageFile(ImageFileError)
         case detector(DetectorError)
         case inference(InferenceError)
         /// A `FileError` for the file named `path` (last path component) with some reason.
@@ -677,57 +657,55 @@ extension MalformedInputTests {
                 let spec = try NetworkSpec.parse(bytes: bytes, file: file)
                 return .accepted(layers: try NetworkPlan(spec: spec).layers.count)
             case .cfgFile(let text, let limit):
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID())")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: directory) }
-                let cfg = directory.appendingPathComponent(file)
-                try Data(text.utf8).write(to: cfg)
-                let network = try Network(cfg: cfg, weights: directory.appendingPathComponent("missing.weights"),
-                                          options: PlanOptions(memoryLimit: limit))
-                return .accepted(layers: network.plan.layers.count)
+                return try withTemporaryDirectory("malformed") { directory in
+                    let cfg = directory.appendingPathComponent(file)
+                    try Data(text.utf8).write(to: cfg)
+                    let network = try Network(cfg: cfg, weights: directory.appendingPathComponent("missing.weights"),
+                                              options: PlanOptions(memoryLimit: limit))
+                    return .accepted(layers: network.plan.layers.count)
+                }
             case .weights(let bytes):
                 let spec = try NetworkSpec.parse(text: weightsCfg, file: file)
-                return .accepted(layers: try Network(spec: spec, weights: bytes, weightsFile: weightsFile).plan.layers.count)
+                return .accepted(layers: try Network(spec: spec, weights: bytes, weightsName: weightsFile).plan.layers.count)
             case .weightsFile(let kind):
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("malformed-\(UUID())")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: directory) }
-                let cfg = directory.appendingPathComponent(file)
-                try Data(weightsCfg.utf8).write(to: cfg)
-                let weights: URL
-                switch kind {
-                case .bytes(let bytes):
-                    weights = directory.appendingPathComponent(weightsFile)
-                    try Data(bytes).write(to: weights)
-                case .missing:
-                    weights = directory.appendingPathComponent("missing.weights")
-                case .directory:
-                    weights = directory.appendingPathComponent("directory.weights")
-                    try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: true)
-                }
-                do {
-                    return .accepted(layers: try Network(cfg: cfg, weights: weights).plan.layers.count)
-                } catch let error as WeightsError where error.file == weights.path {
-                    // Compare as if loaded from memory under `weightsFile`.
-                    return .weights(WeightsError(file: weightsFile, layer: error.layer, offset: error.offset, reason: error.reason))
-                } catch let error as FileError where error.path == weights.path && !error.reason.isEmpty {
-                    return .fileError(path: weights.lastPathComponent)
+                return try withTemporaryDirectory("malformed") { directory in
+                    let cfg = directory.appendingPathComponent(file)
+                    try Data(weightsCfg.utf8).write(to: cfg)
+                    let weights: URL
+                    switch kind {
+                    case .bytes(let bytes):
+                        weights = directory.appendingPathComponent(weightsFile)
+                        try Data(bytes).write(to: weights)
+                    case .missing:
+                        weights = directory.appendingPathComponent("missing.weights")
+                    case .directory:
+                        weights = directory.appendingPathComponent("directory.weights")
+                        try FileManager.default.createDirectory(at: weights, withIntermediateDirectories: true)
+                    }
+                    do {
+                        return .accepted(layers: try Network(cfg: cfg, weights: weights).plan.layers.count)
+                    } catch let error as WeightsError where error.file == weights.path {
+                        // Compare as if loaded from memory under `weightsFile`.
+                        return .weights(WeightsError(file: weightsFile, layer: error.layer, offset: error.offset, reason: error.reason))
+                    } catch let error as FileError where error.path == weights.path && !error.reason.isEmpty {
+                        return .fileError(path: weights.lastPathComponent)
+                    }
                 }
             case .image(let bytes, let maxPixels):
-                let image = try Image(data: bytes, maxPixels: maxPixels)
+                let image = try PlanarImage(data: bytes, maxPixels: maxPixels)
                 return .decoded(width: image.width, height: image.height)
             case .filledImage(let width, let height, let channels):
-                let image = try Image(width: width, height: height, channels: channels, filledWith: 0)
+                let image = try PlanarImage(width: width, height: height, channels: channels, filledWith: 0)
                 return .decoded(width: image.width, height: image.height)
             case .letterbox(let width, let height):
                 let image = try sampleImage.letterboxed(width: width, height: height).image
                 return .decoded(width: image.width, height: image.height)
             case .detect(let cfg, let weights, let channels):
                 let spec = try NetworkSpec.parse(text: cfg, file: file)
-                let network = try weights.map { try Network(spec: spec, weights: $0, weightsFile: weightsFile) }
+                let network = try weights.map { try Network(spec: spec, weights: $0, weightsName: weightsFile) }
                     ?? Network(spec: spec, randomSeed: 1)
                 let detector = try Detector(network: network)
-                let image = try Image(width: 12, height: 9, channels: channels, filledWith: 0.5)
+                let image = try PlanarImage(width: 12, height: 9, channels: channels, filledWith: 0.5)
                 _ = try detector.detect(image, threshold: 0.01)
                 return .detected
             case .forward(let cfg, let count):
@@ -746,6 +724,8 @@ extension MalformedInputTests {
             return .weights(WeightsError(file: error.file, layer: error.layer, offset: error.offset, reason: error.reason))
         } catch let error as ImageError {
             return .image(error)
+        } catch let error as ImageFileError {
+            return .imageFile(error)
         } catch let error as DetectorError {
             return .detector(error)
         } catch let error as InferenceError {

@@ -1,4 +1,5 @@
 @testable import Darknet
+import TestSupport
 import XCTest
 
 final class PlanTests: XCTestCase {
@@ -42,7 +43,9 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(plan.layers[12].algorithm, .im2col, "3x3/2 128 -> 256: 1.2 MB of weights, the GEMM")
         XCTAssertEqual(plan.layers[62].algorithm, .im2col)
         guard case .convolutional(let conv) = plan.layers[1].spec.kind else { return XCTFail("layer 1 is a convolution") }
-        let stride2 = SlidingWindowStride2(conv, inputShape: plan.layers[1].inputShape, outputShape: plan.layers[1].outputShape)
+        let stride2 = SlidingWindowStride2(ConvolutionCandidate(
+            shapes: ConvolutionShapes(conv: conv, input: plan.layers[1].inputShape, output: plan.layers[1].outputShape),
+            cpu: plan.cpu))
         XCTAssertGreaterThanOrEqual(plan.threadScratchCount, stride2.scratchCount, "the thread scratch holds its band")
     }
 

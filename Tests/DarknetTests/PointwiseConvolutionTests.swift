@@ -1,4 +1,5 @@
 @_spi(Testing) @testable import Darknet
+import TestSupport
 import XCTest
 
 /// `.pointwise` (`PointwiseConvolution`, the tile-major product kernel on 1x1 layers): every SIMD
@@ -32,43 +33,31 @@ final class PointwiseConvolutionTests: XCTestCase {
                      weights: weights, biases: biases, x: x)
     }
 
-    /// `algorithm`'s output for `layer`, its weights laid out as the loader does.
-    private static func run(_ algorithm: ConvolutionAlgorithm, _ layer: Layer, split: ThreadSplit) -> [Float] {
-        let method = algorithm.method(for: layer.conv, input: layer.input, output: layer.output)
-        let weights = ConvolutionParameters(weights: layer.weights, biases: layer.biases, for: algorithm,
-                                            filters: layer.conv.filters, inputChannels: layer.input.channels).weights
-        var workspace = [Float](repeating: .nan, count: method.workspaceCount + method.scratchCount * split.threads + 1)
-        var output = [Float](repeating: .nan, count: layer.output.count)
-        weights.withUnsafeBufferPointer { w in
-            layer.biases.withUnsafeBufferPointer { b in
-                layer.x.withUnsafeBufferPointer { x in
-                    workspace.withUnsafeMutableBufferPointer { space in
-                        output.withUnsafeMutableBufferPointer { y in
-                            method.run(ConvolutionBuffers(
-                                input: x.baseAddress!, weights: w.baseAddress!, biases: b.baseAddress!, output: y.baseAddress!,
-                                workspace: space.baseAddress!, scratch: space.baseAddress! + method.workspaceCount,
-                                scratchStride: method.scratchCount, split: split))
-                        }
-                    }
-                }
-            }
-        }
-        return output
+    /// The candidate `layer` is for the planner, on `cpu`.
+    private static func candidate(_ layer: Layer, cpu: CPUFeatures = .current, kernels: VectorKernels? = nil,
+                                  strategy: ConvolutionStrategy = .fastest) -> ConvolutionCandidate {
+        ConvolutionCandidate(shapes: ConvolutionShapes(conv: layer.conv, input: layer.input, output: layer.output),
+                             cpu: cpu, kernels: kernels, strategy: strategy)
+    }
+
+    /// `method`'s output for `layer`, its weights laid out as the loader does.
+    private static func run(_ method: any ConvolutionMethod, _ layer: Layer, split: ThreadSplit,
+                            kernels: VectorKernels) -> [Float] {
+        runConvolution(method, weights: layer.weights, biases: layer.biases, input: layer.x, outputCount: layer.output.count,
+                       split: split, kernels: kernels)
     }
 
     func testEveryVariantMatchesTheBLASPathAndEveryThreadCountGivesTheSameBits() throws {
-        let widest = SIMDLevel.current
-        defer { SIMDLevel.limit(to: widest) }
         for (n, shape) in Self.shapes.enumerated() {
             let layer = try Self.layer(shape, seed: UInt64(n + 1))
-            let method = PointwiseConvolution(layer.conv, inputShape: layer.input, outputShape: layer.output)
-            let reference = Self.run(.direct, layer, split: ThreadSplit(threads: 1))
-            for level in SIMDLevel.allCases where level.rawValue <= widest.rawValue {
-                XCTAssertEqual(SIMDLevel.limit(to: level), level)
-                let one = Self.run(.pointwise, layer, split: ThreadSplit(threads: 1))
+            let reference = Self.run(DirectGEMMConvolution(Self.candidate(layer)), layer, split: ThreadSplit(threads: 1),
+                                     kernels: .portable)
+            for level in CPUFeatures.current.supportedVectorKernels {
+                let method = PointwiseConvolution(Self.candidate(layer, kernels: level))
+                let one = Self.run(method, layer, split: ThreadSplit(threads: 1), kernels: level)
                 assertClose(one, reference, tolerance: 2e-4 * Float(shape.channels).squareRoot(), "\(shape) \(level), \(method.chunks(threads: 1))")
                 for split in [ThreadSplit(threads: 2), ThreadSplit(threads: 3, finestPieces: true)] {
-                    XCTAssertEqual(Self.run(.pointwise, layer, split: split), one, "\(shape) \(level), \(split.threads) threads")
+                    XCTAssertEqual(Self.run(method, layer, split: split, kernels: level), one, "\(shape) \(level), \(split.threads) threads")
                 }
             }
         }
@@ -80,7 +69,7 @@ final class PointwiseConvolutionTests: XCTestCase {
     func testChunksCoverThePlaneAndLeaveSeveralThreadsChunksToTake() throws {
         for shape in Self.shapes {
             let layer = try Self.layer(shape, seed: 1)
-            let method = PointwiseConvolution(layer.conv, inputShape: layer.input, outputShape: layer.output)
+            let method = PointwiseConvolution(Self.candidate(layer))
             let plane = layer.output.planeSize
             for threads in [1, 2, 3] {
                 let (count, positions) = method.chunks(threads: threads)
@@ -95,24 +84,29 @@ final class PointwiseConvolutionTests: XCTestCase {
             }
         }
         let head = try Self.layer((1024, 13, 13, 256), seed: 1)
-        let method = PointwiseConvolution(head.conv, inputShape: head.input, outputShape: head.output)
+        let method = PointwiseConvolution(Self.candidate(head))
         XCTAssertEqual(method.chunks(threads: 1).count, 2)
         XCTAssertEqual(method.chunks(threads: 2).count, 4, "169 positions: 4 chunks of 48 or fewer")
     }
 
+    /// Planned as other CPUs: an AVX-512 one whose OpenBLAS runs its Haswell kernels takes the
+    /// product kernel; with OpenBLAS's AVX-512 kernels, on AVX2 or arm64, with the reference
+    /// strategy or groups, the BLAS.
     func testThePlannerTakesItForUngroupedPointwiseLayersWhereItBeatsTheBLAS() throws {
         let layer = try Self.layer((64, 13, 13, 255), seed: 1)
-        func choice(_ conv: ConvolutionalSpec, _ strategy: ConvolutionStrategy, beats: Bool) -> ConvolutionAlgorithm {
-            ConvolutionAlgorithm.choose(for: conv, inputChannels: 64, outputHeight: 13, outputWidth: 13, strategy: strategy,
-                                        pointwiseBeatsTheBLAS: beats)
+        let haswellBLAS = BLASFeatures(kernelFamily: "Haswell", cutsInvariantly: true)
+        func choice(_ layer: Layer, _ cpu: CPUFeatures, _ strategy: ConvolutionStrategy = .fastest) -> ConvolutionAlgorithm {
+            type(of: ConvolutionChoice.plan(Self.candidate(layer, cpu: cpu, strategy: strategy))).algorithm
         }
-        XCTAssertEqual(choice(layer.conv, .fastest, beats: true), .pointwise)
-        XCTAssertEqual(choice(layer.conv, .fastest, beats: false), .direct)
-        XCTAssertEqual(choice(layer.conv, .im2colOnly, beats: true), .direct, "the reference path keeps the BLAS")
-        var grouped = layer.conv
-        grouped.groups = 2
-        XCTAssertEqual(choice(grouped, .fastest, beats: true), .direct)
-        print("BLAS kernels \(BLAS.kernelName), SIMD \(SIMDLevel.current): pointwise beats the BLAS: \(PointwiseConvolution.beatsTheBLAS)")
-        XCTAssertEqual(PointwiseConvolution.beatsTheBLAS, SIMDLevel.current == .avx512 && !BLAS.hasAVX512Kernels)
+        XCTAssertEqual(choice(layer, .x86_64(avx512: true, blas: haswellBLAS)), .pointwise)
+        XCTAssertEqual(choice(layer, .x86_64(avx512: true)), .direct, "OpenBLAS's SkylakeX kernels")
+        XCTAssertEqual(choice(layer, .x86_64(blas: haswellBLAS)), .direct, "AVX2: the product kernel has no edge")
+        XCTAssertEqual(choice(layer, .arm64(dotProduct: true)), .direct)
+        XCTAssertEqual(choice(layer, .x86_64(avx512: true, blas: haswellBLAS), .im2colOnly), .direct,
+                       "the reference path keeps the BLAS")
+        var grouped = layer
+        grouped = Layer(conv: { var conv = layer.conv; conv.groups = 5; return conv }(), input: layer.input,
+                        output: layer.output, weights: layer.weights, biases: layer.biases, x: layer.x)
+        XCTAssertEqual(choice(grouped, .x86_64(avx512: true, blas: haswellBLAS)), .direct)
     }
 }

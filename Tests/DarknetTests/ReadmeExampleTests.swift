@@ -1,21 +1,22 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// The README's usage example, compiled and run by the test build so it cannot rot.
 final class ReadmeExampleTests: XCTestCase {
     func testReadmeUsageExample() throws {
-        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
-        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let namesURL = try TestPaths.require(TestPaths.cocoNames)
         let photoURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
         // README example begins
         let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL)
-        let image = try Image(contentsOf: photoURL)
+        let image = try PlanarImage(contentsOf: photoURL)
         for d in try detector.detect(image, threshold: 0.5) {
             print(d.label, d.confidence, d.rect)   // rect in original-image pixels
         }
@@ -27,12 +28,11 @@ final class ReadmeExampleTests: XCTestCase {
 
     /// The int8 section's example: calibrate, save, load the sidecar, detect.
     func testReadmeInt8Example() throws {
-        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
-        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
+        let namesURL = try TestPaths.require(TestPaths.cocoNames)
         let calibrationFolderURL = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration"))
-        let sidecarURL = FileManager.default.temporaryDirectory.appendingPathComponent("readme-int8-\(getpid()).json")
-        defer { try? FileManager.default.removeItem(at: sidecarURL) }
+        let sidecarURL = try temporaryDirectory("readme-int8").appendingPathComponent("yolov3-tiny.int8.json")
 
         // README int8 example begins
         let float = try Network(cfg: cfgURL, weights: weightsURL)
@@ -44,17 +44,17 @@ final class ReadmeExampleTests: XCTestCase {
         // README int8 example ends
 
         XCTAssertEqual(saved, calibration)
-        let detections = try detector.detect(try Image(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         XCTAssertEqual(Set(detections.map(\.label)), ["dog", "car", "truck", "bicycle"])
     }
 
     /// The "Live camera frames" example: frames of a panning photo handed over from a capture
     /// thread, tracked boxes and rates printed.
     func testReadmeLiveExample() async throws {
-        let cfgURL = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
-        let namesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names"))
-        let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let namesURL = try TestPaths.require(TestPaths.cocoNames)
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let frames = try (0..<12).map { i in try packedBGRA(photo, x: 4 * i, width: 640, height: 480) }
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -64,14 +64,14 @@ final class ReadmeExampleTests: XCTestCase {
         let tracking = TrackerOptions(smoothing: .movingAverage(frames: 5))
         let pipeline = DetectionPipeline(detector: detector, policy: .latest, tracking: tracking)
         // In the capture callback (AVCaptureVideoDataOutput, V4L2, ...): hand the frame over, never wait.
-        @Sendable func didCapture(_ bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, time: Double) throws {
+        @Sendable func didCapture(_ bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, time: Duration) throws {
             let pixels = try PixelBuffer(format: .bgra, width: width, height: height, bytes: bytes, bytesPerRow: bytesPerRow)
-            pipeline.offer(Frame(pixels: pixels, timestamp: time))
+            pipeline.offer(Frame(pixels: pixels, presentationTime: time, captureInstant: .now))
         }
         // README live example pauses: a capture thread sends 12 frames 30 ms apart, moving 4 px each.
         let camera = Thread {
             for (i, bytes) in frames.enumerated() {
-                try? didCapture(bytes, width: 640, height: 480, bytesPerRow: 640 * 4, time: Double(i) * 0.03)
+                try? didCapture(bytes, width: 640, height: 480, bytesPerRow: 640 * 4, time: .milliseconds(30 * i))
                 usleep(30_000)
             }
             pipeline.finish()
@@ -80,8 +80,7 @@ final class ReadmeExampleTests: XCTestCase {
         // README live example resumes
         for try await result in pipeline.results {
             for box in result.tracks { print(box.trackID, box.label, box.rect) }
-            print(String(format: "%.1f fps, %.0f ms behind the camera", result.statistics.processedFPS,
-                         result.statistics.latency * 1000))
+            print(result.statistics.processedFPS, "fps,", result.statistics.captureToResult, "behind the camera")
         }
         // README live example ends
 
@@ -94,7 +93,7 @@ final class ReadmeExampleTests: XCTestCase {
 }
 
 /// The `width x height` window at column `x` of `image` as tightly packed BGRA bytes.
-private func packedBGRA(_ image: Image, x: Int, width: Int, height: Int) throws -> [UInt8] {
+private func packedBGRA(_ image: PlanarImage, x: Int, width: Int, height: Int) throws -> [UInt8] {
     let window = try image.pixelBuffer(format: .bgra).cropped(to: PixelRegion(x: x, y: 0, width: width, height: height))
-    return try Image(pixels: window).pixelBuffer(format: .bgra).withUnsafePlane(0) { raw, _ in Array(raw.prefix(width * height * 4)) }
+    return try PlanarImage(pixels: window).pixelBuffer(format: .bgra).withUnsafePlane(0) { raw, _ in Array(raw.prefix(width * height * 4)) }
 }

@@ -1,5 +1,6 @@
 import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// `rnn`, `rnn.train`, `gru` (Debian's cfgs) and a cfg with the options they leave out, against

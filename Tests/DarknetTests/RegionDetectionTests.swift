@@ -1,6 +1,7 @@
 @testable import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// End-to-end YOLOv2 detections ([region] heads) against the original Darknet's: the
@@ -39,7 +40,7 @@ final class RegionDetectionTests: XCTestCase {
         XCTAssertEqual(references.count, images, file: file, line: line)
         var total = 0
         for reference in references {
-            let image = try Image(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
+            let image = try PlanarImage(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
             let detections = try detector.detect(image, threshold: Float(threshold)!)
             XCTAssertEqual(detections.count, reference.detections.count,
                            "\(reference.image): \(detections.map { "\($0.label) \($0.confidence)" }) vs \(reference.detections.map { "\($0.label) \($0.prob)" })",

@@ -1,4 +1,5 @@
 @testable import Darknet
+import TestSupport
 import XCTest
 
 /// The thread policy of multi-threaded sessions, fed scripted pass times (no clock): it keeps
@@ -12,6 +13,16 @@ final class ThreadPolicyTests: XCTestCase {
             let threads = policy.threadsForNextPass()
             policy.record(threads: threads, nanoseconds: time(threads))
             return threads
+        }
+    }
+
+    /// Pass times where 1 thread takes `oneThread` ns and 2 threads take `twoThreads` in turn,
+    /// the turn counted over every pass (1-thread ones included).
+    private func cycling(oneThread: UInt64, twoThreads: [UInt64]) -> (Int) -> UInt64 {
+        var pass = 0
+        return { threads in
+            pass += 1
+            return threads == 1 ? oneThread : twoThreads[pass % twoThreads.count]
         }
     }
 
@@ -85,11 +96,7 @@ final class ThreadPolicyTests: XCTestCase {
         var policy = ThreadPolicy(maximum: 2)
         // A busy core: 2-thread passes scatter 23-60 ms, most of them slow; 1 thread takes 35 ms,
         // more than the fastest 2-thread pass but less than their median: the policy moves to 1.
-        var pass = 0
-        let busy = run(&policy, passes: 300) { threads in
-            pass += 1
-            return threads == 1 ? 35_000_000 : [23_000_000, 60_000_000, 50_000_000][pass % 3]
-        }
+        let busy = run(&policy, passes: 300, time: cycling(oneThread: 35_000_000, twoThreads: [23_000_000, 60_000_000, 50_000_000]))
         XCTAssertEqual(policy.current, 1)
         XCTAssertGreaterThan(busy.filter { $0 == 1 }.count, 250)
     }
@@ -97,21 +104,13 @@ final class ThreadPolicyTests: XCTestCase {
     func testSingleLuckyPassesDoNotFlipTheCount() {
         var policy = ThreadPolicy(maximum: 2)
         // 2-thread passes mostly 20 ms with a slow one in three: their median stays under 1 thread's.
-        var pass = 0
-        _ = run(&policy, passes: 300) { threads in
-            pass += 1
-            return threads == 1 ? 35_000_000 : [20_000_000, 20_000_000, 60_000_000][pass % 3]
-        }
+        _ = run(&policy, passes: 300, time: cycling(oneThread: 35_000_000, twoThreads: [20_000_000, 20_000_000, 60_000_000]))
         XCTAssertEqual(policy.current, 2)
         // On 1 thread under a busy core (36 ms), one 2-thread pass in three is lucky (25 ms): a
         // full-count probe's median is 70 ms, so the policy stays on 1.
         _ = run(&policy, passes: 100) { $0 == 2 ? 46_000_000 : 36_000_000 }
         XCTAssertEqual(policy.current, 1)
-        pass = 0
-        let threads = run(&policy, passes: 300) { threads in
-            pass += 1
-            return threads == 1 ? 36_000_000 : [25_000_000, 70_000_000, 70_000_000][pass % 3]
-        }
+        let threads = run(&policy, passes: 300, time: cycling(oneThread: 36_000_000, twoThreads: [25_000_000, 70_000_000, 70_000_000]))
         XCTAssertEqual(policy.current, 1)
         XCTAssertGreaterThan(threads.filter { $0 == 1 }.count, 270)
     }
@@ -134,7 +133,7 @@ final class ThreadPolicyTests: XCTestCase {
     }
 
     func testSessionsWithThePolicyGiveTheSameBitsAsOneThread() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfg = try TestPaths.require(TestPaths.tinyCfg)
         let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
         let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
         let single = InferenceSession(network: network, threads: 1)

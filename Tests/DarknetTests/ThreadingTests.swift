@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// The thread count is a parameter of the session; the numbers must not depend on it.
@@ -29,7 +30,7 @@ final class ThreadingTests: XCTestCase {
     }
 
     func testEveryLayerIsBitIdenticalForOneTwoAndThreeThreads() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfg = try TestPaths.require(TestPaths.tinyCfg)
         let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
         let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
         // Which way the GEMMs are cut (by thread, or by shape where the BLAS's sums depend on it).
@@ -57,7 +58,7 @@ final class ThreadingTests: XCTestCase {
     /// A session that keeps only the detection heads computes YOLOv3-tiny's first two maxpools
     /// inside the convolutions before them; the heads must not change by a bit.
     func testDetectionSessionsWithFusedPoolsMatchEveryLayerSessions() throws {
-        let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+        let cfg = try TestPaths.require(TestPaths.tinyCfg)
         let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
         XCTAssertEqual(network.plan.fusibleMaxpools, [1, 3])
         let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))

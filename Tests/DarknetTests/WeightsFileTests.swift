@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// A `.weights` file is read with `pread`, a run of each layer at a time, not memory-mapped: one
@@ -20,7 +21,7 @@ final class WeightsFileTests: XCTestCase {
         let weights: [(layer: Int, way: String, bytes: Range<Int>)]
 
         init() throws {
-            let cfg = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"))
+            let cfg = try TestPaths.require(TestPaths.tinyCfg)
             spec = try NetworkSpec.parse(bytes: [UInt8](Data(contentsOf: cfg)), file: cfg.path)
             plan = try NetworkPlan(spec: spec)
             bytes = try WeightsWriter().randomBytes(for: spec, seed: 11)
@@ -33,9 +34,9 @@ final class WeightsFileTests: XCTestCase {
             XCTAssertEqual(20 + 4 * WeightsWriter.storedFloatCount(plan), bytes.count, "the fixture's layout is Darknet's")
         }
 
-        /// The bytes written to a fresh file.
-        func write() throws -> URL {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("weights-file-\(UUID()).weights")
+        /// The bytes written to a fresh file, removed when `test` ends.
+        func write(for test: XCTestCase) throws -> URL {
+            let url = try test.temporaryDirectory("weights-file").appendingPathComponent("random.weights")
             try Data(bytes).write(to: url)
             return url
         }
@@ -49,8 +50,7 @@ final class WeightsFileTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ways.count, 3, "tiny has layers read whole and Winograd layers of two kinds: \(ways)")
         // Runs of about 1 MB, and of one block each: the cut then falls after several runs.
         for (cut, floatsPerRun) in cuts.flatMap({ cut in Self.runSizes.map { (cut, $0) } }) {
-            let url = try fixture.write()
-            defer { try? FileManager.default.removeItem(at: url) }
+            let url = try fixture.write(for: self)
             let file = try WeightsFile(opening: url.path)
             let end = (cut.bytes.lowerBound + cut.bytes.upperBound) / 2
             try FileHandle(forWritingTo: url).truncate(atOffset: UInt64(end))
@@ -72,11 +72,10 @@ final class WeightsFileTests: XCTestCase {
 
     func testAWholeFileLoadsExactlyAsTheSameBytesInMemory() throws {
         let fixture = try Fixture()
-        let url = try fixture.write()
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try fixture.write(for: self)
         let fromMemory = try Network(spec: fixture.spec, weights: fixture.bytes)
         for floatsPerRun in Self.runSizes {
-            let fromFile = try Network(spec: fixture.spec, weightsFile: url, floatsPerRun: floatsPerRun)
+            let fromFile = try Network(spec: fixture.spec, weights: url, floatsPerRun: floatsPerRun)
             XCTAssertEqual(fromFile.header, fromMemory.header)
             XCTAssertEqual(fromFile.steps.count, fromMemory.steps.count)
             for (layer, (file, memory)) in zip(fromFile.steps, fromMemory.steps).enumerated() {
@@ -114,9 +113,8 @@ final class WeightsFileTests: XCTestCase {
             return WeightsFingerprint(bytes: size, sample: fnv1a(sample))
         }
         let fixture = try Fixture()
-        let url = try fixture.write()
-        defer { try? FileManager.default.removeItem(at: url) }
-        let fromFile = try Network(spec: fixture.spec, weightsFile: url)
+        let url = try fixture.write(for: self)
+        let fromFile = try Network(spec: fixture.spec, weights: url)
         let expected = documented(fixture.bytes)
         XCTAssertEqual(fromFile.weightsFingerprint, expected)
         XCTAssertEqual(try Network(spec: fixture.spec, weights: fixture.bytes).weightsFingerprint, expected)
@@ -137,9 +135,7 @@ final class WeightsFileTests: XCTestCase {
     }
 
     func testADirectoryOrAMissingFileIsAFileErrorNamingIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weights-dir-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try temporaryDirectory("weights-dir")
         XCTAssertThrowsError(try WeightsFile(opening: directory.path)) {
             XCTAssertEqual($0 as? FileError, FileError(path: directory.path, reason: "is a directory"))
         }

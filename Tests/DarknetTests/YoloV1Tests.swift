@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// YOLOv1 (`yolov1`, `yolov1-tiny`, `t1.test`: `[local]` and `[detection]`) against Debian's
@@ -50,7 +51,7 @@ final class YoloV1Tests: XCTestCase {
         let detector = try Detector(cfg: try TestPaths.require(d.appendingPathComponent("cfg/\(name).cfg"), file: file, line: line),
                                     weights: try TestPaths.require(d.appendingPathComponent("weights/\(name).weights"), file: file, line: line),
                                     names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("voc.names"), file: file, line: line))
-        let image = try Image(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
+        let image = try PlanarImage(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
         let detections = try detector.detect(image, threshold: 0.2, nmsThreshold: 0.45)
         XCTAssertGreaterThanOrEqual(reference.detections.count, 3, "\(name): Darknet finds something to compare", file: file, line: line)
         XCTAssertEqual(detections.count, reference.detections.count, "\(name) detections", file: file, line: line)

@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// YOLOv2, YOLOv2-tiny(-voc), YOLOv3-SPP and Darknet's classifiers against the original Darknet

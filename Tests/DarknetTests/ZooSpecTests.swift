@@ -9,9 +9,11 @@ final class ZooSpecTests: XCTestCase {
 
     private func spec(_ text: String) throws -> NetworkSpec { try NetworkSpec.parse(text: Self.net + text, file: "z.cfg") }
 
-    private func assertCfgError(_ text: String, line: Int, key: String?, _ check: (CfgError.Reason) -> Bool,
-                                file: StaticString = #filePath, sourceLine: UInt = #line) {
-        XCTAssertThrowsError(try spec(text), file: file, line: sourceLine) { error in
+    /// The error parsing `text` gives, or with `loading`, loading its class trees (parsing reads no file).
+    private func assertCfgError(_ text: String, line: Int, key: String?, loading: Bool = false,
+                                _ check: (CfgError.Reason) -> Bool, file: StaticString = #filePath, sourceLine: UInt = #line) {
+        if loading { XCTAssertNoThrow(try spec(text), "parsing reads no tree file", file: file, line: sourceLine) }
+        XCTAssertThrowsError(try spec(text).loadingClassTrees(), file: file, line: sourceLine) { error in
             guard let error = error as? CfgError else { return XCTFail("\(error)", file: file, line: sourceLine) }
             XCTAssertEqual(error.line, line, "\(error)", file: file, line: sourceLine)
             XCTAssertEqual(error.key, key, "\(error)", file: file, line: sourceLine)
@@ -52,8 +54,8 @@ final class ZooSpecTests: XCTestCase {
 
     func testRegionRefusals() {
         assertCfgError("[region]\ncoords=5\n", line: 6, key: "coords") { $0 == .unsupported("coords=5 (segmentation masks); only coords=4") }
-        // A tree that is nowhere to be found (the class trees themselves: ClassTreeNetworkTests).
-        assertCfgError("[region]\ntree=data/none.tree\n", line: 6, key: "tree") { if case .invalidValue = $0 { true } else { false } }
+        // A tree that is nowhere to be found, when it is loaded (the class trees themselves: ClassTreeNetworkTests).
+        assertCfgError("[region]\ntree=data/none.tree\n", line: 6, key: "tree", loading: true) { if case .invalidValue = $0 { true } else { false } }
         assertCfgError("[region]\nbackground=1\n", line: 6, key: "background") { if case .unsupported = $0 { true } else { false } }
         assertCfgError("[region]\nnum=2\nanchors=1,2,3\n", line: 7, key: "anchors") { if case .invalidValue = $0 { true } else { false } }
         assertPlanError("[convolutional]\nfilters=24\n[region]\nnum=1\nclasses=20\n",
@@ -124,7 +126,7 @@ final class ZooSpecTests: XCTestCase {
     }
 
     func testClassifierRefusals() {
-        assertCfgError("[softmax]\ntree=x.tree\n", line: 6, key: "tree") { if case .invalidValue = $0 { true } else { false } }
+        assertCfgError("[softmax]\ntree=x.tree\n", line: 6, key: "tree", loading: true) { if case .invalidValue = $0 { true } else { false } }
         assertCfgError("[softmax]\nspatial=1\n", line: 6, key: "spatial") { if case .unsupported = $0 { true } else { false } }
         assertCfgError("[softmax]\ntemperature=0\n", line: 6, key: "temperature") { if case .invalidValue = $0 { true } else { false } }
         assertCfgError("[dropout]\nprobability=2\n", line: 6, key: "probability") { if case .invalidValue = $0 { true } else { false } }

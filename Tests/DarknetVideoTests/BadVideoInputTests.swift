@@ -1,17 +1,14 @@
 @testable import Darknet
 import DarknetVideo
 import Foundation
+import TestSupport
 import XCTest
 
 /// Bad input is a `VideoError` naming the file or URL, within a bounded time, never a crash
 /// or a hang; a damaged file still gives the frames before the damage.
 final class BadVideoInputTests: XCTestCase {
     func testTruncatedMP4GivesTheFramesBeforeTheDamageThenAnError() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("whole.mp4"), frames: 30, codec: VideoTestSupport.h264)
-        let bytes = try Data(contentsOf: clip)
-        let truncated = directory.appendingPathComponent("truncated.mp4")
-        try bytes.prefix(bytes.count * 8 / 10).write(to: truncated)
+        let truncated = try VideoTestSupport.truncatedClip(in: temporaryDirectory("video"))
         let reader = try VideoReader(source: truncated.path)
         var frames = 0
         do {
@@ -28,7 +25,7 @@ final class BadVideoInputTests: XCTestCase {
     }
 
     func testRandomBytesNamedMP4IsAnError() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         // Seeded: 1 of 400 random 200 KB files tried held an H.263 picture start code that
         // libavformat accepts (probe score 25) and libavcodec decodes into a frame, as `ffmpeg`
         // does, so unseeded bytes made this test fail now and then.
@@ -46,9 +43,9 @@ final class BadVideoInputTests: XCTestCase {
     /// possible"): named .mp4 it is refused as the damaged MP4 it would be, not decoded; named
     /// .h263, an extension no other format claims, FFmpeg's guess stands and it decodes.
     func testLowScoreGuessIsRefusedWhereTheExtensionNamesAnotherFormat() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let raw = directory.appendingPathComponent("one.h263")
-        try VideoTestSupport.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=128x96:rate=5", "-frames:v", "1", "-c:v", "h263",
+        try FFmpeg.run(["-f", "lavfi", "-i", "testsrc=size=128x96:rate=5", "-frames:v", "1", "-c:v", "h263",
                                      "-f", "h263", raw.path])
         let misnamed = directory.appendingPathComponent("damaged.mp4")
         try FileManager.default.copyItem(at: raw, to: misnamed)
@@ -64,7 +61,7 @@ final class BadVideoInputTests: XCTestCase {
     }
 
     func testZeroLengthAndMissingFilesAreErrors() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let empty = directory.appendingPathComponent("empty.mp4")
         try Data().write(to: empty)
         XCTAssertThrowsError(try VideoReader(source: empty.path)) { error in
@@ -100,12 +97,12 @@ final class BadVideoInputTests: XCTestCase {
     }
 
     func testUDPStreamThatStopsSendingTimesOutAfterItsFrames() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: VideoTestSupport.h264)
         let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
         let url = "udp://127.0.0.1:\(port)"
         let sender = try VideoTestSupport.startUDPSender(clip, port: port)
-        defer { VideoTestSupport.stop(sender) }
+        defer { sender.stop() }
         let start = Date()
         let reader = try VideoReader(source: url, options: VideoReaderOptions(timeout: 2))
         XCTAssertEqual(reader.kind, .network)

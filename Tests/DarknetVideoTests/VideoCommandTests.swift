@@ -1,21 +1,22 @@
 import Darknet
 import DarknetVideo
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet video` end to end on small generated clips (320x240, debug build).
 final class VideoCommandTests: XCTestCase {
     func testBadInputIsExitStatusOneNamingTheInput() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let random = directory.appendingPathComponent("random.mp4")
         try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: random)
         let empty = directory.appendingPathComponent("empty.mp4")
         try Data().write(to: empty)
         let url = "tcp://127.0.0.1:\(VideoTestSupport.closedPort())"
-        let model = try CLITool.modelArguments()
+        let model = try TestPaths.tinyModelArguments()
         for input in [random.path, empty.path, url, directory.appendingPathComponent("missing.mkv").path] {
             let start = Date()
-            let result = try CLITool.run(["video"] + model + ["--json", "--input-timeout", "3", input], timeout: 30)
+            let result = try SwiftDarknetTool.run(["video"] + model + ["--json", "--input-timeout", "3", input], timeout: 30)
             XCTAssertEqual(result.status, 1, input)
             XCTAssertTrue(result.stderr.contains(input), result.stderr)
             XCTAssertEqual(result.stdout, "", input)
@@ -24,53 +25,49 @@ final class VideoCommandTests: XCTestCase {
     }
 
     func testTruncatedFileReportsTheFramesBeforeTheDamageThenFails() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("whole.mp4"), frames: 30, codec: VideoTestSupport.h264)
-        let bytes = try Data(contentsOf: clip)
-        let truncated = directory.appendingPathComponent("truncated.mp4")
-        try bytes.prefix(bytes.count * 8 / 10).write(to: truncated)
-        let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + ["--json", truncated.path])
+        let truncated = try VideoTestSupport.truncatedClip(in: temporaryDirectory("video"))
+        let result = try SwiftDarknetTool.run(["video"] + (try TestPaths.tinyModelArguments()) + ["--json", truncated.path])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("\(truncated.path): read failed after"), result.stderr)
-        let frames = try result.lines.map { try CLITool.object($0)["frame"] as? Int }
+        let frames = try result.lines.map { try jsonObject($0)["frame"] as? Int }
         XCTAssertGreaterThan(frames.count, 3)
         XCTAssertEqual(frames, Array(0..<frames.count))
     }
 
     func testStrideDurationClassesAndMaxDetections() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 30, codec: VideoTestSupport.h264)
-        let model = try CLITool.modelArguments()
-        let strided = try CLITool.run(["video"] + model + ["--json", "--stride", "4", "--duration", "0.5", "--thresh", "0.1", clip.path])
+        let model = try TestPaths.tinyModelArguments()
+        let strided = try SwiftDarknetTool.run(["video"] + model + ["--json", "--stride", "4", "--duration", "0.5", "--thresh", "0.1", clip.path])
         XCTAssertEqual(strided.status, 0, strided.stderr)
-        let lines = try strided.lines.map(CLITool.object)
+        let lines = try strided.jsonLines()
         XCTAssertEqual(lines.map { $0["frame"] as? Int }, [0, 4, 8, 12], "frames before 0.5 s, every 4th")
         XCTAssertTrue(strided.stderr.contains("frames read 15, processed 4, dropped 0, skipped by --stride 11"), strided.stderr)
         XCTAssertTrue(strided.stderr.contains("latency p50"), strided.stderr)
         let all = lines.flatMap { $0["detections"] as? [[String: Any]] ?? [] }
         XCTAssertTrue(Set(all.compactMap { $0["class"] as? Int }).count > 1, "a low threshold finds more than the dog")
 
-        let shaped = try CLITool.run(["video"] + model + ["--json", "--stride", "4", "--duration", "0.5", "--thresh", "0.1",
+        let shaped = try SwiftDarknetTool.run(["video"] + model + ["--json", "--stride", "4", "--duration", "0.5", "--thresh", "0.1",
                                                           "--classes", "dog,1", "--max-det", "1", clip.path])
         XCTAssertEqual(shaped.status, 0, shaped.stderr)
-        for line in try shaped.lines.map(CLITool.object) {
+        for line in try shaped.jsonLines() {
             let detections = line["detections"] as? [[String: Any]] ?? []
             XCTAssertLessThanOrEqual(detections.count, 1)
             XCTAssertTrue(detections.allSatisfy { [16, 1].contains($0["class"] as? Int ?? -1) })
         }
-        let unknown = try CLITool.run(["video"] + model + ["--classes", "unicorn", clip.path])
+        let unknown = try SwiftDarknetTool.run(["video"] + model + ["--classes", "unicorn", clip.path])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("unicorn"))
     }
 
     func testTrackAndSmoothAddTrackIDsAndSmoothedBoxes() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 10, codec: VideoTestSupport.h264)
-        let model = try CLITool.modelArguments()
+        let model = try TestPaths.tinyModelArguments()
         func dogs(_ extra: [String]) throws -> [[String: Any]] {
-            let result = try CLITool.run(["video"] + model + ["--json"] + extra + [clip.path])
+            let result = try SwiftDarknetTool.run(["video"] + model + ["--json"] + extra + [clip.path])
             XCTAssertEqual(result.status, 0, result.stderr)
-            return try result.lines.map(CLITool.object).compactMap { line in
+            return try result.jsonLines().compactMap { line in
                 (line["detections"] as? [[String: Any]])?.first { $0["label"] as? String == "dog" }
             }
         }
@@ -91,10 +88,10 @@ final class VideoCommandTests: XCTestCase {
     }
 
     func testOutWritesAnH264VideoOfTheSourceSizeAndRate() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 12, codec: VideoTestSupport.h264)
         let out = directory.appendingPathComponent("annotated.mp4")
-        let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + ["--out", out.path, clip.path])
+        let result = try SwiftDarknetTool.run(["video"] + (try TestPaths.tinyModelArguments()) + ["--out", out.path, clip.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 12, "one text line per frame")
         let reader = try VideoReader(source: out.path)
@@ -103,7 +100,7 @@ final class VideoCommandTests: XCTestCase {
         XCTAssertEqual(reader.height, 240)
         XCTAssertEqual(reader.frameRate ?? 0, 30, accuracy: 0.01)
         var timestamps: [Double] = []
-        while let frame = try reader.nextFrame() { timestamps.append(frame.timestamp) }
+        while let frame = try reader.nextFrame() { timestamps.append(frame.presentationTime.inSeconds) }
         XCTAssertEqual(timestamps.count, 12)
         XCTAssertEqual(timestamps.last ?? 0, 11.0 / 30, accuracy: 1e-3)
     }
@@ -111,13 +108,13 @@ final class VideoCommandTests: XCTestCase {
     /// A clip tagged "turn 90°" is detected and written upright (240x320); `--no-autorotate`
     /// keeps its stored 320x240 frames.
     func testAPortraitClipIsWrittenUprightUnlessAskedNotTo() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let stored = try VideoTestSupport.makeClip(directory.appendingPathComponent("stored.mp4"), frames: 3, codec: VideoTestSupport.h264)
         let clip = directory.appendingPathComponent("portrait.mp4")
-        try VideoTestSupport.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip.path])
+        try FFmpeg.run(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip.path])
         for (flags, size) in [([String](), [240, 320]), (["--no-autorotate"], [320, 240])] {
             let out = directory.appendingPathComponent("annotated\(flags.count).mp4")
-            let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + flags + ["--out", out.path, clip.path])
+            let result = try SwiftDarknetTool.run(["video"] + (try TestPaths.tinyModelArguments()) + flags + ["--out", out.path, clip.path])
             XCTAssertEqual(result.status, 0, result.stderr)
             let written = try VideoReader(source: out.path)
             XCTAssertEqual([written.width, written.height], size, "\(flags)")
@@ -126,23 +123,23 @@ final class VideoCommandTests: XCTestCase {
     }
 
     func testOutWithAFramePatternWritesNumberedImages() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.avi"), frames: 9, codec: VideoTestSupport.mjpeg)
         let pattern = directory.appendingPathComponent("out/f%03d.png").path
-        let result = try CLITool.run(["video"] + (try CLITool.modelArguments()) + ["--out", pattern, "--stride", "3", clip.path])
+        let result = try SwiftDarknetTool.run(["video"] + (try TestPaths.tinyModelArguments()) + ["--out", pattern, "--stride", "3", clip.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted()
         XCTAssertEqual(files, ["f000.png", "f003.png", "f006.png"])
     }
 
     func testMJPEGWriterMakesAnAVIThatDecodes() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let writer = try VideoWriter(path: directory.appendingPathComponent("out.mp4").path, width: 64, height: 48,
                                      frameRate: 25, codec: .mjpeg)
         XCTAssertEqual(writer.destination, directory.appendingPathComponent("out.avi").path)
         for i in 0..<5 {
-            let image = try Image(width: 64, height: 48, channels: 3, filledWith: Float(i) / 5)
-            try writer.write(image, timestamp: Double(i) / 25)
+            let image = try PlanarImage(width: 64, height: 48, channels: 3, filledWith: Float(i) / 5)
+            try writer.write(image, presentationTime: .seconds(Double(i) / 25))
         }
         try writer.finish()
         let reader = try VideoReader(source: writer.destination)
@@ -156,7 +153,7 @@ final class VideoCommandTests: XCTestCase {
     /// and 48 rows (a crop, not a scale: the last written column is the source's column 63).
     /// libx264 refused the odd size with "Generic error in an external library" before.
     func testOddSizedFramesAreCroppedToTheEvenSizeInH264() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let writer = try VideoWriter(path: directory.appendingPathComponent("odd.mp4").path, width: 65, height: 49, frameRate: 25)
         XCTAssertEqual([writer.encodedWidth, writer.encodedHeight], [64, 48])
         // Columns 0...63 dark, column 64 bright: a scale would blend the bright column into the last one.
@@ -164,41 +161,30 @@ final class VideoCommandTests: XCTestCase {
         for channel in 0..<3 {
             for row in 0..<49 { pixels[(channel * 49 + row) * 65 + 64] = 1 }
         }
-        let image = try Image(width: 65, height: 49, channels: 3, pixels: pixels)
-        for i in 0..<3 { try writer.write(image, timestamp: Double(i) / 25) }
+        let image = try PlanarImage(width: 65, height: 49, channels: 3, pixels: pixels)
+        for i in 0..<3 { try writer.write(image, presentationTime: .seconds(Double(i) / 25)) }
         try writer.finish()
         let reader = try VideoReader(source: writer.destination)
         XCTAssertEqual([reader.width, reader.height], [64, 48])
         let frame = try XCTUnwrap(try reader.nextFrame())
-        let decoded = Image(pixels: frame.pixels)
+        let decoded = PlanarImage(pixels: frame.pixels)
         let lastColumn = (0..<48).map { decoded.pixels[$0 * 64 + 63] }
         XCTAssertLessThan(lastColumn.max() ?? 1, 0.3, "the last written column is a dark source column")
     }
 
     func testInterruptFinishesTheOutputFile() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 150, codec: VideoTestSupport.h264)
         let out = directory.appendingPathComponent("annotated.mp4")
-        let stdout = directory.appendingPathComponent("stdout"), stderr = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = try CLITool.launch(["video"] + (try CLITool.modelArguments()) + ["--json", "--out", out.path, clip.path],
-                                         stdout: try FileHandle(forWritingTo: stdout), stderr: try FileHandle(forWritingTo: stderr))
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < deadline && ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").split(separator: "\n").count < 3 {
-            usleep(50_000)
-        }
-        XCTAssertTrue(process.isRunning, "finished before it could be interrupted")
-        kill(process.processIdentifier, SIGINT)
-        let stopDeadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < stopDeadline { usleep(20_000) }
-        XCTAssertFalse(process.isRunning, "still running 30 s after SIGINT")
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 0)
-        let errors = try String(contentsOf: stderr, encoding: .utf8)
-        XCTAssertTrue(errors.contains("frames read"), errors)
-        let processed = try String(contentsOf: stdout, encoding: .utf8).split(separator: "\n").count
+        let child = try SwiftDarknetTool.start(["video"] + (try TestPaths.tinyModelArguments()) + ["--json", "--out", out.path, clip.path])
+        _ = child.waitForLines(timeout: 120) { $0.count >= 3 ? true : nil }
+        XCTAssertTrue(child.isRunning, "finished before it could be interrupted")
+        child.signal(SIGINT)
+        let result = child.wait(timeout: 30)
+        XCTAssertEqual(result.reason, .exit)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("frames read"), result.stderr)
+        let processed = result.lines.count
         XCTAssertLessThan(processed, 150)
         let reader = try VideoReader(source: out.path)
         var count = 0

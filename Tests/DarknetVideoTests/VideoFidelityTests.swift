@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `swift-darknet video --json` on real encoded clips against `swift-darknet detect --json`
@@ -19,23 +20,23 @@ final class VideoFidelityTests: XCTestCase {
     }
 
     private func compare(codec: [String], name: String) throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent(name), width: 1280, height: 720,
                                                  frames: 150, codec: codec)
         let frames = directory.appendingPathComponent("frames")
         try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
-        try VideoTestSupport.ffmpeg(["-i", clip.path, "-start_number", "0", frames.appendingPathComponent("%04d.png").path])
-        let model = try CLITool.modelArguments()
+        try FFmpeg.run(["-i", clip.path, "-start_number", "0", frames.appendingPathComponent("%04d.png").path])
+        let model = try TestPaths.tinyModelArguments()
 
-        let video = try CLITool.run(["video"] + model + ["--json", "--stride", "5", clip.path])
+        let video = try SwiftDarknetTool.run(["video"] + model + ["--json", "--stride", "5", clip.path])
         XCTAssertEqual(video.status, 0, video.stderr)
         let indices = Array(stride(from: 0, to: 150, by: 5))
         let images = indices.map { frames.appendingPathComponent(String(format: "%04d.png", $0)).path }
-        let detect = try CLITool.run(["detect"] + model + ["--json"] + images)
+        let detect = try SwiftDarknetTool.run(["detect"] + model + ["--json"] + images)
         XCTAssertEqual(detect.status, 0, detect.stderr)
 
-        let videoLines = try video.lines.map(CLITool.object)
-        let detectLines = try detect.lines.map(CLITool.object)
+        let videoLines = try video.jsonLines()
+        let detectLines = try detect.jsonLines()
         XCTAssertEqual(videoLines.map { $0["frame"] as? Int }, indices)
         XCTAssertEqual(detectLines.count, indices.count)
         var largestBox = 0, largestProb = 0.0, total = 0

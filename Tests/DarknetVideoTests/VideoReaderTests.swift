@@ -1,6 +1,7 @@
 import Darknet
 import DarknetVideo
 import Foundation
+import TestSupport
 import XCTest
 
 /// Decoding real clips the `ffmpeg` command encodes: every frame, in order, with the stream's
@@ -13,7 +14,7 @@ final class VideoReaderTests: XCTestCase {
     }
 
     func testH264MP4GivesEveryFrameWithStreamTimestamps() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), codec: VideoTestSupport.h264)
         let reader = try VideoReader(source: clip.path)
         XCTAssertEqual(reader.kind, .file)
@@ -26,7 +27,7 @@ final class VideoReaderTests: XCTestCase {
         XCTAssertEqual(frames.count, 30, "the decoder must be flushed at the end")
         XCTAssertEqual(frames.map(\.index), Array(0..<30))
         for (i, frame) in frames.enumerated() {
-            XCTAssertEqual(frame.timestamp, Double(i) / 30, accuracy: 1e-6)
+            XCTAssertEqual(frame.presentationTime.inSeconds, Double(i) / 30, accuracy: 1e-6)
             XCTAssertEqual(frame.pixels.format, .i420(.video))
             XCTAssertEqual(frame.pixels.width, 320)
             XCTAssertEqual(frame.pixels.height, 240)
@@ -35,14 +36,14 @@ final class VideoReaderTests: XCTestCase {
     }
 
     func testMJPEGAVIAndPNGSequenceDecode() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let avi = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.avi"), frames: 12, codec: VideoTestSupport.mjpeg)
         let mjpeg = try readAll(try VideoReader(source: avi.path))
         XCTAssertEqual(mjpeg.count, 12)
         XCTAssertEqual(mjpeg.first?.pixels.format, .rgb, "yuvj422p goes through libswscale to rgb24")
 
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("frames"), withIntermediateDirectories: true)
-        try VideoTestSupport.ffmpeg(["-i", avi.path, directory.appendingPathComponent("frames/%04d.png").path])
+        try FFmpeg.run(["-i", avi.path, directory.appendingPathComponent("frames/%04d.png").path])
         let pattern = directory.appendingPathComponent("frames/%04d.png").path
         let reader = try VideoReader(source: pattern)
         XCTAssertEqual(reader.kind, .imageSequence)
@@ -53,7 +54,7 @@ final class VideoReaderTests: XCTestCase {
     }
 
     func testMPEG4AndHEVCInMKVDecode() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let mkv = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mkv"), frames: 10,
                                                 codec: ["-c:v", "libx265", "-pix_fmt", "yuv420p", "-x265-params", "log-level=none"])
         XCTAssertEqual(try readAll(try VideoReader(source: mkv.path)).count, 10)
@@ -68,7 +69,7 @@ final class VideoReaderTests: XCTestCase {
     /// pixel, and `autorotate: false` gives the stored frames, of which the upright ones are
     /// exactly the turn by `rotation` (`PixelBuffer.turned`, tested on its own in the core).
     func testADisplayMatrixTurnsFramesUprightAsTheFFmpegCommandDoes() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         // Lossless 4:4:4, so libswscale's rgb24 of a frame does not depend on where its chroma sits.
         let stored = try VideoTestSupport.makeClip(directory.appendingPathComponent("stored.mp4"), width: 64, height: 48,
                                                    frames: 3, codec: ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p"])
@@ -76,7 +77,7 @@ final class VideoReaderTests: XCTestCase {
         var rotations: Set<Int> = []
         for tag in [90, 180, 270] {
             let clip = directory.appendingPathComponent("rotate\(tag).mp4")
-            try VideoTestSupport.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)", clip.path])
+            try FFmpeg.run(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(tag)", clip.path])
             let reader = try VideoReader(source: clip.path)
             rotations.insert(reader.rotation)
             let upright = try XCTUnwrap(try reader.nextFrame()).pixels
@@ -84,7 +85,7 @@ final class VideoReaderTests: XCTestCase {
             XCTAssertEqual([upright.width, upright.height], [reader.width, reader.height], "rotate=\(tag)")
 
             let raw = directory.appendingPathComponent("ffmpeg\(tag).rgb")
-            try VideoTestSupport.ffmpeg(["-i", clip.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+            try FFmpeg.run(["-i", clip.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
             XCTAssertNil(Self.firstDifference(Self.packedRGB(upright), [UInt8](try Data(contentsOf: raw))),
                          "rotate=\(tag): the first byte that differs from the frame ffmpeg shows")
 
@@ -124,11 +125,11 @@ final class VideoReaderTests: XCTestCase {
     /// A tagged H.264 (4:2:0) clip turns in the decoder's format: its I420 planes are the stored
     /// frame's, each turned, without a conversion to RGB.
     func testATurnedYUVFrameKeepsItsPlanesTurned() throws {
-        let directory = try VideoTestSupport.temporaryDirectory(self)
+        let directory = try temporaryDirectory("video")
         let stored = try VideoTestSupport.makeClip(directory.appendingPathComponent("stored.mp4"), width: 64, height: 48,
                                                    frames: 2, codec: VideoTestSupport.h264)
         let clip = directory.appendingPathComponent("rotate90.mp4")
-        try VideoTestSupport.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip.path])
+        try FFmpeg.run(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", clip.path])
         let reader = try VideoReader(source: clip.path)
         let asStored = try VideoReader(source: clip.path, options: VideoReaderOptions(autorotate: false))
         XCTAssertNotEqual(reader.rotation, 0)

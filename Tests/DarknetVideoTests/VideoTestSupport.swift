@@ -1,76 +1,39 @@
 import Foundation
+import TestSupport
 import XCTest
 
-/// Paths, the `ffmpeg` command and generated clips for the video tests. The README's test
+/// Generated clips, loopback ports and live senders for the video tests. The README's test
 /// command installs ffmpeg and fetches the sample photos; a missing one fails the test.
 enum VideoTestSupport {
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let data = packageRoot.appendingPathComponent("Weights/darknet/data")
-    static let cfg = packageRoot.appendingPathComponent("Weights/darknet/cfg")
-    static let tinyWeights = packageRoot.appendingPathComponent("Weights/yolov3-tiny.weights")
-
-    static func require(_ url: URL, file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            XCTFail("missing \(url.path): run ./scripts/test.sh (it fetches weights and sample images)", file: file, line: line)
-            throw Failure(description: "missing \(url.path)")
-        }
-        return url
-    }
-
-    static var ffmpegPath: String? {
-        ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// Runs `ffmpeg -nostdin -loglevel error -y ARGUMENTS`, at most `timeout` seconds.
-    static func ffmpeg(_ arguments: [String], timeout: TimeInterval = 120, file: StaticString = #filePath, line: UInt = #line) throws {
-        guard let path = ffmpegPath else {
-            XCTFail("ffmpeg is not installed: run ./scripts/test.sh (it installs it)", file: file, line: line)
-            throw Failure(description: "ffmpeg is not installed")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate(); process.waitUntilExit(); throw Failure(description: "ffmpeg timed out: \(arguments)") }
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")) failed: \(message)")
-        }
-    }
-
-    /// A fresh temporary directory, removed at the end of the test.
-    static func temporaryDirectory(_ testCase: XCTestCase) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-video-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        testCase.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
-    }
-
-    /// ffmpeg input arguments for `frames` frames at 30 fps of a `width`x`height` window panning
-    /// left to right over `photo` upscaled to twice the window's width.
-    static func panArguments(photo: String = "dog.jpg", width: Int, height: Int, frames: Int) throws -> [String] {
-        let image = try require(data.appendingPathComponent(photo))
+    /// ffmpeg input arguments for `frames` frames at `rate` fps of a `width`x`height` window
+    /// panning left to right over `photo` upscaled to twice the window's width.
+    static func panArguments(photo: String = "dog.jpg", width: Int, height: Int, frames: Int, rate: Int = 30) throws -> [String] {
+        let image = try TestPaths.require(TestPaths.sample(photo))
         let step = max(1, width / max(1, frames))
-        return ["-loop", "1", "-framerate", "30", "-i", image.path,
+        return ["-loop", "1", "-framerate", String(rate), "-i", image.path,
                 "-vf", "scale=\(2 * width):-2,crop=\(width):\(height):'min(n*\(step),iw-\(width))':(ih-\(height))/2",
-                "-frames:v", String(frames), "-r", "30"]
+                "-frames:v", String(frames), "-r", String(rate)]
     }
 
     /// A panning clip encoded with `codec` arguments (e.g. `["-c:v", "libx264", "-pix_fmt", "yuv420p"]`).
-    static func makeClip(_ url: URL, width: Int = 320, height: Int = 240, frames: Int = 30, codec: [String]) throws -> URL {
-        try ffmpeg(try panArguments(width: width, height: height, frames: frames) + codec + [url.path])
+    static func makeClip(_ url: URL, width: Int = 320, height: Int = 240, frames: Int = 30, rate: Int = 30,
+                         codec: [String]) throws -> URL {
+        try FFmpeg.run(try panArguments(width: width, height: height, frames: frames, rate: rate) + codec + [url.path])
         return url
     }
 
     static let h264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
     static let mjpeg = ["-c:v", "mjpeg", "-q:v", "3"]
+
+    /// `truncated.mp4` in `directory`: the first 80 % of the bytes of a 30-frame H.264 clip
+    /// (`whole.mp4`), so the frames before the damage decode and then reading fails.
+    static func truncatedClip(in directory: URL) throws -> URL {
+        let clip = try makeClip(directory.appendingPathComponent("whole.mp4"), frames: 30, codec: h264)
+        let bytes = try Data(contentsOf: clip)
+        let truncated = directory.appendingPathComponent("truncated.mp4")
+        try bytes.prefix(bytes.count * 8 / 10).write(to: truncated)
+        return truncated
+    }
 
     /// A TCP port on 127.0.0.1 nobody listens on (bound, then closed again).
     static func closedPort() -> Int {
@@ -96,29 +59,10 @@ enum VideoTestSupport {
     }
 
     /// Starts `ffmpeg -re` sending `clip` as MPEG-TS to udp://127.0.0.1:PORT (looping it
-    /// `loops` extra times); the caller stops it with `stop(_:)`.
+    /// `loops` extra times); the caller stops it with `stop()`.
     static func startUDPSender(_ clip: URL, port: Int, loops: Int = 0, extra: [String] = [],
-                               file: StaticString = #filePath, line: UInt = #line) throws -> Process {
-        guard let path = ffmpegPath else {
-            XCTFail("ffmpeg is not installed: run ./scripts/test.sh (it installs it)", file: file, line: line)
-            throw Failure(description: "ffmpeg is not installed")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-nostdin", "-loglevel", "error", "-re", "-stream_loop", String(loops), "-i", clip.path,
-                             "-c", "copy"] + extra + ["-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    /// Stops a sender within about 2 s (SIGTERM, then SIGKILL).
-    static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+                               file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess {
+        try FFmpeg.start(["-re", "-stream_loop", String(loops), "-i", clip.path, "-c", "copy"] + extra
+                         + ["-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"], file: file, line: line)
     }
 }

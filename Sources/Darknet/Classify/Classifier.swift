@@ -8,6 +8,34 @@ public struct Classification: Sendable, Equatable {
     public let label: String
     /// The network's output for this class (a softmax probability for Darknet's classifiers).
     public let probability: Float
+
+    /// A prediction from its parts.
+    public init(classIndex: Int, label: String, probability: Float) {
+        self.classIndex = classIndex
+        self.label = label
+        self.probability = probability
+    }
+}
+
+extension Classification: CustomStringConvertible {
+    /// `Labrador retriever: 41.23%` (the index as label without names).
+    public var description: String { String(format: "%@: %.2f%%", label, probability * 100) }
+}
+
+/// What a `Classifier` reports, as `DetectionOptions` is for a `Detector`.
+public struct ClassificationOptions: Sendable, Equatable {
+    /// How many classes to report, the most probable first (`darknet classifier predict`'s
+    /// `-top`, 5). At least 0.
+    public var top: Int
+
+    public init(top: Int = 5) {
+        self.top = top
+    }
+
+    /// Throws for a negative `top`.
+    public func validate() throws(ArgumentError) {
+        try ArgumentError.require("ClassificationOptions.top", top, atLeast: 0)
+    }
 }
 
 /// Why a classifier could not be built.
@@ -37,7 +65,7 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
 /// the last layer that is not `[cost]`, largest first (ties: lower index first, Darknet's
 /// `top_k`). With a class hierarchy (`[softmax] tree=`, darknet9000) the outputs are first
 /// turned into path probabilities with only the leaves kept, as `predict` does
-/// (``ClassTree/multiplyAlongPaths(_:stride:onlyLeaves:)``).
+/// (`ClassTree.multiplyAlongPaths`).
 ///
 /// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
 /// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
@@ -58,11 +86,13 @@ public final class Classifier: Sendable {
 
     /// Loads a classifier from Darknet files.
     /// - Parameter names: a names file, one label per line (`imagenet.shortnames.list`).
-    /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `ClassifierError`.
+    /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,
+    ///   `CfgError`, `PlanError`, `WeightsError`, `ClassifierError`.
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
                             options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
+        try sessionPolicy.validate(threads: threads)
         let network = try Network(cfg: cfg, weights: weights, options: options)
-        let labels = try names.map { url throws in try Detector.readLabels(url) } ?? []
+        let labels = try names.map { url throws in try ClassLabels.read(url) } ?? []
         try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
                       sessionPolicy: sessionPolicy)
     }
@@ -80,7 +110,7 @@ public final class Classifier: Sendable {
         }
         self.network = network
         self.labels = labels
-        let threads = max(1, threads)
+        try sessionPolicy.validate(threads: threads)
         self.threads = threads
         self.outputLayer = output.index
         self.sessionPolicy = sessionPolicy
@@ -95,23 +125,36 @@ public final class Classifier: Sendable {
     }
 
     /// The `top` most probable classes for `image`, most probable first.
-    public func classify(_ image: Image, top: Int = 5) throws -> [Classification] {
+    /// - Throws: `ArgumentError` for a negative `top`, `ClassifierError.channelMismatch`.
+    public func classify(_ image: PlanarImage, top: Int = 5) throws -> [Classification] {
+        try classify(image, options: ClassificationOptions(top: top))
+    }
+
+    /// The classes `options` asks for, most probable first (as `Detector.detect(_:options:)`).
+    public func classify(_ image: PlanarImage, options: ClassificationOptions) throws -> [Classification] {
+        try options.validate()
         let input = try prepare(image)
-        return try runner.run { pooled in try self.classify(input, top: top, in: pooled) }
+        return try runner.run { pooled in try self.classify(input, top: options.top, in: pooled) }
     }
 
     /// `classify(_:top:)` with the forward pass on the library's own threads; the calling task
     /// suspends meanwhile. A task cancelled before its pass starts throws `CancellationError`.
-    public func classify(_ image: Image, top: Int = 5) async throws -> [Classification] {
+    public func classify(_ image: PlanarImage, top: Int = 5) async throws -> [Classification] {
+        try await classify(image, options: ClassificationOptions(top: top))
+    }
+
+    /// `classify(_:options:)` with the forward pass on the library's own threads.
+    public func classify(_ image: PlanarImage, options: ClassificationOptions) async throws -> [Classification] {
         try Task.checkCancellation()
+        try options.validate()
         let input = try prepare(image)
-        return try await runner.run { pooled in try self.classify(input, top: top, in: pooled) }
+        return try await runner.run { pooled in try self.classify(input, top: options.top, in: pooled) }
     }
 
     /// Sessions created and alive, and calls run so far.
     public var sessionStatistics: SessionStatistics { runner.statistics }
 
-    private func prepare(_ image: Image) throws -> [Float] {
+    private func prepare(_ image: PlanarImage) throws -> [Float] {
         let shape = network.inputShape
         guard image.channels == shape.channels else {
             throw ClassifierError.channelMismatch(expected: shape.channels, actual: image.channels)

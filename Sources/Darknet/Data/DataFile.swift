@@ -24,6 +24,8 @@ public struct DataFile: Sendable, Equatable {
     public let names: URL?
     /// Every `key = value` as written (the first of a repeated key, as Darknet's lookup takes).
     public let values: [String: String]
+    /// The line of each key in `values`.
+    private let lines: [String: Int]
 
     /// Reads `url`, resolving relative paths against `workingDirectory` first (see above).
     /// - Throws: `FileError` (missing or unreadable), `DataFileError`.
@@ -70,19 +72,30 @@ public struct DataFile: Sendable, Equatable {
             }
             classes = count
         }
-        var names: URL?
-        if let value = values["names"] {
-            let candidates = Self.candidates(for: value, dataFile: url, workingDirectory: workingDirectory)
-            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
-                throw DataFileError(file: path, line: lines["names"], key: "names",
-                                    reason: .fileNotFound(value: value, tried: candidates.map(\.path)))
-            }
-            names = found
-        }
         self.path = path
         self.classes = classes
-        self.names = names
         self.values = values
+        self.lines = lines
+        names = try Self.existingFile(values["names"], key: "names", line: lines["names"], dataFile: path,
+                                      workingDirectory: workingDirectory)
+    }
+
+    /// The existing file the path under `key` names (nil without the key), looked for as
+    /// `names` is (see above).
+    /// - Throws: `DataFileError` with `.fileNotFound` listing the places tried.
+    public func file(forKey key: String,
+                     workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws(DataFileError) -> URL? {
+        try Self.existingFile(values[key], key: key, line: lines[key], dataFile: path, workingDirectory: workingDirectory)
+    }
+
+    private static func existingFile(_ value: String?, key: String, line: Int?, dataFile: String,
+                                     workingDirectory: URL) throws(DataFileError) -> URL? {
+        guard let value else { return nil }
+        let candidates = candidates(for: value, dataFile: URL(fileURLWithPath: dataFile), workingDirectory: workingDirectory)
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw DataFileError(file: dataFile, line: line, key: key, reason: .fileNotFound(value: value, tried: candidates.map(\.path)))
+        }
+        return found
     }
 
     /// Where a path written in `dataFile` may be, in the order they are tried.
@@ -100,7 +113,7 @@ public struct DataFile: Sendable, Equatable {
     /// The labels of `names` (empty without one).
     /// - Throws: `FileError` if the names file cannot be read.
     public func labels() throws -> [String] {
-        try names.map { try Detector.readLabels($0) } ?? []
+        try names.map { try ClassLabels.read($0) } ?? []
     }
 
     /// Fails unless `classes=` (when present) is what the network computes.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A box as Darknet keeps it: centre and size as fractions of the image (0...1 inside it).
 public struct RelativeBox: Sendable, Equatable {
     public var x: Float
@@ -90,6 +92,29 @@ public struct Detection: Sendable, Equatable {
     public let rect: PixelRect
     /// The box's predicted uncertainties (`[Gaussian_yolo]` heads only; `nil` otherwise).
     public var uncertainty: BoxUncertainty? = nil
+
+    /// A detection from its parts (for detections found some other way, e.g. to score them).
+    public init(classIndex: Int, label: String, confidence: Float, objectness: Float, box: RelativeBox, rect: PixelRect,
+                uncertainty: BoxUncertainty? = nil) {
+        self.classIndex = classIndex
+        self.label = label
+        self.confidence = confidence
+        self.objectness = objectness
+        self.box = box
+        self.rect = rect
+        self.uncertainty = uncertainty
+    }
+}
+
+extension PixelRect: CustomStringConvertible {
+    /// `x 129 y 186 w 240 h 331`: the left and top edges and the size, as the JSON reports them.
+    public var description: String { "x \(left) y \(top) w \(width) h \(height)" }
+}
+
+extension Detection: CustomStringConvertible {
+    /// `dog: 56% (x 129 y 186 w 240 h 331)`: the label and confidence as Darknet prints them, and
+    /// the pixel rectangle.
+    public var description: String { String(format: "%@: %.0f%% (%@)", label, confidence * 100, rect.description) }
 }
 
 /// The order detections are listed in.
@@ -110,8 +135,8 @@ public struct DetectionOptions: Sendable, Equatable {
     public var nmsThreshold: Float
     /// Letterbox the image (Darknet's default) instead of stretching it.
     public var letterbox: Bool
-    /// Keep at most this many detections, the most confident ones (nil: all). Applied after
-    /// the class filter, before ordering.
+    /// Keep at most this many detections, the most confident ones (nil: all; at least 0).
+    /// Applied after the class filter, before ordering.
     public var maximumDetections: Int?
     /// Report only these class indices (nil: every class). Darknet suppresses overlaps per
     /// class, so filtering after NMS is the same as a network that knew only these classes'
@@ -119,9 +144,14 @@ public struct DetectionOptions: Sendable, Equatable {
     public var classes: Set<Int>?
     /// How the result is ordered (default: Darknet's).
     public var order: DetectionOrder
+    /// Cut large images into tiles, run each and merge (`TilingOptions`); nil: the whole image
+    /// is one input, as in Darknet. `classes`, `maximumDetections` and `order` apply to the
+    /// merged result.
+    public var tiling: TilingOptions?
 
     public init(threshold: Float = 0.5, hierThreshold: Float = 0.5, nmsThreshold: Float = 0.45, letterbox: Bool = true,
-                maximumDetections: Int? = nil, classes: Set<Int>? = nil, order: DetectionOrder = .darknet) {
+                maximumDetections: Int? = nil, classes: Set<Int>? = nil, order: DetectionOrder = .darknet,
+                tiling: TilingOptions? = nil) {
         self.threshold = threshold
         self.hierThreshold = hierThreshold
         self.nmsThreshold = nmsThreshold
@@ -129,6 +159,18 @@ public struct DetectionOptions: Sendable, Equatable {
         self.maximumDetections = maximumDetections
         self.classes = classes
         self.order = order
+        self.tiling = tiling
+    }
+
+    /// Throws for values no detection can use: a NaN threshold, a negative
+    /// `maximumDetections`, or invalid `tiling` (`TilingOptions.validate()`). Every `detect`
+    /// checks its options first.
+    public func validate() throws(ArgumentError) {
+        try ArgumentError.require(!threshold.isNaN, "DetectionOptions.threshold", threshold, expected: "a number")
+        try ArgumentError.require(!hierThreshold.isNaN, "DetectionOptions.hierThreshold", hierThreshold, expected: "a number")
+        try ArgumentError.require(!nmsThreshold.isNaN, "DetectionOptions.nmsThreshold", nmsThreshold, expected: "a number")
+        if let maximumDetections { try ArgumentError.require("DetectionOptions.maximumDetections", maximumDetections, atLeast: 0) }
+        try tiling?.validate()
     }
 
     /// `detections` (in Darknet's order) filtered, capped and ordered as these options say.

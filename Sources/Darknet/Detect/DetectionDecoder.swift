@@ -63,6 +63,7 @@ public enum DetectionDecoder {
     /// Decoding, NMS and per-class listing in one call, after `session.forward`.
     public static func decode(_ session: InferenceSession, geometry: LetterboxGeometry, labels: [String],
                               options: DetectionOptions) throws -> [Detection] {
+        try options.validate()
         let classes = try checkedClassCount(of: session.network.plan)
         var candidates = try candidates(from: session, geometry: geometry, threshold: options.threshold,
                                         hierThreshold: options.hierThreshold)

@@ -45,16 +45,21 @@ public final class Detector: Sendable {
     /// How many sessions exist at once and how long idle ones are kept.
     public let sessionPolicy: SessionPolicy
     let runner: SessionRunner
+    /// Single-threaded sessions for the tiles of an image, run `threads` at a time
+    /// (`DetectionOptions.tiling`); nil with one thread (the tiles run one after another).
+    let tileSessions: SessionPool?
 
     /// Loads a detector from Darknet files.
     /// - Parameters:
     ///   - names: a names file (one label per line, e.g. `coco.names`); without it labels are
     ///     class indices.
-    /// - Throws: `FileError`, `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
+    /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,
+    ///   `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
                             options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
+        try sessionPolicy.validate(threads: threads)
         let network = try Network(cfg: cfg, weights: weights, options: options)
-        let labels = try names.map { url throws in try Self.readLabels(url) } ?? []
+        let labels = try names.map { url throws in try ClassLabels.read(url) } ?? []
         try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
                       sessionPolicy: sessionPolicy)
     }
@@ -69,22 +74,30 @@ public final class Detector: Sendable {
         }
         self.network = network
         self.labels = labels
-        let threads = max(1, threads)
+        try sessionPolicy.validate(threads: threads)
         self.threads = threads
         self.sessionPolicy = sessionPolicy
         runner = SessionRunner(policy: sessionPolicy, name: "SwiftDarknet.Detector") {
             InferenceSession(network: network, threads: threads)
         }
+        tileSessions = threads > 1
+            ? SessionPool(policy: SessionPolicy(maximumSessions: threads, idleTimeout: sessionPolicy.idleTimeout)) {
+                InferenceSession(network: network, threads: 1)
+            } : nil
     }
 
     /// Detects objects; boxes are in `image`'s own pixels.
-    public func detect(_ image: Image, threshold: Float = 0.5, hierThreshold: Float = 0.5,
+    public func detect(_ image: PlanarImage, threshold: Float = 0.5, hierThreshold: Float = 0.5,
                        nmsThreshold: Float = 0.45) throws -> [Detection] {
         try detect(image, options: DetectionOptions(threshold: threshold, hierThreshold: hierThreshold, nmsThreshold: nmsThreshold))
     }
 
     /// Detects objects with explicit options.
-    public func detect(_ image: Image, options: DetectionOptions) throws -> [Detection] {
+    /// - Throws: `ArgumentError` for invalid options (`DetectionOptions.validate()`),
+    ///   `DetectorError.channelMismatch`, `ImageError`.
+    public func detect(_ image: PlanarImage, options: DetectionOptions) throws -> [Detection] {
+        try options.validate()
+        if let tiling = options.tiling { return try detect(image, options: options, tiling: tiling) }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try detect(prepared: input, geometry: geometry, options: options)
     }
@@ -93,11 +106,13 @@ public final class Detector: Sendable {
     /// the bytes into the network input (see `PixelBuffer.letterbox(into:width:height:channels:)`).
     /// - Parameter region: only this part of the frame is searched (a crop); the boxes'
     ///   `rect` is still in the whole frame's pixels, their relative `box` in the region's.
-    /// - Returns: for RGB-family pixels, exactly what `detect(Image(pixels: pixels), options:)`
+    /// - Returns: for RGB-family pixels, exactly what `detect(PlanarImage(pixels: pixels), options:)`
     ///   returns.
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) throws -> [Detection] {
+        try options.validate()
         let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        if let tiling = options.tiling { return try detect(source, options: options, tiling: tiling).offset(by: region) }
         return try runner.run { pooled in
             let geometry = try self.prepareInput(source, letterbox: options.letterbox, into: pooled.input)
             return try self.detect(input: pooled.input, geometry: geometry, in: pooled, options: options)
@@ -108,8 +123,10 @@ public final class Detector: Sendable {
     /// `detect(_:options:)` with the forward pass on the library's own threads; the calling
     /// task suspends meanwhile. A task cancelled before its pass starts throws
     /// `CancellationError` without running it.
-    public func detect(_ image: Image, options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
+    public func detect(_ image: PlanarImage, options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
         try Task.checkCancellation()
+        try options.validate()
+        if let tiling = options.tiling { return try await offThePool { try self.detect(image, options: options, tiling: tiling) } }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try await runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
     }
@@ -117,7 +134,11 @@ public final class Detector: Sendable {
     /// `detect(_:region:options:)` with the forward pass on the library's own threads.
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
+        try options.validate()
         let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        if let tiling = options.tiling {
+            return try await offThePool { try self.detect(source, options: options, tiling: tiling).offset(by: region) }
+        }
         return try await runner.run { pooled in
             let geometry = try self.prepareInput(source, letterbox: options.letterbox, into: pooled.input)
             return try self.detect(input: pooled.input, geometry: geometry, in: pooled, options: options)
@@ -129,7 +150,7 @@ public final class Detector: Sendable {
     public var sessionStatistics: SessionStatistics { runner.statistics }
 
     /// The network input for `image` (letterboxed, or stretched) and where the image sits in it.
-    public func prepare(_ image: Image, letterbox: Bool = true) throws -> (image: Image, geometry: LetterboxGeometry) {
+    public func prepare(_ image: PlanarImage, letterbox: Bool = true) throws -> (image: PlanarImage, geometry: LetterboxGeometry) {
         let shape = network.inputShape
         guard image.channels == shape.channels else {
             throw DetectorError.channelMismatch(expected: shape.channels, actual: image.channels)
@@ -142,7 +163,7 @@ public final class Detector: Sendable {
     /// only, so another thread can decode and letterbox the next image meanwhile (the
     /// command-line batches do). `detect(image, options:)` is `prepare` followed by this.
     /// - Throws: `InferenceError.inputSizeMismatch` when `input` is not the network input's size.
-    package func detect(prepared input: Image, geometry: LetterboxGeometry,
+    package func detect(prepared input: PlanarImage, geometry: LetterboxGeometry,
                         options: DetectionOptions) throws -> [Detection] {
         try runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
     }
@@ -162,21 +183,13 @@ public final class Detector: Sendable {
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }
 
-    private func detect(input: [Float], geometry: LetterboxGeometry, in pooled: PooledSession,
-                        options: DetectionOptions) throws -> [Detection] {
+    func detect(input: [Float], geometry: LetterboxGeometry, in pooled: PooledSession,
+                options: DetectionOptions) throws -> [Detection] {
         try pooled.session.forward(input)
         return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)
     }
 
-    /// Reads a Darknet names file: one label per line (a final newline adds no label).
-    public static func readLabels(_ url: URL) throws -> [String] {
-        let bytes = try readFile(url)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw FileError(path: url.path, reason: "not UTF-8 text")
-        }
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map { $0.trimmingWhitespace() }.map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
-    }
+    /// Reads a Darknet names file: one label per line (a final newline adds no label)
+    /// (`ClassLabels.read`).
+    public static func readLabels(_ url: URL) throws -> [String] { try ClassLabels.read(url) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension RelativeBox {
     /// AlexeyAB's `box_iou`: like Darknet's, but 0 when the intersection or the union is 0.
-    func alexeyABIntersectionOverUnion(_ other: RelativeBox) -> Float {
+    public func alexeyABIntersectionOverUnion(_ other: RelativeBox) -> Float {
         let (intersection, union) = intersectionAndUnion(other)
         if intersection == 0 || union == 0 { return 0 }
         return intersection / union

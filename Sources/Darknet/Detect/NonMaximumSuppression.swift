@@ -13,17 +13,7 @@ public enum NonMaximumSuppression {
     /// `kind` selects the overlap measure: IoU (`do_nms_sort`) or AlexeyAB's distance-IoU
     /// variants (`diounms_sort`, which has the same structure).
     public static func apply(_ candidates: inout [BoxCandidate], classes: Int, threshold: Float, kind: NMSKind = .default) {
-        var last = candidates.count - 1
-        var i = 0
-        while i <= last {
-            if candidates[i].objectness == 0 {
-                candidates.swapAt(i, last)
-                last -= 1
-            } else {
-                i += 1
-            }
-        }
-        candidates.removeLast(candidates.count - (last + 1))
+        removeZeroObjectness(&candidates)
 
         var order = Array(candidates.indices)  // position -> candidate
         var nonZero: [Int] = []                 // positions with a non-zero probability
@@ -51,5 +41,21 @@ public enum NonMaximumSuppression {
             }
         }
         candidates = order.map { candidates[$0] }
+    }
+
+    /// Darknet's first loop of `do_nms_sort` and `do_nms_obj`: each box with objectness 0 is
+    /// swapped with the last box still in play, which reorders the others; the zeros are dropped.
+    package static func removeZeroObjectness(_ candidates: inout [BoxCandidate]) {
+        var last = candidates.count - 1
+        var i = 0
+        while i <= last {
+            if candidates[i].objectness == 0 {
+                candidates.swapAt(i, last)
+                last -= 1
+            } else {
+                i += 1
+            }
+        }
+        candidates.removeLast(candidates.count - (last + 1))
     }
 }

@@ -1,5 +1,5 @@
 /// Fitting an image into a network input: Darknet's letterbox and a plain stretch.
-extension Image {
+extension PlanarImage {
     /// This image letterboxed into `width x height` exactly as Darknet's `letterbox_image`.
     ///
     /// The image is resized with ``resized(width:height:)`` to the size given by
@@ -9,7 +9,7 @@ extension Image {
     /// - Returns: the `channels x height x width` canvas and where the image sits in it.
     /// - Throws: `ImageError.invalidDimensions` if `width` or `height` is not positive, or the
     ///   canvas size overflows.
-    public func letterboxed(width: Int, height: Int) throws(ImageError) -> (image: Image, geometry: LetterboxGeometry) {
+    public func letterboxed(width: Int, height: Int) throws(ImageError) -> (image: PlanarImage, geometry: LetterboxGeometry) {
         let (area, overflowA) = width.multipliedReportingOverflow(by: height)
         let (_, overflowB) = area.multipliedReportingOverflow(by: channels)
         guard width > 0, height > 0, !overflowA, !overflowB else {
@@ -32,7 +32,7 @@ extension Image {
                 }
             }
         }
-        return (Image(validatedWidth: width, height: height, channels: channels, pixels: canvas), geometry)
+        return (PlanarImage(validatedWidth: width, height: height, channels: channels, pixels: canvas), geometry)
     }
 
     /// This image stretched to `width x height` (aspect ratio not kept), as Darknet's
@@ -40,7 +40,7 @@ extension Image {
     /// - Returns: the resized image and a geometry that maps boxes back
     ///   (`LetterboxGeometry(stretchingWidth:height:networkWidth:networkHeight:)`).
     /// - Throws: `ImageError.invalidDimensions` if `width` or `height` is not positive.
-    public func stretched(width: Int, height: Int) throws(ImageError) -> (image: Image, geometry: LetterboxGeometry) {
+    public func stretched(width: Int, height: Int) throws(ImageError) -> (image: PlanarImage, geometry: LetterboxGeometry) {
         let image = try resized(width: width, height: height)
         let geometry = LetterboxGeometry(stretchingWidth: self.width, height: self.height,
                                          networkWidth: width, networkHeight: height)

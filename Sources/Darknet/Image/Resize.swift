@@ -18,14 +18,14 @@
 ///
 /// One deliberate difference: for `newH == 1` Darknet computes `0 * inf` (or `0 / 0`) and
 /// reads out of bounds; here the single output row is source row 0.
-extension Image {
+extension PlanarImage {
     /// This image resized to `width x height` exactly as Darknet's `resize_image` does it.
     ///
     /// Cost: `O(channels * (height * width + width * height'))` float operations; the two
     /// passes run over unsafe buffers and allocate one intermediate `width x self.height`
     /// plane set.
     /// - Throws: `ImageError.invalidDimensions` if `width` or `height` is not positive.
-    public func resized(width newWidth: Int, height newHeight: Int) throws(ImageError) -> Image {
+    public func resized(width newWidth: Int, height newHeight: Int) throws(ImageError) -> PlanarImage {
         guard newWidth > 0, newHeight > 0 else {
             throw .invalidDimensions(width: newWidth, height: newHeight, channels: channels)
         }
@@ -37,7 +37,7 @@ extension Image {
         let part = horizontalPass(newWidth: newWidth)
         let out = Self.verticalPass(part, width: newWidth, sourceHeight: height,
                                     newHeight: newHeight, channels: channels)
-        return Image(validatedWidth: newWidth, height: newHeight, channels: channels, pixels: out)
+        return PlanarImage(validatedWidth: newWidth, height: newHeight, channels: channels, pixels: out)
     }
 
     /// Horizontal interpolation: `channels x height x newWidth` values.

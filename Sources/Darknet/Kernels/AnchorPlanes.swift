@@ -11,20 +11,21 @@ struct AnchorPlanes {
     let planeSize: Int
     /// Planes per anchor.
     let entries: Int
+    let kernels: VectorKernels
 
     /// Copies the layer's input to its output and runs `steps` on each piece of it.
     static func forward(_ layer: LayerPlan, in pass: ForwardPass, entries: Int, _ steps: (AnchorPlanes) -> Void) {
         let input = pass.input(of: layer), output = pass.output(of: layer), shape = layer.outputShape
         pass.split(shape.count, minimumPiece: 1 << 14) { span, _ in
             (output + span.lowerBound).update(from: input + span.lowerBound, count: span.count)
-            steps(AnchorPlanes(output: output, span: span, planeSize: shape.planeSize, entries: entries))
+            steps(AnchorPlanes(output: output, span: span, planeSize: shape.planeSize, entries: entries, kernels: pass.kernels))
         }
     }
 
     /// The logistic on planes `planes` of `anchor`.
     func logistic(_ planes: Range<Int>, of anchor: Int) {
         let part = piece(of: planes, of: anchor)
-        if !part.isEmpty { activate(output + part.lowerBound, count: part.count, activation: .logistic) }
+        if !part.isEmpty { kernels.activate(output + part.lowerBound, count: part.count, activation: .logistic) }
     }
 
     /// AlexeyAB's `scale_x_y` on planes `planes` of `anchor`: `v * scale - (scale - 1) / 2`, the

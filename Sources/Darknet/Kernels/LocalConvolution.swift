@@ -30,7 +30,7 @@ enum LocalConvolution {
     static func forward(input: UnsafePointer<Float>, channels: Int, height: Int, width: Int,
                         filters: Int, size: Int, stride: Int, pad: Int,
                         weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, activation: Activation,
-                        patch: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                        patch: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, kernels: VectorKernels) {
         let outHeight = outputExtent(input: height, size: size, stride: stride, pad: pad)
         let outWidth = outputExtent(input: width, size: size, stride: stride, pad: pad)
         precondition(pad == 0 || size == 2 * pad + 1, "[local] with pad needs size = 2 * pad + 1")
@@ -47,7 +47,7 @@ enum LocalConvolution {
                            b: patch, ldb: 1, beta: 1, c: output + location, ldc: locations)
             }
         }
-        activate(output, count: filters * locations, activation: activation)
+        kernels.activate(output, count: filters * locations, activation: activation)
     }
 
     /// The `size x size` window at (`top`, `left`) of every channel, in im2col row order

@@ -6,12 +6,13 @@ struct ConnectedSublayer {
     let weights: UnsafePointer<Float>
     let biases: UnsafePointer<Float>
     let activation: Activation
+    let kernels: VectorKernels
 
     /// `output = activation(weights * input + biases)` (one GEMM with the BLAS).
     func forward(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>) {
         BLAS.sgemm(m: outputs, n: 1, k: inputs, a: weights, lda: inputs, b: input, ldb: 1, c: output, ldc: 1)
         for i in 0..<outputs { output[i] += biases[i] }
-        activate(output, count: outputs, activation: activation)
+        kernels.activate(output, count: outputs, activation: activation)
     }
 }
 
@@ -60,14 +61,14 @@ enum RecurrentCells {
         wr.forward(state, into: other)
         ur.forward(x, into: r)
         for i in 0..<n { r[i] += other[i] }
-        activate(z, count: n, activation: .logistic)
-        activate(r, count: n, activation: .logistic)
+        uz.kernels.activate(z, count: n, activation: .logistic)
+        uz.kernels.activate(r, count: n, activation: .logistic)
         // r now becomes the forgotten state r ⊙ s.
         for i in 0..<n { r[i] *= state[i] }
         wh.forward(r, into: other)
         uh.forward(x, into: h)
         for i in 0..<n { h[i] += other[i] }
-        activate(h, count: n, activation: tanh ? .tanh : .logistic)
+        uz.kernels.activate(h, count: n, activation: tanh ? .tanh : .logistic)
         for i in 0..<n {
             output[i] = z[i] * state[i] + (1 - z[i]) * h[i]
             state[i] = output[i]
@@ -94,7 +95,7 @@ enum RecurrentCells {
             w.forward(hidden, into: into)
             u.forward(x, into: other)
             for k in 0..<n { into[k] += other[k] }
-            activate(into, count: n, activation: activation)
+            wf.kernels.activate(into, count: n, activation: activation)
         }
         gate(f, wf, uf, .logistic)
         gate(i, wi, ui, .logistic)
@@ -102,7 +103,7 @@ enum RecurrentCells {
         gate(o, wo, uo, .logistic)
         for k in 0..<n { cell[k] = f[k] * cell[k] + i[k] * g[k] }
         for k in 0..<n { hidden[k] = cell[k] }
-        activate(hidden, count: n, activation: .tanh)
+        wf.kernels.activate(hidden, count: n, activation: .tanh)
         for k in 0..<n {
             hidden[k] *= o[k]
             output[k] = hidden[k]

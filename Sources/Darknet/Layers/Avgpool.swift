@@ -4,7 +4,7 @@ public struct AvgpoolSpec: Sendable, Equatable {}
 extension AvgpoolSpec: WeightlessLayer {
     static let sectionNames = ["avgpool", "avg"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> AvgpoolSpec { AvgpoolSpec() }
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> AvgpoolSpec { AvgpoolSpec() }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
         LayerPlanning(output: TensorShape(channels: context.input.channels, height: 1, width: 1))

@@ -5,7 +5,7 @@ public struct BatchnormSpec: Sendable, Equatable {}
 extension BatchnormSpec: Layer {
     static let sectionNames = ["batchnorm"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> BatchnormSpec { BatchnormSpec() }
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> BatchnormSpec { BatchnormSpec() }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
         LayerPlanning(output: context.input, parameters: 2 * context.input.channels)

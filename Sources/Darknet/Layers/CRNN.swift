@@ -49,7 +49,7 @@ extension CRNNSpec: Layer {
     /// Keys only the original's `parse_crnn` reads.
     static let originalOnlyKeys = ["output_filters", "hidden_filters"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> CRNNSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> CRNNSpec {
         let alexeyAB = alexeyABOnlyKeys.first { r.has($0) }
         if let alexeyAB, let original = originalOnlyKeys.first(where: { r.has($0) }) {
             throw r.error(original, .unsupported(
@@ -111,13 +111,8 @@ extension CRNNSpec: Layer {
                 ("output_layer", conv(outputFilters), hidden)]
     }
 
-    /// The sub-layers are computed by im2col + GEMM (1x1: straight GEMM): `LayerPlan` holds one
-    /// algorithm per layer, and the reference path needs none.
-    static func algorithm(_ conv: ConvolutionalSpec, input: TensorShape) -> ConvolutionAlgorithm {
-        ConvolutionAlgorithm.choose(for: conv, inputChannels: input.channels, outputHeight: input.height,
-                                    outputWidth: input.width, strategy: .im2colOnly)
-    }
-
+    /// The sub-layers are computed by the reference path (im2col + GEMM; 1x1: straight GEMM):
+    /// they share the layer's workspace, after which the responses sit.
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
         var options = context.options
         options.convolutionStrategy = .im2colOnly
@@ -127,6 +122,7 @@ extension CRNNSpec: Layer {
             let sub = try conv.plan(LayerPlanningContext(index: context.index, section: context.section, input: input,
                                                          planned: context.planned, options: options))
             total.output = sub.output
+            total.convolutions += sub.convolutions
             total.workspace = max(total.workspace, sub.workspace)
             total.threadScratch = max(total.threadScratch, sub.threadScratch)
             var overflow = false
@@ -165,14 +161,9 @@ extension CRNNSpec: Layer {
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        var convolutions: [CRNNStep.Convolution] = []
-        for (_, conv, input) in sublayers(layer.inputShape) {
-            let algorithm = Self.algorithm(conv, input: input)
-            let output = TensorShape(channels: conv.filters, height: input.height, width: input.width)
-            let parameters = try ConvolutionParameters(reading: &reader, spec: conv, inputChannels: input.channels,
-                                                       dialect: context.dialect, algorithm: algorithm)
-            convolutions.append(CRNNStep.Convolution(method: algorithm.method(for: conv, input: input, output: output),
-                                                     parameters: parameters))
+        var convolutions: [any ConvolutionKernel] = []
+        for ((_, conv, input), planned) in zip(sublayers(layer.inputShape), layer.convolutions) {
+            convolutions.append(try planned.load(from: &reader, spec: conv, input: input, dialect: context.dialect))
         }
         let hidden = hiddenFilters * layer.outputShape.planeSize
         return CRNNStep(input: convolutions[0], recurrent: convolutions[1], output: convolutions[2], hidden: hidden,
@@ -180,29 +171,12 @@ extension CRNNSpec: Layer {
     }
 }
 
-/// One time step of a `[crnn]` layer on the session's state: the three convolutions by their
-/// methods, the sum over the state in between.
+/// One time step of a `[crnn]` layer on the session's state: the three convolutions' kernels,
+/// the sum over the state in between.
 struct CRNNStep: LayerStep {
-    /// One sub-layer: its method and its parameters in that method's layout.
-    struct Convolution: Sendable {
-        let method: any ConvolutionMethod
-        let parameters: ConvolutionParameters
-
-        func run(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, in pass: ForwardPass) {
-            parameters.weights.withUnsafeBufferPointer { weights in
-                parameters.biases.withUnsafeBufferPointer { biases in
-                    method.run(ConvolutionBuffers(
-                        input: input, weights: weights.baseAddress!, biases: biases.baseAddress!, output: output,
-                        workspace: pass.workspace, scratch: pass.threadScratch, scratchStride: pass.scratchStride,
-                        split: pass.split))
-                }
-            }
-        }
-    }
-
-    let input: Convolution
-    let recurrent: Convolution
-    let output: Convolution
+    let input: any ConvolutionKernel
+    let recurrent: any ConvolutionKernel
+    let output: any ConvolutionKernel
     /// Floats of the state (`hidden` channels at the output's size).
     let hidden: Int
     let shortcut: Bool
@@ -210,20 +184,20 @@ struct CRNNStep: LayerStep {
     let responses: Int
 
     var parameterArrays: [[Float]] {
-        [input, recurrent, output].flatMap { [$0.parameters.weights, $0.parameters.biases] }
+        [input, recurrent, output].flatMap(\.parameterArrays)
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         let state = pass.state(of: layer)
         let fromInput = pass.workspace + responses, fromState = fromInput + hidden
-        input.run(pass.input(of: layer), into: fromInput, in: pass)
-        recurrent.run(state, into: fromState, in: pass)
+        input.run(pass.convolutionBuffers(input: pass.input(of: layer), output: fromInput))
+        recurrent.run(pass.convolutionBuffers(input: state, output: fromState))
         // Darknet: the state is zeroed (or kept, with shortcut), then both responses are added.
         if shortcut {
             for i in 0..<hidden { state[i] = state[i] + fromInput[i] + fromState[i] }
         } else {
             for i in 0..<hidden { state[i] = fromInput[i] + fromState[i] }
         }
-        output.run(state, into: pass.output(of: layer), in: pass)
+        output.run(pass.convolutionBuffers(input: state, output: pass.output(of: layer)))
     }
 }

@@ -14,7 +14,7 @@ public struct ConnectedSpec: Sendable, Equatable {
 extension ConnectedSpec: Layer {
     static let sectionNames = ["connected", "conn"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConnectedSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConnectedSpec {
         ConnectedSpec(outputs: try r.int("output", default: 1, minimum: 1),
                       activation: try r.activation("activation", default: .logistic),
                       batchNormalize: try r.bool("batch_normalize", default: false))
@@ -54,7 +54,7 @@ struct ConnectedStep: LayerStep {
     var parameterArrays: [[Float]] { block.parameterArrays }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        block.forward(pass.input(of: layer), into: pass.output(of: layer), activation: activation)
+        block.forward(pass.input(of: layer), into: pass.output(of: layer), activation: activation, kernels: pass.kernels)
     }
 }
 
@@ -122,14 +122,16 @@ final class DenseBlock: @unchecked Sendable {
     }
 
     /// `output = activation(weights * input + biases)`: one GEMV.
-    func forward(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, activation: Activation) {
+    func forward(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, activation: Activation,
+                 kernels: VectorKernels) {
         BLAS.sgemm(m: outputs, n: 1, k: inputs, a: weights, lda: inputs, b: input, ldb: 1, c: output, ldc: 1)
-        addBiasAndActivate(output, biases: biases, channels: outputs, planeSize: 1, activation: activation)
+        kernels.addBiasAndActivate(output, biases: biases, channels: outputs, planeSize: 1, activation: activation)
     }
 
     /// The block as the recurrent cells take it.
-    func sublayer(_ activation: Activation) -> ConnectedSublayer {
-        ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation)
+    func sublayer(_ activation: Activation, kernels: VectorKernels) -> ConnectedSublayer {
+        ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation,
+                          kernels: kernels)
     }
 }
 

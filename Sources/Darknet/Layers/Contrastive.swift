@@ -15,7 +15,7 @@ public struct ContrastiveSpec: Sendable, Equatable {
 extension ContrastiveSpec: WeightlessLayer {
     static let sectionNames = ["contrastive"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ContrastiveSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ContrastiveSpec {
         r.ignore(["classes", "temperature", "cls_normalizer", "max_delta", "contrastive_neg_max"])
         guard let written = try r.optionalInt("yolo_layer") else { throw r.error("yolo_layer", .missingKey) }
         let yoloLayer = try r.source(written, at: index, key: "yolo_layer")

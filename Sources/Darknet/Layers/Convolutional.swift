@@ -43,7 +43,7 @@ public struct ConvolutionalSpec: Sendable, Equatable {
 extension ConvolutionalSpec: Layer {
     static let sectionNames = ["convolutional", "conv"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConvolutionalSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ConvolutionalSpec {
         r.ignore(TrainingKeys.convolutional)
         let filters = try r.int("filters", default: 1, minimum: 1)
         let size = try r.int("size", default: 1, minimum: 1)
@@ -113,25 +113,17 @@ extension ConvolutionalSpec: Layer {
         guard kernelArea < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
-        let fastest = options.convolutionStrategy == .fastest
-        let algorithm: ConvolutionAlgorithm
-        if let int8 = context.int8Input, !int8.isEightBit, fastest, Int16DirectConvolution.suits(self, input: input) {
-            algorithm = .int16Direct
-        } else if let int8 = context.int8Input, int8.isEightBit, Int8Im2colConvolution.suits(self, inputChannels: input.channels) {
-            algorithm = Int8DirectConvolution.suits(self, input: input) && fastest ? .int8Direct : .int8Im2col
-        } else {
-            algorithm = ConvolutionAlgorithm.choose(for: self, inputChannels: input.channels, outputHeight: output.height,
-                                                    outputWidth: output.width, strategy: options.convolutionStrategy,
-                                                    fewTileWeightLimit: options.fewTileWeightLimit,
-                                                    bandWeightLimit: options.bandWeightLimit)
-        }
-        let method = algorithm.method(for: self, input: input, output: output)
+        let candidate = ConvolutionCandidate(shapes: ConvolutionShapes(conv: self, input: input, output: output),
+                                             cpu: options.cpu, kernels: options.vectorKernels,
+                                             strategy: options.convolutionStrategy,
+                                             tuning: options.tuning, integer: context.int8Input)
+        let method = ConvolutionChoice.plan(candidate)
         let parameters = try context.product(filters, kernelArea + 1)
         let (resident, overflow) = method.weightCount.addingReportingOverflow(filters)
         guard method.workspaceCount != .max, method.scratchCount != .max, !overflow else { throw context.fail(.sizeOverflow) }
         return LayerPlanning(output: output, flops: flops, workspace: method.workspaceCount,
                              threadScratch: method.scratchCount, parameters: parameters, resident: resident,
-                             algorithm: algorithm)
+                             convolutions: [PlannedConvolution(method)])
     }
 
     func summary(_ layer: LayerPlan) -> String {
@@ -149,42 +141,25 @@ extension ConvolutionalSpec: Layer {
 
     func loadStep(_ layer: LayerPlan, from reader: inout WeightsReader, context: LoadingContext) throws(WeightsError)
         -> any LayerStep {
-        let algorithm = layer.algorithm ?? .im2col
-        let parameters = try ConvolutionParameters(reading: &reader, spec: self, inputChannels: layer.inputShape.channels,
-                                                   dialect: context.dialect, algorithm: algorithm)
-        return ConvolutionStep(layer, spec: self, parameters: parameters)
+        ConvolutionStep(kernel: try layer.convolutions[0].load(from: &reader, spec: self, input: layer.inputShape,
+                                                               dialect: context.dialect))
     }
 }
 
-/// A convolution's forward step: its planned method, built once, and its parameters in that
-/// method's layout.
+/// A convolution's forward step: its loaded kernel, the weights in its algorithm's layout.
 struct ConvolutionStep: LayerStep {
-    let method: any ConvolutionMethod
-    let parameters: ConvolutionParameters
+    let kernel: any ConvolutionKernel
 
-    init(_ layer: LayerPlan, spec: ConvolutionalSpec, parameters: ConvolutionParameters) {
-        (method, self.parameters) = (layer.algorithm ?? .im2col).method(for: spec, input: layer.inputShape, output: layer.outputShape)
-            .bound(to: parameters, layer: layer)
-    }
-
-    var parameterArrays: [[Float]] { [parameters.weights, parameters.biases] }
+    var parameterArrays: [[Float]] { kernel.parameterArrays }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
         // The next layer's max pool, when this pass computes it here (see `NetworkPlan.fusibleMaxpools`).
         let pooled = pass.fusesMaxpool(layer.index + 1) ? pass.buffer(of: layer.index + 1) : nil
-        parameters.weights.withUnsafeBufferPointer { weights in
-            parameters.biases.withUnsafeBufferPointer { biases in
-                // An int8 method keeps its own weights and is given none.
-                var buffers = ConvolutionBuffers(
-                    input: pass.input(of: layer), weights: weights.baseAddress ?? biases.baseAddress!, biases: biases.baseAddress!,
-                    output: pass.output(of: layer), workspace: pass.workspace, scratch: pass.threadScratch,
-                    scratchStride: pass.scratchStride, split: pass.split, pooled: pooled)
-                if layer.int8 != nil {
-                    buffers.inputIsCodes = pass.codeQuantization(ofOutput: layer.index - 1) != nil
-                    buffers.outputCodes = pass.codeQuantization(ofOutput: layer.index)
-                }
-                method.run(buffers)
-            }
+        var buffers = pass.convolutionBuffers(input: pass.input(of: layer), output: pass.output(of: layer), pooled: pooled)
+        if layer.int8 != nil {
+            buffers.inputIsCodes = pass.codeQuantization(ofOutput: layer.index - 1) != nil
+            buffers.outputCodes = pass.codeQuantization(ofOutput: layer.index)
         }
+        kernel.run(buffers)
     }
 }

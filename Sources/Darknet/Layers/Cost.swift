@@ -5,7 +5,7 @@ public struct CostSpec: Sendable, Equatable {}
 extension CostSpec: WeightlessLayer {
     static let sectionNames = ["cost"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> CostSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> CostSpec {
         r.ignore(TrainingKeys.cost)
         return CostSpec()
     }

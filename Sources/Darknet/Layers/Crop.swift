@@ -12,7 +12,7 @@ public struct CropSpec: Sendable, Equatable {
 extension CropSpec: WeightlessLayer {
     static let sectionNames = ["crop"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> CropSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> CropSpec {
         r.ignore(TrainingKeys.crop)
         return CropSpec(cropWidth: try r.int("crop_width", default: 1, minimum: 1),
                         cropHeight: try r.int("crop_height", default: 1, minimum: 1),

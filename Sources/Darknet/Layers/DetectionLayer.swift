@@ -20,7 +20,7 @@ public struct DetectionSpec: Sendable, Equatable {
 extension DetectionSpec: DetectionHead, WeightlessLayer {
     static let sectionNames = ["detection"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> DetectionSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> DetectionSpec {
         r.ignore(TrainingKeys.detection)
         let coords = try r.int("coords", default: 1, minimum: 1)
         // Darknet's decoding always reads 4 box values; its layer sizes use `coords`.

@@ -9,7 +9,7 @@ public struct DropoutSpec: Sendable, Equatable {
 extension DropoutSpec: WeightlessLayer {
     static let sectionNames = ["dropout"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> DropoutSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> DropoutSpec {
         let probability = try r.float("probability", default: 0.5)
         guard (0...1).contains(probability) else {
             throw r.error("probability", .invalidValue(value: String(probability), expected: "a probability in 0...1"))

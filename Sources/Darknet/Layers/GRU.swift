@@ -16,7 +16,7 @@ public struct GRUSpec: Sendable, Equatable {
 extension GRUSpec: DenseRecurrentLayer {
     static let sectionNames = ["gru"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> GRUSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> GRUSpec {
         GRUSpec(outputs: try r.int("output", default: 1, minimum: 1),
                 batchNormalize: try r.bool("batch_normalize", default: false),
                 tanh: try r.bool("tanh", default: false))
@@ -47,7 +47,7 @@ struct GRUStep: LayerStep {
     var parameterArrays: [[Float]] { blocks.flatMap(\.parameterArrays) }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        let linear = blocks.map { $0.sublayer(.linear) }
+        let linear = blocks.map { $0.sublayer(.linear, kernels: pass.kernels) }
         RecurrentCells.gruStep(pass.input(of: layer), uz: linear[3], ur: linear[4], uh: linear[5],
                                wz: linear[0], wr: linear[1], wh: linear[2], tanh: spec.tanh,
                                state: pass.state(of: layer), scratch: pass.threadScratch, output: pass.output(of: layer))

@@ -45,7 +45,7 @@ public struct GaussianYoloSpec: Sendable, Equatable {
 extension GaussianYoloSpec: DetectionHead, WeightlessLayer {
     static let sectionNames = ["Gaussian_yolo"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> GaussianYoloSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> GaussianYoloSpec {
         r.ignore(TrainingKeys.yolo)
         let classes = try r.int("classes", default: 20, minimum: 1)
         let num = try r.int("num", default: 1, minimum: 1)

@@ -16,7 +16,7 @@ public struct LSTMSpec: Sendable, Equatable {
 extension LSTMSpec: DenseRecurrentLayer {
     static let sectionNames = ["lstm"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LSTMSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> LSTMSpec {
         LSTMSpec(outputs: try r.int("output", default: 1, minimum: 1),
                  batchNormalize: try r.bool("batch_normalize", default: false))
     }
@@ -56,7 +56,7 @@ struct LSTMStep: LayerStep {
     var parameterArrays: [[Float]] { blocks.flatMap(\.parameterArrays) }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        let linear = blocks.map { $0.sublayer(.linear) }
+        let linear = blocks.map { $0.sublayer(.linear, kernels: pass.kernels) }
         RecurrentCells.lstmStep(pass.input(of: layer), wf: linear[0], wi: linear[1], wg: linear[2], wo: linear[3],
                                 uf: linear[4], ui: linear[5], ug: linear[6], uo: linear[7],
                                 state: pass.state(of: layer), scratch: pass.threadScratch, output: pass.output(of: layer))

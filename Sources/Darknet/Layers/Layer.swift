@@ -8,7 +8,7 @@ protocol Layer: Sendable {
     static var sectionNames: [String] { get }
     /// Reads the section's keys (`index` is the layer's 0-based index, for relative sources).
     /// - Throws: `CfgError` naming the key and its line.
-    static func decode(_ reader: inout SectionReader, index: Int) throws(CfgError) -> Self
+    static func read(_ reader: inout SectionReader, index: Int) throws(CfgError) -> Self
     /// Whether only AlexeyAB's fork computes this layer as configured (`NetworkSpec.dialect`).
     var needsAlexeyAB: Bool { get }
     /// The output shape, costs and memory of this layer given what comes before it.
@@ -99,8 +99,8 @@ struct LayerPlanning {
     var parameters = 0
     /// Floats the parameters take in memory, if their layout differs from `parameters`.
     var resident: Int?
-    /// For convolutions, how they are computed.
-    var algorithm: ConvolutionAlgorithm?
+    /// For a convolution, its planned algorithm (a `[crnn]`: one per sub-layer).
+    var convolutions: [PlannedConvolution] = []
 }
 
 /// What every layer's parameter reading shares.

@@ -124,12 +124,12 @@ enum LayerRegistry {
     /// One layer type: its names and how its section becomes a `LayerKind`.
     struct Entry: Sendable {
         let names: [String]
-        let decode: @Sendable (inout SectionReader, Int) throws(CfgError) -> LayerKind
+        let read: @Sendable (inout SectionReader, Int) throws(CfgError) -> LayerKind
 
         init<L: Layer>(_ type: L.Type, _ wrap: @escaping @Sendable (L) -> LayerKind) {
             names = L.sectionNames
-            decode = { (reader: inout SectionReader, index: Int) throws(CfgError) -> LayerKind in
-                wrap(try L.decode(&reader, index: index))
+            read = { (reader: inout SectionReader, index: Int) throws(CfgError) -> LayerKind in
+                wrap(try L.read(&reader, index: index))
             }
         }
     }

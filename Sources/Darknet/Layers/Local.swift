@@ -18,7 +18,7 @@ public struct LocalSpec: Sendable, Equatable {
 extension LocalSpec: Layer {
     static let sectionNames = ["local"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalSpec {
         let spec = LocalSpec(filters: try r.int("filters", default: 1, minimum: 1), size: try r.int("size", default: 1, minimum: 1),
                              stride: try r.int("stride", default: 1, minimum: 1), pad: try r.int("pad", default: 0, minimum: 0),
                              activation: try r.activation("activation", default: .logistic))
@@ -81,7 +81,8 @@ struct LocalStep: LayerStep {
                 LocalConvolution.forward(input: pass.input(of: layer), channels: input.channels, height: input.height,
                                          width: input.width, filters: spec.filters, size: spec.size, stride: spec.stride,
                                          pad: spec.pad, weights: weights.baseAddress!, biases: biases.baseAddress!,
-                                         activation: spec.activation, patch: pass.threadScratch, output: pass.output(of: layer))
+                                         activation: spec.activation, patch: pass.threadScratch, output: pass.output(of: layer),
+                                         kernels: pass.kernels)
             }
         }
     }

@@ -10,8 +10,8 @@ public struct LocalAvgpoolSpec: Sendable, Equatable {
 extension LocalAvgpoolSpec: WeightlessLayer {
     static let sectionNames = ["local_avgpool"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalAvgpoolSpec {
-        let window = try MaxpoolSpec.decode(&r, index: index)
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> LocalAvgpoolSpec {
+        let window = try MaxpoolSpec.read(&r, index: index)
         // Beyond this the first or last window lies wholly in the padding: Darknet divides 0 by 0.
         guard window.padding <= 2 * window.size - 2 else {
             throw r.error("padding", .invalidValue(value: String(window.padding),
@@ -34,7 +34,7 @@ extension LocalAvgpoolSpec: WeightlessLayer {
         let input = pass.input(of: layer), output = pass.output(of: layer)
         let inShape = layer.inputShape, outShape = layer.outputShape
         pass.split(inShape.channels, minimumPiece: 4) { channels, _ in
-            localAveragePool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+            pass.kernels.localAveragePool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                              height: inShape.height, width: inShape.width, size: window.size, strideX: window.strideX,
                              strideY: window.strideY, padding: window.padding, outHeight: outShape.height,
                              outWidth: outShape.width, into: output + channels.lowerBound * outShape.planeSize)

@@ -23,7 +23,7 @@ public struct MaxpoolSpec: Sendable, Equatable {
 extension MaxpoolSpec: WeightlessLayer {
     static let sectionNames = ["maxpool", "max"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> MaxpoolSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> MaxpoolSpec {
         r.ignore(TrainingKeys.maxpool)
         let stride = try r.int("stride", default: 1, minimum: 1)
         let strideX = try r.int("stride_x", default: stride, minimum: 1)
@@ -65,12 +65,13 @@ extension MaxpoolSpec: WeightlessLayer {
         let inShape = layer.inputShape, outShape = layer.outputShape
         if pass.codeQuantization(ofOutput: layer.index) != nil {  // 8-bit codes between two int8 convolutions
             runOnCodes(UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self),
-                       into: UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self), layer, split: pass.split)
+                       into: UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self), layer, split: pass.split,
+                       kernels: pass.kernels)
             return
         }
         let scratchPlane = inShape.height * outShape.width
         pass.split(inShape.channels, minimumPiece: 4) { channels, _ in
-            maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+            pass.kernels.maxpool(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                     height: inShape.height, width: inShape.width,
                     size: size, strideX: strideX, strideY: strideY, padding: padding,
                     outHeight: outShape.height, outWidth: outShape.width,
@@ -81,10 +82,10 @@ extension MaxpoolSpec: WeightlessLayer {
 
     /// The pool over 8-bit codes (`NetworkPlan.int8CodePools`), split by channel.
     private func runOnCodes(_ input: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, _ layer: LayerPlan,
-                            split: ThreadSplit) {
+                            split: ThreadSplit, kernels: VectorKernels) {
         let inShape = layer.inputShape, outShape = layer.outputShape
         split(inShape.channels, minimumPiece: 4) { channels, _ in
-            maxpoolCodes(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
+            kernels.maxpoolCodes(input + channels.lowerBound * inShape.planeSize, channels: channels.count,
                          height: inShape.height, width: inShape.width, size: size, strideX: strideX, strideY: strideY,
                          padding: padding, outHeight: outShape.height, outWidth: outShape.width,
                          into: output + channels.lowerBound * outShape.planeSize)

@@ -18,7 +18,7 @@ public struct RNNSpec: Sendable, Equatable {
 extension RNNSpec: DenseRecurrentLayer {
     static let sectionNames = ["rnn"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RNNSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> RNNSpec {
         // Darknet's parse_rnn never reads `hidden` (the state has `output` values).
         r.ignore(["hidden"])
         return RNNSpec(outputs: try r.int("output", default: 1, minimum: 1),
@@ -54,8 +54,8 @@ struct RNNStep: LayerStep {
     var parameterArrays: [[Float]] { [input, recurrent, output].flatMap(\.parameterArrays) }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        RecurrentCells.rnnStep(pass.input(of: layer), input: input.sublayer(spec.activation),
-                               self: recurrent.sublayer(spec.activation), output: output.sublayer(spec.activation),
+        RecurrentCells.rnnStep(pass.input(of: layer), input: input.sublayer(spec.activation, kernels: pass.kernels),
+                               self: recurrent.sublayer(spec.activation, kernels: pass.kernels), output: output.sublayer(spec.activation, kernels: pass.kernels),
                                shortcut: spec.shortcut, state: pass.state(of: layer), scratch: pass.threadScratch,
                                output: pass.output(of: layer))
     }

@@ -14,8 +14,11 @@ public struct RegionSpec: Sendable, Equatable {
     public var anchors: [(width: Float, height: Float)]
     /// Softmax over the classes of each anchor (`softmax=1`) instead of the logistic.
     public var softmax: Bool
-    /// The class hierarchy (`tree=`, YOLO9000's `9k.tree`): a softmax over each group of sibling
-    /// classes instead, and hierarchical decoding (`hierThreshold`).
+    /// The class hierarchy file the cfg names (`tree=`, YOLO9000's `9k.tree`): a softmax over
+    /// each group of sibling classes instead, and hierarchical decoding (`hierThreshold`).
+    public var treeFile: ClassTreeReference? = nil
+    /// That hierarchy, read when a network is loaded (`NetworkSpec.loadingClassTrees()`); nil
+    /// in a spec as parsed.
     public var tree: ClassTree? = nil
 
     /// Anchor `n`'s size in grid cells.
@@ -30,14 +33,15 @@ public struct RegionSpec: Sendable, Equatable {
 
     public static func == (a: RegionSpec, b: RegionSpec) -> Bool {
         a.classes == b.classes && a.num == b.num && a.softmax == b.softmax && a.anchors.count == b.anchors.count
-            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height } && a.tree == b.tree
+            && zip(a.anchors, b.anchors).allSatisfy { $0.width == $1.width && $0.height == $1.height }
+            && a.treeFile == b.treeFile && a.tree == b.tree
     }
 }
 
 extension RegionSpec: DetectionHead, WeightlessLayer {
     static let sectionNames = ["region"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RegionSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> RegionSpec {
         r.ignore(TrainingKeys.region)
         let coords = try r.int("coords", default: 4, minimum: 1)
         guard coords == 4 else {
@@ -55,14 +59,11 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
             anchors = stride(from: 0, to: values.count, by: 2).map { (width: values[$0], height: values[$0 + 1]) }
         }
         try r.requireNeutral("background", 0, feature: "a background class (background=1)")
-        let tree = try r.classTree("tree")
-        if let tree, tree.count != classes {
-            throw r.error("tree", .invalidValue(value: r.entry("tree")!.value,
-                                                expected: "a tree of classes=\(classes) classes, found \(tree.count)"))
-        }
+        let treeFile = r.classTree("tree")
         // `map=` (coco9k.map) maps tree classes to a dataset's for Darknet's validation; detection does not read it.
         r.ignore(["map"])
-        return RegionSpec(classes: classes, num: num, anchors: anchors, softmax: try r.bool("softmax", default: false), tree: tree)
+        return RegionSpec(classes: classes, num: num, anchors: anchors, softmax: try r.bool("softmax", default: false),
+                          treeFile: treeFile)
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
@@ -91,8 +92,8 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
         let plane = shape.planeSize
         for anchor in 0..<num {
             let base = output + anchor * entries * plane
-            activate(base, count: 2 * plane, activation: .logistic)
-            activate(base + coords * plane, count: plane, activation: .logistic)
+            pass.kernels.activate(base, count: 2 * plane, activation: .logistic)
+            pass.kernels.activate(base + coords * plane, count: plane, activation: .logistic)
             let classScores = base + (coords + 1) * plane
             if let tree {
                 TreeSoftmax.forward(classScores, tree: tree, sets: plane, setSpacing: 1, classSpacing: plane, stride: plane,
@@ -102,7 +103,7 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
                     Darknet.softmax(classScores + cell, count: classes, temperature: 1, stride: plane, into: classScores + cell)
                 }
             } else {
-                activate(classScores, count: classes * plane, activation: .logistic)
+                pass.kernels.activate(classScores, count: classes * plane, activation: .logistic)
             }
         }
     }

@@ -26,7 +26,7 @@ public struct ReorgSpec: Sendable, Equatable {
 extension ReorgSpec: WeightlessLayer {
     static let sectionNames = ["reorg"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ReorgSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ReorgSpec {
         let spec = ReorgSpec(stride: try r.int("stride", default: 1, minimum: 1),
                              reverse: try r.bool("reverse", default: false),
                              flatten: try r.bool("flatten", default: false),

@@ -21,7 +21,7 @@ public struct Reorg3dSpec: Sendable, Equatable {
 extension Reorg3dSpec: WeightlessLayer {
     static let sectionNames = ["reorg3d"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> Reorg3dSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> Reorg3dSpec {
         Reorg3dSpec(stride: try r.int("stride", default: 1, minimum: 1), reverse: try r.bool("reverse", default: false))
     }
 

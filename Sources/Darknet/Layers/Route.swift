@@ -11,7 +11,7 @@ public struct RouteSpec: Sendable, Equatable {
 extension RouteSpec: WeightlessLayer {
     static let sectionNames = ["route"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> RouteSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> RouteSpec {
         r.ignore(TrainingKeys.route)
         let layers = try r.sources("layers", at: index)
         let groups = try r.int("groups", default: 1, minimum: 1)

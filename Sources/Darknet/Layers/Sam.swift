@@ -15,7 +15,7 @@ public struct SamSpec: Sendable, Equatable {
 extension SamSpec: WeightlessLayer {
     static let sectionNames = ["sam"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> SamSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> SamSpec {
         let from = try r.singleSource(at: index)
         return SamSpec(from: from, activation: try r.multiplyActivation(section: "sam"))
     }
@@ -35,7 +35,7 @@ extension SamSpec: WeightlessLayer {
     }
 
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
-        multiply(pass.input(of: layer), pass.buffer(of: from), count: layer.outputShape.count, activation: activation,
+        pass.kernels.multiply(pass.input(of: layer), pass.buffer(of: from), count: layer.outputShape.count, activation: activation,
                  into: pass.output(of: layer))
     }
 }

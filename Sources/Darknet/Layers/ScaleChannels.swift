@@ -19,7 +19,7 @@ public struct ScaleChannelsSpec: Sendable, Equatable {
 extension ScaleChannelsSpec: WeightlessLayer {
     static let sectionNames = ["scale_channels"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ScaleChannelsSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ScaleChannelsSpec {
         let from = try r.singleSource(at: index)
         return ScaleChannelsSpec(from: from, scaleWH: try r.bool("scale_wh", default: false),
                                  activation: try r.multiplyActivation(section: "scale_channels"))
@@ -46,10 +46,10 @@ extension ScaleChannelsSpec: WeightlessLayer {
         let scale = pass.input(of: layer), output = pass.output(of: layer), shape = layer.outputShape
         let scaled = pass.buffer(of: from)
         if scaleWH {
-            scaleByPlane(scaled, plane: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
+            pass.kernels.scaleByPlane(scaled, plane: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
         } else {
-            scaleByChannel(scaled, scale: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
+            pass.kernels.scaleByChannel(scaled, scale: scale, channels: shape.channels, planeSize: shape.planeSize, into: output)
         }
-        activate(output, count: shape.count, activation: activation)
+        pass.kernels.activate(output, count: shape.count, activation: activation)
     }
 }

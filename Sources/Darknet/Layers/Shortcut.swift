@@ -13,7 +13,7 @@ public struct ShortcutSpec: Sendable, Equatable {
 extension ShortcutSpec: WeightlessLayer {
     static let sectionNames = ["shortcut"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> ShortcutSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> ShortcutSpec {
         r.ignore(TrainingKeys.shortcut)
         let from = try r.sources("from", at: index)
         try checkWeightsType(&r)
@@ -65,15 +65,15 @@ extension ShortcutSpec: WeightlessLayer {
         let previous = pass.input(of: layer), output = pass.output(of: layer), shape = layer.inputShape
         let count = shape.count
         guard from.count == 1 else {
-            scaledCopy(previous, count: count, alpha: alpha, into: output)
-            for source in from { accumulate(pass.buffer(of: source), count: count, beta: beta, into: output) }
-            activate(output, count: count, activation: activation)
+            pass.kernels.scaledCopy(previous, count: count, alpha: alpha, into: output)
+            for source in from { pass.kernels.accumulate(pass.buffer(of: source), count: count, beta: beta, into: output) }
+            pass.kernels.activate(output, count: count, activation: activation)
             return
         }
         let other = pass.buffer(of: from[0]), otherShape = pass.plan.layers[from[0]].outputShape
         if otherShape == shape {
             pass.split(count, minimumPiece: 1 << 16) { span, _ in
-                shortcut(previous + span.lowerBound, other + span.lowerBound, count: span.count, alpha: alpha,
+                pass.kernels.shortcut(previous + span.lowerBound, other + span.lowerBound, count: span.count, alpha: alpha,
                          beta: beta, activation: activation, into: output + span.lowerBound)
             }
             return
@@ -84,6 +84,6 @@ extension ShortcutSpec: WeightlessLayer {
         output.update(from: previous, count: count)
         resampledShortcut(other, fromWidth: otherShape.width, fromHeight: otherShape.height, into: output,
                           toWidth: shape.width, toHeight: shape.height, geometry: geometry, alpha: alpha, beta: beta)
-        activate(output, count: count, activation: activation)
+        pass.kernels.activate(output, count: count, activation: activation)
     }
 }

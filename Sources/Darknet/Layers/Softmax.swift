@@ -9,13 +9,17 @@ public struct SoftmaxSpec: Sendable, Equatable {
     public var groups: Int
     /// Divides every input before the exponential (`temperature`, default 1).
     public var temperature: Float
-    /// The class hierarchy (`tree=`, a `.tree` file): a softmax per group of siblings, whose
+    /// The class hierarchy file the cfg names (`tree=`): a softmax per group of siblings, whose
     /// values a classifier then multiplies along each class's path (`ClassTree`).
+    public var treeFile: ClassTreeReference?
+    /// That hierarchy, read when a network is loaded (`NetworkSpec.loadingClassTrees()`); nil
+    /// in a spec as parsed.
     public var tree: ClassTree?
 
-    public init(groups: Int, temperature: Float, tree: ClassTree? = nil) {
+    public init(groups: Int, temperature: Float, treeFile: ClassTreeReference? = nil, tree: ClassTree? = nil) {
         self.groups = groups
         self.temperature = temperature
+        self.treeFile = treeFile
         self.tree = tree
     }
 }
@@ -23,17 +27,17 @@ public struct SoftmaxSpec: Sendable, Equatable {
 extension SoftmaxSpec: WeightlessLayer {
     static let sectionNames = ["softmax", "soft"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> SoftmaxSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> SoftmaxSpec {
         r.ignore(TrainingKeys.softmax)
         let groups = try r.int("groups", default: 1, minimum: 1)
         let temperature = try r.float("temperature", default: 1)
         guard temperature > 0 else {
             throw r.error("temperature", .invalidValue(value: String(temperature), expected: "a positive number"))
         }
-        let tree = try r.classTree("tree")
+        let treeFile = r.classTree("tree")
         // Darknet's CPU forward ignores `spatial`, its GPU forward does not: refuse the ambiguity.
         try r.requireNeutral("spatial", 0, feature: "spatial softmax")
-        return SoftmaxSpec(groups: groups, temperature: temperature, tree: tree)
+        return SoftmaxSpec(groups: groups, temperature: temperature, treeFile: treeFile)
     }
 
     func plan(_ context: LayerPlanningContext) throws(PlanError) -> LayerPlanning {
@@ -43,6 +47,8 @@ extension SoftmaxSpec: WeightlessLayer {
             }
             return LayerPlanning(output: context.input)
         }
+        // A tree not yet read (`loadingClassTrees()`) is checked when it is.
+        if treeFile != nil { return LayerPlanning(output: context.input) }
         guard context.input.count % groups == 0 else {
             throw context.fail(.softmaxGroupsNotDividing(inputs: context.input.count, groups: groups))
         }

@@ -11,7 +11,7 @@ public struct UpsampleSpec: Sendable, Equatable {
 extension UpsampleSpec: WeightlessLayer {
     static let sectionNames = ["upsample"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> UpsampleSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> UpsampleSpec {
         r.ignore(TrainingKeys.upsample)
         let stride = try r.int("stride", default: 2, minimum: 1)
         return UpsampleSpec(stride: stride, scale: try r.float("scale", default: 1))

@@ -36,7 +36,7 @@ public enum NMSKind: Sendable, Equatable {
 extension YoloSpec: DetectionHead, WeightlessLayer {
     static let sectionNames = ["yolo"]
 
-    static func decode(_ r: inout SectionReader, index: Int) throws(CfgError) -> YoloSpec {
+    static func read(_ r: inout SectionReader, index: Int) throws(CfgError) -> YoloSpec {
         r.ignore(TrainingKeys.yolo)
         let classes = try r.int("classes", default: 20, minimum: 1)
         let num = try r.int("num", default: 1, minimum: 1)

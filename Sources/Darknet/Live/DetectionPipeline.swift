@@ -6,11 +6,11 @@ import Foundation
 /// Two threads of the library's own do the work: one letterboxes the next frame into the
 /// network input while the other runs the forward pass on the current one (the overlap uses a
 /// free core; with `Detector.threads` at the core count they share). The pipeline holds one
-/// session of its detector for its lifetime.
+/// session of its detector for its lifetime (with tiling, the detector's tile sessions per frame).
 ///
 /// ```swift
 /// let pipeline = DetectionPipeline(detector: detector, policy: .latest)
-/// camera.onFrame = { pixels, time in _ = pipeline.offer(Frame(pixels: pixels, timestamp: time)) }
+/// camera.onFrame = { pixels, time in _ = pipeline.offer(Frame(pixels: pixels, presentationTime: time)) }
 /// for try await result in pipeline.results {
 ///     draw(result.detections); show(result.statistics.processedFPS)
 /// }
@@ -23,24 +23,49 @@ public final class DetectionPipeline: Sendable {
     private let core: PipelineCore
 
     /// The results, in frame order; ends after `finish()` once every frame is processed or
-    /// dropped, or with an error if a frame cannot be processed. One consumer; stopping
-    /// iteration stops the pipeline.
+    /// dropped, or with an error if a frame cannot be processed (or, before any frame, with an
+    /// `ArgumentError` if the policy or options are invalid). One consumer; stopping iteration
+    /// stops the pipeline.
     public let results: AsyncThrowingStream<FrameResult, any Error>
 
     /// A pipeline over `detector`'s network.
     /// - Parameters:
     ///   - policy: which frames are processed (`.latest` for live sources, `.every` for files).
-    ///   - options: thresholds and result shaping, as for `Detector.detect`.
+    ///   - options: thresholds and result shaping, as for `Detector.detect`. With `tiling`, each
+    ///     frame's tiles run on the forward thread (`threads` of them at once; the preprocess
+    ///     thread only hands the frame on), and `FrameStatistics.forward` is their time.
     ///   - tracking: give detections stable IDs across the processed frames (`ObjectTracker`,
     ///     with its box smoothing); `nil`: no tracking, `FrameResult.tracks` stays empty.
-    ///   - clock: where timestamps come from (tests inject one).
-    public init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
-                tracking: TrackerOptions? = nil, clock: any PipelineClock = MonotonicClock()) {
+    ///
+    /// An invalid policy (a stride below 1) or options (see `DetectionOptions.validate()`) do not
+    /// trap: the pipeline takes no frame and `results` ends with the `ArgumentError`.
+    public convenience init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
+                            tracking: TrackerOptions? = nil) {
+        self.init(detector: detector, policy: policy, options: options, tracking: tracking, now: { ContinuousClock.now })
+    }
+
+    /// A pipeline measuring time with `clock` (nanoseconds).
+    @available(*, deprecated, message: "pipelines measure with ContinuousClock: use init(detector:policy:options:tracking:)")
+    public convenience init(detector: Detector, policy: FramePolicy = .latest, options: DetectionOptions = DetectionOptions(),
+                            tracking: TrackerOptions? = nil, clock: any PipelineClock) {
+        let origin = ContinuousClock.now, start = clock.now()
+        self.init(detector: detector, policy: policy, options: options, tracking: tracking,
+                  now: { origin + .nanoseconds(Int64(bitPattern: clock.now() &- start)) })
+    }
+
+    private init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracking: TrackerOptions?,
+                 now: @escaping @Sendable () -> ContinuousClock.Instant) {
         let (stream, continuation) = AsyncThrowingStream<FrameResult, any Error>.makeStream()
         results = stream
         core = PipelineCore(detector: detector, policy: policy, options: options,
-                            tracker: tracking.map { ObjectTracker(options: $0) }, clock: clock, output: continuation)
+                            tracker: tracking.map { ObjectTracker(options: $0) }, now: now, output: continuation)
         continuation.onTermination = { [core] _ in core.stop() }
+        do {
+            try ArgumentError.require("FramePolicy.stride", policy.stride, atLeast: 1)
+            try options.validate()
+        } catch {
+            core.fail(error)
+        }
         core.start()
     }
 
@@ -72,6 +97,10 @@ public final class DetectionPipeline: Sendable {
     /// No more frames: `results` ends once the frames already in are processed.
     public func finish() { core.finish() }
 
+    /// No more frames, because the producer failed: the frames already in are processed, then
+    /// `results` ends with `error` (a video that cannot be read further).
+    package func finish(throwing error: any Error) { core.finish(throwing: error) }
+
     /// Feeds every frame of `frames` (with `send`, so `.every` holds the sequence back; under
     /// `.latest` frames are offered as they come), then finishes. Returns `results`.
     public func process<Frames: AsyncSequence & Sendable>(_ frames: Frames) -> AsyncThrowingStream<FrameResult, any Error>
@@ -89,6 +118,10 @@ public final class DetectionPipeline: Sendable {
         return results
     }
 
+    /// Ends `results` with `error` after the frame under way; no more frames are taken (a
+    /// producer that cannot go on, such as a video that cannot be read further).
+    package func fail(_ error: any Error) { core.fail(error) }
+
     /// The pipeline no longer takes frames (finished, stopped or failed).
     public struct Stopped: Error, CustomStringConvertible {
         public var description: String { "the detection pipeline has finished or stopped" }
@@ -105,7 +138,7 @@ private final class PipelineCore: @unchecked Sendable {
     private let options: DetectionOptions
     /// Used by the forward thread only.
     private var tracker: ObjectTracker?
-    private let clock: any PipelineClock
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let output: AsyncThrowingStream<FrameResult, any Error>.Continuation
     private let condition = NSCondition()
     private var scheduler: FrameScheduler<Arrived, Prepared>
@@ -122,24 +155,36 @@ private final class PipelineCore: @unchecked Sendable {
     struct Arrived {
         let frame: Frame
         let index: Int
-        let arrival: UInt64
+        let arrival: ContinuousClock.Instant
     }
     struct Prepared {
         let index: Int
-        let timestamp: Double
-        let captured: UInt64
-        let buffer: Int
-        let geometry: LetterboxGeometry
-        let preprocess: Double
+        let presentationTime: Duration
+        let captured: ContinuousClock.Instant
+        let input: Input
+        let preprocess: Duration
+
+        /// The letterboxed network input (an index into `buffers`, and where the frame sits in
+        /// it), or, with tiling, the frame itself: its tiles are fitted on the forward thread.
+        enum Input {
+            case letterboxed(buffer: Int, geometry: LetterboxGeometry)
+            case tiled(PixelBuffer)
+        }
+
+        /// The input buffer this frame holds, if any.
+        var buffer: Int? {
+            if case .letterboxed(let buffer, _) = input { return buffer }
+            return nil
+        }
     }
 
     init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracker: ObjectTracker?,
-         clock: any PipelineClock, output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
+         now: @escaping @Sendable () -> ContinuousClock.Instant, output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
         self.detector = detector
         self.tracker = tracker
         self.policy = policy
         self.options = options
-        self.clock = clock
+        self.now = now
         self.output = output
         scheduler = FrameScheduler(policy: policy)
         let count = detector.network.inputShape.count
@@ -217,7 +262,7 @@ private final class PipelineCore: @unchecked Sendable {
     private func arrivedLocked(_ frame: Frame) -> Arrived {
         let index = frame.index ?? nextIndex
         nextIndex = max(nextIndex, index + 1)
-        return Arrived(frame: frame, index: index, arrival: clock.now())
+        return Arrived(frame: frame, index: index, arrival: now())
     }
 
     /// Under the lock: moves waiting senders into the queue while there is room.
@@ -230,8 +275,9 @@ private final class PipelineCore: @unchecked Sendable {
         }
     }
 
-    func finish() {
+    func finish(throwing error: (any Error)? = nil) {
         condition.lock()
+        if failure == nil { failure = error }
         scheduler.finish()
         condition.broadcast()
         condition.unlock()
@@ -268,31 +314,34 @@ private final class PipelineCore: @unchecked Sendable {
             }
             admitPendingSendsLocked()
             condition.broadcast()  // room for a blocked `submit`
-            let buffer = freeBuffers.removeLast()
+            let buffer = options.tiling == nil ? freeBuffers.removeLast() : nil
             condition.unlock()
-            let start = clock.now()
-            let geometry: LetterboxGeometry?
+            let start = now()
+            let input: Prepared.Input?
             var error: (any Error)?
             do {
-                geometry = try detector.prepareInput(arrived.frame.pixels, letterbox: options.letterbox, into: buffers[buffer])
+                input = try buffer.map { buffer in
+                    .letterboxed(buffer: buffer, geometry: try detector.prepareInput(arrived.frame.pixels, letterbox: options.letterbox,
+                                                                                     into: buffers[buffer]))
+                } ?? .tiled(arrived.frame.pixels)
             } catch let caught {
-                geometry = nil
+                input = nil
                 error = caught
             }
-            let seconds = Double(clock.now() &- start) / 1e9
+            let preprocessTime = now() - start
             condition.lock()
-            guard let geometry else {
+            guard let input else {
                 scheduler.abandonPreprocess()
-                freeBuffers.append(buffer)
+                if let buffer { freeBuffers.append(buffer) }
                 if failure == nil { failure = error }
                 stopped = true
                 condition.broadcast()
                 break
             }
-            let prepared = Prepared(index: arrived.index, timestamp: arrived.frame.timestamp,
-                                    captured: arrived.frame.captureTime ?? arrived.arrival, buffer: buffer,
-                                    geometry: geometry, preprocess: seconds)
-            if let older = scheduler.finishPreprocess(prepared) { freeBuffers.append(older.buffer) }
+            let prepared = Prepared(index: arrived.index, presentationTime: arrived.frame.presentationTime,
+                                    captured: arrived.frame.captureInstant ?? arrived.arrival, input: input,
+                                    preprocess: preprocessTime)
+            if let older = scheduler.finishPreprocess(prepared), let buffer = older.buffer { freeBuffers.append(buffer) }
             condition.broadcast()
         }
         let senders = stopped ? pendingSends : []
@@ -302,8 +351,9 @@ private final class PipelineCore: @unchecked Sendable {
     }
 
     private func forwardLoop() {
-        let pooled = detector.runner.pool.take()
-        defer { detector.runner.pool.give(pooled) }
+        // With tiling the detector borrows its own sessions for each frame's tiles.
+        let pooled = options.tiling == nil ? detector.runner.pool.take() : nil
+        defer { if let pooled { detector.runner.pool.give(pooled) } }
         condition.lock()
         while !stopped {
             guard let frame = scheduler.startForward() else {
@@ -315,17 +365,17 @@ private final class PipelineCore: @unchecked Sendable {
             let result = Result { try run(frame, in: pooled) }
             condition.lock()
             scheduler.finishForward()
-            freeBuffers.append(frame.buffer)
+            if let buffer = frame.buffer { freeBuffers.append(buffer) }
             condition.broadcast()
             switch result {
-            case .success(let (detections, tracks, forward, decode)):
-                let now = clock.now()
-                resultRate.record(now)
+            case .success(let (detections, tracks, forward, postprocess)):
+                let finished = now()
+                resultRate.record(finished)
                 let statistics = FrameStatistics(
-                    latency: Double(now &- frame.captured) / 1e9, preprocess: frame.preprocess, forward: forward,
-                    decode: decode, received: scheduler.received, processed: scheduler.processed,
+                    captureToResult: finished - frame.captured, preprocessTime: frame.preprocess, forwardTime: forward,
+                    postprocessTime: postprocess, received: scheduler.received, processed: scheduler.processed,
                     dropped: scheduler.dropped, processedFPS: resultRate.rate, inputFPS: inputRate.rate)
-                output.yield(FrameResult(index: frame.index, timestamp: frame.timestamp, detections: detections,
+                output.yield(FrameResult(index: frame.index, presentationTime: frame.presentationTime, detections: detections,
                                          tracks: tracks, statistics: statistics))
             case .failure(let error):
                 if failure == nil { failure = error }
@@ -339,16 +389,24 @@ private final class PipelineCore: @unchecked Sendable {
     }
 
     /// The forward pass, decoding and tracking of one prepared frame (on the forward thread),
-    /// with the times of the pass and of the rest in seconds.
-    private func run(_ frame: Prepared, in pooled: PooledSession) throws -> ([Detection], [TrackedDetection], Double, Double) {
-        let start = clock.now()
-        try pooled.session.forward(UnsafeBufferPointer(buffers[frame.buffer]))
-        let forwarded = clock.now()
-        let detections = try DetectionDecoder.decode(pooled.session, geometry: frame.geometry, labels: detector.labels,
-                                                     options: options)
-        let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: frame.geometry.imageWidth,
-                                     imageHeight: frame.geometry.imageHeight) ?? []
-        let decoded = clock.now()
-        return (detections, tracks, Double(forwarded &- start) / 1e9, Double(decoded &- forwarded) / 1e9)
+    /// with the times of the pass and of the rest.
+    private func run(_ frame: Prepared, in pooled: PooledSession?) throws -> ([Detection], [TrackedDetection], Duration, Duration) {
+        let start = now()
+        let detections: [Detection], forwarded: ContinuousClock.Instant, width: Int, height: Int
+        switch frame.input {
+        case .letterboxed(let buffer, let geometry):
+            let session = pooled!.session  // held whenever frames are letterboxed here (no tiling)
+            try session.forward(UnsafeBufferPointer(buffers[buffer]))
+            forwarded = now()
+            detections = try DetectionDecoder.decode(session, geometry: geometry, labels: detector.labels, options: options)
+            (width, height) = (geometry.imageWidth, geometry.imageHeight)
+        case .tiled(let pixels):
+            detections = try detector.detect(pixels, options: options)
+            forwarded = now()
+            (width, height) = (pixels.width, pixels.height)
+        }
+        let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: width, imageHeight: height) ?? []
+        let finished = now()
+        return (detections, tracks, forwarded - start, finished - forwarded)
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 /// Every file the library opens goes through `openRegularFile`, so the same problem reads the
 /// same whichever file it is: `yolov3.cfg: No such file or directory`, `x.weights: is a
 /// directory`, `coco.names: Permission denied` (images report the same reasons as
-/// `ImageError.unreadable`).
+/// `ImageFileError.unreadable` in DarknetImage).
 public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path as given.
     public let path: String

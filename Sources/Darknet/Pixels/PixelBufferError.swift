@@ -10,7 +10,7 @@ public enum PixelBufferError: Error, Equatable, Sendable, CustomStringConvertibl
     case planeTooSmall(plane: Int, bytes: Int, needed: Int)
     /// A crop that is empty or reaches outside the buffer.
     case regionOutOfBounds(region: PixelRegion, width: Int, height: Int)
-    /// The format cannot be written from an `Image` (YUV layouts, or a channel count other
+    /// The format cannot be written from an `PlanarImage` (YUV layouts, or a channel count other
     /// than 1 and 3).
     case unsupportedConversion(format: PixelFormat, channels: Int)
     /// A YUV crop starting on an odd column or row cannot be turned (`PixelBuffer.turned`).

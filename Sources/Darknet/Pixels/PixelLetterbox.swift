@@ -1,8 +1,8 @@
 /// Network input straight from 8-bit pixels: Darknet's letterbox (or stretch) with Darknet's
-/// bilinear resize (see `Image.resized(width:height:)`), reading the bytes directly.
+/// bilinear resize (see `PlanarImage.resized(width:height:)`), reading the bytes directly.
 ///
 /// For the RGB family the values written are bit for bit those of
-/// `Image(pixels:).letterboxed(width:height:)`: the same `byte / 255` values enter the same
+/// `PlanarImage(pixels:).letterboxed(width:height:)`: the same `byte / 255` values enter the same
 /// float32 operations in the same order. Only the source rows and columns the resize reads are
 /// touched (YUV is converted only there), and no full-size float image is built: one
 /// 1280x720 frame to a 416x416 input reads about two thirds of its rows and columns.
@@ -31,20 +31,20 @@ extension PixelBuffer {
         return geometry
     }
 
-    /// The letterboxed network input as an `Image` (allocates it; see `letterbox(into:...)`).
+    /// The letterboxed network input as an `PlanarImage` (allocates it; see `letterbox(into:...)`).
     public func letterboxed(width: Int, height: Int, channels: Int = 3) throws(PixelBufferError)
-        -> (image: Image, geometry: LetterboxGeometry) {
+        -> (image: PlanarImage, geometry: LetterboxGeometry) {
         try fitted(width: width, height: height, channels: channels, letterbox: true)
     }
 
-    /// The stretched network input as an `Image`.
+    /// The stretched network input as an `PlanarImage`.
     public func stretched(width: Int, height: Int, channels: Int = 3) throws(PixelBufferError)
-        -> (image: Image, geometry: LetterboxGeometry) {
+        -> (image: PlanarImage, geometry: LetterboxGeometry) {
         try fitted(width: width, height: height, channels: channels, letterbox: false)
     }
 
     private func fitted(width: Int, height: Int, channels: Int, letterbox: Bool) throws(PixelBufferError)
-        -> (image: Image, geometry: LetterboxGeometry) {
+        -> (image: PlanarImage, geometry: LetterboxGeometry) {
         var pixels = [Float](repeating: 0, count: try Self.inputCount(width: width, height: height, channels: channels))
         let geometry = try pixels.withUnsafeMutableBufferPointer { buffer in
             Result { () throws(PixelBufferError) in
@@ -52,7 +52,7 @@ extension PixelBuffer {
                           : try self.stretch(into: buffer, width: width, height: height, channels: channels)
             }
         }.get()
-        return (Image(validatedWidth: width, height: height, channels: channels, pixels: pixels), geometry)
+        return (PlanarImage(validatedWidth: width, height: height, channels: channels, pixels: pixels), geometry)
     }
 
     private static func inputCount(width: Int, height: Int, channels: Int) throws(PixelBufferError) -> Int {
@@ -155,7 +155,7 @@ struct PixelResizer {
                         x: ox, y: oy, width: width, height: height)
         let scale = Float(sourceHeight - 1) / Float(height - 1)
         for r in 0..<height {
-            // height == 1: Darknet's 0 * inf is NaN; row 0 instead (as `Image.resized`).
+            // height == 1: Darknet's 0 * inf is NaN; row 0 instead (as `PlanarImage.resized`).
             let sy = height == 1 ? 0 : Float(r) * scale
             var iy = Int(sy)
             let dy = sy - Float(iy)

@@ -12,7 +12,7 @@ import CDarknetKernels
 /// `Vr = (8 * (V - 128) * 13075) >> 16`, `Ub = (8 * (U - 128) * 16525) >> 16`,
 /// `Ug = (8 * (U - 128) * -3209) >> 16`, `Vg = (8 * (V - 128) * -6660) >> 16` in video range
 /// (full range: 8192, 11485, 14516, -2819, -5850 and no luma offset). The loop is
-/// `swiftdarknet_yuv_to_rgb` (16-bit multiplies, vectorised per instruction set).
+/// the vector kernels' `yuv_to_rgb` (16-bit multiplies, vectorised per instruction set).
 struct YUVToRGB: Sendable {
     /// Luma scale, luma offset (x8), red from V, blue from U, green from U, green from V.
     let coefficients: [Int16]
@@ -30,9 +30,10 @@ struct YUVToRGB: Sendable {
     /// column. `scratch` holds `2 * count` values.
     func convert(count: Int, luma: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
                  chromaStep: Int, odd: Bool, scratch: UnsafeMutablePointer<Int16>,
-                 red: UnsafeMutablePointer<UInt8>, green: UnsafeMutablePointer<UInt8>, blue: UnsafeMutablePointer<UInt8>) {
+                 red: UnsafeMutablePointer<UInt8>, green: UnsafeMutablePointer<UInt8>, blue: UnsafeMutablePointer<UInt8>,
+                 kernels: VectorKernels = .native) {
         coefficients.withUnsafeBufferPointer { c in
-            swiftdarknet_yuv_to_rgb(luma, cb, cr, chromaStep, odd ? 1 : 0, count, c.baseAddress!, scratch, red, green, blue)
+            kernels.functions.pointee.yuv_to_rgb(luma, cb, cr, chromaStep, odd ? 1 : 0, count, c.baseAddress!, scratch, red, green, blue)
         }
     }
 }

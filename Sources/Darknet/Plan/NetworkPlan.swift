@@ -17,8 +17,12 @@ public struct LayerPlan: Sendable, Equatable {
     public let workspaceCount: Int
     /// Learned values (weights and biases after batch-norm folding) this layer holds.
     public let parameterCount: Int
+    /// For a convolution, its planned algorithm (a `[crnn]`: one per sub-layer).
+    package let convolutions: [PlannedConvolution]
     /// For convolutions, how they are computed.
-    public let algorithm: ConvolutionAlgorithm?
+    public var algorithm: ConvolutionAlgorithm? {
+        if case .convolutional = spec.kind { convolutions.first?.algorithm } else { nil }
+    }
     /// Floats the parameters take in memory, laid out for the algorithm (Winograd's transformed
     /// 6x6 kernels take 4x the 3x3 ones).
     public let residentParameterCount: Int
@@ -27,8 +31,11 @@ public struct LayerPlan: Sendable, Equatable {
     /// Floats of state the layer carries from one forward pass to the next (`[rnn]`, `[gru]`);
     /// every session holds its own, zero until its first pass.
     public let stateCount: Int
-    /// For an int8 convolution (`.int8Im2col`, `.int8Direct`), its input quantization and GEMM variant.
-    package var int8: Int8LayerQuantization? = nil
+    /// For an integer convolution (`.int8Im2col`, `.int8Direct`, `.int16Direct`), its input
+    /// quantization and integer kernels.
+    package var int8: Int8LayerQuantization? {
+        (convolutions.first?.method as? any IntegerConvolutionMethod)?.quantization
+    }
 
     public var index: Int { spec.index }
 
@@ -55,25 +62,41 @@ public struct PlanOptions: Sendable, Equatable {
     /// `.int8` with a calibration (see `Precision`). int8 weights take about a quarter of the
     /// float ones' memory (`NetworkPlan.residentParameterCount`).
     public var precision: Precision
-    /// The int8 GEMM variant every int8 layer runs (tests pin `.portable` to compare); nil: the
-    /// fastest this CPU runs.
-    package var int8Variant: Int8Variant?
+    /// The processor the plan is for: its kernels, its BLAS and its int8 rules. Default: the
+    /// running machine (`CPUFeatures.current`). A network loads only a plan the running CPU
+    /// executes.
+    public var cpu: CPUFeatures
+    /// The integer kernel set every int8 layer runs (tests pin `.portable` to compare); nil: the
+    /// fastest `cpu` runs.
+    package var integerKernels: IntegerKernels?
+    /// The vector kernel set every layer runs (tests pin each set `cpu` runs); nil: the widest.
+    package var vectorKernels: VectorKernels?
 
+    /// Thresholds of the planner's rules (tests lower them to reach the F(2x2, 3x3) path and the
+    /// 36 GEMMs on small layers).
+    package var tuning = ConvolutionTuning()
     /// Largest F(4x4, 3x3) weights (bytes) a small-output layer takes `.winogradFewTiles` for;
-    /// above, `.winogradF23`. Tests lower it to reach the F(2x2, 3x3) path on small layers.
-    package var fewTileWeightLimit = ConvolutionAlgorithm.fewTileWeightLimit
+    /// above, `.winogradF23`.
+    package var fewTileWeightLimit: Int {
+        get { tuning.fewTileWeightLimit }
+        set { tuning.fewTileWeightLimit = newValue }
+    }
     /// Largest F(4x4, 3x3) weights (bytes) a large-output layer takes `.winogradBands` for;
-    /// above, `.winograd`. Tests lower it to reach the 36 GEMMs on small layers.
-    package var bandWeightLimit = ConvolutionAlgorithm.bandWeightLimit
+    /// above, `.winograd`.
+    package var bandWeightLimit: Int {
+        get { tuning.bandWeightLimit }
+        set { tuning.bandWeightLimit = newValue }
+    }
 
     /// Unknown and repeated cfg keys are errors (`CfgError.Reason.rejectedKey`) instead of
     /// diagnostics: `Network`'s initialisers check it before planning (see `NetworkSpec.checkKeys`).
     public var rejectsUnknownKeys: Bool
 
-    /// Default: 4 GiB, fastest paths, unknown keys reported as diagnostics.
+    /// Default: 4 GiB, fastest paths, unknown keys reported as diagnostics, the running CPU.
     public init(memoryLimit: Int = 4 << 30, convolutionStrategy: ConvolutionStrategy = .fastest,
-                rejectsUnknownKeys: Bool = false, precision: Precision = .float32) {
+                rejectsUnknownKeys: Bool = false, precision: Precision = .float32, cpu: CPUFeatures = .current) {
         self.memoryLimit = memoryLimit
+        self.cpu = cpu
         self.convolutionStrategy = convolutionStrategy
         self.precision = precision
         self.rejectsUnknownKeys = rejectsUnknownKeys
@@ -111,6 +134,10 @@ public struct NetworkPlan: Sendable, Equatable {
     package let int8CodePools: Set<Int>
     /// The arithmetic the convolutions run in (`PlanOptions.precision`, with its calibration).
     public let precision: Precision
+    /// The processor the plan is for (`PlanOptions.cpu`).
+    public let cpu: CPUFeatures
+    /// The vector kernels every layer runs: the widest `cpu` executes, or the set the options pin.
+    package let vectorKernels: VectorKernels
     /// Floats of state all layers carry between passes (see `LayerPlan.stateCount`).
     public let stateCount: Int
     /// Where each layer's state starts in a session's state buffer.
@@ -146,29 +173,20 @@ public struct NetworkPlan: Sendable, Equatable {
                 "calibrated for a \(calibration.inputShape) input, the network takes \(input)"))
         }
         var layers: [LayerPlan] = []
-        let int8Layers = Self.int8Layers(spec, precision: options.precision)
+        let integerLayers = IntegerLayers(spec, precision: options.precision, cpu: options.cpu,
+                                          pinned: options.integerKernels)
         for layer in spec.layers {
             let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
-            var int8Input: Int8LayerQuantization?
-            if let (entry, sixteenBit) = int8Layers[layer.index] {
-                guard entry.input == previous else {
-                    throw PlanError(layer: layer.index, section: layer.kind.sectionName, reason: .calibrationMismatch(
-                        "layer \(layer.index) was calibrated for a \(entry.input) input, it reads \(previous)"))
-                }
-                int8Input = Int8LayerQuantization(input: entry.quantization, variant: options.int8Variant ?? .best,
-                                                  sixteenBitMagnitude: sixteenBit ? max(-entry.minimum, entry.maximum, 0) : nil)
-            }
+            let int8Input = try integerLayers.quantization(of: layer, reading: previous)
             let context = LayerPlanningContext(index: layer.index, section: layer.kind.sectionName, input: previous,
                                                planned: layers, options: options, int8Input: int8Input)
             let planned = try layer.kind.layer.plan(context)
             guard Self.fitsInt32(planned.output) else { throw context.fail(.sizeOverflow) }
-            var plan = LayerPlan(spec: layer, inputShape: previous, outputShape: planned.output, flops: planned.flops,
-                                 sources: planned.sources ?? [layer.index - 1], workspaceCount: planned.workspace,
-                                 parameterCount: planned.parameters, algorithm: planned.algorithm,
-                                 residentParameterCount: planned.resident ?? planned.parameters,
-                                 threadScratchCount: planned.threadScratch, stateCount: planned.state)
-            if planned.algorithm?.isInt8 == true { plan.int8 = int8Input }
-            layers.append(plan)
+            layers.append(LayerPlan(spec: layer, inputShape: previous, outputShape: planned.output, flops: planned.flops,
+                                    sources: planned.sources ?? [layer.index - 1], workspaceCount: planned.workspace,
+                                    parameterCount: planned.parameters, convolutions: planned.convolutions,
+                                    residentParameterCount: planned.resident ?? planned.parameters,
+                                    threadScratchCount: planned.threadScratch, stateCount: planned.state))
         }
         self.file = spec.file
         self.inputShape = input
@@ -189,6 +207,8 @@ public struct NetworkPlan: Sendable, Equatable {
         }
         self.stateOffsets = stateOffsets
         self.precision = options.precision
+        self.cpu = options.cpu
+        self.vectorKernels = options.vectorKernels ?? options.cpu.vectorKernels
         self.stateCount = state
 
         // Summed again with checks: a total that wrapped around could slip under the limit.
@@ -203,25 +223,6 @@ public struct NetworkPlan: Sendable, Equatable {
         guard bytes.partialValue <= options.memoryLimit else {
             throw PlanError(layer: -1, section: "net", reason: .memoryLimitExceeded(bytes: bytes.partialValue, limit: options.memoryLimit))
         }
-    }
-
-    /// The calibrated convolutions `precision` runs in int8 (the planner still keeps those the
-    /// int8 kernels do not compute in float), by layer index, and whether each reads 16-bit
-    /// activations (`Int8FloatLayers.sixteenBitEarlyLayers`).
-    private static func int8Layers(_ spec: NetworkSpec, precision: Precision) -> [Int: (Int8Calibration.Layer, sixteenBit: Bool)] {
-        guard case .int8(let calibration, let floatLayers) = precision else { return [:] }
-        var result: [Int: (Int8Calibration.Layer, sixteenBit: Bool)] = [:]
-        for layer in spec.layers {
-            guard case .convolutional = layer.kind, let entry = calibration.layer(layer.index) else { continue }
-            let channels = entry.input.channels
-            if floatLayers.tooShallowWithoutVNNI(layer.index, inputChannels: channels, in: spec) { continue }
-            if !floatLayers.keepsFloat(layer.index, inputChannels: channels, in: spec) {
-                result[layer.index] = (entry, false)
-            } else if floatLayers.readsSixteenBits(layer.index, inputChannels: channels, in: spec) {
-                result[layer.index] = (entry, true)
-            }
-        }
-        return result
     }
 
     /// How many layers read each layer's output.

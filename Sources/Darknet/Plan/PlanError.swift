@@ -40,6 +40,9 @@ public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
         case memoryLimitExceeded(bytes: Int, limit: Int)
         /// The int8 calibration (`PlanOptions.precision`) was made for another network.
         case calibrationMismatch(String)
+        /// The plan was made for another processor (`PlanOptions.cpu`), whose kernels this one
+        /// does not execute: it can be inspected, not loaded.
+        case cpuMismatch(planned: String, running: String)
     }
 
     /// 0-based index of the layer (-1 for the network as a whole).
@@ -123,6 +126,8 @@ extension PlanError.Reason {
             "needs \(bytes) bytes, more than the limit of \(limit) bytes"
         case .calibrationMismatch(let reason):
             "the int8 calibration does not match: \(reason)"
+        case .cpuMismatch(let planned, let running):
+            "planned for another CPU (\(planned)); this one (\(running)) does not run its kernels"
         }
     }
 }

@@ -15,7 +15,7 @@ public struct LayerSpec: Sendable, Equatable {
     /// 1-based line of the section header.
     public let line: Int
     /// The layer's type and parameters.
-    public let kind: LayerKind
+    public internal(set) var kind: LayerKind
 }
 
 /// A whole `.cfg` file as typed descriptions.
@@ -27,7 +27,7 @@ public struct NetworkSpec: Sendable, Equatable {
     /// 1-based line of the `[net]` header, for errors about the network as a whole.
     public let netLine: Int
     /// The layers in order.
-    public let layers: [LayerSpec]
+    public internal(set) var layers: [LayerSpec]
     /// Keys that were not understood (and other remarks); never errors.
     public let diagnostics: [CfgDiagnostic]
 

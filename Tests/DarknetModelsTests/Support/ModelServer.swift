@@ -2,45 +2,28 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TestSupport
 import XCTest
 
 /// `Tools/model-server/model_server.py` on 127.0.0.1, serving a temporary folder: started by a
 /// test, stopped by its tearDown (and exiting by itself after `lifetime` seconds regardless).
 final class ModelServer {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let script = packageRoot.appendingPathComponent("Tools/model-server/model_server.py")
+    static let script = TestPaths.packageRoot.appendingPathComponent("Tools/model-server/model_server.py")
 
     let root: URL
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     init(lifetime: Int = 300) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("model-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         guard FileManager.default.fileExists(atPath: "/usr/bin/python3") else {
             XCTFail("the model tests need /usr/bin/python3 (scripts/setup.sh --fixtures installs it)")
             throw ToolFailure(message: "no python3")
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.script.path, "--root", root.path, "--lifetime", String(lifetime)]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        let output = OutputCollector(stdout.fileHandleForReading)
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        var found: Int?
-        while found == nil, Date() < deadline, process.isRunning {
-            if let line = output.text.split(separator: "\n").first(where: { $0.hasPrefix("PORT ") }) {
-                found = Int(line.dropFirst(5))
-            } else {
-                usleep(20_000)
-            }
-        }
-        guard let found else {
-            process.terminate()
-            XCTFail("the test server did not start: \(output.text)")
+        root = try TemporaryDirectory.make("model-server")
+        process = try ChildProcess("/usr/bin/python3", [Self.script.path, "--root", root.path, "--lifetime", String(lifetime)])
+        guard let line = process.waitForLine(startingWith: "PORT ", timeout: 20), let found = Int(line.dropFirst(5)) else {
+            process.stop()
+            XCTFail("the test server did not start: \(process.stdout) \(process.stderr)")
             throw ToolFailure(message: "server did not start")
         }
         port = found
@@ -48,13 +31,7 @@ final class ModelServer {
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its folder.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        process.stop(grace: 5)
         try? FileManager.default.removeItem(at: root)
     }
 
@@ -130,6 +107,8 @@ final class ModelServer {
         }
     }
 }
+
+struct ToolFailure: Error { let message: String }
 
 /// `text` as a JSON string literal.
 func jsonString(_ text: String) -> String {

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetModels
 import Foundation
+import TestSupport
 import XCTest
 
 /// A test with its own HTTP server serving the tiny model, and its own cache folder.
@@ -10,7 +11,7 @@ class ModelTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         server = try ModelServer()
-        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("model-cache-\(UUID().uuidString)")
+        cacheDirectory = try temporaryDirectory("model-cache")
         try server.put("tiny.cfg", TinyModel.cfgBytes)
         try server.put("tiny.weights", TinyModel.weights(seed: 1))
         try server.put("tiny.names", TinyModel.namesBytes)
@@ -18,14 +19,13 @@ class ModelTestCase: XCTestCase {
 
     override func tearDown() {
         server?.stop()
-        if let cacheDirectory { try? FileManager.default.removeItem(at: cacheDirectory) }
     }
 
     /// The served tiny model, with checksums unless told otherwise.
-    func hostedModel(weightsSHA256: String? = SHA256.hex(of: TinyModel.weights(seed: 1)),
+    func hostedModel(weightsSHA256: String? = ModelChecksum.hex(of: TinyModel.weights(seed: 1)),
                      bundled: BundledModel? = nil) -> HostedModel {
         HostedModel(name: "tiny",
-                    cfg: RemoteFile(server.url("tiny.cfg"), sha256: SHA256.hex(of: TinyModel.cfgBytes)),
+                    cfg: RemoteFile(server.url("tiny.cfg"), sha256: ModelChecksum.hex(of: TinyModel.cfgBytes)),
                     weights: RemoteFile(server.url("tiny.weights"), sha256: weightsSHA256),
                     names: RemoteFile(server.url("tiny.names")),
                     bundled: bundled)
@@ -53,7 +53,7 @@ class ModelTestCase: XCTestCase {
     /// something at a low threshold).
     func detections(_ detector: Detector) throws -> [Detection] {
         let pixels: [Float] = (0..<(3 * 32 * 32)).map { (index: Int) -> Float in Float((index * 37) % 101) / 100 }
-        let image = try Image(width: 32, height: 32, channels: 3, pixels: pixels)
+        let image = try PlanarImage(width: 32, height: 32, channels: 3, pixels: pixels)
         return try detector.detect(image, options: DetectionOptions(threshold: 0.0001))
     }
 }

@@ -122,12 +122,13 @@ final class FrameSchedulerTests: XCTestCase {
 
     func testRateMeterAveragesIntervals() {
         var meter = RateMeter()
+        let start = ContinuousClock.now
         XCTAssertEqual(meter.rate, 0)
-        meter.record(1_000_000_000)
+        meter.record(start)
         XCTAssertEqual(meter.rate, 0)
-        meter.record(1_100_000_000)  // 100 ms: 10 fps
+        meter.record(start + .milliseconds(100))  // 10 fps
         XCTAssertEqual(meter.rate, 10, accuracy: 1e-9)
-        meter.record(1_150_000_000)  // 50 ms: the average interval moves a tenth of the way
+        meter.record(start + .milliseconds(150))  // 50 ms: the average interval moves a tenth of the way
         XCTAssertEqual(meter.rate, 1 / (0.1 + 0.1 * (0.05 - 0.1)), accuracy: 1e-9)
     }
 

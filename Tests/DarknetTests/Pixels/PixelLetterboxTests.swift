@@ -32,7 +32,7 @@ final class PixelLetterboxTests: XCTestCase {
             let rgb = Self.randomRGB(width: width, height: height, seed: UInt64(index + 1))
             for format in formats {
                 let pixels = try Self.buffer(format, rgb: rgb, width: width, height: height, padding: 5)
-                let reference = Image(pixels: pixels)
+                let reference = PlanarImage(pixels: pixels)
                 for (netW, netH) in [(416, 416), (608, 320), (13, 7)] {
                     let direct = try pixels.letterboxed(width: netW, height: netH)
                     let viaImage = try reference.letterboxed(width: netW, height: netH)
@@ -49,14 +49,14 @@ final class PixelLetterboxTests: XCTestCase {
 
     func testImageFromPixelsIsByteOver255AndGrayIsReplicated() throws {
         let rgb = Self.randomRGB(width: 5, height: 3, seed: 9)
-        let image = Image(pixels: try Self.buffer(.bgra, rgb: rgb, width: 5, height: 3, padding: 0))
+        let image = PlanarImage(pixels: try Self.buffer(.bgra, rgb: rgb, width: 5, height: 3, padding: 0))
         XCTAssertEqual(image.channels, 3)
         for y in 0..<3 {
             for x in 0..<5 {
                 for c in 0..<3 { XCTAssertEqual(image[c, y, x], Float(Double(rgb[3 * (y * 5 + x) + c]) / 255.0)) }
             }
         }
-        let gray = Image(pixels: try Self.buffer(.gray, rgb: rgb, width: 5, height: 3, padding: 2))
+        let gray = PlanarImage(pixels: try Self.buffer(.gray, rgb: rgb, width: 5, height: 3, padding: 2))
         for c in 0..<3 { XCTAssertEqual(gray[c, 2, 4], Float(Double(rgb[3 * (2 * 5 + 4)]) / 255.0)) }
     }
 
@@ -72,19 +72,19 @@ final class PixelLetterboxTests: XCTestCase {
             let whole = try Self.buffer(format, rgb: rgb, width: width, height: height, padding: 3)
             let crop = try whole.cropped(to: region)
             let separate = try Self.buffer(format, rgb: croppedRGB, width: region.width, height: region.height, padding: 0)
-            XCTAssertEqual(Image(pixels: crop), Image(pixels: separate), "\(format)")
+            XCTAssertEqual(PlanarImage(pixels: crop), PlanarImage(pixels: separate), "\(format)")
             XCTAssertEqual(try crop.letterboxed(width: 32, height: 32).image, try separate.letterboxed(width: 32, height: 32).image)
             // A crop of a crop lands in the same place.
             let inner = try crop.cropped(to: PixelRegion(x: 1, y: 2, width: 4, height: 3))
-            XCTAssertEqual(Image(pixels: inner), Image(pixels: try whole.cropped(to: PixelRegion(x: 8, y: 7, width: 4, height: 3))))
+            XCTAssertEqual(PlanarImage(pixels: inner), PlanarImage(pixels: try whole.cropped(to: PixelRegion(x: 8, y: 7, width: 4, height: 3))))
         }
     }
 
     func testImageRoundTripsThroughInterleavedBytes() throws {
         let rgb = Self.randomRGB(width: 11, height: 7, seed: 4)
-        let image = Image(pixels: try Self.buffer(.rgb, rgb: rgb, width: 11, height: 7, padding: 0))
+        let image = PlanarImage(pixels: try Self.buffer(.rgb, rgb: rgb, width: 11, height: 7, padding: 0))
         for format in formats where format != .gray {
-            XCTAssertEqual(Image(pixels: try image.pixelBuffer(format: format)), image, "\(format)")
+            XCTAssertEqual(PlanarImage(pixels: try image.pixelBuffer(format: format)), image, "\(format)")
         }
         let bgra = try image.pixelBuffer(format: .bgra)
         bgra.withPlaneBases { bases in
@@ -130,7 +130,7 @@ final class PixelLetterboxTests: XCTestCase {
             let buffer = try PixelBuffer(format: .bgra, width: 6, height: 4, borrowing: UnsafeRawBufferPointer(memory),
                                          planes: [.init(offset: 0, bytesPerRow: 24)]) { counter.releases += 1 }
             var crop: PixelBuffer? = try buffer.cropped(to: PixelRegion(x: 1, y: 1, width: 2, height: 2))
-            XCTAssertEqual(Image(pixels: buffer)[0, 0, 0], Float(Double(100) / 255.0))
+            XCTAssertEqual(PlanarImage(pixels: buffer)[0, 0, 0], Float(Double(100) / 255.0))
             XCTAssertEqual(counter.releases, 0)
             crop = nil
             _ = crop

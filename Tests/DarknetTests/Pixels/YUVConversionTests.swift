@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// YUV frames convert to the RGB bytes FFmpeg's `swscale` writes for them (`ffmpeg -pix_fmt
@@ -8,14 +9,14 @@ import XCTest
 final class YUVConversionTests: XCTestCase {
     private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
-    /// Largest difference between `Image(pixels:)` of `pixels` and FFmpeg's rgb24 bytes.
+    /// Largest difference between `PlanarImage(pixels:)` of `pixels` and FFmpeg's rgb24 bytes.
     private func largestDifference(_ pixels: PixelBuffer, _ rgb24: [UInt8]) -> Int {
-        let image = Image(pixels: pixels), area = pixels.width * pixels.height
+        let image = PlanarImage(pixels: pixels), area = pixels.width * pixels.height
         XCTAssertEqual(rgb24.count, 3 * area)
         var worst = 0
         for i in 0..<area {
             for c in 0..<3 {
-                let ours = Int(Image.byte(image.pixels[c * area + i]))
+                let ours = Int(PlanarImage.byte(image.pixels[c * area + i]))
                 worst = max(worst, abs(ours - Int(rgb24[3 * i + c])))
             }
         }
@@ -24,7 +25,7 @@ final class YUVConversionTests: XCTestCase {
 
     func testI420NV12AndNV21MatchFFmpegInBothRanges() throws {
         let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
-        let directory = try FFmpegTool.temporaryDirectory(self)
+        let directory = try temporaryDirectory("yuv")
         // Even sizes: for odd ones swscale leaves its direct converter for the general scaler,
         // which interpolates chroma (as it always does for NV12 input: the comparison there is
         // with the same samples as I420).
@@ -32,11 +33,11 @@ final class YUVConversionTests: XCTestCase {
             let yuv = directory.appendingPathComponent("frame-\(width).yuv")
             let nv12 = directory.appendingPathComponent("frame-\(width).nv12")
             let nv21 = directory.appendingPathComponent("frame-\(width).nv21")
-            try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv420p",
+            try FFmpeg.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv420p",
                                 "-f", "rawvideo", yuv.path])
-            try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
+            try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
                                 "-pix_fmt", "nv12", "-f", "rawvideo", nv12.path])
-            try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
+            try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", yuv.path,
                                 "-pix_fmt", "nv21", "-f", "rawvideo", nv21.path])
             let planes = try bytes(yuv), interleaved = try bytes(nv12), swapped = try bytes(nv21)
             XCTAssertNotEqual(interleaved, swapped)
@@ -44,7 +45,7 @@ final class YUVConversionTests: XCTestCase {
             XCTAssertEqual(planes.count, area + 2 * cw * ch)
             for (range, inputFormat) in [(YUVRange.video, "yuv420p"), (.full, "yuvj420p")] {
                 let rgb = directory.appendingPathComponent("frame-\(width)-\(inputFormat).rgb")
-                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
+                try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", yuv.path,
                                     "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
                 let reference = try bytes(rgb)
                 let i420 = try PixelBuffer(format: .i420(range), width: width, height: height, planes: [
@@ -63,27 +64,27 @@ final class YUVConversionTests: XCTestCase {
                 XCTAssertLessThanOrEqual(i420Difference, 1, "I420 \(range) \(width)x\(height)")
                 XCTAssertLessThanOrEqual(nv12Difference, 1, "NV12 \(range) \(width)x\(height)")
                 // NV21 holds the same samples as NV12, Cr first: the same colours exactly.
-                XCTAssertEqual(Image(pixels: android), Image(pixels: semiPlanar), "NV21 \(range) \(width)x\(height)")
+                XCTAssertEqual(PlanarImage(pixels: android), PlanarImage(pixels: semiPlanar), "NV21 \(range) \(width)x\(height)")
                 // The letterbox reads the same converted values.
                 XCTAssertEqual(try i420.letterboxed(width: 416, height: 416).image,
-                               try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
+                               try PlanarImage(pixels: i420).letterboxed(width: 416, height: 416).image)
                 XCTAssertEqual(try semiPlanar.letterboxed(width: 416, height: 416).image,
-                               try Image(pixels: i420).letterboxed(width: 416, height: 416).image)
+                               try PlanarImage(pixels: i420).letterboxed(width: 416, height: 416).image)
             }
         }
     }
 
     func testPackedYUYVAndUYVYMatchFFmpegInBothRanges() throws {
         let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
-        let directory = try FFmpegTool.temporaryDirectory(self)
+        let directory = try temporaryDirectory("yuv")
         for (width, height) in [(768, 576), (34, 18), (102, 38)] {
             let source = directory.appendingPathComponent("frame-\(width).yuv422p")
-            try FFmpegTool.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv422p",
+            try FFmpeg.run(["-i", dog.path, "-vf", "scale=\(width):\(height)", "-pix_fmt", "yuv422p",
                                 "-f", "rawvideo", source.path])
             var packed: [String: [UInt8]] = [:]
             for name in ["yuyv422", "uyvy422"] {
                 let file = directory.appendingPathComponent("frame-\(width).\(name)")
-                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", "yuv422p", "-s", "\(width)x\(height)", "-i", source.path,
+                try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", "yuv422p", "-s", "\(width)x\(height)", "-i", source.path,
                                     "-pix_fmt", name, "-f", "rawvideo", file.path])
                 packed[name] = try bytes(file)
                 XCTAssertEqual(packed[name]?.count, 2 * width * height)
@@ -91,7 +92,7 @@ final class YUVConversionTests: XCTestCase {
             XCTAssertNotEqual(packed["yuyv422"], packed["uyvy422"])
             for (range, inputFormat) in [(YUVRange.video, "yuv422p"), (.full, "yuvj422p")] {
                 let rgb = directory.appendingPathComponent("frame-\(width)-\(inputFormat).rgb")
-                try FFmpegTool.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", source.path,
+                try FFmpeg.run(["-f", "rawvideo", "-pix_fmt", inputFormat, "-s", "\(width)x\(height)", "-i", source.path,
                                     "-pix_fmt", "rgb24", "-f", "rawvideo", rgb.path])
                 let reference = try bytes(rgb)
                 let yuyv = try PixelBuffer(format: .yuyv(range), width: width, height: height, bytes: packed["yuyv422"]!)
@@ -99,9 +100,9 @@ final class YUVConversionTests: XCTestCase {
                 let difference = largestDifference(yuyv, reference)
                 print("YUV 4:2:2 \(width)x\(height) \(range): largest difference from swscale \(difference)")
                 XCTAssertLessThanOrEqual(difference, 1, "YUYV \(range) \(width)x\(height)")
-                XCTAssertEqual(Image(pixels: uyvy), Image(pixels: yuyv), "UYVY \(range) \(width)x\(height)")
+                XCTAssertEqual(PlanarImage(pixels: uyvy), PlanarImage(pixels: yuyv), "UYVY \(range) \(width)x\(height)")
                 XCTAssertEqual(try yuyv.letterboxed(width: 416, height: 416).image,
-                               try Image(pixels: yuyv).letterboxed(width: 416, height: 416).image)
+                               try PlanarImage(pixels: yuyv).letterboxed(width: 416, height: 416).image)
             }
         }
     }
@@ -118,9 +119,9 @@ final class YUVConversionTests: XCTestCase {
             bytes += [0, 0, 0, 0]
         }
         let frame = try PixelBuffer(format: .yuyv(.video), width: width, height: height, bytes: bytes, bytesPerRow: 16)
-        let whole = Image(pixels: frame)
+        let whole = PlanarImage(pixels: frame)
         XCTAssertNotEqual(whole[0, 0, 0], whole[0, 0, 2])
-        let crop = Image(pixels: try frame.cropped(to: PixelRegion(x: 1, y: 1, width: 4, height: 1)))
+        let crop = PlanarImage(pixels: try frame.cropped(to: PixelRegion(x: 1, y: 1, width: 4, height: 1)))
         for x in 0..<4 {
             for c in 0..<3 { XCTAssertEqual(crop[c, 0, x], whole[c, 1, x + 1], "(\(x), 0)") }
         }
@@ -150,12 +151,12 @@ final class YUVConversionTests: XCTestCase {
         for i in 0..<6 { vu += [cr[i], cb[i]] }
         let android = try PixelBuffer(format: .nv21(.video), width: width, height: height,
                                       planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: vu, bytesPerRow: 6)])
-        let whole = Image(pixels: frame)
-        XCTAssertEqual(Image(pixels: semiPlanar), whole)
-        XCTAssertEqual(Image(pixels: android), whole)
+        let whole = PlanarImage(pixels: frame)
+        XCTAssertEqual(PlanarImage(pixels: semiPlanar), whole)
+        XCTAssertEqual(PlanarImage(pixels: android), whole)
         let region = PixelRegion(x: 1, y: 1, width: 4, height: 3)
         for buffer in [frame, semiPlanar, android] {
-            let crop = Image(pixels: try buffer.cropped(to: region))
+            let crop = PlanarImage(pixels: try buffer.cropped(to: region))
             for y in 0..<3 {
                 for x in 0..<4 {
                     for c in 0..<3 { XCTAssertEqual(crop[c, y, x], whole[c, y + 1, x + 1], "\(buffer.format) (\(x), \(y))") }

@@ -1,5 +1,6 @@
 @_spi(Testing) @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 // Readers for the reference data of Tools/make-fixtures-debian.sh (DebianLayerKernelTests):
@@ -120,7 +121,8 @@ final class OwnedSublayer {
         weights.initialize(from: w, count: w.count)
         biases = .allocate(capacity: b.count)
         biases.initialize(from: b, count: b.count)
-        sublayer = ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation)
+        sublayer = ConnectedSublayer(inputs: inputs, outputs: outputs, weights: weights, biases: biases, activation: activation,
+                                     kernels: .native)
     }
 
     deinit {

@@ -28,8 +28,8 @@ enum RegionTreeActivation {
         output.update(from: input, count: anchors * entries * cells)
         for n in 0..<anchors {
             let base = output + n * entries * cells
-            activate(base, count: 2 * cells, activation: .logistic)
-            if !background { activate(base + coords * cells, count: cells, activation: .logistic) }
+            VectorKernels.native.activate(base, count: 2 * cells, activation: .logistic)
+            if !background { VectorKernels.native.activate(base + coords * cells, count: cells, activation: .logistic) }
         }
         TreeSoftmax.forward(input + coords + 1, tree: tree, sets: anchors * cells, setSpacing: 1, classSpacing: 1,
                             stride: anchors * cells, temperature: temperature, into: output + coords + 1)

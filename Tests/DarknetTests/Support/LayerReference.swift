@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// A directory of Darknet layer outputs (`layers.json` + `layerNNN.bin`) written by
@@ -27,7 +28,7 @@ struct LayerReference {
 
         let spec = try NetworkSpec.parse(bytes: [UInt8](Data(contentsOf: try TestPaths.require(cfg, file: file, line: line))), file: cfg.path)
         let network = try Network(spec: spec, weights: [UInt8](Data(contentsOf: try TestPaths.require(weights, file: file, line: line))),
-                                  weightsFile: weights.path)
+                                  weightsName: weights.path)
         let session = InferenceSession(network: network, retaining: .layers(Set(entries.map(\.index))))
         try session.forward(try readFloatFile(try TestPaths.require(input, file: file, line: line)))
 

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetImage
 import Foundation
+import TestSupport
 import XCTest
 
 /// `ObjectTracker` on a real sequence, detected by the real YOLOv3-tiny: a 1280x720 window
@@ -28,15 +29,12 @@ final class TrackingSequenceTests: XCTestCase {
 
     /// Each frame's detections, in frame order.
     static func detectSequence() throws -> [[Detection]] {
-        let detector = try Detector(cfg: try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg")),
-                                    weights: try TestPaths.require(TestPaths.tinyWeights),
-                                    names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("coco.names")),
-                                    threads: 2)
-        let photo = try Image(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let detector = try TinyYOLO.detector(threads: 2)
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
         let scene = try photo.resized(width: sceneWidth, height: sceneHeight).pixelBuffer(format: .bgra)
         return try (0..<frameCount).map { frame in
             let window = PixelRegion(x: startX + frame * stepX, y: startY, width: frameWidth, height: frameHeight)
-            return try detector.detect(Image(pixels: try scene.cropped(to: window)), threshold: threshold)
+            return try detector.detect(PlanarImage(pixels: try scene.cropped(to: window)), threshold: threshold)
         }
     }
 

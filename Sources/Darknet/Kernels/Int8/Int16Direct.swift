@@ -3,11 +3,11 @@ import CDarknetKernels
 /// One stride-1 convolution (groups 1, square kernel) with 16-bit activations and weights, the
 /// core of `Int16DirectConvolution`: the int8 direct path (`Int8Direct`) with each
 /// pixel's 4 bytes holding a pair of channels' int16 codes instead of a quad's 8-bit ones
-/// (`darknet_int8.h`). The input is quantized symmetrically as it is laid out
+/// (`CDarknetKernels/integer.h`). The input is quantized symmetrically as it is laid out
 /// (`Int16Quantization`); the weights per filter, with as many bits (`Int16PackedWeights`). The layout splits
 /// over threads by channel pairs, the GEMM by 16-column strips: the result does not depend on
 /// the thread count.
-package struct Int16Direct: Sendable {
+package struct Int16Direct: Sendable, Equatable {
     package let channels, height, width, filters, size, padding: Int
 
     package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int) {
@@ -54,22 +54,27 @@ package struct Int16Direct: Sendable {
     /// per worker, `panelStride` apart.
     package func run(input: UnsafePointer<Float>, quantization: Int16Quantization, weights: Int16PackedWeights,
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, layout: UnsafeMutablePointer<UInt8>,
-                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, variant: Int8Variant = .best) {
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, kernels: IntegerKernels,
+                     vectorKernels: VectorKernels) {
         precondition(weights.packed.rows == filters && weights.depth == depth,
                      "Int16Direct: weights are \(weights.packed.rows) x \(weights.depth), expected \(filters) x \(depth)")
         precondition(quantization.limit <= Int16Quantization.limit(depth: depth),
                      "Int16Direct: codes up to \(quantization.limit) could overflow K = \(depth)")
         precondition(panelStride >= panelBytes, "Int16Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
+        let layOut = vectorKernels.functions.pointee.int16_direct_layout
         split(pairs) { range, _ in
-            swiftdarknet_int16_direct_layout(input, channels, height, width, padding, size, quantization.inverseScale,
-                                             quantization.limit, layout, range.lowerBound, range.upperBound)
+            layOut(input, channels, height, width, padding, size, quantization.inverseScale, quantization.limit, layout,
+                   range.lowerBound, range.upperBound)
+        }
+        guard let direct = kernels.functions.pointee.direct16 else {
+            preconditionFailure("the \(kernels) integer kernels have no 16-bit direct convolution")
         }
         epilogue.withDescriptor(output: nil) { descriptor in
             Int8Direct.multiply(weights.packed, layout: layout, units: pairs, paddedHeight: paddedHeight,
                                 paddedWidth: paddedWidth, size: size, panels: panels, panelStride: panelStride,
                                 split: split) { a, input, panel, range in
-                swiftdarknet_int16_direct_f32(variant.rawValue, a, filters, input, descriptor, output, panel,
-                                              range.lowerBound, range.upperBound)
+                direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, panel,
+                       range.lowerBound, range.upperBound)
             }
         }
     }

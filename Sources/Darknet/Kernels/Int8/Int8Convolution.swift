@@ -5,7 +5,7 @@
 /// 8-bit CHW output. Packing is split over threads by quads of k, the GEMM by 16-column strips
 /// or, for narrow outputs, 8-row blocks (`splitsRows`), so the result does not depend on the
 /// thread count. Allocates nothing.
-package struct Int8Convolution: Sendable {
+package struct Int8Convolution: Sendable, Equatable {
     package let channels, height, width, filters, size, stride, padding: Int
     package let outputHeight, outputWidth: Int
 
@@ -32,11 +32,11 @@ package struct Int8Convolution: Sendable {
     /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`.
     package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, workspace: UnsafeMutablePointer<UInt8>,
-                     split: ThreadSplit, variant: Int8Variant = .best) {
+                     split: ThreadSplit, kernels: IntegerKernels) {
         pack(input, quantization: quantization, weights: weights, workspace: workspace, split: split)
         multiplyInParallel(split) { columns, rows in
             Int8GEMM.multiply(weights, workspace, columns: self.columns, epilogue: epilogue, into: output,
-                              rowStride: self.columns, range: columns, rows: rows, variant: variant)
+                              rowStride: self.columns, range: columns, rows: rows, kernels: kernels)
         }
     }
 
@@ -44,12 +44,12 @@ package struct Int8Convolution: Sendable {
     package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<UInt8>,
                      outputQuantization: Int8TensorQuantization, workspace: UnsafeMutablePointer<UInt8>,
-                     split: ThreadSplit, variant: Int8Variant = .best) {
+                     split: ThreadSplit, kernels: IntegerKernels) {
         pack(input, quantization: quantization, weights: weights, workspace: workspace, split: split)
         multiplyInParallel(split) { columns, rows in
             Int8GEMM.multiply(weights, workspace, columns: self.columns, epilogue: epilogue, into: output,
                               quantization: outputQuantization, rowStride: self.columns, range: columns, rows: rows,
-                              variant: variant)
+                              kernels: kernels)
         }
     }
 

@@ -2,12 +2,12 @@ import CDarknetKernels
 
 /// One stride-1 convolution (groups 1, square kernel) in int8 without im2col, the core of
 /// `Int8DirectConvolution`: the input's 8-bit codes are laid out once as channel quads of
-/// padded planes (`darknet_int8.h`), so each packed-B panel is copied from them in 64-byte
+/// padded planes (`CDarknetKernels/integer.h`), so each packed-B panel is copied from them in 64-byte
 /// pieces; the GEMM and its epilogue are the im2col path's, over the padded width, whose extra
 /// columns are dropped. The weights' k order differs from Darknet's (`reordered(_:)`), so the
 /// GEMM gives exactly the im2col path's integers. The layout splits over threads by channel
 /// quads, the GEMM by 16-column strips: the result does not depend on the thread count.
-package struct Int8Direct: Sendable {
+package struct Int8Direct: Sendable, Equatable {
     package let channels, height, width, filters, size, padding: Int
 
     package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int) {
@@ -27,14 +27,11 @@ package struct Int8Direct: Sendable {
             && channels * size * size <= Int8GEMM.maximumDepth
     }
 
-    /// Whether the planner takes the direct path: it `computes` the convolution, and the outputs
-    /// are at least 8 kernel widths wide, so that the padded width's extra columns cost at most
-    /// 1/8 more work. Measured (`darknet-microbench --filter int8`, YOLOv3 at 416, 3x3, against
-    /// im2col): 208 wide 1.7x faster, 104: 1.5x, 52: 1.25x, 26: 1.2x; 13 (15 % extra columns):
-    /// no faster.
-    package static func suits(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
-        computes(size: size, stride: stride, padding: padding, channels: channels) && outputWidth >= 8 * (size - 1)
-    }
+    /// Whether the direct path pays for an output `outputWidth` wide: at least 8 kernel widths,
+    /// so that the padded width's extra columns cost at most 1/8 more work. Measured
+    /// (`darknet-microbench --filter int8`, YOLOv3 at 416, 3x3, against im2col): 208 wide 1.7x
+    /// faster, 104: 1.5x, 52: 1.25x, 26: 1.2x; 13 (15 % extra columns): no faster.
+    package static func widthPays(size: Int, outputWidth: Int) -> Bool { outputWidth >= 8 * (size - 1) }
 
     package var quads: Int { (channels + 3) / 4 }
     package var paddedHeight: Int { height + 2 * padding }
@@ -80,12 +77,13 @@ package struct Int8Direct: Sendable {
     /// `layout` holds `layoutBytes`; `panels` holds `panelBytes` per worker, `panelStride` apart.
     package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, layout: UnsafeMutablePointer<UInt8>,
-                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, variant: Int8Variant = .best) {
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, kernels: IntegerKernels) {
         lay(input, quantization: quantization, weights: weights, into: layout, split: split)
+        let direct = kernels.functions(for: weights).pointee.direct
         epilogue.withDescriptor(output: nil) { descriptor in
             multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
-                swiftdarknet_int8_direct_f32(variant.kernel(for: weights), a, filters, input, descriptor, output, panel,
-                                             range.lowerBound, range.upperBound)
+                direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, panel,
+                       range.lowerBound, range.upperBound)
             }
         }
     }
@@ -94,12 +92,13 @@ package struct Int8Direct: Sendable {
     package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<UInt8>,
                      outputQuantization: Int8TensorQuantization, layout: UnsafeMutablePointer<UInt8>,
-                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, variant: Int8Variant = .best) {
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, kernels: IntegerKernels) {
         lay(input, quantization: quantization, weights: weights, into: layout, split: split)
+        let direct = kernels.functions(for: weights).pointee.direct
         epilogue.withDescriptor(output: outputQuantization) { descriptor in
             multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
-                swiftdarknet_int8_direct_u8(variant.kernel(for: weights), a, filters, input, descriptor, output, panel,
-                                            range.lowerBound, range.upperBound)
+                direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_U8), descriptor, output, panel,
+                       range.lowerBound, range.upperBound)
             }
         }
     }

@@ -52,8 +52,9 @@ package struct Int8Epilogue: Sendable {
 /// (`Int8Im2col`, K x N), exact int32 sums, then raw, float or requantized 8-bit output,
 /// row-major (row m at `output + m * rowStride`: a CHW tensor for a convolution). `range`
 /// picks columns of N (from a multiple of 16) and `rows` rows of M (from a multiple of 8), so
-/// threads can split one GEMM either way; the defaults are all of N and M. `variant` must be supported (`Int8Variant.isSupported`); the default is the
-/// fastest. Every variant gives identical results.
+/// threads can split one GEMM either way; the defaults are all of N and M. The running CPU must
+/// execute `kernels` (`CPUFeatures.runs`); the default is its fastest set. Every set gives
+/// identical results.
 package enum Int8GEMM {
     /// Largest K: the worst-case sum, 255 · 128 · K, must fit an int32.
     package static let maximumDepth = Int(SWIFTDARKNET_INT8_MAX_K)
@@ -61,25 +62,27 @@ package enum Int8GEMM {
     /// The raw int32 sums `Σ_k a[m, k] b[k, n]` (for tests and for checking the epilogue).
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  into output: UnsafeMutablePointer<Int32>, rowStride: Int,
-                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
-        let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
+                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, kernels: IntegerKernels = .native) {
+        let range = check(weights, n, rowStride, range, kernels), rows = check(weights, rows)
         weights.withPacked { a in
-            swiftdarknet_int8_gemm_s32(variant.kernel(for: weights), a, activations, weights.rows, n, weights.depth, output,
-                                       rowStride, range.lowerBound, range.upperBound, rows.lowerBound, rows.upperBound)
+            kernels.functions(for: weights).pointee.gemm(a, activations, weights.rows, n, weights.depth,
+                                                         Int32(SWIFTDARKNET_INT8_OUTPUT_S32), nil, output, rowStride,
+                                                         range.lowerBound, range.upperBound, rows.lowerBound, rows.upperBound)
         }
     }
 
     /// Float outputs after `epilogue`.
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  epilogue: Int8Epilogue, into output: UnsafeMutablePointer<Float>, rowStride: Int,
-                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
-        let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
+                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, kernels: IntegerKernels = .native) {
+        let range = check(weights, n, rowStride, range, kernels), rows = check(weights, rows)
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
             epilogue.withDescriptor(output: nil) { descriptor in
-                swiftdarknet_int8_gemm_f32(variant.kernel(for: weights), a, activations, weights.rows, n, weights.depth, descriptor,
-                                           output, rowStride, range.lowerBound, range.upperBound, rows.lowerBound,
-                                           rows.upperBound)
+                kernels.functions(for: weights).pointee.gemm(a, activations, weights.rows, n, weights.depth,
+                                                             Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, rowStride,
+                                                             range.lowerBound, range.upperBound, rows.lowerBound,
+                                                             rows.upperBound)
             }
         }
     }
@@ -90,14 +93,15 @@ package enum Int8GEMM {
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  epilogue: Int8Epilogue, into output: UnsafeMutablePointer<UInt8>,
                                  quantization: Int8TensorQuantization, rowStride: Int,
-                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, variant: Int8Variant = .best) {
-        let range = check(weights, n, rowStride, range, variant), rows = check(weights, rows)
+                                 range: Range<Int>? = nil, rows: Range<Int>? = nil, kernels: IntegerKernels = .native) {
+        let range = check(weights, n, rowStride, range, kernels), rows = check(weights, rows)
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
             epilogue.withDescriptor(output: quantization) { descriptor in
-                swiftdarknet_int8_gemm_u8(variant.kernel(for: weights), a, activations, weights.rows, n, weights.depth, descriptor,
-                                          output, rowStride, range.lowerBound, range.upperBound, rows.lowerBound,
-                                          rows.upperBound)
+                kernels.functions(for: weights).pointee.gemm(a, activations, weights.rows, n, weights.depth,
+                                                             Int32(SWIFTDARKNET_INT8_OUTPUT_U8), descriptor, output, rowStride,
+                                                             range.lowerBound, range.upperBound, rows.lowerBound,
+                                                             rows.upperBound)
             }
         }
     }
@@ -106,8 +110,8 @@ package enum Int8GEMM {
     package static func multiplyAdds(_ weights: Int8PackedWeights, columns n: Int) -> Int { weights.rows * weights.depth * n }
 
     private static func check(_ weights: Int8PackedWeights, _ n: Int, _ rowStride: Int, _ range: Range<Int>?,
-                              _ variant: Int8Variant) -> Range<Int> {
-        precondition(variant.isSupported, "Int8GEMM: this CPU does not run the \(variant) variant")
+                              _ kernels: IntegerKernels) -> Range<Int> {
+        precondition(kernels.runsHere, "Int8GEMM: this CPU does not run the \(kernels) integer kernels")
         precondition(n >= 1 && rowStride >= n, "Int8GEMM: \(n) columns with row stride \(rowStride)")
         let range = range ?? 0..<n
         precondition(range.lowerBound >= 0 && range.upperBound <= n, "Int8GEMM: columns \(range) outside 0..<\(n)")

@@ -1,7 +1,7 @@
 import CDarknetKernels
 
 /// Activations for the int8 GEMM: the `UInt8` B operand in the packed layout of
-/// `darknet_int8.h` (strips of 16 columns, quads of k), built from an 8-bit CHW tensor by an
+/// `CDarknetKernels/integer.h` (strips of 16 columns, quads of k), built from an 8-bit CHW tensor by an
 /// im2col that writes that layout directly, or by packing a K x N matrix as it is (1x1/1).
 package enum Int8Im2col {
     /// Bytes of packed B for `depth` (K) x `columns` (N).

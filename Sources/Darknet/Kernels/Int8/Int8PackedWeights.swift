@@ -2,7 +2,7 @@ import CDarknetKernels
 
 /// A convolution's weights for the int8 GEMM, quantized and packed once at load: `rows`
 /// filters (M) by `depth` (K = channels / groups * size * size) int8 values, symmetric per
-/// filter, in the packed-A layout of `darknet_int8.h` (64-byte aligned), with each filter's scale
+/// filter, in the packed-A layout of `CDarknetKernels/integer.h` (64-byte aligned), with each filter's scale
 /// and the sum of its int8 values (for the activation zero point's compensation).
 package final class Int8PackedWeights: @unchecked Sendable {  // immutable after init
     /// Output rows (filters), M.
@@ -13,7 +13,7 @@ package final class Int8PackedWeights: @unchecked Sendable {  // immutable after
     package let scales: [Float]
     /// `rowSums[m] = Σ_k q[m, k]`.
     package let rowSums: [Int32]
-    /// The largest `|q[m, k]|` (which AVX2 kernel runs: `Int8Variant.kernel(for:)`).
+    /// The largest `|q[m, k]|` (which AVX2 kernel runs: `IntegerKernels.functions(for:)`).
     package let largestMagnitude: Int32
     /// Bytes of packed storage.
     package let byteCount: Int

@@ -33,16 +33,17 @@ package struct Int8TensorQuantization: Sendable, Equatable {
     /// Quantizes `count` floats: `rint(x * (1 / scale)) + zeroPoint` (the product by the float
     /// reciprocal, half to even), saturating to 0...255; NaN to the zero point, the code of 0.0.
     @inline(__always)
-    package func quantize(_ values: UnsafePointer<Float>, count: Int, into codes: UnsafeMutablePointer<UInt8>) {
-        swiftdarknet_quantize_u8(values, count, scale, zeroPoint, codes)
+    package func quantize(_ values: UnsafePointer<Float>, count: Int, into codes: UnsafeMutablePointer<UInt8>,
+                          kernels: VectorKernels = .native) {
+        kernels.functions.pointee.quantize_u8(values, count, scale, zeroPoint, codes)
     }
 
     /// The codes of `values`.
-    package func quantize(_ values: [Float]) -> [UInt8] {
+    package func quantize(_ values: [Float], kernels: VectorKernels = .native) -> [UInt8] {
         guard !values.isEmpty else { return [] }
         var codes = [UInt8](repeating: 0, count: values.count)
         values.withUnsafeBufferPointer { source in
-            codes.withUnsafeMutableBufferPointer { quantize(source.baseAddress!, count: values.count, into: $0.baseAddress!) }
+            codes.withUnsafeMutableBufferPointer { quantize(source.baseAddress!, count: values.count, into: $0.baseAddress!, kernels: kernels) }
         }
         return codes
     }

@@ -1,0 +1,73 @@
+/*
+ * The direct convolution's loop nest for one variant and one tile (IntegerKernelsTemplate.h
+ * defines DIRECT_NAME, the function's name, DIRECT_TILE, the tile, and includes it once for the
+ * 8-bit tile and once for the 16-bit one; this header undefines both at its end; SUFFIX and
+ * INT8_TILE_STRIPS as for IntegerGemm.h): the GEMM's loop nest over the virtual columns of
+ * CDarknetKernels/integer.h, each panel of B copied from the padded layout (64 bytes per quad
+ * and strip) into `panel` a group of panels at a time, which every chunk of row blocks then
+ * meets while it is in cache; each tile's columns are stored a row of the output at a time,
+ * without the padded width's extra columns.
+ */
+static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
+    const swiftdarknet_int8_direct_input *in, ptrdiff_t strip, int strips, ptrdiff_t kq, uint8_t *panel) {
+    /* Strip s of the group at panel + s * kq * 64, the packed-B layout. */
+    const ptrdiff_t size = in->size, row_bytes = in->padded_width * 4, plane = in->padded_height * row_bytes;
+    for (int s = 0; s < strips; s++) {
+        uint8_t *out = panel + s * kq * 64;
+        const uint8_t *first = in->layout + (strip + s) * 64;
+        for (ptrdiff_t q = 0; q < in->quads; q++)
+            for (ptrdiff_t ky = 0; ky < size; ky++) {
+                const uint8_t *row = first + q * plane + ky * row_bytes;
+                for (ptrdiff_t kx = 0; kx < size; kx++, out += 64) memcpy(out, row + kx * 4, 64);
+            }
+    }
+}
+
+static void DIRECT_NAME(const int8_t *packed_a, ptrdiff_t m, const swiftdarknet_int8_direct_input *in,
+                                      int kind, const swiftdarknet_int8_epilogue *epilogue, void *c, uint8_t *panel,
+                                      ptrdiff_t n_begin, ptrdiff_t n_end) {
+    const ptrdiff_t padded_width = in->padded_width, out_width = padded_width - in->size + 1;
+    const ptrdiff_t out_height = in->padded_height - in->size + 1, n = out_height * padded_width;
+    if (n_end > n) n_end = n;
+    if (m <= 0 || n_begin >= n_end) return;
+    const ptrdiff_t kq = in->quads * in->size * in->size, blocks = (m + 7) / 8;
+    const ptrdiff_t block_bytes = kq * 32, strip_bytes = kq * 64, ldc = out_height * out_width;
+    ptrdiff_t chunk = INT8_CHUNK_BYTES / block_bytes;
+    if (chunk < 1) chunk = 1;
+    const ptrdiff_t group_strips = swiftdarknet_int8_direct_panel_bytes(kq * 4) / strip_bytes / INT8_TILE_STRIPS *
+                                   INT8_TILE_STRIPS;
+    const ptrdiff_t first_strip = n_begin / 16, end_strip = (n_end + 15) / 16;
+    int32_t tile[8 * INT8_TILE_WIDTH] __attribute__((aligned(64)));
+    /* A group of panels is copied once, then every chunk of row blocks meets it. */
+    for (ptrdiff_t group = first_strip; group < end_strip; group += group_strips) {
+        const ptrdiff_t group_end = group + group_strips < end_strip ? group + group_strips : end_strip;
+        CAT(DIRECT_NAME, _panel)(in, group, (int)(group_end - group), kq, panel);
+        for (ptrdiff_t chunk_begin = 0; chunk_begin < blocks; chunk_begin += chunk) {
+            const ptrdiff_t chunk_end = chunk_begin + chunk < blocks ? chunk_begin + chunk : blocks;
+            for (ptrdiff_t strip = group; strip < group_end; strip += INT8_TILE_STRIPS) {
+                const int strips = (int)(group_end - strip < INT8_TILE_STRIPS ? group_end - strip : INT8_TILE_STRIPS);
+                const ptrdiff_t column0 = strip * 16 > n_begin ? strip * 16 : n_begin;
+                const ptrdiff_t column1 = (strip + strips) * 16 < n_end ? (strip + strips) * 16 : n_end;
+                const uint8_t *b = panel + (strip - group) * strip_bytes;
+                for (ptrdiff_t block = chunk_begin; block < chunk_end; block++) {
+                    DIRECT_TILE(packed_a + block * block_bytes, b, kq, strips, tile);
+                    const ptrdiff_t rows = m - block * 8 < 8 ? m - block * 8 : 8;
+                    /* The tile's virtual columns, one output row's valid part at a time. */
+                    for (ptrdiff_t j = column0; j < column1;) {
+                        const ptrdiff_t y = j / padded_width, x = j - y * padded_width;
+                        const ptrdiff_t line_end = (y + 1) * padded_width < column1 ? (y + 1) * padded_width : column1;
+                        const ptrdiff_t valid_end =
+                            y * padded_width + out_width < line_end ? y * padded_width + out_width : line_end;
+                        if (j < valid_end)
+                            CAT(int8_store_, SUFFIX)(tile, rows, j - strip * 16, valid_end - j, block * 8, kind,
+                                                     epilogue, c, ldc, y * out_width + x);
+                        j = line_end;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#undef DIRECT_NAME
+#undef DIRECT_TILE

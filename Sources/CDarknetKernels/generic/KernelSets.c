@@ -1,0 +1,43 @@
+/*
+ * The registry of compiled kernel sets: every target's table, by its number.
+ */
+#include "CDarknetKernels/kernel_sets.h"
+
+#include <stddef.h>
+
+extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_portable;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_portable;
+#if defined(__x86_64__)
+extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
+extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx512;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx2;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx2_narrow;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni_evex;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx512_vnni;
+#endif
+
+const swiftdarknet_vector_kernels *swiftdarknet_vector_kernel_set(int target) {
+    switch (target) {
+    case SWIFTDARKNET_VECTOR_PORTABLE: return &swiftdarknet_vector_kernels_portable;
+#if defined(__x86_64__)
+    case SWIFTDARKNET_VECTOR_AVX2: return &swiftdarknet_vector_kernels_avx2;
+    case SWIFTDARKNET_VECTOR_AVX512: return &swiftdarknet_vector_kernels_avx512;
+#endif
+    default: return NULL;
+    }
+}
+
+const swiftdarknet_integer_kernels *swiftdarknet_integer_kernel_set(int variant) {
+    switch (variant) {
+    case SWIFTDARKNET_INT8_PORTABLE: return &swiftdarknet_integer_kernels_portable;
+#if defined(__x86_64__)
+    case SWIFTDARKNET_INT8_AVX2: return &swiftdarknet_integer_kernels_avx2;
+    case SWIFTDARKNET_INT8_AVX2_NARROW: return &swiftdarknet_integer_kernels_avx2_narrow;
+    case SWIFTDARKNET_INT8_AVX_VNNI: return &swiftdarknet_integer_kernels_avx_vnni;
+    case SWIFTDARKNET_INT8_AVX_VNNI_EVEX: return &swiftdarknet_integer_kernels_avx_vnni_evex;
+    case SWIFTDARKNET_INT8_AVX512_VNNI: return &swiftdarknet_integer_kernels_avx512_vnni;
+#endif
+    default: return NULL;
+    }
+}

@@ -1,0 +1,198 @@
+/*
+ * The tile-major Winograd path, one vector kernel target (see VectorKernelsTemplate.h): the element-wise
+ * products (shared by F(4x4, 3x3) and F(2x2, 3x3)) and the output transforms of their
+ * [element][tile][filter] products, a vector of filters at a time.
+ */
+/* One block of products: `tb` tiles x `nb` vectors of filters from filter f, summed over every
+ * channel. Weights are in blocks of 16 filters: u[(f / 16) * channels * 16 + c * 16 + f % 16].
+ * Each channel step also prefetches one cache line at `prefetch + c * 64` into L2 (none when
+ * `prefetch` is null): the caller points it at weights a later block will read. */
+static inline __attribute__((always_inline)) void CAT(winograd_product_block_, SUFFIX)(
+    const float *u, ptrdiff_t f, const float *v, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    int tb, int nb, float *p, const char *prefetch) {
+    VEC acc[WINOGRAD_TILE_BLOCK][WINOGRAD_FILTER_VECTORS];
+    const float *w[WINOGRAD_FILTER_VECTORS];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < nb; j++) {
+        const ptrdiff_t filter = f + j * LANES;
+        w[j] = u + (filter / 16) * channels * 16 + filter % 16;
+    }
+#pragma clang loop unroll(full)
+    for (int t = 0; t < tb; t++) {
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) acc[t][j] = CAT(splat_, SUFFIX)(0.0f);
+    }
+    for (ptrdiff_t c = 0; c < channels; c++) {
+        if (prefetch) __builtin_prefetch(prefetch + c * 64, 0, 2);
+        VEC weights[WINOGRAD_FILTER_VECTORS];
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) weights[j] = CAT(load_, SUFFIX)(w[j] + c * 16);
+        const float *column = v + c * tiles;
+#pragma clang loop unroll(full)
+        for (int t = 0; t < tb; t++) {
+            const VEC x = CAT(splat_, SUFFIX)(column[t]);
+#pragma clang loop unroll(full)
+            for (int j = 0; j < nb; j++) acc[t][j] = acc[t][j] + x * weights[j];
+        }
+    }
+    float *out = p + f;
+#pragma clang loop unroll(full)
+    for (int t = 0; t < tb; t++) {
+#pragma clang loop unroll(full)
+        for (int j = 0; j < nb; j++) __builtin_memcpy(out + t * filters_padded + j * LANES, &acc[t][j], sizeof(VEC));
+    }
+}
+
+/* winograd_product_block with `tb` (1...WINOGRAD_TILE_BLOCK) a constant in each case. */
+static inline __attribute__((always_inline)) void CAT(winograd_product_tiles_, SUFFIX)(
+    const float *u, ptrdiff_t f, const float *v, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    int tb, int nb, float *p, const char *prefetch) {
+#define WINOGRAD_BLOCK_CASE(n)                                                                                   \
+    case n:                                                                                                      \
+        if (n <= WINOGRAD_TILE_BLOCK)                                                                            \
+            CAT(winograd_product_block_, SUFFIX)(u, f, v, channels, filters_padded, tiles,                       \
+                                                 n <= WINOGRAD_TILE_BLOCK ? n : 1, nb, p, prefetch);             \
+        return;
+    switch (tb) {
+        WINOGRAD_BLOCK_CASE(1)
+        WINOGRAD_BLOCK_CASE(2)
+        WINOGRAD_BLOCK_CASE(3)
+        WINOGRAD_BLOCK_CASE(4)
+        WINOGRAD_BLOCK_CASE(5)
+        WINOGRAD_BLOCK_CASE(6)
+        WINOGRAD_BLOCK_CASE(7)
+        WINOGRAD_BLOCK_CASE(8)
+    }
+#undef WINOGRAD_BLOCK_CASE
+}
+
+/* Products p[tile][f] = sum_c v[c * stride + tile] u[c][f] of `tiles` tiles, every filter.
+ * Tiles are split into the fewest blocks of at most WINOGRAD_TILE_BLOCK, of near-equal size (49
+ * tiles: 7 x 7, not 6 x 8 + 1), so no block runs with too few tiles to hide its loads. For each
+ * group of filters the blocks pass over the same weights (from L2 after the first); every pass
+ * prefetches a share of the next group's (none at or past `end`), so the stream from memory
+ * spreads over all passes instead of stalling the first. */
+static inline __attribute__((always_inline)) void CAT(tile_major_products_, SUFFIX)(
+    const float *u, const float *v, float *p, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t stride,
+    ptrdiff_t tiles, const char *end) {
+    const ptrdiff_t wide = WINOGRAD_FILTER_VECTORS * LANES;
+    const ptrdiff_t blocks = (tiles + WINOGRAD_TILE_BLOCK - 1) / WINOGRAD_TILE_BLOCK;
+    for (ptrdiff_t f = 0; f < filters_padded;) {
+        /* Whole groups of `wide` filters, then single vectors (filters_padded is a multiple of 16). */
+        const int nb = f + wide <= filters_padded ? WINOGRAD_FILTER_VECTORS : 1;
+        const ptrdiff_t group = nb * LANES;
+        /* Filters [f, f + group) are one contiguous run of weights; the next group follows it. */
+        const char *next = (const char *)(u + f * channels + group * channels);
+        for (ptrdiff_t b = 0; b < blocks; b++) {
+            const ptrdiff_t t = tiles * b / blocks, tb = tiles * (b + 1) / blocks - t;
+            const char *prefetch = next + b * channels * 64;
+            if (prefetch >= end || b * 64 >= group * 4) prefetch = NULL;
+            if (nb == WINOGRAD_FILTER_VECTORS)
+                CAT(winograd_product_tiles_, SUFFIX)(u, f, v + t, channels, filters_padded, stride, (int)tb,
+                                                     WINOGRAD_FILTER_VECTORS, p + t * filters_padded, prefetch);
+            else
+                CAT(winograd_product_tiles_, SUFFIX)(u, f, v + t, channels, filters_padded, stride, (int)tb, 1,
+                                                     p + t * filters_padded, prefetch);
+        }
+        f += group;
+    }
+}
+
+static void CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX)(
+    const float *u, const float *v, float *p, ptrdiff_t channels, ptrdiff_t filters_padded, ptrdiff_t tiles,
+    ptrdiff_t first, ptrdiff_t count) {
+    const char *end = (const char *)(u + (first + count) * channels * filters_padded);
+    for (ptrdiff_t e = first; e < first + count; e++) {
+        CAT(tile_major_products_, SUFFIX)(u + e * channels * filters_padded, v + e * channels * tiles,
+                                          p + e * tiles * filters_padded, channels, filters_padded, tiles, tiles, end);
+    }
+}
+
+/* One tile's outputs for a vector of filters, values[(i * n + j) * LANES + lane] for output (i, j)
+ * of filter f0 + lane, to the lanes in [lane_begin, lane_end) of `output` (filter f0's plane),
+ * clipped to `rows x columns` at the bottom and right edges. */
+static inline __attribute__((always_inline)) void CAT(winograd_scatter_tile_, SUFFIX)(
+    const float *values, int n, ptrdiff_t lane_begin, ptrdiff_t lane_end, float *output, ptrdiff_t plane,
+    ptrdiff_t width, ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t rows, ptrdiff_t columns) {
+    for (ptrdiff_t lane = lane_begin; lane < lane_end; lane++) {
+        float *destination = output + lane * plane + oy * width + ox;
+        for (ptrdiff_t i = 0; i < rows; i++)
+            for (ptrdiff_t j = 0; j < columns; j++) destination[i * width + j] = values[(i * n + j) * LANES + lane];
+    }
+}
+
+/* Aᵀ of F(4x4, 3x3) on six vectors. */
+static inline __attribute__((always_inline)) void CAT(winograd_at_, SUFFIX)(VEC a0, VEC a1, VEC a2, VEC a3, VEC a4,
+                                                                           VEC a5, VEC *out, int step) {
+    const VEC sum12 = a1 + a2, diff12 = a1 - a2, sum34 = a3 + a4, diff34 = a3 - a4;
+    out[0] = a0 + sum12 + sum34;
+    out[step] = diff12 + CAT(splat_, SUFFIX)(2.0f) * diff34;
+    out[2 * step] = sum12 + CAT(splat_, SUFFIX)(4.0f) * sum34;
+    out[3 * step] = diff12 + CAT(splat_, SUFFIX)(8.0f) * diff34 + a5;
+}
+
+/* Aᵀ of F(2x2, 3x3) on four vectors. */
+static inline __attribute__((always_inline)) void CAT(winograd_f23_at_, SUFFIX)(VEC a0, VEC a1, VEC a2, VEC a3,
+                                                                               VEC *out, int step) {
+    out[0] = a0 + a1 + a2;
+    out[step] = a1 - a2 - a3;
+}
+
+/* `Aᵀ m A` of tile-major products m[element][tile][filter] (element stride tiles * filters_padded)
+ * for n x n output tiles (4: F(4x4, 3x3), 36 elements; 2: F(2x2, 3x3), 16 elements), a vector
+ * of filters at a time: each tile's products are contiguous per filter vector. The tiles are
+ * tile rows [first_row, first_row + tile_rows) of the output. */
+static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major_n_, SUFFIX)(
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count, int n) {
+    const int t = n + 2; /* input tile size */
+    const ptrdiff_t tiles = tile_rows * tile_columns, stride = tiles * filters_padded, plane = height * width;
+    for (ptrdiff_t f0 = first / LANES * LANES; f0 < first + count; f0 += LANES) {
+        const ptrdiff_t lane_begin = first > f0 ? first - f0 : 0;
+        const ptrdiff_t lane_end = first + count - f0 < LANES ? first + count - f0 : LANES;
+        float bias_lanes[LANES] = {0};
+        for (ptrdiff_t lane = lane_begin; lane < lane_end; lane++) bias_lanes[lane] = biases[f0 + lane];
+        const VEC bias = CAT(load_, SUFFIX)(bias_lanes);
+        for (ptrdiff_t tile = 0; tile < tiles; tile++) {
+            const float *mt = m + tile * filters_padded + f0;
+            VEC e[36], s[4 * 6], y[16];
+            for (int k = 0; k < t * t; k++) e[k] = CAT(load_, SUFFIX)(mt + k * stride);
+            /* Aᵀ down each column of the tile, then along each of the n resulting rows. */
+            for (int j = 0; j < t; j++) {
+                if (n == 4) CAT(winograd_at_, SUFFIX)(e[j], e[6 + j], e[12 + j], e[18 + j], e[24 + j], e[30 + j], s + j, 6);
+                else CAT(winograd_f23_at_, SUFFIX)(e[j], e[4 + j], e[8 + j], e[12 + j], s + j, 4);
+            }
+            for (int i = 0; i < n; i++) {
+                const VEC *r = s + i * t;
+                if (n == 4) CAT(winograd_at_, SUFFIX)(r[0], r[1], r[2], r[3], r[4], r[5], y + i * 4, 1);
+                else CAT(winograd_f23_at_, SUFFIX)(r[0], r[1], r[2], r[3], y + i * 2, 1);
+            }
+            float values[16 * LANES];
+            for (int k = 0; k < n * n; k++) {
+                const VEC x = CAT(finish_, SUFFIX)(y[k] + bias, epilogue);
+                __builtin_memcpy(values + k * LANES, &x, sizeof x);
+            }
+            const ptrdiff_t oy = (first_row + tile / tile_columns) * n, ox = tile % tile_columns * n;
+            CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
+                                                oy, ox, height - oy < n ? height - oy : n,
+                                                width - ox < n ? width - ox : n);
+        }
+    }
+}
+
+static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count) {
+    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows, tile_columns,
+                                               biases, epilogue, output, first, count, 4);
+}
+
+static void CAT(swiftdarknet_winograd_f23_output_tile_major_, SUFFIX)(
+    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count) {
+    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows, tile_columns,
+                                               biases, epilogue, output, first, count, 2);
+}

@@ -1,0 +1,20 @@
+/*
+ * AVX2's multiply-add steps, which the 256-bit tile (IntegerTile256.h) runs in place of the
+ * VNNI instructions on CPUs without them.
+ *
+ * For 7-bit weights (SWIFTDARKNET_INT8_AVX2_NARROW), in place of vpdpbusd. vpmaddubsw adds two
+ * u8 x s8 products into a saturating int16; with weights within +-SWIFTDARKNET_INT8_NARROW_LIMIT (63) the pair is at
+ * most 2 x 255 x 63 = 32130 and never saturates, so vpmaddwd by 1 then gives each 4-product sum
+ * exactly, at half the instructions of the nibble-split tile (Int8TileAVX2.h). Callers check
+ * the weights' range.
+ */
+__attribute__((target("avx2"), always_inline)) static inline __m256i int8_dot_avx2_narrow(__m256i acc, __m256i x,
+                                                                                         __m256i w) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
+}
+
+/* For 16-bit codes, in place of vpdpwssd: vpmaddwd's two products per lane (K * limit^2 < 2^31
+ * with K >= 2, so the pair never overflows) added to the accumulator. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i int16_madd_avx2(__m256i acc, __m256i x, __m256i w) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(x, w));
+}

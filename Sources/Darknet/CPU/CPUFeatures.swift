@@ -1,0 +1,134 @@
+import CDarknetKernels
+
+/// What a processor can execute, as far as the planner's choices go: its architecture, its
+/// instruction-set extensions and the BLAS it runs the GEMMs with.
+///
+/// A plan is a function of the network, the options and these features
+/// (`PlanOptions.cpu`, the running machine's by default): the same cfg plans the same way for
+/// the same features on any machine, and a test can plan "as an AVX2 CPU without VNNI" or "as an
+/// arm64 CPU with dot products" and check the algorithms chosen. A network only loads a plan whose
+/// kernels the running CPU executes (`PlanError.Reason.cpuMismatch`).
+public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
+    /// An instruction-set architecture.
+    public enum Architecture: String, Sendable, Hashable {
+        case x86_64 = "x86-64"
+        case arm64
+        case other
+    }
+
+    /// Instruction-set extensions the kernels use.
+    public struct Extensions: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        public static let avx2 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX2))
+        public static let fma = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_FMA))
+        public static let avx512f = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512F))
+        public static let avx512bw = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512BW))
+        public static let avx512dq = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512DQ))
+        public static let avx512vl = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512VL))
+        /// AVX-512 VNNI (`vpdpbusd` on zmm registers).
+        public static let avx512vnni = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512VNNI))
+        /// AVX-VNNI (VEX-encoded `vpdpbusd` on ymm registers).
+        public static let avxVNNI = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVXVNNI))
+        /// arm64 Advanced SIMD.
+        public static let neon = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_NEON))
+        /// arm64 `SDOT`/`UDOT` (FEAT_DotProd, ARMv8.2).
+        public static let dotProduct = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_DOTPROD))
+        /// arm64 `SMMLA`/`USMMLA` (FEAT_I8MM, ARMv8.6).
+        public static let i8mm = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_I8MM))
+        /// arm64 SVE.
+        public static let sve = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_SVE))
+        /// arm64 half-precision arithmetic (FEAT_FP16).
+        public static let fp16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_FP16))
+
+        /// AVX-512 F, BW, DQ and VL: what OpenBLAS's SkylakeX kernels and the library's
+        /// AVX-512 int8 kernels need besides VNNI.
+        public static let avx512 = Extensions([.avx512f, .avx512bw, .avx512dq, .avx512vl])
+
+        /// The running CPU's extensions (read once).
+        public static let running = Extensions(rawValue: swiftdarknet_cpu_extensions())
+    }
+
+    public var architecture: Architecture
+    public var extensions: Extensions
+    /// The BLAS the float GEMMs run on.
+    public var blas: BLASFeatures
+
+    public init(architecture: Architecture, extensions: Extensions, blas: BLASFeatures) {
+        self.architecture = architecture
+        self.extensions = extensions
+        self.blas = blas
+    }
+
+    /// The architecture this library was compiled for (what `current` reports).
+    public static let compiledArchitecture: Architecture = switch swiftdarknet_cpu_architecture() {
+    case Int32(SWIFTDARKNET_ARCH_X86_64): .x86_64
+    case Int32(SWIFTDARKNET_ARCH_ARM64): .arm64
+    default: .other
+    }
+
+    /// The running machine: its extensions read once, its BLAS opened and probed on first use
+    /// (`BLASFeatures.current`), synchronously, so no probe is left running when the process exits.
+    public static var current: CPUFeatures {
+        CPUFeatures(architecture: compiledArchitecture, extensions: .running, blas: .current)
+    }
+
+    /// An x86-64 CPU with AVX2 and FMA (and, optionally, AVX-512 and either VNNI), for planning as
+    /// another machine; `blas` defaults to OpenBLAS's kernels for it (SkylakeX with AVX-512,
+    /// else Haswell), which cut invariantly.
+    public static func x86_64(avx512: Bool = false, avx512VNNI: Bool = false, avxVNNI: Bool = false,
+                              blas: BLASFeatures? = nil) -> CPUFeatures {
+        var extensions: Extensions = [.avx2, .fma]
+        if avx512 || avx512VNNI { extensions.formUnion(.avx512) }
+        if avx512VNNI { extensions.insert(.avx512vnni) }
+        if avxVNNI { extensions.insert(.avxVNNI) }
+        let family = extensions.contains(.avx512) ? "SkylakeX" : "Haswell"
+        return CPUFeatures(architecture: .x86_64, extensions: extensions,
+                           blas: blas ?? BLASFeatures(kernelFamily: family, cutsInvariantly: true))
+    }
+
+    /// An arm64 CPU (Advanced SIMD, optionally dot products and I8MM), for planning as another
+    /// machine; `blas` defaults to OpenBLAS's ARMv8 kernels, cutting invariantly.
+    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
+        var extensions: Extensions = [.neon]
+        if dotProduct { extensions.insert(.dotProduct) }
+        if i8mm { extensions.insert(.i8mm) }
+        return CPUFeatures(architecture: .arm64, extensions: extensions,
+                           blas: blas ?? BLASFeatures(kernelFamily: "ARMV8", cutsInvariantly: true))
+    }
+
+    /// The vector kernel set the planner picks: the widest this CPU runs and this build has.
+    package var vectorKernels: VectorKernels { .best(on: architecture, extensions) }
+
+    /// The integer kernel set the planner picks for int8 layers: the fastest this CPU runs.
+    package var integerKernels: IntegerKernels { .best(on: architecture, extensions) }
+
+    /// Every vector kernel set this CPU runs, portable first.
+    package var supportedVectorKernels: [VectorKernels] { VectorKernels.allCases.filter(runs) }
+
+    /// Every integer kernel set this CPU runs, portable first.
+    package var supportedIntegerKernels: [IntegerKernels] { IntegerKernels.allCases.filter(runs) }
+
+    /// Whether this CPU executes `kernels` (and this build has them).
+    package func runs(_ kernels: VectorKernels) -> Bool { kernels.runs(on: architecture, extensions) }
+
+    /// Whether this CPU executes `kernels` (and this build has them).
+    package func runs(_ kernels: IntegerKernels) -> Bool { kernels.runs(on: architecture, extensions) }
+
+    /// Whether the fastest integer kernels here multiply 8-bit values without a dot-product
+    /// instruction (x86-64 with AVX2 but no VNNI): no faster than float, so the planner keeps
+    /// short convolutions float (`Int8FloatLayers.minimumDepthWithoutVNNI`) and quantizes deep
+    /// ones' weights to 7 bits (`IntegerKernels.narrowLimit`).
+    package var int8WithoutDotProduct: Bool { integerKernels.lacksDotProduct }
+
+    public var description: String {
+        let names: [(Extensions, String)] = [
+            (.avx2, "avx2"), (.fma, "fma"), (.avx512f, "avx512f"), (.avx512bw, "avx512bw"), (.avx512dq, "avx512dq"),
+            (.avx512vl, "avx512vl"), (.avx512vnni, "avx512vnni"), (.avxVNNI, "avxvnni"), (.neon, "neon"),
+            (.dotProduct, "dotprod"), (.i8mm, "i8mm"), (.sve, "sve"), (.fp16, "fp16"),
+        ]
+        let present = names.filter { extensions.contains($0.0) }.map(\.1)
+        return "\(architecture.rawValue) [\(present.joined(separator: " "))], BLAS \(blas)"
+    }
+}

@@ -1,0 +1,79 @@
+extension ConvolutionAlgorithm {
+    /// Winograd F(4x4, 3x3) for large outputs, with the tile-major product kernel on a band of
+    /// tile rows at a time: each band's transformed input and products stay in the thread's
+    /// cache, where the 36 GEMMs' would stream through memory (104x104 and up).
+    public static let winogradBands = ConvolutionAlgorithm("winograd bands", winograd: true)
+}
+
+/// `.winogradBands`: F(4x4, 3x3), the input transform, tile-major products and output transform
+/// of one band of tile rows after another, the band's transformed input and products in the
+/// worker's scratch (after the transform scratch), so they never leave its cache.
+package struct WinogradBands: WinogradMethod {
+    package static var algorithm: ConvolutionAlgorithm { .winogradBands }
+    package static var tile: WinogradWeightTransform.Tile { .f43 }
+    package static var products: WinogradDriver.Products { .tileMajor }
+
+    /// Bytes of transformed input and products one band aims at: with the weights, about what
+    /// one core's L2 holds.
+    static let bandBytes = 512 << 10
+    /// Largest F(4x4, 3x3) weights (bytes) the planner takes this path for: every band reads all
+    /// of them, so they have to stay in L2 beside the band (104x104 64 -> 128: 1.2 MB).
+    static let weightLimit = 2 << 20
+
+    package let driver: WinogradDriver
+    package let kernels: VectorKernels
+
+    package init(driver: WinogradDriver, kernels: VectorKernels) {
+        self.driver = driver
+        self.kernels = kernels
+    }
+
+    /// Tile rows per band: as many as fit `bandBytes`, at least one.
+    var bandTileRows: Int {
+        let perRow = bandFloats(tileRows: 1) * MemoryLayout<Float>.size
+        return max(1, min(driver.tileCounts.rows, Self.bandBytes / max(perRow, 1)))
+    }
+
+    /// Floats of one band's transformed input and products.
+    private func bandFloats(tileRows: Int) -> Int {
+        saturatingProduct(WinogradF43.elements, tileRows, driver.tileCounts.columns,
+                          driver.channels + WinogradF43.paddedFilters(driver.filters))
+    }
+
+    /// Each band in its thread's scratch.
+    package var workspaceCount: Int { 0 }
+    /// The transform scratch and one band.
+    package var scratchCount: Int { driver.scratchCount + bandFloats(tileRows: bandTileRows) }
+
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let shapes = driver.shapes, height = shapes.output.height, width = shapes.output.width, inputShape = shapes.input
+        let (rows, columns) = driver.tileCounts
+        let channels = driver.channels, filters = driver.filters, padded = WinogradF43.paddedFilters(filters)
+        let rowsPerBand = bandTileRows, bands = (rows + rowsPerBand - 1) / rowsPerBand
+        let transformScratch = driver.scratchCount, activation = shapes.conv.activation
+        let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
+        let functions = buffers.kernels.functions, kernels = buffers.kernels
+        let scratch = buffers.scratch, stride = buffers.scratchStride, input = buffers.input, output = buffers.output
+        buffers.split(bands) { range, worker in
+            let workerScratch = scratch + worker * stride
+            let transformed = workerScratch + transformScratch
+            let products = transformed + WinogradF43.elements * rowsPerBand * columns * channels
+            for band in range {
+                let first = band * rowsPerBand, count = min(rows - first, rowsPerBand)
+                functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, first, count,
+                                                 columns, transformed, workerScratch, 0, channels)
+                functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
+                                                               count * columns, 0, WinogradF43.elements)
+                functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, columns,
+                                                             biases, epilogue ?? 0, output, 0, filters)
+                if epilogue == nil {
+                    let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
+                    for f in 0..<filters {
+                        kernels.activate(output + f * shapes.output.planeSize + firstRow * width,
+                                         count: outputRows * width, activation: activation)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// The steps all four Winograd algorithms share, over a whole layer at once (`WinogradBands`
+/// runs the same steps a band of tile rows at a time): the input transform (split over threads by
+/// channels), the element-wise products (split by element) and the output transform with bias
+/// and activation (split by filter). The algorithms differ in the tile (F(4x4, 3x3) or F(2x2,
+/// 3x3)), the products' form (36 BLAS GEMMs, or the register-blocked tile-major kernel that reads
+/// each transformed weight once) and hence the weights' layout.
+package struct WinogradDriver: Sendable, Equatable {
+    /// How the element-wise products are computed.
+    package enum Products: Sendable, Equatable {
+        /// One BLAS GEMM per element on filter-major weights (`[elements][filters][channels]`),
+        /// products `[elements][filters][tiles]`.
+        case gemms
+        /// The tile-major kernel on channel-major weights, products `[elements][tiles][padded filters]`.
+        case tileMajor
+    }
+
+    let shapes: ConvolutionShapes
+    let tile: WinogradWeightTransform.Tile
+    let products: Products
+
+    var channels: Int { shapes.input.channels }
+    var filters: Int { shapes.output.channels }
+    var elements: Int { tile == .f43 ? WinogradF43.elements : WinogradF23.elements }
+    var tileCounts: (rows: Int, columns: Int) {
+        tile == .f43 ? WinogradF43.tileCounts(height: shapes.output.height, width: shapes.output.width)
+                     : WinogradF23.tileCounts(height: shapes.output.height, width: shapes.output.width)
+    }
+
+    /// The weight transform into this driver's layout.
+    func weightTransform(_ kernels: VectorKernels) -> WinogradWeightTransform {
+        WinogradWeightTransform(tile: tile, channelMajor: products == .tileMajor, filters: filters, channels: channels,
+                                kernels: kernels)
+    }
+
+    /// Workspace floats: the transformed input and the products.
+    var workspaceCount: Int {
+        let (rows, columns) = tileCounts
+        let productFilters = products == .gemms ? filters : WinogradF43.paddedFilters(filters)
+        return saturatingProduct(elements, rows, columns, channels + productFilters)
+    }
+
+    /// Scratch floats each thread needs for the transforms.
+    var scratchCount: Int {
+        tile == .f43 ? WinogradF43.scratchCount(width: shapes.output.width)
+                     : WinogradF23.scratchCount(width: shapes.output.width)
+    }
+
+    /// Computes the layer from `weights` in this driver's layout.
+    func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let height = shapes.output.height, width = shapes.output.width, inputShape = shapes.input
+        let (rows, columns) = tileCounts
+        let tiles = rows * columns, elements = elements, channels = channels, filters = filters
+        let functions = buffers.kernels.functions, scratch = buffers.scratch, stride = buffers.scratchStride
+        let transformed = buffers.workspace, products = buffers.workspace + elements * channels * tiles
+        let input = buffers.input, output = buffers.output, tile = tile, mode = self.products
+        buffers.split(channels) { range, worker in
+            let transform = tile == .f43 ? functions.pointee.winograd_input : functions.pointee.winograd_f23_input
+            transform(input, channels, inputShape.height, inputShape.width, 0, rows, columns, transformed,
+                      scratch + worker * stride, range.lowerBound, range.count)
+        }
+        buffers.split(elements) { range, _ in
+            switch mode {
+            case .tileMajor:
+                functions.pointee.winograd_products_tile_major(weights, transformed, products, channels,
+                                                               WinogradF43.paddedFilters(filters), tiles,
+                                                               range.lowerBound, range.count)
+            case .gemms:
+                for e in range {
+                    BLAS.sgemm(m: filters, n: tiles, k: channels, a: weights + e * filters * channels, lda: channels,
+                               b: transformed + e * channels * tiles, ldb: tiles,
+                               c: products + e * filters * tiles, ldc: tiles)
+                }
+            }
+        }
+        let activation = shapes.conv.activation
+        let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
+        let kernels = buffers.kernels, plane = shapes.output.planeSize
+        buffers.split(filters, minimumPiece: 16) { range, worker in  // whole vectors of filters
+            switch (tile, mode) {
+            case (.f43, .gemms):
+                functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases, fused ?? 0,
+                                                  output, scratch + worker * stride, range.lowerBound, range.count)
+            case (.f43, .tileMajor):
+                functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height, width,
+                                                             0, rows, columns, biases, fused ?? 0, output,
+                                                             range.lowerBound, range.count)
+            case (.f23, _):
+                functions.pointee.winograd_f23_output_tile_major(products, WinogradF43.paddedFilters(filters), height,
+                                                                 width, 0, rows, columns, biases, fused ?? 0, output,
+                                                                 range.lowerBound, range.count)
+            }
+            if fused == nil {
+                kernels.activate(output + range.lowerBound * plane, count: range.count * plane, activation: activation)
+            }
+        }
+    }
+}
+
+/// What the four Winograd algorithms share: the shape they compute, the weight transform into
+/// their driver's layout straight from the file, and their memory; the three whole-layer ones
+/// also their run (`WinogradBands` runs the driver's steps a band at a time).
+package protocol WinogradMethod: FloatConvolutionMethod {
+    /// F(4x4, 3x3) or F(2x2, 3x3).
+    static var tile: WinogradWeightTransform.Tile { get }
+    /// The element-wise products' form.
+    static var products: WinogradDriver.Products { get }
+    var driver: WinogradDriver { get }
+    var kernels: VectorKernels { get }
+    init(driver: WinogradDriver, kernels: VectorKernels)
+}
+
+extension WinogradMethod {
+    package static func computes(_ candidate: ConvolutionCandidate) -> Bool { candidate.isWinogradShape }
+
+    package init(_ candidate: ConvolutionCandidate) {
+        self.init(driver: WinogradDriver(shapes: candidate.shapes, tile: Self.tile, products: Self.products),
+                  kernels: candidate.kernels)
+    }
+
+    package var workspaceCount: Int { driver.workspaceCount }
+    package var scratchCount: Int { driver.scratchCount }
+    package var weightCount: Int { driver.weightTransform(kernels).count }
+
+    package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
+        try source.transformed(by: driver.weightTransform(kernels))
+    }
+
+    package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        driver.run(weights: weights, biases: biases, buffers)
+    }
+}
+
+extension ConvolutionCandidate {
+    /// Whether a Winograd algorithm computes this convolution: 3x3, stride 1, "same" padding, no
+    /// dilation, one group.
+    var isWinogradShape: Bool {
+        conv.size == 3 && shapes.isUnitStride && conv.dilation == 1 && conv.padding == 1 && conv.groups == 1
+    }
+
+    /// F(4x4, 3x3) tiles covering the output.
+    var winogradTiles: Int {
+        let (rows, columns) = WinogradF43.tileCounts(height: output.height, width: output.width)
+        return rows * columns
+    }
+
+    /// Bytes of the F(4x4, 3x3) transformed weights (`Int.max` on overflow).
+    var winogradWeightBytes: Int {
+        saturatingProduct(WinogradF43.elements, WinogradF43.paddedFilters(conv.filters), input.channels,
+                          MemoryLayout<Float>.size)
+    }
+}

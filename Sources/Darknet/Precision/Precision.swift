@@ -1,0 +1,108 @@
+/// The arithmetic a network's convolutions run in (`PlanOptions.precision`).
+public enum Precision: Sendable, Equatable {
+    /// 32-bit float everywhere: Darknet's own results, the default.
+    case float32
+    /// int8 convolutions: each convolution `calibration` covers reads its float input quantized
+    /// to 8-bit codes with the calibrated scale and zero point (per tensor), multiplies them by
+    /// its weights quantized at load (batch norm folded first, then symmetric int8 per output
+    /// channel; 7 bits on a CPU without VNNI, `Int8FloatLayers.minimumDepthWithoutVNNI`), and
+    /// writes float outputs after the fused bias and activation. The layers
+    /// `floatLayers` names keep 8 bits away (16-bit integers or float, `Int8FloatLayers`); float
+    /// also computes the convolutions the int8 kernels do not (groups, dilation, unequal
+    /// strides, activations other than linear, leaky, relu, logistic, mish and swish). Tensors
+    /// between layers stay float, except where an 8-bit convolution's only reader is the 8-bit
+    /// convolution after it (or a max pool that one alone reads) and the session does not keep
+    /// those outputs: it writes 8-bit codes in its reader's input quantization, the same codes
+    /// the reader would have made of the floats (`NetworkPlan.int8CodeOutputs`, `int8CodePools`).
+    case int8(Int8Calibration, floatLayers: Int8FloatLayers = .default)
+
+    /// The calibration of `.int8`, nil for `.float32`.
+    public var calibration: Int8Calibration? {
+        if case .int8(let calibration, _) = self { calibration } else { nil }
+    }
+}
+
+/// Which calibrated convolutions an int8 network keeps in float.
+///
+/// Measured on YOLOv3-tiny (README, int8 section): the convolutions reading few channels are
+/// where 8 bits cost the most accuracy. Their dot products are short (K = 9 x channels), so
+/// the rounding of each product does not average out, and the early layers' activations span
+/// wide ranges (YOLOv3-tiny's second convolution reads values from -4 to 54, most of them
+/// near 0): one of them alone in int8 moves the [yolo] outputs more than any deep layer does,
+/// and clipping its range makes it worse. They hold a small share of the arithmetic.
+public struct Int8FloatLayers: Sendable, Equatable {
+    /// Convolutions reading fewer channels than this stay float (the network input's 3
+    /// channels included).
+    public var minimumInputChannels: Int
+    /// Whether the convolutions whose output a detection head (`[yolo]`, `[region]`,
+    /// `[detection]`) reads stay float: their raw values become box coordinates and
+    /// probabilities, and they hold little of the arithmetic.
+    public var heads: Bool
+    /// Whether the convolutions `minimumInputChannels` keeps from 8 bits, except the one reading
+    /// the network input, run in 16-bit integers (`.int16Direct`: activations and weights of
+    /// about 12 bits each, so that the int32 sums stay exact) where that kernel computes them
+    /// (stride 1 with a window over whole pairs of channels, outputs at least 16 wide), instead
+    /// of in float: the small activations 8 bits round away keep their value (YOLOv3-tiny's
+    /// second convolution reads -4 to 54: steps of 0.23 in 8 bits, 0.015 in 12), at twice
+    /// float's multiply rate. The network input's convolution stays float (its float kernel
+    /// fuses the max pool after it).
+    public var sixteenBitEarlyLayers: Bool
+    /// On a CPU without VNNI (AVX2 only), convolutions whose dot products are shorter than this
+    /// (K = input channels / groups x size x size) stay float, 16-bit ones included, and the
+    /// deeper ones run with 7-bit weights: without VNNI, exact 8-bit weights (`vpmaddubsw` on
+    /// nibble-split activations) and 16 bits (`vpmaddwd`) multiply no faster than float, and
+    /// 7-bit weights cost accuracy where K is short (`CDarknetKernels/integer.h`,
+    /// Sources/Darknet/Precision/README.md). No effect on CPUs with VNNI.
+    public var minimumDepthWithoutVNNI: Int
+
+    public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false,
+                minimumDepthWithoutVNNI: Int = 0) {
+        self.minimumInputChannels = minimumInputChannels
+        self.heads = heads
+        self.sixteenBitEarlyLayers = sixteenBitEarlyLayers
+        self.minimumDepthWithoutVNNI = minimumDepthWithoutVNNI
+    }
+
+    /// The default: convolutions reading fewer than 64 channels and those feeding detection
+    /// heads keep 8 bits away; of the first, those after the network input's run in 16-bit
+    /// integers where `.int16Direct` computes them, the rest in float (YOLOv3-tiny: 2 and 4
+    /// in 16 bits, 0, 15 and 22 in float, of its 13 convolutions; YOLOv3: 3 in 16 bits, 0, 1,
+    /// 81, 93 and 105 in float, of 75).
+    /// Without VNNI, convolutions with K under 2304 stay float as well (YOLOv3-tiny: all but
+    /// 10, 12, 14 and 21).
+    public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,
+                                                  minimumDepthWithoutVNNI: IntegerKernels.narrowDepth)
+    /// The default's choice with its early convolutions in float, not 16 bits (the default
+    /// before `.int16Direct`); without VNNI, the default's choice itself (K under 2304 in float).
+    public static let floatEarly = Int8FloatLayers(minimumInputChannels: 64, heads: true,
+                                                   minimumDepthWithoutVNNI: IntegerKernels.narrowDepth)
+    /// The convolutions reading the 3-channel network input and those feeding detection heads.
+    public static let inputAndHeads = Int8FloatLayers(minimumInputChannels: 4, heads: true)
+    /// None: every convolution the int8 kernels compute runs in int8.
+    public static let none = Int8FloatLayers(minimumInputChannels: 0, heads: false)
+
+    /// Whether the convolution at `index` of `spec`, reading `inputChannels`, keeps 8-bit
+    /// activations away (float, or 16 bits by `readsSixteenBits`).
+    func keepsFloat(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
+        if inputChannels < minimumInputChannels { return true }
+        return feedsHead(index, in: spec)
+    }
+
+    /// Whether the convolution at `index`, reading `inputChannels`, stays float because `cpu`
+    /// multiplies 8 bits without a dot-product instruction and its K is under
+    /// `minimumDepthWithoutVNNI`.
+    func tooShallow(_ index: Int, inputChannels: Int, in spec: NetworkSpec, on cpu: CPUFeatures) -> Bool {
+        guard cpu.int8WithoutDotProduct, case .convolutional(let conv) = spec.layers[index].kind else { return false }
+        return inputChannels / max(conv.groups, 1) * conv.size * conv.size < minimumDepthWithoutVNNI
+    }
+
+    /// Whether that convolution, kept from 8 bits, runs in 16-bit integers instead of float
+    /// (where `.int16Direct` computes it; else the planner keeps it float).
+    func readsSixteenBits(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
+        sixteenBitEarlyLayers && index > 0 && inputChannels < minimumInputChannels && !feedsHead(index, in: spec)
+    }
+
+    private func feedsHead(_ index: Int, in spec: NetworkSpec) -> Bool {
+        heads && index + 1 < spec.layers.count && spec.layers[index + 1].kind.isDetectionHead
+    }
+}

@@ -1,0 +1,110 @@
+import Darknet
+import Foundation
+
+/// Reading images (JPEG, PNG, BMP, TIFF, WebP, Netpbm, HEIC/AVIF) and writing them as JPEG or PNG.
+///
+/// Decoded pixels are exactly the values Darknet's `load_image_color` gives (OpenCV
+/// `imread(IMREAD_COLOR)` with libjpeg-turbo, libpng, libtiff and libwebp, then
+/// `byte / 255.0` as float, planar RGB); HEIC and AVIF, which Darknet does not read, are
+/// libheif's RGB. Nothing is printed (libde265 alone may write a line for a damaged HEIC); every
+/// failure is an `ImageFileError` naming the file.
+extension PlanarImage {
+    /// The name used in errors for images decoded from memory.
+    public static let inMemoryPath = "<data>"
+
+    /// Decodes the image file at `url` (format taken from its first bytes; see ``ImageFormat``).
+    ///
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - maxPixels: largest `width * height` accepted; checked against the file header
+    ///     before any pixel memory is allocated. Sides above 65535 are always refused.
+    /// - Throws: `ImageFileError.unreadable` (missing, unreadable, empty or oversized file),
+    ///   `.unsupportedFormat` (none of the formats), `.corrupt` (damaged or truncated data),
+    ///   `.unsupportedVariant` (e.g. an animated WebP), `.tooLarge` (header over the limits).
+    public init(contentsOf url: URL, maxPixels: Int = 100_000_000) throws(ImageFileError) {
+        guard url.isFileURL else {
+            throw .unreadable(path: url.absoluteString, reason: "not a file URL")
+        }
+        let path = url.path
+        // Nothing within the limit needs more than 8 bytes per pixel stored raw, nor 24 as
+        // plain-text Netpbm ("65535 " per sample).
+        let (scaled, overflow) = max(0, maxPixels).multipliedReportingOverflow(by: 24)
+        let maxBytes = overflow ? Int.max : scaled + (1 << 20)
+        let bytes = try FileIO.readFile(path: path, maxBytes: maxBytes)
+        try self.init(bytes: bytes, path: path, maxPixels: maxPixels)
+    }
+
+    /// Decodes an image held in memory (format taken from its first bytes).
+    ///
+    /// Same rules and errors as ``init(contentsOf:maxPixels:)``; errors name
+    /// ``inMemoryPath``.
+    public init(data: [UInt8], maxPixels: Int = 100_000_000) throws(ImageFileError) {
+        try self.init(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
+    }
+
+    /// Decodes an image held in memory; same rules and errors as the `[UInt8]` form.
+    public init(data: Data, maxPixels: Int = 100_000_000) throws(ImageFileError) {
+        try self.init(bytes: [UInt8](data), path: Self.inMemoryPath, maxPixels: maxPixels)
+    }
+
+    private init(bytes: [UInt8], path: String, maxPixels: Int) throws(ImageFileError) {
+        guard !bytes.isEmpty else {
+            throw .unreadable(path: path, reason: "the file is empty")
+        }
+        let limits = DecodeLimits(maxPixels: maxPixels)
+        switch ImageFormat(sniffing: bytes) {
+        case .jpeg:
+            self = try JPEGDecoder.decode(bytes, path: path, limits: limits)
+        case .png:
+            self = try PNGDecoder.decode(bytes, path: path, limits: limits)
+        case .bmp:
+            self = try BMPDecoder.decode(bytes, path: path, limits: limits)
+        case .tiff:
+            self = try TIFFDecoder.decode(bytes, path: path, limits: limits)
+        case .webp:
+            self = try WebPDecoder.decode(bytes, path: path, limits: limits)
+        case .netpbm:
+            self = try NetpbmDecoder.decode(bytes, path: path, limits: limits)
+        case .heif:
+            self = try HEIFDecoder.decode(bytes, path: path, limits: limits)
+        case nil:
+            throw .unsupportedFormat(path: path)
+        }
+    }
+
+    /// The image encoded as PNG (8-bit RGB for 3 channels, 8-bit grey for 1).
+    ///
+    /// Values are clamped to `[0, 1]` and rounded to the nearest byte, so decoding the PNG
+    /// gives back exactly `byte / 255` values.
+    /// - Throws: `ImageFileError.writeFailed` for other channel counts or if libpng fails.
+    public func pngData() throws(ImageFileError) -> [UInt8] {
+        try PNGEncoder.encode(self, path: Self.inMemoryPath)
+    }
+
+    /// The image encoded as baseline JPEG (3 or 1 channels) at `quality` (1...100).
+    /// - Throws: `ImageFileError.writeFailed` for other channel counts or if libjpeg fails.
+    public func jpegData(quality: Int = 90) throws(ImageFileError) -> [UInt8] {
+        try JPEGEncoder.encode(self, quality: quality, path: Self.inMemoryPath)
+    }
+
+    /// Writes the image to `url` as PNG (`.png`) or JPEG (`.jpg`, `.jpeg`, at
+    /// `jpegQuality`), chosen by the extension. The file is replaced atomically.
+    /// - Throws: `ImageFileError.writeFailed` for another extension, an unsupported channel
+    ///   count, or a failed write.
+    public func write(to url: URL, jpegQuality: Int = 90) throws(ImageFileError) {
+        guard url.isFileURL else {
+            throw .writeFailed(path: url.absoluteString, reason: "not a file URL")
+        }
+        let path = url.path
+        let bytes: [UInt8]
+        switch ImageFormat(pathExtension: url.pathExtension) {
+        case .png: bytes = try PNGEncoder.encode(self, path: path)
+        case .jpeg: bytes = try JPEGEncoder.encode(self, quality: jpegQuality, path: path)
+        case let other?:
+            throw .writeFailed(path: path, reason: "\(other.rawValue) is read, not written: use .png, .jpg or .jpeg")
+        case nil:
+            throw .writeFailed(path: path, reason: "unknown extension '\(url.pathExtension)': use .png, .jpg or .jpeg")
+        }
+        try FileIO.writeFile(bytes, to: path)
+    }
+}

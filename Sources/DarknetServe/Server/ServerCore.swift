@@ -1,0 +1,125 @@
+import Darknet
+import Foundation
+
+/// What the HTTP and ZMQ front ends share: the models, the bounded work queue, the detection
+/// work, the metrics and the log, and whether the server is draining.
+final class ServerCore: @unchecked Sendable {
+    let configuration: ServerConfiguration
+    /// The models; the first answers `/v1/vision/detection` and ZMQ.
+    let models: [ServedModel]
+    let service: DetectionService
+    let queue: WorkQueue
+    let metrics: ServerMetrics
+    private let lock = NSLock()
+    private var draining = false
+    /// Exchanges (HTTP requests with a body or a job, ZMQ requests) not yet finished.
+    private var open = 0
+
+    init(models: [ServedModel], configuration: ServerConfiguration) {
+        self.configuration = configuration
+        self.models = models
+        service = DetectionService(maxPixels: configuration.maxPixels, options: configuration.detection,
+                                   tensorChannelOrder: configuration.tensorChannelOrder,
+                                   tensorFloatRange: configuration.tensorFloatRange)
+        queue = WorkQueue(capacity: configuration.queueCapacity, workers: configuration.workers, name: "SwiftDarknet.Serve worker")
+        metrics = ServerMetrics(modelLoadSeconds: models.map { ($0.name, $0.loadSeconds) })
+    }
+
+    var isDraining: Bool { lock.withLock { draining } }
+
+    /// From now on detection requests are refused with 503 and `/health` reports draining.
+    func startDraining() { lock.withLock { draining = true } }
+
+    /// Counts an exchange in progress (a drain waits for them).
+    func exchangeStarted() { lock.withLock { open += 1 } }
+    func exchangeEnded() { lock.withLock { open -= 1 } }
+    var openExchanges: Int { lock.withLock { open } }
+
+    /// The model `name` names (nil: the first).
+    func model(named name: String?) throws(ServeError) -> ServedModel {
+        guard let name else { return models[0] }
+        guard let model = models.first(where: { $0.name == name }) else {
+            throw .unknownModel(name, known: models.map(\.name))
+        }
+        return model
+    }
+
+    /// Detects in a DeepStack request; the response and what to log.
+    func answer(_ request: DetectionRequest, model: ServedModel, arrived: ContinuousClock.Instant,
+                waited: Duration) -> (HTTPResponse, inferenceSeconds: Double?, predictions: Int?, error: (any HTTPStatusError)?) {
+        if waited > configuration.requestTimeout {
+            let error = ServeError.expiredInQueue(waited: waited)
+            return (.error(error), nil, nil, error)
+        }
+        do {
+            let result = try service.detect(request, with: model)
+            metrics.recordInference(model: model.name, seconds: result.inferenceSeconds, queued: waited.seconds)
+            let body = DeepStackDetectionResponse(predictions: result.detections.map(DeepStackPrediction.init),
+                                                  inferenceMs: Int((result.inferenceSeconds * 1000).rounded()),
+                                                  processMs: Int((arrived.duration(to: .now).seconds * 1000).rounded()))
+            return (.json(body), result.inferenceSeconds, result.detections.count, nil)
+        } catch {
+            return (.error(error), nil, nil, error)
+        }
+    }
+
+    /// `GET /health`: 200 `{"status": "ok", ...}` while serving, 503 `"draining"` after SIGTERM.
+    func healthResponse(connections: Int) -> HTTPResponse {
+        let (waiting, running) = queue.depth
+        let health = Health(status: isDraining ? "draining" : "ok", models: models.map(\.name), queueDepth: waiting,
+                            queueCapacity: queue.capacity, running: running, workers: queue.workers, connections: connections)
+        var response = HTTPResponse.json(health, status: isDraining ? 503 : 200)
+        if isDraining { response.headers.append(("Retry-After", "1")) }
+        return response
+    }
+
+    /// `GET /metrics`: Prometheus' text format.
+    func metricsResponse(connections: Int, cutOff: Int) -> HTTPResponse {
+        let (waiting, running) = queue.depth
+        let text = metrics.prometheusText(gauges: [
+            ("swiftdarknet_queue_depth", "Requests waiting for a worker.", Double(waiting)),
+            ("swiftdarknet_queue_capacity", "Requests that may wait before new ones get 503.", Double(queue.capacity)),
+            ("swiftdarknet_inflight_requests", "Requests being processed by a worker.", Double(running)),
+            ("swiftdarknet_open_requests", "Requests received and not yet finished (arriving, queued, running, being sent).", Double(openExchanges)),
+            ("swiftdarknet_workers", "Worker threads (requests processed at once).", Double(queue.workers)),
+            ("swiftdarknet_http_connections", "Open HTTP connections.", Double(connections)),
+            ("swiftdarknet_http_connections_cut_total", "HTTP connections cut off for exceeding the request timeout.", Double(cutOff)),
+            ("swiftdarknet_draining", "1 after SIGTERM while in-flight requests finish, else 0.", isDraining ? 1 : 0),
+            ("process_resident_memory_bytes", "Resident memory of the server process.", Double(Self.residentBytes())),
+        ])
+        return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
+    }
+
+    /// `/v1/vision/custom/list`: every model's name, the default one first (each answers
+    /// `/v1/vision/custom/<name>`).
+    func modelListResponse() -> HTTPResponse {
+        .json(DeepStackModelList(success: true, models: models.map(\.name)))
+    }
+
+    func log(_ record: RequestRecord) {
+        configuration.log.write(record.level, record.line)
+    }
+
+    /// Resident memory from `/proc/self/statm` (0 where it does not exist).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// The body of `GET /health`.
+struct Health: Codable, Equatable, Sendable {
+    let status: String
+    let models: [String]
+    let queueDepth: Int
+    let queueCapacity: Int
+    let running: Int
+    let workers: Int
+    let connections: Int
+
+    enum CodingKeys: String, CodingKey {
+        case status, models, running, workers, connections
+        case queueDepth = "queue_depth", queueCapacity = "queue_capacity"
+    }
+}

@@ -1,0 +1,171 @@
+import Darknet
+import Foundation
+
+/// Decodes a video on a thread of its own and hands every frame to a `DetectionPipeline`: under
+/// `.latest` at once (the decoder never waits; the pipeline drops older frames), otherwise
+/// waiting while the pipeline's queue is full. It finishes the pipeline at the end of the input,
+/// at `Options.duration` or `Options.frameLimit`, and on `stop()`; a read error (a damaged or
+/// cut file, a stream that stops) finishes it too, and the pipeline's `results` end with that
+/// `VideoError` once the frames decoded before it are processed.
+///
+/// ```swift
+/// let reader = try VideoReader(source: "clip.mp4")
+/// let pipeline = DetectionPipeline(detector: detector, policy: .every)
+/// let feed = VideoFeed(reader: reader, pipeline: pipeline)
+/// feed.start()
+/// for try await result in pipeline.results { print(result.index, result.detections.count) }
+/// ```
+/// `DetectionPipeline.process(_:options:)` does the same in one call.
+public final class VideoFeed: @unchecked Sendable {
+    // Invariant: every `var` is read and written under `lock`.
+
+    /// When a feed stops reading, and which decoded frames it keeps.
+    public struct Options: Sendable, Equatable {
+        /// Stream time after the first frame at which reading stops (nil: to the end).
+        public var duration: Duration?
+        /// Frames read at most (nil: all).
+        public var frameLimit: Int?
+        /// How many of the latest decoded frames that the stride admits to keep for
+        /// `takeFrame(_:)` (0: none), to draw a result on its frame.
+        public var keptFrames: Int
+
+        /// Options; a feed refuses a negative limit or kept count (`ArgumentError` in `results`).
+        public init(duration: Duration? = nil, frameLimit: Int? = nil, keptFrames: Int = 0) {
+            self.duration = duration
+            self.frameLimit = frameLimit
+            self.keptFrames = keptFrames
+        }
+
+        func validate() throws(ArgumentError) {
+            if let frameLimit { try ArgumentError.require("VideoFeed.Options.frameLimit", frameLimit, atLeast: 0) }
+            try ArgumentError.require("VideoFeed.Options.keptFrames", keptFrames, atLeast: 0)
+        }
+    }
+
+    /// The reader the feed decodes.
+    public let reader: VideoReader
+    /// The pipeline it feeds.
+    public let pipeline: DetectionPipeline
+    /// When it stops and what it keeps.
+    public let options: Options
+    private let stride: Int
+    private let lock = NSLock()
+    private var failure: VideoError?
+    private var stopped = false
+    private var started = false
+    private var read = 0
+    private var skipped = 0
+    private var kept: [Int: VideoFrame] = [:]
+
+    /// A feed of `reader`'s frames into `pipeline`; nothing is read before `start()`.
+    public init(reader: VideoReader, pipeline: DetectionPipeline, options: Options = Options()) {
+        self.reader = reader
+        self.pipeline = pipeline
+        self.options = options
+        stride = pipeline.policy.stride
+    }
+
+    /// Starts decoding on a thread of the feed's own (once; later calls do nothing).
+    public func start() {
+        let first = lock.withLock {
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        do {
+            try options.validate()
+        } catch {
+            pipeline.finish(throwing: error)
+            return
+        }
+        let thread = Thread { [self] in decodeLoop() }
+        thread.name = "SwiftDarknet.VideoFeed"
+        thread.start()
+    }
+
+    /// Stops decoding (a Ctrl-C): the frames already in the pipeline are still processed, and
+    /// `results` end without an error.
+    public func stop() {
+        lock.withLock { stopped = true }
+        reader.cancel()
+    }
+
+    /// The error that ended reading early, if any (a `stop()` is none).
+    public var error: VideoError? { lock.withLock { failure } }
+
+    /// Frames decoded so far.
+    public var framesRead: Int { lock.withLock { read } }
+
+    /// Frames decoded so far that the pipeline's stride skips.
+    public var framesSkipped: Int { lock.withLock { skipped } }
+
+    /// Frame `index`, if it is still kept (`Options.keptFrames`); forgets it and every older frame.
+    public func takeFrame(_ index: Int) -> VideoFrame? {
+        lock.withLock {
+            let frame = kept[index]
+            kept = kept.filter { $0.key > index }
+            return frame
+        }
+    }
+
+    private func decodeLoop() {
+        var firstTime: Duration?
+        var ending: VideoError?
+        defer {
+            if let ending { pipeline.finish(throwing: ending) } else { pipeline.finish() }
+        }
+        while options.frameLimit.map({ framesRead < $0 }) ?? true {
+            let next: VideoFrame?
+            do {
+                next = try reader.nextFrame()
+            } catch {
+                ending = lock.withLock {
+                    if case .cancelled = error, stopped { return nil }
+                    failure = error
+                    return error
+                }
+                return
+            }
+            guard let frame = next else { return }
+            let start = firstTime ?? frame.presentationTime
+            firstTime = start
+            if let duration = options.duration, frame.presentationTime - start >= duration { return }
+            guard record(frame) else { return }
+            // Waits for room under .every; ends when the pipeline has stopped.
+            do { try pipeline.submit(frame.pipelineFrame) } catch { return }
+        }
+    }
+
+    /// Counts `frame` and keeps it if asked; false once `stop()` was called.
+    private func record(_ frame: VideoFrame) -> Bool {
+        lock.withLock {
+            guard !stopped else { return false }
+            read += 1
+            if frame.index % stride != 0 {
+                skipped += 1
+            } else if options.keptFrames > 0 {
+                kept[frame.index] = frame
+                if kept.count > options.keptFrames, let oldest = kept.keys.min() { kept[oldest] = nil }
+            }
+            return true
+        }
+    }
+}
+
+extension DetectionPipeline {
+    /// Runs the pipeline on every frame of `reader` (as the policy admits), decoded by a
+    /// `VideoFeed` on a thread of its own, and returns `results`: they end after the last frame,
+    /// or with the `VideoError` that ended reading once the frames before it are processed.
+    /// Stopping iteration stops the pipeline and the feed.
+    ///
+    /// ```swift
+    /// let pipeline = DetectionPipeline(detector: detector, policy: .every)
+    /// for try await result in pipeline.process(try VideoReader(source: "clip.mp4")) {
+    ///     print(result.presentationTime, result.detections.map(\.label))
+    /// }
+    /// ```
+    public func process(_ reader: VideoReader, options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<FrameResult, any Error> {
+        VideoFeed(reader: reader, pipeline: self, options: options).start()
+        return results
+    }
+}

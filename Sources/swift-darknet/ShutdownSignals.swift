@@ -1,0 +1,44 @@
+import Foundation
+
+/// SIGTERM and SIGINT for `serve`: blocked in every thread from creation on, and taken by
+/// `wait()` on the main thread, so a stop request never lands inside a worker.
+final class ShutdownSignals {
+    private var set = sigset_t()
+
+    init() {
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Waits for SIGTERM or SIGINT; returns its name.
+    func wait() -> String {
+        var signal: Int32 = 0
+        while sigwait(&set, &signal) != 0 {}
+        return signal == SIGTERM ? "SIGTERM" : "SIGINT"
+    }
+
+    /// Runs `work` on another thread; a second SIGTERM or SIGINT meanwhile exits at once with
+    /// status 1. Returns `work`'s result.
+    func whileWaitingForASecondSignal(_ work: @escaping @Sendable () -> Bool) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        Thread.detachNewThread {
+            result.value = work()
+            done.signal()
+        }
+        var timeout = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+        while done.wait(timeout: .now()) == .timedOut {
+            if sigtimedwait(&set, nil, &timeout) > 0 {
+                FileHandle.standardError.write(Data("swift-darknet: a second stop signal: exiting without waiting\n".utf8))
+                exit(1)
+            }
+        }
+        return result.value
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+        var value = false
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `swift-darknet serve` as a process: it prints where it listens, finishes the requests in
+/// flight on SIGTERM and exits 0, logs one line per request, and refuses bad options.
+final class ServeCommandTests: XCTestCase {
+    /// Starts `serve` on a free port; returns the process and the port.
+    private func startServe(_ extra: [String]) throws -> (ChildProcess, Int) {
+        let serve = try SwiftDarknetTool.start(["serve"] + (try TestPaths.tinyModelArguments()) + ["--port", "0"] + extra)
+        guard let line = serve.waitForLine(startingWith: "swift-darknet serve: http://127.0.0.1:", timeout: 120),
+              let port = Int(line.split(separator: ":").last?.split(separator: " ").first ?? "") else {
+            throw ServeFixtures.Failure(description: "serve did not start: \(serve.stderr)")
+        }
+        return (serve, port)
+    }
+
+    func testSIGTERMFinishesTheRequestsInFlightAndExitsZero() throws {
+        let (serve, port) = try startServe(["--workers", "1", "--queue", "8", "--log-level", "info"])
+        var form = MultipartBody()
+        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
+        let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
+        let connections = try (0..<3).map { _ in try LoopbackConnection(port: port) }
+        for connection in connections { try connection.send(request) }
+        usleep(30_000)   // the requests are in: one running, two queued
+        serve.signal(SIGTERM)
+        for (index, connection) in connections.enumerated() {
+            let reply = try connection.response()
+            XCTAssertEqual(reply.status, 200, "request \(index) in flight at SIGTERM: \(reply.text)")
+            XCTAssertEqual(try reply.predictions().count, 6)
+        }
+        let result = serve.wait(timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertThrowsError(try LoopbackConnection(port: port, timeout: 1), "still listening after exit")
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains(" info 127.0.0.1 \"POST /v1/vision/detection\" 200 ") }.count, 3, result.stderr)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("info SIGTERM: finishing the requests in progress") }, result.stderr)
+        XCTAssertTrue(lines.last?.hasSuffix("info stopped") ?? false, result.stderr)
+    }
+
+    func testHealthReportsDrainingWhileRequestsFinish() throws {
+        let (serve, port) = try startServe(["--workers", "1", "--log-level", "none"])
+        let keptAlive = try LoopbackConnection(port: port)
+        try keptAlive.send(httpRequest("GET", "/health"))
+        XCTAssertEqual(try keptAlive.response().status, 200)
+        var form = MultipartBody()
+        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
+        let inFlight = try LoopbackConnection(port: port)
+        try inFlight.send(httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished))
+        usleep(20_000)
+        serve.signal(SIGTERM)
+        usleep(20_000)
+        try keptAlive.send(httpRequest("GET", "/health"))
+        let draining = try keptAlive.response()
+        XCTAssertEqual(draining.status, 503)
+        XCTAssertEqual(try draining.json()["status"] as? String, "draining")
+        XCTAssertEqual(try inFlight.response().status, 200)
+        XCTAssertEqual(serve.wait(timeout: 60).status, 0)
+        XCTAssertEqual(serve.stderr, "", "--log-level none logs nothing")
+    }
+
+    func testUsageMistakesAndStartFailures() throws {
+        let model = try TestPaths.tinyModelArguments()
+        let mistakes: [([String], String)] = [
+            (["--model", "bad name=a.cfg,b.weights"], "--model 'bad name=a.cfg,b.weights': the name must be letters"),
+            (["--model", "x=a.cfg"], "expected NAME=CFG,WEIGHTS,NAMES"),
+            (["--zmq-pixel-format", "yuv"], "--zmq-pixel-format must be rgb or bgr, got 'yuv'"),
+            (["--zmq-float-range", "2"], "--zmq-float-range must be 1 or 255, got '2'"),
+            (["--log-level", "loud"], "--log-level must be one of debug, info, warning, error, none, got 'loud'"),
+            (["--queue", "-1"], "--queue must be an integer"),
+            (["photo.jpg"], "serve takes no positional arguments, got 'photo.jpg'"),
+        ]
+        for (arguments, message) in mistakes {
+            let result = try SwiftDarknetTool.run(["serve"] + model + arguments, timeout: 60)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        let (first, port) = try startServe(["--log-level", "none"])
+        let taken = try SwiftDarknetTool.run(["serve"] + model + ["--port", String(port)], timeout: 120)
+        XCTAssertEqual(taken.status, 1)
+        XCTAssertTrue(taken.stderr.contains("cannot serve HTTP on 127.0.0.1:\(port): the address is in use"), taken.stderr)
+        let badZMQ = try SwiftDarknetTool.run(["serve"] + model + ["--port", "0", "--zmq", "ipc:///nonexistent-folder/zmq_detector"],
+                                              timeout: 120)
+        XCTAssertEqual(badZMQ.status, 1)
+        XCTAssertTrue(badZMQ.stderr.contains("cannot bind the ZMQ endpoint ipc:///nonexistent-folder/zmq_detector"), badZMQ.stderr)
+        first.signal(SIGTERM)
+        XCTAssertEqual(first.wait(timeout: 60).status, 0)
+    }
+}

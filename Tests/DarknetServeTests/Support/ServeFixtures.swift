@@ -1,0 +1,105 @@
+import Darknet
+import DarknetServe
+import Foundation
+import TestSupport
+import XCTest
+
+/// What the serving tests share: the files (fetched by the README's test command), one loaded
+/// YOLOv3-tiny, the Python clients' virtual environment, and `swift-darknet detect --json` as the
+/// reference every response is compared with.
+enum ServeFixtures {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    static let clients = TestPaths.packageRoot.appendingPathComponent("Tests/DarknetServeTests/Clients")
+    /// Darknet's sample photos.
+    static let photos = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"].map { TestPaths.sample("\($0).jpg") }
+
+    /// The virtual environment `scripts/setup.sh --fixtures` makes for the real clients
+    /// (deepstack-python, pyzmq, numpy, Pillow); `SWIFTDARKNET_SERVE_VENV` overrides it.
+    static var venvPython: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let venv = environment["SWIFTDARKNET_SERVE_VENV"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/swiftdarknet-serve-venv")
+        return venv.appendingPathComponent("bin/python")
+    }
+
+    /// YOLOv3-tiny with COCO names, loaded once for every test (sessions for 2 workers).
+    static func detector() throws -> Detector {
+        try shared.lock.withLock {
+            if let loaded = shared.detector { return loaded }
+            let detector = try TinyYOLO.detector(sessionPolicy: SessionPolicy(maximumSessions: 2, idleTimeout: 60))
+            shared.detector = detector
+            return detector
+        }
+    }
+
+    private final class Shared: @unchecked Sendable {
+        let lock = NSLock()
+        var detector: Detector?
+        var references: [String: [String: [ReferenceDetection]]] = [:]
+    }
+    private static let shared = Shared()
+
+    /// `swift-darknet detect --json --thresh THRESHOLD` on each image (run once per set and
+    /// threshold), by path.
+    static func reference(_ images: [URL], threshold: Float = 0.4) throws -> [String: [ReferenceDetection]] {
+        let key = images.map(\.path).joined(separator: "|") + "@\(threshold)"
+        if let cached = shared.lock.withLock({ shared.references[key] }) { return cached }
+        let result = try SwiftDarknetTool.run(["detect"] + (try TestPaths.tinyModelArguments()) + ["--thresh", String(threshold), "--json"]
+                                              + images.map(\.path), timeout: 300)
+        guard result.status == 0 else { throw Failure(description: "swift-darknet detect failed: \(result.stderr)") }
+        var byImage: [String: [ReferenceDetection]] = [:]
+        for object in try result.jsonLines() {
+            guard let image = object["image"] as? String, let detections = object["detections"] as? [[String: Any]] else {
+                throw Failure(description: "not a detect --json line: \(object)")
+            }
+            byImage[image] = try detections.map(ReferenceDetection.init)
+        }
+        shared.lock.withLock { shared.references[key] = byImage }
+        return byImage
+    }
+}
+
+/// One detection of `swift-darknet detect --json`: class, label, probability (4 decimals) and
+/// Darknet's pixel box.
+struct ReferenceDetection: Hashable, CustomStringConvertible {
+    let classIndex: Int
+    let label: String
+    /// As printed: 4 decimals.
+    let probability: Double
+    let left: Int, top: Int, right: Int, bottom: Int
+
+    init(classIndex: Int, label: String, probability: Double, left: Int, top: Int, right: Int, bottom: Int) {
+        (self.classIndex, self.label, self.probability) = (classIndex, label, probability)
+        (self.left, self.top, self.right, self.bottom) = (left, top, right, bottom)
+    }
+
+    init(_ json: [String: Any]) throws {
+        guard let classIndex = json["class"] as? Int, let label = json["label"] as? String, let prob = json["prob"] as? Double,
+              let x = json["x"] as? Int, let y = json["y"] as? Int, let w = json["w"] as? Int, let h = json["h"] as? Int else {
+            throw ServeFixtures.Failure(description: "not a detection: \(json)")
+        }
+        (self.classIndex, self.label, probability) = (classIndex, label, prob)
+        (left, top, right, bottom) = (x, y, x + w, y + h)
+    }
+
+    var description: String { "\(label) \(probability) [\(left), \(top), \(right), \(bottom)]" }
+}
+
+/// Checks that `predictions` (a server's, in its order) are `reference` (detect --json's) as a
+/// DeepStack client needs them: the same detections (label, probability to 4 decimals, box in
+/// pixels), highest confidence first.
+func assertSameDetections(_ predictions: [(label: String, confidence: Double, left: Int, top: Int, right: Int, bottom: Int)],
+                          _ reference: [ReferenceDetection], _ context: String, file: StaticString = #filePath, line: UInt = #line) {
+    let served = predictions.map { p in
+        ReferenceDetection(classIndex: -1, label: p.label, probability: Double(String(format: "%.4f", Float(p.confidence)))!,
+                           left: p.left, top: p.top, right: p.right, bottom: p.bottom)
+    }
+    let expected = reference.map {
+        ReferenceDetection(classIndex: -1, label: $0.label, probability: $0.probability, left: $0.left, top: $0.top, right: $0.right, bottom: $0.bottom)
+    }
+    XCTAssertEqual(served.sorted { $0.description < $1.description }, expected.sorted { $0.description < $1.description },
+                   "\(context): the server's detections differ from detect --json's", file: file, line: line)
+    let confidences = predictions.map(\.confidence)
+    XCTAssertEqual(confidences, confidences.sorted(by: >), "\(context): predictions are not highest confidence first", file: file, line: line)
+}

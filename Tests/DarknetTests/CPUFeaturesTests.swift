@@ -1,0 +1,74 @@
+@testable import Darknet
+import Foundation
+import TestSupport
+import XCTest
+
+/// `CPUFeatures`: what it reads from the processor, and plans made for other processors.
+final class CPUFeaturesTests: XCTestCase {
+    /// The extensions read from the processor are those the kernel reports in /proc/cpuinfo
+    /// (x86-64: the `flags` line; arm64: `Features`), and the kernel sets picked are the widest
+    /// those allow.
+    func testExtensionsFollowProcCPUInfo() throws {
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let running = CPUFeatures.Extensions.running
+        switch CPUFeatures.compiledArchitecture {
+        case .x86_64:
+            let line = try XCTUnwrap(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }, "no flags line")
+            let flags = Set(line.split(separator: " ").map(String.init))
+            let expected: [(CPUFeatures.Extensions, String)] = [
+                (.avx2, "avx2"), (.fma, "fma"), (.avx512f, "avx512f"), (.avx512bw, "avx512bw"), (.avx512dq, "avx512dq"),
+                (.avx512vl, "avx512vl"), (.avx512vnni, "avx512_vnni"), (.avxVNNI, "avx_vnni"),
+            ]
+            for (bit, flag) in expected { XCTAssertEqual(running.contains(bit), flags.contains(flag), flag) }
+            let avx512 = ["avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx2"].allSatisfy(flags.contains)
+            XCTAssertTrue(IntegerKernels.portable.runsHere)
+            XCTAssertEqual(IntegerKernels.avx2.runsHere, flags.contains("avx2"))
+            XCTAssertEqual(IntegerKernels.avxVNNI.runsHere, flags.contains("avx_vnni") && flags.contains("avx2"))
+            XCTAssertEqual(IntegerKernels.avx512VNNI.runsHere, avx512)
+            XCTAssertEqual(IntegerKernels.avxVNNIOnAVX512.runsHere, avx512)
+            let expectedInteger: IntegerKernels = avx512 ? .avx512VNNI : (IntegerKernels.avxVNNI.runsHere ? .avxVNNI
+                : (flags.contains("avx2") ? .avx2 : .portable))
+            XCTAssertEqual(IntegerKernels.native, expectedInteger)
+            let expectedVector: VectorKernels = flags.contains("avx512f") && flags.contains("fma") ? .avx512
+                : (flags.contains("avx2") && flags.contains("fma") ? .avx2 : .portable)
+            XCTAssertEqual(VectorKernels.native, expectedVector)
+            if !IntegerKernels.avxVNNI.runsHere {
+                print("CPUFeaturesTests: no AVX-VNNI on this CPU; its tile's source is tested EVEX-encoded (\(IntegerKernels.avxVNNIOnAVX512.runsHere ? "supported" : "not supported either"))")
+            }
+        case .arm64:
+            let line = try XCTUnwrap(cpuinfo.split(separator: "\n").first { $0.hasPrefix("Features") }, "no Features line")
+            let features = Set(line.split(separator: " ").map(String.init))
+            let expected: [(CPUFeatures.Extensions, String)] = [
+                (.neon, "asimd"), (.dotProduct, "asimddp"), (.i8mm, "i8mm"), (.sve, "sve"), (.fp16, "asimdhp"),
+            ]
+            for (bit, feature) in expected { XCTAssertEqual(running.contains(bit), features.contains(feature), feature) }
+            XCTAssertEqual(VectorKernels.native, .portable)
+        case .other:
+            XCTAssertEqual(running, [])
+        }
+        print("CPUFeaturesTests: this machine is \(CPUFeatures.current)")
+    }
+
+    /// The same cfg planned as three CPUs: the float algorithms follow the vector width and the
+    /// BLAS, and the plan records the CPU; planning reads nothing of the running machine.
+    func testPlansAsOtherCPUsPickTheirAlgorithms() throws {
+        let url = try TestPaths.require(TestPaths.darknetCfg.appendingPathComponent("yolov3.cfg"))
+        let spec = try NetworkSpec.parse(contentsOf: url)
+        let haswellBLAS = BLASFeatures(kernelFamily: "Haswell", cutsInvariantly: false)
+        let cpus: [CPUFeatures] = [.x86_64(), .x86_64(avx512VNNI: true), .x86_64(avx512: true, blas: haswellBLAS),
+                                   .arm64(dotProduct: true)]
+        for cpu in cpus {
+            let plan = try NetworkPlan(spec: spec, options: PlanOptions(cpu: cpu))
+            XCTAssertEqual(plan.cpu, cpu)
+            XCTAssertEqual(plan.vectorKernels, cpu.architecture == .x86_64 ? (cpu.extensions.contains(.avx512f) ? .avx512 : .avx2) : .portable)
+            XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(cpu: cpu)), plan, "planning is a function of its inputs")
+            let pointwise = plan.layers.filter { $0.algorithm == .pointwise }.count
+            let oneByOne = plan.layers.filter { $0.algorithm == .direct }.count
+            // YOLOv3's 1x1 layers take the product kernel only where AVX-512 meets a BLAS without it.
+            XCTAssertEqual(pointwise > 0, cpu.vectorKernels == .avx512 && !cpu.blas.hasAVX512Kernels, "\(cpu)")
+            XCTAssertEqual(pointwise + oneByOne, 37, "\(cpu): every 1x1 layer by one of the two")
+            XCTAssertEqual(plan.layers[1].algorithm, .slidingWindowStride2, "\(cpu)")
+            XCTAssertEqual(plan.layers[12].algorithm, .im2col, "\(cpu)")
+        }
+    }
+}
