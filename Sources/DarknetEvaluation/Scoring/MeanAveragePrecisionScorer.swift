@@ -64,7 +64,7 @@ public struct MeanAveragePrecisionScorer: Sendable {
     ///   (`LabelFile` checks the labels'; a detector with `classes` classes gives no other).
     public mutating func add(_ detections: [Detection], truths: [GroundTruthBox], difficult: [GroundTruthBox] = [],
                              imageWidth: Int, imageHeight: Int) throws(EvaluationError) {
-        let classIndices = detections.lazy.map(\.classIndex) + truths.lazy.map(\.classIndex) + difficult.lazy.map(\.classIndex)
+        let classIndices = detections.map(\.classIndex) + truths.map(\.classIndex) + difficult.map(\.classIndex)
         if let odd = classIndices.first(where: { !(0..<classes).contains($0) }) {
             throw .invalidOption(name: "a class index", value: "\(odd)", expected: "an index below the \(classes) classes")
         }
