@@ -213,7 +213,7 @@ final class KernelTests: XCTestCase {
             try session.forward(input)
             guard case .convolutional(let conv) = spec.layers[0].kind else { return XCTFail("not a convolution") }
             let expected = NaiveLayers.convolution(input: input, shape: shape, spec: conv,
-                                                   parameters: try WeightsWriter.randomArrays(for: try NetworkPlan(spec: spec), seed: UInt64(n))[0])
+                                                   parameters: WeightsWriter.randomArrays(for: try NetworkPlan(spec: spec), seed: UInt64(n))[0])
             let actual = try session.output(ofLayer: 0).values
             assertClose(actual, expected, tolerance: 1e-4, "for \(c), \(strategy), \(network.plan.layers[0].algorithm!)")
         }

@@ -22,41 +22,32 @@ extension PixelRect: Codable {
     }
 }
 
+/// `{"x", "y", "w", "h"}`: centre and size, the fields `RelativeBox` and `BoxUncertainty` share.
+private struct CentreAndSize: Codable {
+    var x, y, w, h: Float
+}
+
 /// `{"x", "y", "w", "h"}`: centre and size, fractions of the image.
 extension RelativeBox: Codable {
-    private enum CodingKeys: String, CodingKey { case x, y, w, h }
-
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(x: try c.decode(Float.self, forKey: .x), y: try c.decode(Float.self, forKey: .y),
-                  width: try c.decode(Float.self, forKey: .w), height: try c.decode(Float.self, forKey: .h))
+        let fields = try CentreAndSize(from: decoder)
+        self.init(x: fields.x, y: fields.y, width: fields.w, height: fields.h)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(x, forKey: .x)
-        try c.encode(y, forKey: .y)
-        try c.encode(width, forKey: .w)
-        try c.encode(height, forKey: .h)
+        try CentreAndSize(x: x, y: y, w: width, h: height).encode(to: encoder)
     }
 }
 
 /// `{"x", "y", "w", "h"}`, as `RelativeBox`.
 extension BoxUncertainty: Codable {
-    private enum CodingKeys: String, CodingKey { case x, y, w, h }
-
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(x: try c.decode(Float.self, forKey: .x), y: try c.decode(Float.self, forKey: .y),
-                  width: try c.decode(Float.self, forKey: .w), height: try c.decode(Float.self, forKey: .h))
+        let fields = try CentreAndSize(from: decoder)
+        self.init(x: fields.x, y: fields.y, width: fields.w, height: fields.h)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(x, forKey: .x)
-        try c.encode(y, forKey: .y)
-        try c.encode(width, forKey: .w)
-        try c.encode(height, forKey: .h)
+        try CentreAndSize(x: x, y: y, w: width, h: height).encode(to: encoder)
     }
 }
 
