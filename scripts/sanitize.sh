@@ -10,7 +10,8 @@
 #                     ThreadingTests (the spinning helper threads of multi-threaded sessions) and
 #                     BatchDetectorTests (images on several threads at once, in order), and the
 #                     detection service under load (HTTP thread, workers, watchdog and ZMQ thread:
-#                     ServerLimitsTests, HTTPAPITests.testHealthAndMetrics, the Frigate ZMQ client)
+#                     ServerLimitsTests, RequestPipelineTests, HTTPAPITests.testHealthAndMetrics,
+#                     the Frigate ZMQ client)
 # Fails on any test failure or sanitizer report. Prints the time each part took.
 #
 # Leaks: XCTest on Linux leaks its own test objects at exit, and any LeakSanitizer
@@ -127,7 +128,7 @@ run() {
 
 case "$which" in
     all|address) run address --skip "$asan_skip" "$side_classes" ;;&
-    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive|BatchDetectorTests|TilingDetectionTests.testPipelineRunsEachFramesTiles|ServerLimitsTests|HTTPAPITests.testHealthAndMetrics|RealClientTests.testFrigateZMQDetector" ;;
+    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive|BatchDetectorTests|TilingDetectionTests.testPipelineRunsEachFramesTiles|ServerLimitsTests|RequestPipelineTests|HTTPAPITests.testHealthAndMetrics|RealClientTests.testFrigateZMQDetector" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac

@@ -158,13 +158,22 @@ final class HTTPServer: @unchecked Sendable {
         watchdog.processing(exchange.connection)
         MHD_suspend_connection(exchange.connection)
         let core = core
-        let accepted = core.queue.submit { waited in
-            let (response, inference, predictions, error) = core.answer(request, model: model, arrived: exchange.arrived, waited: waited)
-            exchange.respond(response, inferenceSeconds: inference, predictions: predictions, error: error)
-            MHD_resume_connection(exchange.connection)
+        let accepted = core.pipeline.submit { waited in
+            switch core.prepare(request, model: model, waited: waited) {
+            case .failure(let error):
+                exchange.respond(.error(error), error: error)
+                MHD_resume_connection(exchange.connection)
+                return nil
+            case .success(let prepared):
+                return {
+                    let (response, inference, predictions, error) = core.answer(prepared, model: model, arrived: exchange.arrived, waited: waited)
+                    exchange.respond(response, inferenceSeconds: inference, predictions: predictions, error: error)
+                    MHD_resume_connection(exchange.connection)
+                }
+            }
         }
         if !accepted {
-            _ = fail(exchange, core.isDraining ? ServeError.draining : ServeError.queueFull(capacity: core.queue.capacity))
+            _ = fail(exchange, core.isDraining ? ServeError.draining : ServeError.queueFull(capacity: core.pipeline.capacity))
             MHD_resume_connection(exchange.connection)
         }
         return .YES

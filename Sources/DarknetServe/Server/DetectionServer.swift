@@ -42,14 +42,14 @@ public final class DetectionServer: @unchecked Sendable {
         do {
             http = try HTTPServer(core: core)
         } catch {
-            core.queue.close(timeout: .seconds(60))
+            core.pipeline.close(timeout: .seconds(60))
             throw error
         }
         do {
             zmq = try configuration.zmqEndpoint.map { endpoint throws(ServeStartError) in try ZMQServer(endpoint: endpoint, core: core) }
         } catch {
             http.stop()
-            core.queue.close(timeout: .seconds(60))
+            core.pipeline.close(timeout: .seconds(60))
             throw error
         }
         port = http.port
@@ -71,12 +71,12 @@ public final class DetectionServer: @unchecked Sendable {
         }
         guard first else { return true }
         let configuration = core.configuration
-        configuration.log.write(.info, "draining: \(core.queue.depth.waiting + core.queue.depth.running) requests in progress")
+        configuration.log.write(.info, "draining: \(core.pipeline.depth.waiting + core.pipeline.depth.running) requests in progress")
         core.startDraining()
         http.stopAccepting()
         zmq?.stopReceiving()
         // Suspended HTTP requests must be resumed before libmicrohttpd stops: every queued job runs.
-        core.queue.close(timeout: .seconds(3600))
+        core.pipeline.close(timeout: .seconds(3600))
         let deadline = ContinuousClock.now + configuration.drainTimeout
         while core.openExchanges > 0, ContinuousClock.now < deadline { usleep(10_000) }
         let finished = core.openExchanges == 0

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Memory is bounded by `connectionLimit` x (`connectionMemoryLimit` + `maxUploadBytes`) for
 /// requests arriving, plus `workers` decoded images of at most `maxPixels` (12 bytes a pixel)
-/// and the detector's sessions; `queueCapacity` bounds the requests waiting for a worker.
+/// being prepared, `workers` prepared network inputs waiting, and the detector's sessions;
+/// `queueCapacity` bounds the requests waiting for a worker.
 public struct ServerConfiguration: Sendable {
     /// The address HTTP listens on (IPv4 or IPv6 literal). Default: loopback only.
     public var host: String = "127.0.0.1"
@@ -14,7 +15,8 @@ public struct ServerConfiguration: Sendable {
     /// Frigate's ZMQ detector endpoint to bind (`ipc:///tmp/cache/zmq_detector`,
     /// `tcp://127.0.0.1:5555`); nil: no ZMQ.
     public var zmqEndpoint: String?
-    /// Requests processed at once (each runs on one worker thread with a session of its own).
+    /// Requests processed at once (each runs on one worker thread with a session of its own; as
+    /// many preparation threads decode the next images meanwhile).
     public var workers: Int = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a worker; beyond it HTTP answers 503 with `Retry-After`, ZMQ
     /// an error reply.

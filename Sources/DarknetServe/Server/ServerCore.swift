@@ -1,14 +1,14 @@
 import Darknet
 import Foundation
 
-/// What the HTTP and ZMQ front ends share: the models, the bounded work queue, the detection
-/// work, the metrics and the log, and whether the server is draining.
+/// What the HTTP and ZMQ front ends share: the models, the bounded detection pipeline, the
+/// detection work, the metrics and the log, and whether the server is draining.
 final class ServerCore: @unchecked Sendable {
     let configuration: ServerConfiguration
     /// The models; the first answers `/v1/vision/detection` and ZMQ.
     let models: [ServedModel]
     let service: DetectionService
-    let queue: WorkQueue
+    let pipeline: RequestPipeline
     let metrics: ServerMetrics
     private let lock = NSLock()
     private var draining = false
@@ -21,7 +21,7 @@ final class ServerCore: @unchecked Sendable {
         service = DetectionService(maxPixels: configuration.maxPixels, options: configuration.detection,
                                    tensorChannelOrder: configuration.tensorChannelOrder,
                                    tensorFloatRange: configuration.tensorFloatRange)
-        queue = WorkQueue(capacity: configuration.queueCapacity, workers: configuration.workers, name: "SwiftDarknet.Serve worker")
+        pipeline = RequestPipeline(capacity: configuration.queueCapacity, workers: configuration.workers, name: "SwiftDarknet.Serve worker")
         metrics = ServerMetrics(modelLoadSeconds: models.map { ($0.name, $0.loadSeconds) })
     }
 
@@ -44,15 +44,18 @@ final class ServerCore: @unchecked Sendable {
         return model
     }
 
-    /// Detects in a DeepStack request; the response and what to log.
-    func answer(_ request: DetectionRequest, model: ServedModel, arrived: ContinuousClock.Instant,
+    /// A DeepStack request's input, on a preparation thread, or the error response when it
+    /// expired in the queue or is not an image.
+    func prepare(_ request: DetectionRequest, model: ServedModel, waited: Duration) -> Result<DetectionService.PreparedInput, ServeError> {
+        if waited > configuration.requestTimeout { return .failure(.expiredInQueue(waited: waited)) }
+        return Result { () throws(ServeError) in try service.prepare(request, for: model) }
+    }
+
+    /// Detects in a prepared DeepStack request; the response and what to log.
+    func answer(_ prepared: DetectionService.PreparedInput, model: ServedModel, arrived: ContinuousClock.Instant,
                 waited: Duration) -> (HTTPResponse, inferenceSeconds: Double?, predictions: Int?, error: (any HTTPStatusError)?) {
-        if waited > configuration.requestTimeout {
-            let error = ServeError.expiredInQueue(waited: waited)
-            return (.error(error), nil, nil, error)
-        }
         do {
-            let result = try service.detect(request, with: model)
+            let result = try service.detect(prepared, with: model)
             metrics.recordInference(model: model.name, seconds: result.inferenceSeconds, queued: waited.seconds)
             let body = DeepStackDetectionResponse(predictions: result.detections.map(DeepStackPrediction.init),
                                                   inferenceMs: Int((result.inferenceSeconds * 1000).rounded()),
@@ -65,9 +68,9 @@ final class ServerCore: @unchecked Sendable {
 
     /// `GET /health`: 200 `{"status": "ok", ...}` while serving, 503 `"draining"` after SIGTERM.
     func healthResponse(connections: Int) -> HTTPResponse {
-        let (waiting, running) = queue.depth
+        let (waiting, running) = pipeline.depth
         let health = Health(status: isDraining ? "draining" : "ok", models: models.map(\.name), queueDepth: waiting,
-                            queueCapacity: queue.capacity, running: running, workers: queue.workers, connections: connections)
+                            queueCapacity: pipeline.capacity, running: running, workers: pipeline.workers, connections: connections)
         var response = HTTPResponse.json(health, status: isDraining ? 503 : 200)
         if isDraining { response.headers.append(("Retry-After", "1")) }
         return response
@@ -75,13 +78,13 @@ final class ServerCore: @unchecked Sendable {
 
     /// `GET /metrics`: Prometheus' text format.
     func metricsResponse(connections: Int, cutOff: Int) -> HTTPResponse {
-        let (waiting, running) = queue.depth
+        let (waiting, running) = pipeline.depth
         let text = metrics.prometheusText(gauges: [
             ("swiftdarknet_queue_depth", "Requests waiting for a worker.", Double(waiting)),
-            ("swiftdarknet_queue_capacity", "Requests that may wait before new ones get 503.", Double(queue.capacity)),
+            ("swiftdarknet_queue_capacity", "Requests that may wait before new ones get 503.", Double(pipeline.capacity)),
             ("swiftdarknet_inflight_requests", "Requests being processed by a worker.", Double(running)),
             ("swiftdarknet_open_requests", "Requests received and not yet finished (arriving, queued, running, being sent).", Double(openExchanges)),
-            ("swiftdarknet_workers", "Worker threads (requests processed at once).", Double(queue.workers)),
+            ("swiftdarknet_workers", "Worker threads (requests processed at once).", Double(pipeline.workers)),
             ("swiftdarknet_http_connections", "Open HTTP connections.", Double(connections)),
             ("swiftdarknet_http_connections_cut_total", "HTTP connections cut off for exceeding the request timeout.", Double(cutOff)),
             ("swiftdarknet_draining", "1 after SIGTERM while in-flight requests finish, else 0.", isDraining ? 1 : 0),

@@ -1,8 +1,8 @@
 import Darknet
 import DarknetImage
 
-/// The work a worker does for one request: decode the image (or read the tensor), detect,
-/// and order the detections by confidence.
+/// The work for one request, in the pipeline's two stages: decode the image (or read the tensor)
+/// and letterbox it; detect, and order the detections by confidence.
 struct DetectionService: Sendable {
     /// Largest `width * height` decoded.
     let maxPixels: Int
@@ -19,44 +19,65 @@ struct DetectionService: Sendable {
         let inferenceSeconds: Double
     }
 
-    /// The detections in a DeepStack request's image at its `min_confidence`.
-    func detect(_ request: DetectionRequest, with model: ServedModel) throws(ServeError) -> Result {
+    /// A request's network input, ready for a worker.
+    struct PreparedInput: Sendable {
+        let input: PlanarImage
+        let geometry: LetterboxGeometry
+        /// The size of the image the request sent.
+        let width: Int
+        let height: Int
+        let threshold: Float
+    }
+
+    /// A DeepStack request's image, decoded and letterboxed, at its `min_confidence`.
+    func prepare(_ request: DetectionRequest, for model: ServedModel) throws(ServeError) -> PreparedInput {
         let image: PlanarImage
         do {
             image = try PlanarImage(data: Array(request.image), maxPixels: maxPixels)
         } catch {
             throw .badImage(error, filename: request.filename, bytes: request.image.count)
         }
-        return try detect(image, threshold: request.minimumConfidence ?? options.threshold, with: model)
+        return try prepare(image, threshold: request.minimumConfidence ?? options.threshold, for: model)
     }
 
-    /// The detections in a ZMQ tensor, at the server's threshold. A tensor of the network's
+    /// A ZMQ tensor as a network input, at the server's threshold. A tensor of the network's
     /// input size (Frigate resized the frame already) goes in as it is; another is letterboxed.
-    func detect(_ tensor: TensorRequest, with model: ServedModel) throws -> Result {
+    func prepare(_ tensor: TensorRequest, for model: ServedModel) throws -> PreparedInput {
         let image = try tensor.image(channelOrder: tensorChannelOrder, floatRange: tensorFloatRange)
-        return try detect(image, threshold: options.threshold, with: model)
+        return try prepare(image, threshold: options.threshold, for: model)
     }
 
-    private func detect(_ image: PlanarImage, threshold: Float, with model: ServedModel) throws(ServeError) -> Result {
+    private func prepare(_ image: PlanarImage, threshold: Float, for model: ServedModel) throws(ServeError) -> PreparedInput {
+        let input = model.detector.network.inputShape
+        let prepared: (image: PlanarImage, geometry: LetterboxGeometry)
+        if image.width == input.width, image.height == input.height, image.channels == input.channels {
+            // Letterboxing to the same size would copy the pixels unchanged.
+            prepared = (image, LetterboxGeometry(imageWidth: image.width, imageHeight: image.height,
+                                                 networkWidth: input.width, networkHeight: input.height))
+        } else {
+            do {
+                prepared = try model.detector.prepare(image, letterbox: options.letterbox)
+            } catch {
+                throw .inferenceFailed(String(describing: error))
+            }
+        }
+        return PreparedInput(input: prepared.image, geometry: prepared.geometry, width: image.width, height: image.height,
+                             threshold: threshold)
+    }
+
+    /// The detections in a prepared input, highest confidence first.
+    func detect(_ prepared: PreparedInput, with model: ServedModel) throws(ServeError) -> Result {
         var options = options
-        options.threshold = threshold
+        options.threshold = prepared.threshold
         options.order = .confidence
         let start = ContinuousClock.now
         let detections: [Detection]
-        let input = model.detector.network.inputShape
         do {
-            if image.width == input.width, image.height == input.height, image.channels == input.channels {
-                // Letterboxing to the same size would copy the pixels unchanged.
-                let geometry = LetterboxGeometry(imageWidth: image.width, imageHeight: image.height,
-                                                 networkWidth: input.width, networkHeight: input.height)
-                detections = try model.detector.detect(prepared: image, geometry: geometry, options: options)
-            } else {
-                detections = try model.detector.detect(image, options: options)
-            }
+            detections = try model.detector.detect(prepared: prepared.input, geometry: prepared.geometry, options: options)
         } catch {
             throw .inferenceFailed(String(describing: error))
         }
-        return Result(detections: detections, width: image.width, height: image.height,
+        return Result(detections: detections, width: prepared.width, height: prepared.height,
                       inferenceSeconds: start.duration(to: .now).seconds)
     }
 }

@@ -39,7 +39,20 @@ final class WorkQueue: @unchecked Sendable {
         condition.withLock {
             guard !closed, waiting.count - head < capacity + max(0, workers - running) else { return false }
             waiting.append(Job(enqueued: .now, work: work))
-            condition.signal()
+            condition.broadcast()   // a blocked submitter waits on the same condition as the workers
+            return true
+        }
+    }
+
+    /// Queues `work`, waiting while the queue is full; false (and `work` not queued) once the
+    /// queue is closed. For a stage that takes its jobs from an earlier stage, which holds its
+    /// thread meanwhile: the earlier stage slows down instead of the jobs piling up.
+    func submitWaitingForRoom(_ work: @escaping @Sendable (_ waited: Duration) -> Void) -> Bool {
+        condition.withLock {
+            while !closed, waiting.count - head >= capacity + max(0, workers - running) { condition.wait() }
+            guard !closed else { return false }
+            waiting.append(Job(enqueued: .now, work: work))
+            condition.broadcast()
             return true
         }
     }

@@ -107,23 +107,30 @@ final class ZMQServer: @unchecked Sendable {
         }
         let summary = "zmq \(request.layout.rawValue) \(request.width)x\(request.height) \(request.elementType.rawValue)"
         let core = core
-        let accepted = core.queue.submit { [self] waited in
-            guard waited <= core.configuration.requestTimeout else {
-                finish(envelope: envelope, reply: nil, error: ServeError.expiredInQueue(waited: waited), arrived: arrived, summary: summary, bytesIn: bytesIn)
-                return
-            }
+        let accepted = core.pipeline.submit { [self] waited in
+            let model = core.models[0]
+            let prepared: DetectionService.PreparedInput
             do {
-                let result = try core.service.detect(request, with: core.models[0])
-                core.metrics.recordInference(model: core.models[0].name, seconds: result.inferenceSeconds, queued: waited.seconds)
-                finish(envelope: envelope, reply: (FrigateDetections(result.detections, width: result.width, height: result.height), result),
-                       error: nil, arrived: arrived, summary: summary, bytesIn: bytesIn)
+                guard waited <= core.configuration.requestTimeout else { throw ServeError.expiredInQueue(waited: waited) }
+                prepared = try core.service.prepare(request, for: model)
             } catch {
                 finish(envelope: envelope, reply: nil, error: error as? any HTTPStatusError ?? ServeError.inferenceFailed("\(error)"),
                        arrived: arrived, summary: summary, bytesIn: bytesIn)
+                return nil
+            }
+            return { [self] in
+                do throws(ServeError) {
+                    let result = try core.service.detect(prepared, with: model)
+                    core.metrics.recordInference(model: model.name, seconds: result.inferenceSeconds, queued: waited.seconds)
+                    finish(envelope: envelope, reply: (FrigateDetections(result.detections, width: result.width, height: result.height), result),
+                           error: nil, arrived: arrived, summary: summary, bytesIn: bytesIn)
+                } catch {
+                    finish(envelope: envelope, reply: nil, error: error, arrived: arrived, summary: summary, bytesIn: bytesIn)
+                }
             }
         }
         if !accepted {
-            finish(envelope: envelope, reply: nil, error: core.isDraining ? ServeError.draining : ServeError.queueFull(capacity: core.queue.capacity),
+            finish(envelope: envelope, reply: nil, error: core.isDraining ? ServeError.draining : ServeError.queueFull(capacity: core.pipeline.capacity),
                    arrived: arrived, summary: summary, bytesIn: bytesIn)
         }
     }
