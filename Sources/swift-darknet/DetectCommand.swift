@@ -34,10 +34,7 @@ struct DetectCommand: Command {
         PrecisionFlags.options,
     ]
 
-    let model: ModelOptions
-    let labelFiles: LabelFiles
-    let plan: PlanFlags
-    let precision: PrecisionFlags
+    let detectorFlags: DetectorFlags
     let options: DetectionOptions
     let json: Bool
     let out: URL?
@@ -46,10 +43,7 @@ struct DetectCommand: Command {
     let batch: DetectBatchOptions
 
     init(arguments: inout Arguments) throws {
-        model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        plan = try PlanFlags(arguments: &arguments)
-        precision = try PrecisionFlags(arguments: &arguments)
+        detectorFlags = try DetectorFlags(arguments: &arguments)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", range: 0...1),
             hierThreshold: try arguments.float("hier", range: 0...1),
@@ -72,9 +66,7 @@ struct DetectCommand: Command {
         if let out, paths.count > 1, Self.isImageFile(out) {
             throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")
         }
-        let (cfg, weights, names) = try model.resolve()
-        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                                        precision: precision, letterbox: options.letterbox, threads: threads)
+        let detector = try detectorFlags.loadDetector(try detectorFlags.model.resolve(), letterbox: options.letterbox, threads: threads)
         return try runBatch(paths, with: detector)
     }
 

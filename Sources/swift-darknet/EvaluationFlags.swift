@@ -30,33 +30,26 @@ struct EvaluationFlags {
     /// The help's words on how the images are prepared.
     static let letterboxHelp = "images are letterboxed when the cfg's [net] says letter_box=1, else stretched (AlexeyAB's rule)"
 
-    let model: ModelOptions
-    let labelFiles: LabelFiles
+    let detectorFlags: DetectorFlags
     let data: URL
-    let plan: PlanFlags
-    let precision: PrecisionFlags
     let threads: Int
 
     init(arguments: inout Arguments) throws {
-        model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        guard let data = labelFiles.data else {
-            throw CLIError(model.names == nil ? "missing --data (the .data file naming the images to score)"
-                                              : "give --data instead of --names: it names the images to score and their classes")
+        detectorFlags = try DetectorFlags(arguments: &arguments)
+        guard let data = detectorFlags.labelFiles.data else {
+            throw CLIError(detectorFlags.model.names == nil ? "missing --data (the .data file naming the images to score)"
+                                                            : "give --data instead of --names: it names the images to score and their classes")
         }
         self.data = data
-        plan = try PlanFlags(arguments: &arguments)
-        precision = try PrecisionFlags(arguments: &arguments)
         threads = try arguments.int("threads", range: 1...256)
     }
 
     /// The validation set, then the detector (a missing list or image fails before the weights load).
     func evaluation() throws -> DetectorEvaluation {
         let set = try ValidationSet(data: data)
-        let (cfg, weights, names) = try model.resolve()
-        let letterbox = try CfgLetterbox.read(cfg)
-        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                                        precision: precision, letterbox: letterbox, threads: threads)
+        let files = try detectorFlags.model.resolve()
+        let letterbox = try CfgLetterbox.read(files.cfg)
+        let detector = try detectorFlags.loadDetector(files, letterbox: letterbox, threads: threads)
         return DetectorEvaluation(detector: detector, set: set, letterbox: letterbox)
     }
 }

@@ -50,27 +50,3 @@ func cliMessage(_ error: any Error) -> String {
         return String(describing: error)
     }
 }
-
-/// The detector of a command's resolved model files: the cfg's diagnostics reported (errors
-/// under `--strict`), the weights loaded, the labels from `--names` or `--data` checked against
-/// the network's classes (a network without a detection head is refused first). int8 is
-/// calibrated on images fitted to the input as the command fits its own (`letterbox`).
-func loadDetector(cfg: URL, weights: URL, names: URL?, labelFiles: LabelFiles, options: PlanOptions,
-                  precision: PrecisionFlags, letterbox: Bool = true, threads: Int,
-                  sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
-    let spec = try loadSpec(cfg)
-    try report(spec, options: options)
-    let float = options
-    let options = try precision.options(options, spec: spec, float: { try Network(spec: spec, weights: weights, options: float) },
-                                        letterbox: letterbox, threads: threads) {
-        FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
-    }
-    let network = try Network(spec: spec, weights: weights, options: options)
-    if let summary = precision.summary(of: network.plan) {
-        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
-    }
-    _ = try Detector(network: network, threads: threads)
-    let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
-                                                   cfg: cfg, what: "classes")
-    return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads, sessionPolicy: sessionPolicy)
-}

@@ -65,20 +65,14 @@ struct ServeCommand: Command {
         PrecisionFlags.options,
     ]
 
-    let model: ModelOptions
-    let labelFiles: LabelFiles
-    let plan: PlanFlags
-    let precision: PrecisionFlags
+    let detectorFlags: DetectorFlags
     let name: String?
     let extraModels: [ExtraModel]
     let threads: Int
     let configuration: ServerConfiguration
 
     init(arguments: inout Arguments) throws {
-        model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        plan = try PlanFlags(arguments: &arguments)
-        precision = try PrecisionFlags(arguments: &arguments)
+        detectorFlags = try DetectorFlags(arguments: &arguments)
         name = arguments.string("name")
         extraModels = try arguments.strings("model").map(ExtraModel.init(option:))
         threads = try arguments.int("threads", range: 1...256)

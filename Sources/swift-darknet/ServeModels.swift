@@ -37,21 +37,20 @@ extension ServeCommand {
     func loadModels() throws -> [ServedModel] {
         let policy = SessionPolicy(maximumSessions: configuration.workers, idleTimeout: 300)
         var models: [ServedModel] = []
-        let (cfg, weights, names) = try model.resolve()
-        let mainName = name ?? Self.defaultName(cfg)
+        let files = try detectorFlags.model.resolve()
+        let mainName = name ?? Self.defaultName(files.cfg)
         guard ServedModel.isValidName(mainName) else {
             throw CLIError("the model name '\(mainName)' must be letters, digits, '-', '_' or '.' (give --name)")
         }
         models.append(try timed(mainName) {
-            try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                             precision: precision, letterbox: configuration.detection.letterbox, threads: threads, sessionPolicy: policy)
+            try detectorFlags.loadDetector(files, letterbox: configuration.detection.letterbox, threads: threads, sessionPolicy: policy)
         })
-        if precision.int8, !extraModels.isEmpty { warn("--precision applies to the main model; the --model ones run in float32") }
+        if detectorFlags.precision.int8, !extraModels.isEmpty { warn("--precision applies to the main model; the --model ones run in float32") }
         for extra in extraModels {
             models.append(try timed(extra.name) {
                 let spec = try loadSpec(extra.cfg)
-                try report(spec, options: plan.options)
-                let network = try Network(spec: spec, weights: extra.weights, options: plan.options)
+                try report(spec, options: detectorFlags.plan.options)
+                let network = try Network(spec: spec, weights: extra.weights, options: detectorFlags.plan.options)
                 let labels = try extra.names.map { try Detector.readLabels($0) } ?? []
                 return try Detector(network: network, labels: labels, labelsFile: extra.names?.path ?? "<labels>", threads: threads,
                                     sessionPolicy: policy)

@@ -52,10 +52,7 @@ struct VideoCommand: Command {
         PrecisionFlags.options,
     ]
 
-    let model: ModelOptions
-    let labelFiles: LabelFiles
-    let plan: PlanFlags
-    let precision: PrecisionFlags
+    let detectorFlags: DetectorFlags
     let input: String
     let options: DetectionOptions
     let classNames: [String]
@@ -70,10 +67,7 @@ struct VideoCommand: Command {
     let tracking: TrackerOptions?
 
     init(arguments: inout Arguments) throws {
-        model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        plan = try PlanFlags(arguments: &arguments)
-        precision = try PrecisionFlags(arguments: &arguments)
+        detectorFlags = try DetectorFlags(arguments: &arguments)
         let maximum = try arguments.int("max-det", range: 0...100_000)
         options = DetectionOptions(
             threshold: try arguments.float("thresh", range: 0...1),
@@ -106,11 +100,10 @@ struct VideoCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let (cfg, weights, names) = try model.resolve()
+        let files = try detectorFlags.model.resolve()
         // The input before the network: a bad file or URL fails before the weights load.
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout, autorotate: autorotate))
-        let detector = try loadDetector(cfg: cfg, weights: weights, names: names, labelFiles: labelFiles, options: plan.options,
-                                        precision: precision, threads: threads)
+        let detector = try detectorFlags.loadDetector(files, threads: threads)
         let network = detector.network
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: detector.labels) }

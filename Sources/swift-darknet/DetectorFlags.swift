@@ -1,0 +1,44 @@
+import BatchDetection
+import CommandLineKit
+import Darknet
+import Foundation
+
+/// The flags of a command that loads a detector (detect, video, serve, map, valid, recall): the model files, where
+/// the labels come from, how the network is planned and in what precision.
+struct DetectorFlags {
+    let model: ModelOptions
+    let labelFiles: LabelFiles
+    let plan: PlanFlags
+    let precision: PrecisionFlags
+
+    init(arguments: inout Arguments) throws {
+        model = try ModelOptions(arguments: &arguments)
+        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
+        plan = try PlanFlags(arguments: &arguments)
+        precision = try PrecisionFlags(arguments: &arguments)
+    }
+
+    /// The detector of the resolved model files (`model.resolve()`): the cfg's diagnostics
+    /// reported (errors under `--strict`), the weights loaded, the labels from `--names` or
+    /// `--data` checked against the network's classes (a network without a detection head is
+    /// refused first). int8 is calibrated on images fitted to the input as the command fits its
+    /// own (`letterbox`).
+    func loadDetector(_ files: (cfg: URL, weights: URL, names: URL?), letterbox: Bool = true, threads: Int,
+                      sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
+        let spec = try loadSpec(files.cfg)
+        try report(spec, options: plan.options)
+        let options = try precision.options(plan.options, spec: spec,
+                                            float: { try Network(spec: spec, weights: files.weights, options: plan.options) },
+                                            letterbox: letterbox, threads: threads) {
+            FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
+        }
+        let network = try Network(spec: spec, weights: files.weights, options: options)
+        if let summary = precision.summary(of: network.plan) {
+            FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
+        }
+        _ = try Detector(network: network, threads: threads)
+        let (labels, labelsFile) = try labelFiles.load(names: files.names, classes: DetectionDecoder.classCount(of: network.plan),
+                                                       cfg: files.cfg, what: "classes")
+        return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads, sessionPolicy: sessionPolicy)
+    }
+}
