@@ -1,12 +1,14 @@
 """Darknet cfg/weights handling for the peer comparison (development-time, not the library).
 
 - read_cfg / network_layers: a cfg's sections and every layer's shapes, for the sections
-  SwiftDarknet runs ([convolutional], [maxpool], [route], [shortcut], [upsample], [yolo]);
+  SwiftDarknet runs ([convolutional], [maxpool], [route] with groups/group_id, [shortcut],
+  [upsample], [yolo]);
 - write_cfg_at: a copy of a cfg with width/height set and batch=subdivisions=1, so all three
   systems read the same file at the same size;
 - write_random_weights: a valid .weights file with seeded values that keep activations O(1);
 - build_onnx: the network as an ONNX graph (batch norm folded as Darknet folds it, Darknet's
-  maxpool padding, nearest upsample); its outputs are the inputs of the [yolo] layers.
+  maxpool padding, route groups as channel slices, nearest upsample); its outputs are the
+  inputs of the [yolo] layers.
 """
 import struct
 
@@ -90,14 +92,19 @@ def network_layers(cfg, size):
             layer.update(size=k, stride=stride, padding=padding)
             h, w = (h + padding - k) // stride + 1, (w + padding - k) // stride + 1
         elif kind == "route":
-            if _int(options, "groups", 1) != 1:
-                refuse("route groups are not supported")
+            # groups/group_id (YOLOv4-tiny's CSP blocks): each input contributes the group_id-th
+            # of its `groups` equal channel slices, as Darknet's route layer copies them.
+            groups, group_id = _int(options, "groups", 1), _int(options, "group_id", 0)
+            if groups < 1 or not 0 <= group_id < groups:
+                refuse(f"bad groups={groups} group_id={group_id}")
             sources = [resolve(int(v)) for v in options["layers"].split(",") if v]
             shapes = [layers[j]["out"] for j in sources]
             if any(s[1:] != shapes[0][1:] for s in shapes):
                 refuse(f"route inputs differ in size: {shapes}")
-            layer["sources"] = sources
-            c, h, w = sum(s[0] for s in shapes), shapes[0][1], shapes[0][2]
+            if any(s[0] % groups for s in shapes):
+                refuse(f"route input channels {[s[0] for s in shapes]} not divisible by groups={groups}")
+            layer.update(sources=sources, groups=groups, group_id=group_id)
+            c, h, w = sum(s[0] // groups for s in shapes), shapes[0][1], shapes[0][2]
         elif kind == "shortcut":
             source = resolve(int(options["from"]))
             if layers[source]["out"] != (c, h, w):
@@ -239,6 +246,17 @@ def build_onnx(cfg, weights, size):
             current = out
         elif kind == "route":
             sources = [names[j] for j in layer["sources"]]
+            if layer["groups"] > 1:
+                sliced = []
+                for k, (j, source) in enumerate(zip(layer["sources"], sources)):
+                    part = layers[j]["out"][0] // layer["groups"]
+                    bounds = [np.array([v], np.int64) for v in (part * layer["group_id"], part * (layer["group_id"] + 1), 1)]
+                    initializers += [numpy_helper.from_array(v, f"slice{i}_{k}_{what}")
+                                     for v, what in zip(bounds, ("start", "end", "axis"))]
+                    sliced.append(f"slice{i}_{k}")
+                    nodes.append(helper.make_node("Slice", [source, f"slice{i}_{k}_start", f"slice{i}_{k}_end",
+                                                            f"slice{i}_{k}_axis"], [sliced[-1]]))
+                sources = sliced
             if len(sources) == 1:
                 current = sources[0]
             else:
