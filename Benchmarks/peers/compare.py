@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""SwiftDarknet (float and int8) vs ONNX Runtime (float and int8), OpenVINO and OpenCV DNN on one
-Darknet network, round-robin.
+"""SwiftDarknet (float and int8) vs ONNX Runtime (float and int8), OpenVINO, ncnn and OpenCV DNN on
+one Darknet network, round-robin.
 
 Usage (from the repository root, after `swift build -c release`):
   python Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3-tiny.cfg \
@@ -47,10 +47,20 @@ median wall times, of the median CPU times and of the fastest forwards.
                 one stream, INFERENCE_PRECISION_HINT f32 (Darknet's arithmetic)
   OpenVINO dflt (openvino-default) the same without the precision hint: OpenVINO's default
                 (bf16 on a CPU with AVX-512 BF16 or AMX); its version column shows the precision
+  ncnn fp32     (ncnn, PyPI wheels `ncnn` and `pnnx`) the same ONNX graph converted by pnnx
+                (its binary, fp16=0: fp32 weights in the .bin) to ncnn's .param/.bin, run by
+                ncnn.Net on the CPU with opt.num_threads=T, a new extractor per forward, and
+                use_fp16_packed/storage/arithmetic and use_bf16_packed/storage off (Darknet's
+                arithmetic; winograd and sgemm convolutions stay on, as by default)
+  ncnn dflt     (ncnn-default) the same with ncnn's default options: on a CPU with ARMv8.2 fp16
+                (asimdhp: Pi 5, Graviton 2+) fp16 storage and arithmetic; its version column shows
+                whether the flags were on and whether the CPU has asimdhp. ncnn int8 needs the
+                ncnn2table/ncnn2int8 tools, which neither wheel ships, so it is not measured.
 
 `--check` first runs `swift-darknet forward` on the same input tensor and prints the largest
-difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's, showing
-that the three systems compute the same network with the same weights.
+difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's (and
+OpenVINO's when installed, ncnn's when an ncnn system is measured, ORT int8's when measured),
+showing that the systems compute the same network with the same weights.
 
 `--contend on` runs every forward with a busy loop (`darknet-bench --busy-loop CPU`: a process
 doing register arithmetic, pinned to the last CPU) keeping one core busy, as a noisy neighbour
@@ -81,15 +91,20 @@ SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"
            "ours-int8-all": "SwiftDk int8 all",  # the same with --float-layers none (every layer, as ORT int8)
            "ort-int8": "ORT int8",  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
            "openvino": "OpenVINO f32",  # OpenVINO's CPU plugin on the same ONNX graph, f32 inference
-           "openvino-default": "OpenVINO dflt"}  # the same with OpenVINO's default precision (bf16 here)
+           "openvino-default": "OpenVINO dflt",  # the same with OpenVINO's default precision (bf16 here)
+           "ncnn": "ncnn fp32",  # ncnn on the pnnx conversion of the same ONNX graph, fp16/bf16 options off
+           "ncnn-default": "ncnn dflt"}  # the same with ncnn's default options (fp16 on ARMv8.2)
 OURS_INT8 = ("ours-int8", "ours-int8-all")
 OURS = ("ours", "fixed") + OURS_INT8
 OPENVINO = ("openvino", "openvino-default")
+NCNN = ("ncnn", "ncnn-default")
 # The ratio lines: each of our systems against these (when measured).
-RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "fixed"), "ours-int8": ("ours", "ort-int8", "ort"),
+RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "ncnn", "ncnn-default", "fixed"),
+          "ours-int8": ("ours", "ort-int8", "ort", "ncnn-default"),
           "ours-int8-all": ("ours", "ort-int8")}
 SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-int8": "int8", "ours-int8-all": "int8 all",
-         "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt"}
+         "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt", "ncnn": "ncnn",
+         "ncnn-default": "ncnn dflt"}
 
 
 def status_mb(field):
@@ -149,6 +164,30 @@ def worker(a):
         def forward():
             result = request.infer({0: blob})
             return [result[output] for output in compiled.outputs]
+    elif a.system in NCNN:
+        import ncnn
+        net = ncnn.Net()
+        net.opt.use_vulkan_compute = False
+        net.opt.num_threads = a.threads
+        if a.system == "ncnn":  # Darknet's arithmetic: no fp16/bf16 storage or arithmetic anywhere
+            for flag in ("use_fp16_packed", "use_fp16_storage", "use_fp16_arithmetic", "use_bf16_packed",
+                         "use_bf16_storage"):
+                setattr(net.opt, flag, False)
+        if net.load_param(a.ncnn + ".param") != 0 or net.load_model(a.ncnn + ".bin") != 0:
+            sys.exit(f"ncnn could not load {a.ncnn}.param/.bin")
+        with open(a.ncnn + ".param") as handle:  # pnnx names the graph's inputs in0.. and outputs out0..
+            names = handle.read().split()
+        outputs = sorted({n for n in names if n.startswith("out") and n[3:].isdigit()}, key=lambda n: int(n[3:]))
+        image = ncnn.Mat(np.ascontiguousarray(blob[0]))
+        half = "on" if net.opt.use_fp16_storage and net.opt.use_fp16_arithmetic else "off"
+        # The flags, and whether this CPU can use them: ARMv8.2's asimdhp (fp16 arithmetic); x86 has none.
+        version = f"{ncnn.__version__} fp16 {half}" + (
+            f", asimdhp {'yes' if ncnn.cpu_support_arm_asimdhp() else 'no'}" if ncnn.cpu_support_arm_neon() else ", x86")
+
+        def forward():
+            extractor = net.create_extractor()  # ncnn's idiom: an extractor per input
+            extractor.input("in0", image)
+            return [extractor.extract(name)[1] for name in outputs]
     else:
         import cv2
         cv2.setNumThreads(a.threads)
@@ -176,7 +215,7 @@ def worker(a):
         wall.append((time.perf_counter() - t0) * 1e3)
         cpu.append((time.process_time() - c0) * 1e3)
     if a.dump:
-        np.savez(a.dump, *[np.asarray(r, np.float32) for r in result])
+        np.savez(a.dump, *[np.array(r, np.float32) for r in result])
     print(json.dumps({"version": version, "load_ms": load_ms, "forward_ms": wall, "forward_cpu_ms": cpu,
                       "peak_rss_mb": peak_rss_mb(), "baseline_rss_mb": baseline}))
 
@@ -221,6 +260,13 @@ def onnx_of(system, files):
     return files["onnx-int8"] if system == "ort-int8" else files["onnx"]
 
 
+def peer_command(system, threads, a, files, runs):
+    """This script's worker for one peer system, without --serve or --dump."""
+    return [sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", str(threads),
+            "--runs", str(runs), "--warmup", str(a.warmup), "--input", files["input"], "--cfg", files["cfg"],
+            "--weights", files["weights"], "--onnx", onnx_of(system, files), "--ncnn", files.get("ncnn", "")]
+
+
 def ours_command(system, threads, a, files):
     """darknet-bench for one of our systems, without its mode (--runs or --serve)."""
     command = [a.bench, "--cfg", files["cfg"], "--weights", files["weights"], "--size", str(a.size),
@@ -261,10 +307,7 @@ def measure(system, threads, a, files, contended=False):
         result.setdefault("forward_cpu_ms", [result.get("cpu_median_ms", float("nan"))])
         result["version"] = result.get("blas", "")
         return result
-    command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", str(threads),
-               "--runs", str(a.runs), "--warmup", str(a.warmup), "--input", files["input"],
-               "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", onnx_of(system, files)]
-    return run_json(command, pinning(threads, a))
+    return run_json(peer_command(system, threads, a, files, a.runs), pinning(threads, a))
 
 
 class Server:
@@ -274,10 +317,7 @@ class Server:
         if system in OURS:
             command = ours_command(system, threads, a, files) + ["--serve"]
         else:
-            command = [sys.executable, os.path.abspath(__file__), "worker", "--system", system,
-                       "--threads", str(threads), "--runs", "0", "--warmup", str(a.warmup), "--input", files["input"],
-                       "--cfg", files["cfg"], "--weights", files["weights"], "--onnx", onnx_of(system, files),
-                       "--serve"]
+            command = peer_command(system, threads, a, files, 0) + ["--serve"]
         self.command = command
         # A file, not a pipe: a process that writes much to stderr while the driver waits on its
         # stdout would otherwise block on the full pipe.
@@ -361,25 +401,33 @@ def check(a, files, layers):
         return
     ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
     scale = max(float(np.abs(x).max()) for x in ours)
-    for system in ("ort", "opencv") + OPENVINO + (("ort-int8",) if "onnx-int8" in files else ()):
-        if system in OPENVINO and not openvino_available():
-            print(f"# check ours vs {SYSTEMS[system]} skipped: openvino is not installed in this environment")
-            continue
+    peers = ("ort", "opencv") + OPENVINO + (NCNN if "ncnn" in files else ()) + (("ort-int8",) if "onnx-int8" in files else ())
+    if not openvino_available():
+        print("# check ours vs OpenVINO skipped: openvino is not installed in this environment")
+        peers = tuple(p for p in peers if p not in OPENVINO)
+    for system in peers:
         out = os.path.join(files["dir"], f"{system}.npz")
-        subprocess.run([sys.executable, os.path.abspath(__file__), "worker", "--system", system, "--threads", "1",
-                        "--runs", "1", "--warmup", "0", "--input", files["input"], "--cfg", files["cfg"],
-                        "--weights", files["weights"], "--onnx", onnx_of(system, files), "--dump", out,
-                        "--heads", ",".join(map(str, heads))], check=True, capture_output=True)
+        command = peer_command(system, 1, a, files, 1) + ["--dump", out, "--heads", ",".join(map(str, heads))]
+        command[command.index("--warmup") + 1] = "0"
+        completed = subprocess.run(command, capture_output=True, text=True)
+        if completed.returncode != 0:
+            sys.exit(f"check: {SYSTEMS[system]} failed ({completed.returncode}): {' '.join(command)}\n{completed.stderr}")
         with np.load(out) as peer:
             theirs = [peer[key].reshape(-1) for key in sorted(peer.files, key=lambda k: int(k.split("_")[1]))]
+        if [x.size for x in ours] != [y.size for y in theirs]:
+            sys.exit(f"check: {SYSTEMS[system]}'s outputs have {[y.size for y in theirs]} values, ours {[x.size for x in ours]}")
         diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, theirs)]
         print(f"# check ours vs {SYSTEMS[system]}, same input tensor: max |diff| per [yolo] input "
               f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
 
 
-def openvino_available():
+def installed(module):
     import importlib.util
-    return importlib.util.find_spec("openvino") is not None
+    return importlib.util.find_spec(module) is not None
+
+
+def openvino_available():
+    return installed("openvino")
 
 
 def median(values):
@@ -439,6 +487,8 @@ def main():
         ap.error("ours-int8, ours-int8-all and ort-int8 need --calibrate DIR (a folder of calibration images)")
     if set(OPENVINO) & set(systems) and not openvino_available():
         ap.error("the openvino systems need `pip install openvino` in this environment")
+    if set(NCNN) & set(systems) and not installed("ncnn"):
+        ap.error("the ncnn systems need `pip install ncnn` and `pip install --no-deps pnnx` in this environment")
     conditions = {"off": [False], "on": [True], "both": [False, True]}[a.contend]
     a.contender = None
     threads = [int(t) for t in a.threads.split(",")]
@@ -447,7 +497,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="darknet-compare-") as directory:
         files = {"dir": directory, "cfg": os.path.join(directory, os.path.basename(a.cfg))}
         write_cfg_at(a.cfg, a.size, files["cfg"])
-        _, layers = network_layers(files["cfg"], a.size)
+        channels, layers = network_layers(files["cfg"], a.size)
         gflop = sum(layer["flops"] for layer in layers) / 1e9
         if a.random:
             files["weights"] = os.path.join(directory, f"random-seed{a.seed}.weights")
@@ -471,6 +521,13 @@ def main():
                             os.path.abspath(a.calibrate), str(a.size)], check=True)
             print(f"# ORT int8: quantize_static (QDQ, per-channel) calibrated on {os.path.abspath(a.calibrate)} in "
                   f"{time.perf_counter() - started:.1f} s", flush=True)
+        if set(NCNN) & set(systems):
+            from ncnn_model import convert
+            files["ncnn"] = os.path.join(directory, "model.ncnn")
+            started = time.perf_counter()
+            version = convert(files["onnx"], files["ncnn"], [1, channels, a.size, a.size])
+            print(f"# ncnn: the ONNX graph converted by pnnx {version} (fp16=0) in {time.perf_counter() - started:.1f} s",
+                  flush=True)
         if set(OURS_INT8) & set(systems):
             # Calibrated once, as an app would; every int8 process loads the sidecar.
             files["calibration"] = os.path.join(directory, "calibration.json")
@@ -584,7 +641,7 @@ if __name__ == "__main__":
         onnx.save(build_onnx(sys.argv[2], sys.argv[3], int(sys.argv[4])), sys.argv[5])
     elif len(sys.argv) > 1 and sys.argv[1] == "worker":
         wp = argparse.ArgumentParser()
-        for option in ("system", "input", "cfg", "weights", "onnx", "dump", "heads"):
+        for option in ("system", "input", "cfg", "weights", "onnx", "ncnn", "dump", "heads"):
             wp.add_argument(f"--{option}")
         for option in ("threads", "runs", "warmup"):
             wp.add_argument(f"--{option}", type=int)
