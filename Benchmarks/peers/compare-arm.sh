@@ -19,6 +19,11 @@
 # THREADS (default "1,N", N = the CPUs this process may use: `taskset -c 4-7 ...` on a
 # big.LITTLE board keeps every run, and the 1-thread pin, on the big cores); MODELS="v3tiny"
 # or "v4tiny" runs one network; LOG=FILE names the log (default peers-arm-HOST-DATE.txt here).
+#
+# Run it on an otherwise idle machine: ncnn's OpenMP threads (libgomp) spin at every barrier, so
+# when another process takes a core its all-core forwards stretch several-fold (on the 2-core
+# VM with two other jobs: 742 ms at 2 threads against 136 ms with OMP_WAIT_POLICY=passive). If
+# ncnn's CPU time per forward at N threads is far above its 1-thread time, the machine was busy.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -53,7 +58,7 @@ echo "# machine: $(uname -m), $(cpu_model), $cpus CPUs usable ($(getconf _NPROCE
 echo "# CPU flags: $(grep -m1 -E '^(Features|flags)' /proc/cpuinfo | cut -d: -f2 | tr ' ' '\n' | grep -E -x 'asimdhp|asimddp|i8mm|bf16|sve|sve2|avx2|avx512f|avx512_vnni|avx_vnni|fma' | paste -sd ' ' -)"
 echo "# $("$venv/bin/python" -c 'import sys, numpy, onnxruntime, ncnn; from importlib.metadata import version; pnnx = version("pnnx"); print(f"Python {sys.version.split()[0]}, numpy {numpy.__version__}, onnxruntime {onnxruntime.__version__}, ncnn {ncnn.__version__}, pnnx {pnnx}")')"
 echo "# $(swift --version 2>&1 | head -1)"
-echo "# threads $threads; log $log"
+echo "# threads $threads; OMP_WAIT_POLICY ${OMP_WAIT_POLICY:-unset} (ncnn's OpenMP); log $log"
 echo
 
 common=(--size 416 --threads "$threads" --check --json --interleave --rounds 3 --runs 8 --warmup 2
