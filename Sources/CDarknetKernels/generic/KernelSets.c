@@ -16,6 +16,11 @@ extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni_evex;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx512_vnni;
 #endif
+#if defined(__aarch64__)
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_neon;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_dotprod;
+extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_i8mm;
+#endif
 
 const swiftdarknet_vector_kernels *swiftdarknet_vector_kernel_set(int target) {
     switch (target) {
@@ -37,6 +42,11 @@ const swiftdarknet_integer_kernels *swiftdarknet_integer_kernel_set(int variant)
     case SWIFTDARKNET_INT8_AVX_VNNI: return &swiftdarknet_integer_kernels_avx_vnni;
     case SWIFTDARKNET_INT8_AVX_VNNI_EVEX: return &swiftdarknet_integer_kernels_avx_vnni_evex;
     case SWIFTDARKNET_INT8_AVX512_VNNI: return &swiftdarknet_integer_kernels_avx512_vnni;
+#endif
+#if defined(__aarch64__)
+    case SWIFTDARKNET_INT8_NEON: return &swiftdarknet_integer_kernels_neon;
+    case SWIFTDARKNET_INT8_DOTPROD: return &swiftdarknet_integer_kernels_dotprod;
+    case SWIFTDARKNET_INT8_I8MM: return &swiftdarknet_integer_kernels_i8mm;
 #endif
     default: return NULL;
     }

@@ -66,7 +66,14 @@ enum {
     /* AVX2's kernel for weights within +-SWIFTDARKNET_INT8_NARROW_LIMIT: ymm vpmaddubsw + vpmaddwd
      * on whole activation bytes. Chosen by the caller for such weights. */
     SWIFTDARKNET_INT8_AVX2_NARROW = 5,
-    SWIFTDARKNET_INT8_VARIANTS = 6
+    /* arm64: Advanced SIMD without dot products, operands widened to int16 and multiplied by smlal. */
+    SWIFTDARKNET_INT8_NEON = 6,
+    /* arm64 SDOT by element (FEAT_DotProd) on activations flipped to x - 128, corrected by 128 *
+     * the row's weight sum. */
+    SWIFTDARKNET_INT8_DOTPROD = 7,
+    /* arm64 USDOT by element (FEAT_I8MM): u8 x s8, as vpdpbusd. */
+    SWIFTDARKNET_INT8_I8MM = 8,
+    SWIFTDARKNET_INT8_VARIANTS = 9
 };
 
 /* Activations the epilogue applies (the first four share SWIFTDARKNET_ACTIVATION_*'s codes). */
