@@ -94,8 +94,8 @@ public struct PrecisionFlags: Sendable {
         return result
     }
 
-    /// For an int8 `plan`, what it runs in integers and, on a CPU without VNNI, the rule that
-    /// keeps the short convolutions float: "int8: 4 of 13 convolutions in integers (0 of them in
+    /// For an int8 `plan`, what it runs in integers and, on a CPU without VNNI (arm64: without
+    /// SDOT), the rule that keeps the short convolutions float: "int8: 4 of 13 convolutions in integers (0 of them in
     /// 16 bits); ..."; nil for float.
     public func summary(of plan: NetworkPlan) -> String? {
         guard int8 else { return nil }
@@ -103,7 +103,8 @@ public struct PrecisionFlags: Sendable {
         let (all, sixteenBit) = plan.integerConvolutions
         var summary = "int8: \(all) of \(convolutions) convolutions in integers (\(sixteenBit) of them in 16 bits)"
         if plan.cpu.int8WithoutDotProduct, floatLayers.minimumDepthWithoutVNNI > 0 {
-            summary += "; this CPU has no VNNI, so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"
+            let missing = plan.cpu.architecture == .arm64 ? "no dot product (SDOT)" : "no VNNI"
+            summary += "; this CPU has \(missing), so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"
         }
         return summary
     }

@@ -43,6 +43,10 @@ final class CPUFeaturesTests: XCTestCase {
             ]
             for (bit, feature) in expected { XCTAssertEqual(running.contains(bit), features.contains(feature), feature) }
             XCTAssertEqual(VectorKernels.native, .portable)
+            XCTAssertTrue(IntegerKernels.neon.runsHere)
+            XCTAssertEqual(IntegerKernels.dotProduct.runsHere, features.contains("asimddp"))
+            XCTAssertEqual(IntegerKernels.i8mm.runsHere, features.contains("asimddp") && features.contains("i8mm"))
+            XCTAssertEqual(IntegerKernels.native, IntegerKernels.i8mm.runsHere ? .i8mm : (IntegerKernels.dotProduct.runsHere ? .dotProduct : .neon))
         case .other:
             XCTAssertEqual(running, [])
         }

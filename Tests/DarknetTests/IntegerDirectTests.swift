@@ -284,9 +284,9 @@ final class IntegerDirectTests: XCTestCase {
     /// `sixteenBitEarlyLayers` those two are float too, and `.im2colOnly` keeps them float.
     /// Planned as an AVX2 CPU without VNNI, the default runs only the convolutions with K >= 2304
     /// in integers (10, 12, 14 and 21), in 8 bits with 7-bit weights, and so does `.floatEarly`
-    /// (it differs from the default only in the 16-bit layers, which that rule keeps float); as
-    /// an AVX-512 VNNI CPU (and as an arm64 one, which has no integer kernels of its own yet and
-    /// plans the portable ones) the early layers 2 and 4 in 16 bits and the deep ones in 8.
+    /// (it differs from the default only in the 16-bit layers, which that rule keeps float), and
+    /// so does an arm64 CPU without SDOT (NEON set), with 8-bit weights; as an AVX-512 VNNI CPU or
+    /// an arm64 one with SDOT or I8MM the early layers 2 and 4 in 16 bits and the deep ones in 8.
     func testDefaultPlanRunsTheEarlyLayersWithSixteenBits() throws {
         let tiny = try TinyInt8Plans()
         let withoutVNNI = CPUFeatures.x86_64(), avx512VNNI = CPUFeatures.x86_64(avx512VNNI: true)
@@ -297,7 +297,7 @@ final class IntegerDirectTests: XCTestCase {
                 guard let int8 = layer.int8, case .convolutional(let conv) = layer.spec.kind else { continue }
                 XCTAssertEqual(int8.variant, cpu.integerKernels, "layer \(layer.index)")
                 let deep = layer.inputShape.channels * conv.size * conv.size >= IntegerKernels.narrowDepth
-                XCTAssertEqual(int8.weightLimit, cpu.int8WithoutDotProduct && deep ? IntegerKernels.narrowLimit : 127,
+                XCTAssertEqual(int8.weightLimit, cpu.integerKernels == .avx2 && deep ? IntegerKernels.narrowLimit : 127,
                                "layer \(layer.index) on \(cpu)")
             }
             XCTAssertTrue(plan.int8CodeOutputs.allSatisfy { plan.layers[$0].algorithm != .int16Direct && plan.layers[$0 + 1].algorithm != .int16Direct })
@@ -307,7 +307,12 @@ final class IntegerDirectTests: XCTestCase {
         // Only x86-64 builds have the AVX2 kernels, whose lack of a dot product keeps the narrow
         // layers in float: planned by an aarch64 build, an AVX2 CPU gets the portable kernels.
         XCTAssertEqual(withoutVNNI.int8WithoutDotProduct, CPUFeatures.compiledArchitecture == .x86_64)
-        for cpu in [withoutVNNI, avx512VNNI, .arm64(dotProduct: true)] {
+        // Likewise arm64's NEON set (smlal, no SDOT), in aarch64 builds only; with SDOT or I8MM,
+        // the early layers run in 16 bits and the deep ones in 8.
+        XCTAssertEqual(CPUFeatures.arm64().int8WithoutDotProduct, CPUFeatures.compiledArchitecture == .arm64)
+        XCTAssertFalse(CPUFeatures.arm64(dotProduct: true).int8WithoutDotProduct)
+        XCTAssertFalse(CPUFeatures.arm64(dotProduct: true, i8mm: true).int8WithoutDotProduct)
+        for cpu in [withoutVNNI, avx512VNNI, .arm64(), .arm64(dotProduct: true), .arm64(dotProduct: true, i8mm: true)] {
             let defaultInt8 = try algorithms(.default, cpu: cpu).filter { $0.value.isInt8 }
             XCTAssertEqual(Set(defaultInt8.keys), cpu.int8WithoutDotProduct ? [10, 12, 14, 21] : [2, 4, 6, 8, 10, 12, 13, 14, 18, 21], "\(cpu)")
             let floatEarlyInt8 = try algorithms(.floatEarly, cpu: cpu).filter { $0.value.isInt8 }

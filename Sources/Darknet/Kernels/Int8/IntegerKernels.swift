@@ -18,9 +18,17 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     /// The AVX-VNNI tile compiled EVEX-encoded for AVX-512 VNNI + VL: runs that source on CPUs
     /// with AVX-512 VNNI but no AVX-VNNI. Never chosen by `best`.
     case avxVNNIOnAVX512 = 4
+    /// arm64 Advanced SIMD without dot products: operands widened to int16, `smlal` (four
+    /// products per instruction, as many as a float `fmla`).
+    case neon = 6
+    /// arm64 `SDOT` by element (FEAT_DotProd) on activations flipped to x - 128, corrected by 128
+    /// times the row's weight sum.
+    case dotProduct = 7
+    /// arm64 `USDOT` by element (FEAT_I8MM): unsigned activations x signed weights, as `vpdpbusd`.
+    case i8mm = 8
 
     /// The sets `best` considers, fastest first.
-    static let preferenceOrder: [IntegerKernels] = [.avx512VNNI, .avxVNNI, .avx2, .portable]
+    static let preferenceOrder: [IntegerKernels] = [.avx512VNNI, .avxVNNI, .avx2, .i8mm, .dotProduct, .neon, .portable]
 
     /// The fastest set a CPU of `architecture` with `extensions` runs.
     package static func best(on architecture: CPUFeatures.Architecture, _ extensions: CPUFeatures.Extensions) -> IntegerKernels {
@@ -34,6 +42,9 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
         case .avx2: (.x86_64, [.avx2])
         case .avxVNNI: (.x86_64, [.avx2, .avxVNNI])
         case .avx512VNNI, .avxVNNIOnAVX512: (.x86_64, [.avx2, .avx512f, .avx512bw, .avx512vl, .avx512vnni])
+        case .neon: (.arm64, [.neon])
+        case .dotProduct: (.arm64, [.neon, .dotProduct])
+        case .i8mm: (.arm64, [.neon, .dotProduct, .i8mm])
         }
         return (required.0 ?? architecture) == architecture && extensions.isSuperset(of: required.1)
             && swiftdarknet_integer_kernel_set(rawValue) != nil
@@ -46,8 +57,9 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     package var runsHere: Bool { runs(on: CPUFeatures.compiledArchitecture, .running) }
 
     /// Whether the set multiplies 8-bit values without a dot-product instruction: no faster
-    /// than float (see `CPUFeatures.int8WithoutDotProduct`).
-    package var lacksDotProduct: Bool { self == .avx2 }
+    /// than float (see `CPUFeatures.int8WithoutDotProduct`). x86's AVX2 and arm64's NEON set (the
+    /// portable one is what a CPU without either runs; the planner does not reckon with it).
+    package var lacksDotProduct: Bool { self == .avx2 || self == .neon }
 
     /// Weights within ±63 (7 bits) run AVX2's plain `vpmaddubsw` kernel, twice as fast as the
     /// nibble split (`CDarknetKernels/integer.h`).
@@ -63,8 +75,9 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     /// The limit a plan for a CPU whose fastest set is this one quantizes a convolution's weights
     /// to (K = `depth`), the same for every set a test then runs, so that all of them give the
     /// same answer: 7 bits (`narrowLimit`) for `.avx2` where K is at least `narrowDepth`, else 127.
+    /// arm64's `.neon` keeps 127: its `smlal` multiplies 7-bit weights no faster than 8-bit ones.
     package func plannedWeightLimit(depth: Int) -> Int32 {
-        lacksDotProduct && depth >= Self.narrowDepth ? Self.narrowLimit : 127
+        self == .avx2 && depth >= Self.narrowDepth ? Self.narrowLimit : 127
     }
 
     /// The C functions that multiply `weights`: for `.avx2`, AVX2's whole-byte kernels when the
@@ -90,6 +103,9 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
         case .avxVNNI: "avx-vnni"
         case .avx512VNNI: "avx512-vnni"
         case .avxVNNIOnAVX512: "avx-vnni-evex"
+        case .neon: "neon"
+        case .dotProduct: "dotprod"
+        case .i8mm: "i8mm"
         }
     }
 }
