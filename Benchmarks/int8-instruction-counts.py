@@ -9,7 +9,7 @@ BUILD: the aarch64 release build's CDarknetKernels objects (default
 `scripts/aarch64.sh build` leaves). For every function of each integer set's object: the GEMM
 (int8_gemm_<set>), the direct convolutions (int8_direct_<set>, int16_direct_<set>) and a tile
 function the compiler kept out of line: of the innermost loops that multiply (a backward branch's
-span holding no other multiplying loop), those with at least half the most products per iteration (the lanes of each multiply: sdot/usdot 16 per .4s,
+span holding no other multiplying loop), those with over half the most products per iteration (the lanes of each multiply: sdot/usdot 16 per .4s,
 smlal/smlal2 4 per .4s, vector mla/mul one per lane, madd/mul 1); its instructions, including
 loads and loop control, and instructions per product.
 """
@@ -45,7 +45,7 @@ def products(mnemonic, operands):
 
 
 def functions(path):
-    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", path], check=True, capture_output=True, text=True).stdout
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "--mattr=+dotprod,+i8mm", path], check=True, capture_output=True, text=True).stdout
     result, name = {}, None
     for line in text.splitlines():
         header = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
@@ -93,5 +93,5 @@ for name, relative in objects:
         most = max(count for _, count in loops)
         if most < 4:
             continue
-        for size, count in sorted({loop for loop in loops if 2 * loop[1] >= most}):
+        for size, count in sorted({loop for loop in loops if 2 * loop[1] > most}):
             print(f"| {name} | {function} | {size} | {count} | {size / count:.3f} |")

@@ -226,11 +226,16 @@ run() {
 # with the qemu CPU model each runs on, two groups at a time. Emulation runs the networks 20 to
 # 40 times slower than x86 runs them natively, so the groups hold what depends on the
 # architecture, and scripts/test.sh runs every test natively:
-#   kernels   every kernel variant aarch64 has against the naive layers, bit-identical results for
-#             any thread count (OpenBLAS's Neoverse N1 kernels);
+#   kernels   every vector kernel variant aarch64 has against the naive layers, bit-identical
+#             results for any thread count (OpenBLAS's Neoverse N1 kernels);
+#   integer   the int8 and int16 kernels: every integer set against the portable one, on qemu's
+#             `max` CPU without SVE (SVE makes qemu several times slower), which has dot products
+#             and I8MM, so the NEON, SDOT and I8MM sets all run (OpenBLAS takes its generic ARMv8
+#             kernels there: max's CPU ID names no real core);
 #   networks  YOLOv3-tiny with its real weights against Darknet's every layer, detection on
-#             Darknet's seven sample images, the zoo's small layer networks (OpenBLAS's Cortex-A57
-#             kernels, which Cortex-A72 runs);
+#             Darknet's seven sample images, the zoo's small layer networks, a small int8 network
+#             on the NEON integer set, which a CPU without dot products plans (OpenBLAS's
+#             Cortex-A57 kernels, which Cortex-A72 runs);
 #   io        image decoding through arm64's libraries against Darknet's pixels, malformed input,
 #             a few command-line runs of the aarch64 swift-darknet.
 # Under a budget of about 20 minutes for setup, build and test on two cores with the roots
@@ -247,16 +252,18 @@ group kernels neoverse-n1 \
     DarknetTests.KernelTests/testUpsampleRouteShortcutAndYolo \
     DarknetTests.KernelTests/testWinogradIsChosenForEligibleLayers \
     DarknetTests.KernelTests/testWinogradWeightTransformsReportTheLargestScaledWeight \
-    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests \
     DarknetTests.PointwiseConvolutionTests DarknetTests.ThreadingTests DarknetTests.WorkerPoolTests \
     DarknetTests.CPUFeaturesTests/testPlansAsOtherCPUsPickTheirAlgorithms
+group integer max,sve=off \
+    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
 group networks cortex-a72 \
     DarknetTests.DarknetFidelityTests/testYoloV3TinyRealWeightsEveryLayer \
     DarknetTests.ZooFidelityTests/testClassifierLayers \
     DarknetTests.ZooFidelityTests/testGlobalAverageAndTemperature \
     DarknetTests.ZooFidelityTests/testReorgVariants \
     DarknetTests.ZooFidelityTests/testTransposedConnectedWeights \
-    DarknetTests.DetectionTests/testSampleImagesAtThreshold025MatchDarknet
+    DarknetTests.DetectionTests/testSampleImagesAtThreshold025MatchDarknet \
+    DarknetTests.Int8NetworkTests/testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem
 group io cortex-a72 \
     DarknetImageTests.DarknetFidelityTests \
     DarknetImageTests.ImageFormatFidelityTests/testEveryFileDecodesToDarknetsPixels \
@@ -276,7 +283,7 @@ left_out=(
     "CPUFeaturesTests/testExtensionsFollowProcCPUInfo: qemu-user (Debian 12's 7.2) shows the host's /proc/cpuinfo, which has no arm64 Features line to compare with"
     "DarknetFidelityTests/testYoloV3TinyRandomWeightsEveryLayer (100 s here), ZooFidelityTests' ResNet-18, ResNeXt-50, Darknet reference, Go and YOLOv2-tiny-VOC networks, RegionDetectionTests (200 s): time; the same layer kernels as YOLOv3-tiny's real-weights run and the small zoo networks, which run"
     "CommandLineTests' classify (70 s here) and every-command help (40 s): time; argument handling, the same on every architecture"
-    "Int8NetworkTests, CommandLineTests/testInt8DetectCalibratesSavesAndLoadsTheSidecar: int8 networks take the portable int8 kernel on aarch64, over 20 minutes a test under emulation (11 for the CLI's)"
+    "Int8NetworkTests but its small chained network, CommandLineTests/testInt8DetectCalibratesSavesAndLoadsTheSidecar: time; each calibrates YOLOv3-tiny on 12 photos in float and runs it in int8 (some with the portable int8 kernel too): over 20 minutes a test under emulation when int8 took the portable kernel on aarch64 (11 for the CLI's), not measured with the arm64 integer sets"
     "ImageFormatFidelityTests/testHEIFDecodesToLibheifsPixels: its reference is the host's libheif (Debian 12's 1.15); the sysroot has Debian 13's 1.23, which rounds YCbCr to RGB differently (by 1/255, in 1% of 4:2:0 values; x86-64 too)"
 )
 
