@@ -243,6 +243,16 @@ run() {
 ci_groups=()
 # group NAME QEMU_CPU TEST...: adds a group to ci_groups.
 group() { local name=$1 cpu=$2; shift 2; ci_groups+=("$name:$cpu:$(IFS=,; echo "$*")"); }
+# They start in this order, two at a time, the next when one ends: the networks group (the
+# longest, about 8 minutes on a busy machine) beside kernels then io, the short integer group last.
+group networks cortex-a72 \
+    DarknetTests.DarknetFidelityTests/testYoloV3TinyRealWeightsEveryLayer \
+    DarknetTests.ZooFidelityTests/testClassifierLayers \
+    DarknetTests.ZooFidelityTests/testGlobalAverageAndTemperature \
+    DarknetTests.ZooFidelityTests/testReorgVariants \
+    DarknetTests.ZooFidelityTests/testTransposedConnectedWeights \
+    DarknetTests.DetectionTests/testSampleImagesAtThreshold025MatchDarknet \
+    DarknetTests.Int8NetworkTests/testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem
 group kernels neoverse-n1 \
     DarknetTests.KernelTests/testConvolutionMatchesDirectConvolution \
     DarknetTests.KernelTests/testConvolutionFusedWithMaxpoolEqualsTheTwoLayersApart \
@@ -254,16 +264,6 @@ group kernels neoverse-n1 \
     DarknetTests.KernelTests/testWinogradWeightTransformsReportTheLargestScaledWeight \
     DarknetTests.PointwiseConvolutionTests DarknetTests.ThreadingTests DarknetTests.WorkerPoolTests \
     DarknetTests.CPUFeaturesTests/testPlansAsOtherCPUsPickTheirAlgorithms
-group integer max,sve=off \
-    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
-group networks cortex-a72 \
-    DarknetTests.DarknetFidelityTests/testYoloV3TinyRealWeightsEveryLayer \
-    DarknetTests.ZooFidelityTests/testClassifierLayers \
-    DarknetTests.ZooFidelityTests/testGlobalAverageAndTemperature \
-    DarknetTests.ZooFidelityTests/testReorgVariants \
-    DarknetTests.ZooFidelityTests/testTransposedConnectedWeights \
-    DarknetTests.DetectionTests/testSampleImagesAtThreshold025MatchDarknet \
-    DarknetTests.Int8NetworkTests/testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem
 group io cortex-a72 \
     DarknetImageTests.DarknetFidelityTests \
     DarknetImageTests.ImageFormatFidelityTests/testEveryFileDecodesToDarknetsPixels \
@@ -276,6 +276,8 @@ group io cortex-a72 \
     DarknetTests.CommandLineTests/testHelpGoesToStdoutWithStatus0 \
     DarknetTests.CommandLineTests/testInputErrorsExit1AndNameTheFile \
     DarknetTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr
+group integer max,sve=off \
+    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
 
 # Why some tests the groups leave out cannot run here, beyond time (printed with the results).
 left_out=(

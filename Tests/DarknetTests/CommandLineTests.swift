@@ -170,6 +170,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
         let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : 10
         XCTAssertTrue(calibrated.stderr.contains("int8: \(expectedCount) of 13 convolutions in integers"), calibrated.stderr)
+        // Without a dot product the summary names what is missing: VNNI on x86-64, SDOT on arm64.
+        let missing = CPUFeatures.compiledArchitecture == .arm64 ? "no dot product (SDOT)" : "no VNNI"
+        XCTAssertEqual(calibrated.stderr.contains("this CPU has \(missing), so those with K"),
+                       CPUFeatures.current.int8WithoutDotProduct, calibrated.stderr)
         XCTAssertTrue(calibrated.stdout.contains("\"detections\""), calibrated.stdout)
         let loaded = try run(model + ["--calibration", sidecar, image])
         XCTAssertEqual(loaded.status, 0, loaded.stderr)
