@@ -42,7 +42,7 @@ final class CPUFeaturesTests: XCTestCase {
                 (.neon, "asimd"), (.dotProduct, "asimddp"), (.i8mm, "i8mm"), (.sve, "sve"), (.fp16, "asimdhp"),
             ]
             for (bit, feature) in expected { XCTAssertEqual(running.contains(bit), features.contains(feature), feature) }
-            XCTAssertEqual(VectorKernels.native, .portable)
+            XCTAssertEqual(VectorKernels.native, features.contains("asimd") ? .neon : .portable)
             XCTAssertTrue(IntegerKernels.neon.runsHere)
             XCTAssertEqual(IntegerKernels.dotProduct.runsHere, features.contains("asimddp"))
             XCTAssertEqual(IntegerKernels.i8mm.runsHere, features.contains("asimddp") && features.contains("i8mm"))
@@ -61,13 +61,21 @@ final class CPUFeaturesTests: XCTestCase {
         let haswellBLAS = BLASFeatures(kernelFamily: "Haswell", cutsInvariantly: false)
         let cpus: [CPUFeatures] = [.x86_64(), .x86_64(avx512VNNI: true), .x86_64(avx512: true, blas: haswellBLAS),
                                    .arm64(dotProduct: true)]
-        // An x86-64 CPU's vector kernels are compiled into x86-64 builds only: planned by an
-        // aarch64 build, it gets the portable ones.
+        // An architecture's vector kernels are compiled into its own builds only: an x86-64 CPU
+        // planned by an aarch64 build gets the portable ones, and an arm64 CPU planned by an
+        // x86-64 build too.
         let x86Build = CPUFeatures.compiledArchitecture == .x86_64
+        func expected(_ cpu: CPUFeatures) -> VectorKernels {
+            switch cpu.architecture {
+            case .x86_64 where x86Build: cpu.extensions.contains(.avx512f) ? .avx512 : .avx2
+            case .arm64 where CPUFeatures.compiledArchitecture == .arm64: .neon
+            default: .portable
+            }
+        }
         for cpu in cpus {
             let plan = try NetworkPlan(spec: spec, options: PlanOptions(cpu: cpu))
             XCTAssertEqual(plan.cpu, cpu)
-            XCTAssertEqual(plan.vectorKernels, cpu.architecture == .x86_64 && x86Build ? (cpu.extensions.contains(.avx512f) ? .avx512 : .avx2) : .portable)
+            XCTAssertEqual(plan.vectorKernels, expected(cpu), "\(cpu)")
             XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(cpu: cpu)), plan, "planning is a function of its inputs")
             let pointwise = plan.layers.filter { $0.algorithm == .pointwise }.count
             let oneByOne = plan.layers.filter { $0.algorithm == .direct }.count

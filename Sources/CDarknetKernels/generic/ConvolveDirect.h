@@ -45,9 +45,11 @@ static inline __attribute__((always_inline)) void CAT(block_, SUFFIX)(
 #pragma clang loop unroll(full)
             for (int f = 0; f < fb; f++) {
                 VEC wv = CAT(splat_, SUFFIX)(w[f * filter_stride + tap]);
+#if PIN_WEIGHT_BROADCAST
                 /* Materialised where it is used, so that the compiler is less inclined to load
                  * the next filters' weights early and keep several broadcasts live at once. */
                 KEEP_IN_REGISTER(wv);
+#endif
 #pragma clang loop unroll(full)
                 for (int j = 0; j < nv; j++) acc[f][j] = acc[f][j] + in[j] * wv;
             }

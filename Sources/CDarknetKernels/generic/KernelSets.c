@@ -20,6 +20,7 @@ extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx512_vn
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_neon;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_dotprod;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_i8mm;
+extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_neon;
 #endif
 
 const swiftdarknet_vector_kernels *swiftdarknet_vector_kernel_set(int target) {
@@ -28,6 +29,9 @@ const swiftdarknet_vector_kernels *swiftdarknet_vector_kernel_set(int target) {
 #if defined(__x86_64__)
     case SWIFTDARKNET_VECTOR_AVX2: return &swiftdarknet_vector_kernels_avx2;
     case SWIFTDARKNET_VECTOR_AVX512: return &swiftdarknet_vector_kernels_avx512;
+#endif
+#if defined(__aarch64__)
+    case SWIFTDARKNET_VECTOR_NEON: return &swiftdarknet_vector_kernels_neon;
 #endif
     default: return NULL;
     }

@@ -10,6 +10,10 @@
  *   SUFFIX                   function-name suffix (portable, avx2, avx512)
  *   LANES                    floats per vector
  *   FILTER_BLOCK, VECTOR_BLOCK          the direct convolution's register block
+ *   PIN_WEIGHT_BROADCAST (optional)     1 (default): each weight's broadcast is materialised
+ *                            in a vector register where it is used (KEEP_IN_REGISTER), against
+ *                            spills on 16-register x86; 0 leaves the compiler free to multiply
+ *                            by a loaded scalar's lane (aarch64's fmla by element)
  *   WINOGRAD_TILE_BLOCK, WINOGRAD_FILTER_VECTORS   the tile-major product kernel's block
  *   SPLAT_INDICES, EVEN_INDICES, ODD_INDICES       shuffle index lists for LANES lanes
  *   QUANTIZE_U8, INT16_DIRECT_LAYOUT (optional)    the target's own quantizer and 16-bit
@@ -19,6 +23,10 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#ifndef PIN_WEIGHT_BROADCAST
+#define PIN_WEIGHT_BROADCAST 1
+#endif
 
 #include "PortableEntries.h"
 #include "Primitives.h"

@@ -15,6 +15,9 @@ package enum VectorKernels: Int32, Sendable, CaseIterable, CustomStringConvertib
     case avx2 = 1
     /// 16 lanes, AVX-512F + FMA.
     case avx512 = 2
+    /// 4 lanes, Advanced SIMD, with register blocks for arm64's 32 vector registers (the
+    /// portable set's sums; `arm/VectorNEON.c`).
+    case neon = 3
 
     /// The set's functions. Only for a set the CPU runs (`CPUFeatures.runs`).
     @inline(__always)
@@ -31,12 +34,14 @@ package enum VectorKernels: Int32, Sendable, CaseIterable, CustomStringConvertib
         case .portable: (nil, [])
         case .avx2: (.x86_64, [.avx2, .fma])
         case .avx512: (.x86_64, [.avx512f, .fma])
+        case .neon: (.arm64, [.neon])
         }
         return (required.0 ?? architecture) == architecture && extensions.isSuperset(of: required.1)
             && swiftdarknet_vector_kernel_set(rawValue) != nil
     }
 
-    /// The widest set a CPU of `architecture` with `extensions` runs.
+    /// The widest set a CPU of `architecture` with `extensions` runs (the last of `allCases`
+    /// that runs: on arm64 NEON, the portable set's width with larger blocks).
     package static func best(on architecture: CPUFeatures.Architecture, _ extensions: CPUFeatures.Extensions) -> VectorKernels {
         allCases.last { $0.runs(on: architecture, extensions) } ?? .portable
     }
@@ -52,6 +57,7 @@ package enum VectorKernels: Int32, Sendable, CaseIterable, CustomStringConvertib
         case .portable: "portable"
         case .avx2: "avx2"
         case .avx512: "avx512"
+        case .neon: "neon"
         }
     }
 }

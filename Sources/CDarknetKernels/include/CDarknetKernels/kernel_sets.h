@@ -27,7 +27,8 @@ enum {
     SWIFTDARKNET_VECTOR_PORTABLE = 0, /* 4 lanes: SSE2 on x86-64, Advanced SIMD on arm64 */
     SWIFTDARKNET_VECTOR_AVX2 = 1,     /* 8 lanes, AVX2 + FMA */
     SWIFTDARKNET_VECTOR_AVX512 = 2,   /* 16 lanes, AVX-512F + FMA */
-    SWIFTDARKNET_VECTOR_TARGETS = 3
+    SWIFTDARKNET_VECTOR_NEON = 3,     /* 4 lanes, Advanced SIMD, blocked for 32 registers (arm64) */
+    SWIFTDARKNET_VECTOR_TARGETS = 4
 };
 
 typedef struct {
