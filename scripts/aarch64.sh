@@ -255,6 +255,7 @@ group networks cortex-a72 \
     DarknetTests.Int8NetworkTests/testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem
 group kernels neoverse-n1 \
     DarknetTests.KernelTests/testConvolutionMatchesDirectConvolution \
+    DarknetTests.KernelTests/testEveryVectorKernelSetMatchesTheNaiveLayers \
     DarknetTests.KernelTests/testConvolutionFusedWithMaxpoolEqualsTheTwoLayersApart \
     DarknetTests.KernelTests/testMaxpoolMatchesNaivePooling \
     DarknetTests.KernelTests/testOnlyPoolsTheConvolutionCanComputeAreFused \
@@ -281,7 +282,6 @@ group integer max,sve=off \
 
 # Why some tests the groups leave out cannot run here, beyond time (printed with the results).
 left_out=(
-    "KernelTests/testEveryVectorKernelSetMatchesTheNaiveLayers: repeats testConvolutionMatchesDirectConvolution once per vector kernel set; aarch64 has only the portable one"
     "CPUFeaturesTests/testExtensionsFollowProcCPUInfo: qemu-user (Debian 12's 7.2) shows the host's /proc/cpuinfo, which has no arm64 Features line to compare with"
     "DarknetFidelityTests/testYoloV3TinyRandomWeightsEveryLayer (100 s here), ZooFidelityTests' ResNet-18, ResNeXt-50, Darknet reference, Go and YOLOv2-tiny-VOC networks, RegionDetectionTests (200 s): time; the same layer kernels as YOLOv3-tiny's real-weights run and the small zoo networks, which run"
     "CommandLineTests' classify (70 s here) and every-command help (40 s): time; argument handling, the same on every architecture"
