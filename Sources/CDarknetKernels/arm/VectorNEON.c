@@ -2,7 +2,7 @@
  * The Advanced SIMD (NEON) vector kernel set: 4 lanes, as the portable set, blocked for
  * aarch64's 32 vector registers instead of x86's 16. The sums are the portable set's, in the
  * same order and fused the same way (clang contracts `acc + x * w` into fmla on aarch64 for
- * both), so the results equal the portable set's; only the register blocks differ.
+ * both); only the register blocks differ.
  *
  * The blocks were chosen by reading the release object's inner loops (Swift 6.0.3's clang 17,
  * -O2; Benchmarks/arm-inner-loops.sh prints them, Benchmarks/PERFORMANCE.md has the table):
