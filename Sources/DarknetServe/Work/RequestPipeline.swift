@@ -3,6 +3,9 @@
 /// the next image is decoded while the current one's forward pass runs, so a worker does not
 /// sit idle through a decode.
 ///
+/// Preparation threads run at a lower priority (nice 10): where the cores are all busy with
+/// forward passes, a decode waits for a free moment instead of delaying one.
+///
 /// Admission is the preparation stage's: `capacity` requests may wait, beyond that `submit`
 /// refuses. Between the stages a prepared input waits only for a worker that is free: a
 /// preparation thread holding one waits too, so at most `workers` prepared inputs exist beyond
@@ -13,7 +16,7 @@ final class RequestPipeline: Sendable {
 
     /// Starts `workers` preparation threads and `workers` worker threads.
     init(capacity: Int, workers: Int, name: String) {
-        preparation = WorkQueue(capacity: capacity, workers: workers, name: "\(name) preparation")
+        preparation = WorkQueue(capacity: capacity, workers: workers, name: "\(name) preparation", niceness: 10)
         inference = WorkQueue(capacity: 0, workers: workers, name: name)
     }
 

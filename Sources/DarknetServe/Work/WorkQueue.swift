@@ -20,12 +20,18 @@ final class WorkQueue: @unchecked Sendable {
         let work: @Sendable (_ waited: Duration) -> Void
     }
 
-    /// Starts `workers` threads named `name`.
-    init(capacity: Int, workers: Int, name: String) {
+    /// Starts `workers` threads named `name`, at `niceness` (Linux: each thread's own nice value,
+    /// 0 ... 19; larger yields the CPU to the process's other threads).
+    init(capacity: Int, workers: Int, name: String, niceness: Int32 = 0) {
         self.capacity = max(0, capacity)
         self.workers = max(1, workers)
         for index in 0..<self.workers {
-            let thread = Thread { self.workLoop() }   // the threads keep the queue alive until they exit
+            let thread = Thread {   // the threads keep the queue alive until they exit
+                #if os(Linux)
+                if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+                #endif
+                self.workLoop()
+            }
             thread.name = "\(name) \(index + 1)"
             thread.stackSize = 8 << 20
             threads.append(thread)
