@@ -70,4 +70,21 @@ final class RequestPipelineTests: XCTestCase {
         XCTAssertTrue(pipeline.close(timeout: .seconds(10)))
         XCTAssertFalse(pipeline.submit { _ in nil }, "admitted after close")
     }
+
+    func testAFinishedRequestIsReleasedAtOnce() {
+        final class Payload: Sendable {}
+        let pipeline = RequestPipeline(capacity: 4, workers: 1, name: "test")
+        defer { pipeline.close(timeout: .seconds(10)) }
+        weak var released: Payload?
+        let done = expectation(description: "detected")
+        do {
+            let payload = Payload()
+            released = payload
+            XCTAssertTrue(pipeline.submit { _ in { withExtendedLifetime(payload) {}; done.fulfill() } })
+        }
+        wait(for: [done], timeout: 10)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while released != nil, Date() < deadline { usleep(1000) }
+        XCTAssertNil(released, "the queues hold a finished request (and its image) until they next compact")
+    }
 }

@@ -8,7 +8,9 @@ final class WorkQueue: @unchecked Sendable {
     let capacity: Int
     let workers: Int
     private let condition = NSCondition()
-    private var waiting: [Job] = []
+    /// Jobs in arrival order; those before `head` were taken (their slots emptied, so a finished
+    /// job's closure, and the request it holds, is freed at once, not at the next compaction).
+    private var waiting: [Job?] = []
     private var head = 0
     private var running = 0
     private var closed = false
@@ -105,6 +107,7 @@ final class WorkQueue: @unchecked Sendable {
             while head == waiting.count, !closed { condition.wait() }
             guard head < waiting.count else { return nil }
             let job = waiting[head]
+            waiting[head] = nil
             head += 1
             if head > 64, head * 2 > waiting.count {
                 waiting.removeFirst(head)
