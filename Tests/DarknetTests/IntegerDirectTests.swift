@@ -17,8 +17,9 @@ final class IntegerDirectTests: XCTestCase {
         let bits: Set<Int>
     }
 
-    /// Widths that are and are not multiples of 16 (so tiles cross output rows), more than one
-    /// group of 8-bit panels (K = 2304 over 13 rows of 15), an odd channel count (a last 16-bit
+    /// Widths that are and are not multiples of 16 (so a strip of 16 columns meets one output row
+    /// or several, down to one column per row), more than one group of 8-bit panels (K = 2304
+    /// over 13 rows of 13), an odd channel count (a last 16-bit
     /// pair with one channel), K large enough to lower the 16-bit code limit, 5x5 and unpadded
     /// windows, a padded 1x1, filters not a multiple of 8, and the scalar (mish) epilogue.
     private static let cases: [Case] = [
@@ -32,6 +33,7 @@ final class IntegerDirectTests: XCTestCase {
         Case(channels: 256, height: 13, width: 13, filters: 24, size: 3, padding: 1, activation: .leaky, bits: [8]),
         Case(channels: 32, height: 32, width: 16, filters: 16, size: 3, padding: 1, activation: .logistic, bits: [8]),
         Case(channels: 128, height: 6, width: 18, filters: 24, size: 3, padding: 1, activation: .leaky, bits: [16]),
+        Case(channels: 8, height: 19, width: 3, filters: 8, size: 3, padding: 0, activation: .leaky, bits: [8, 16]),
     ]
 
     /// The cases of the `bits`-bit kernel, in table order (the order their seeds follow).
@@ -144,8 +146,8 @@ final class IntegerDirectTests: XCTestCase {
     }
 
     /// Which int8 convolutions the planner takes the direct path for: stride 1 with a window over
-    /// whole quads of channels and outputs at least 8 kernel widths wide; stride 2, 1x1 unpadded,
-    /// 3-channel inputs and 13-wide 3x3 outputs stay on im2col.
+    /// whole quads of channels, at any output width (it computes only the output's own columns);
+    /// stride 2, 1x1 unpadded and 3-channel inputs stay on im2col.
     func testInt8DirectSuitsStrideOneWindowsOverWholeChannelQuads() {
         func direct(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
             let width = (outputWidth - 1) * stride + size - 2 * padding
@@ -161,20 +163,22 @@ final class IntegerDirectTests: XCTestCase {
         XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 26))
         XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 16))
         XCTAssertTrue(direct(size: 1, stride: 1, padding: 1, channels: 8, outputWidth: 8))
-        XCTAssertFalse(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 13))
+        XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 13))
+        XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 1))
         XCTAssertTrue(Int8Direct.computes(size: 3, stride: 1, padding: 1, channels: 16))
         XCTAssertFalse(direct(size: 3, stride: 2, padding: 1, channels: 16, outputWidth: 26))
         XCTAssertFalse(direct(size: 1, stride: 1, padding: 0, channels: 16, outputWidth: 26))
         XCTAssertFalse(direct(size: 3, stride: 1, padding: 1, channels: 3, outputWidth: 416))
     }
 
-    /// The planner's int8 choice on YOLOv3-tiny: `.int8Direct` for its 3x3 layers 26 wide and
-    /// more, `.int8Im2col` for those 13 wide and the 1x1 ones; `.im2colOnly` keeps im2col.
+    /// The planner's int8 choice on YOLOv3-tiny: `.int8Direct` for its 3x3 layers over whole
+    /// channel quads, `.int8Im2col` for the first (3 channels) and the 1x1 ones; `.im2colOnly`
+    /// keeps im2col.
     func testPlannerPicksDirectForWideStrideOneInt8Layers() throws {
         let tiny = try TinyInt8Plans()
         let fastest = try tiny.algorithms(floatLayers: .none).filter { $0.value.isInt8 }
-        XCTAssertEqual(Set(fastest.filter { $0.value == .int8Direct }.keys), [2, 4, 6, 8, 21])
-        XCTAssertEqual(Set(fastest.filter { $0.value == .int8Im2col }.keys), [0, 10, 12, 13, 14, 15, 18, 22])
+        XCTAssertEqual(Set(fastest.filter { $0.value == .int8Direct }.keys), [2, 4, 6, 8, 10, 12, 14, 21])
+        XCTAssertEqual(Set(fastest.filter { $0.value == .int8Im2col }.keys), [0, 13, 15, 18, 22])
         XCTAssertEqual(Set(try tiny.algorithms(floatLayers: .none, .im2colOnly).values.filter(\.isInt8)), [.int8Im2col])
     }
 

@@ -8,13 +8,10 @@
 
 #include <string.h>
 
-/* Past the last plane, the last panel reads up to 15 columns beyond the virtual ones, each
- * shifted by at most (size - 1) rows and columns: (16 + size) pixels of 4 bytes. */
-static ptrdiff_t slack_bytes(ptrdiff_t size) { return (SWIFTDARKNET_INT8_STRIP + size) * 4; }
-
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                                 ptrdiff_t padding, ptrdiff_t size) {
-    return (channels + 3) / 4 * (height + 2 * padding) * (width + 2 * padding) * 4 + slack_bytes(size);
+    (void)size;
+    return (channels + 3) / 4 * (height + 2 * padding) * (width + 2 * padding) * 4;
 }
 
 /* One row of `width` pixels: byte t of pixel x from rows[t][x]. */
@@ -54,7 +51,6 @@ void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, p
             }
         }
     }
-    if (quad_begin < quads && quad_end == quads) memset(layout + quads * plane, zero_point, (size_t)slack_bytes(size));
 }
 
 /* Bytes of B copied at a time: with a chunk of packed A (192 KiB), within a 1 MiB L2. */

@@ -160,11 +160,11 @@ typedef void swiftdarknet_int8_gemm_fn(const int8_t *packed_a, const uint8_t *pa
 /*
  * Direct int8 convolution at stride 1, without im2col. The input's codes are laid out once as
  * channel quads of padded planes, [ceil(C / 4)][H + 2p][W + 2p][4] bytes, the border and the
- * missing channels of the last quad holding the zero point: then the 16 packed-B columns of one
- * quad of k (4 channels at one kernel offset) are 64 contiguous bytes. The GEMM runs over the
- * "virtual" columns j = y * (W + 2p) + x of that padded width; those with x >= the output width
- * are computed and dropped. Each panel of B (the variant's strips over all of K) is copied from
- * the layout into the caller's `panel` in 64-byte pieces, then the variant's own tile runs on it,
+ * missing channels of the last quad holding the zero point: then the packed-B columns of one
+ * quad of k (4 channels at one kernel offset) that lie in one output row are contiguous bytes.
+ * The GEMM runs over the output's columns j = y * out_width + x. Each panel of B (the variant's
+ * strips over all of K) is gathered from the layout into the caller's `panel`, a piece per output
+ * row a strip of 16 columns meets, then the variant's own tile runs on it,
  * so every variant gives the integers its im2col GEMM gives. The weights (packed A) must have k
  * in the order ((quad * size + kernel row) * size + kernel column) * 4 + channel % 4, zero for
  * channels beyond C.
@@ -176,18 +176,18 @@ typedef struct {
     ptrdiff_t size;                /* kernel size; the output is (padded - size + 1) on each side */
 } swiftdarknet_int8_direct_input;
 
-/* Bytes of the layout, with the slack the last panel reads past the last plane. */
+/* Bytes of the layout. */
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                                 ptrdiff_t padding, ptrdiff_t size);
 /* Lays out CHW codes (channels x height x width) as above: the quads [quad_begin, quad_end),
- * so threads can split the work (the call with the last quad also writes the slack). */
+ * so threads can split the work. */
 void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                      ptrdiff_t padding, ptrdiff_t size, uint8_t zero_point, uint8_t *layout,
                                      ptrdiff_t quad_begin, ptrdiff_t quad_end);
 /* Bytes of one thread's panel for K (= quads * 4 * size * size). */
 ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k);
-/* The convolution's virtual columns [n_begin, n_end) (n_begin a multiple of
- * SWIFTDARKNET_INT8_STRIP; all: 0, out_height * padded_width) for every filter, after the
+/* The convolution's output columns [n_begin, n_end) (n_begin a multiple of
+ * SWIFTDARKNET_INT8_STRIP; all: 0, out_height * out_width) for every filter, after the
  * epilogue, into the CHW output c (filter m's plane at c + m * out_height * out_width), as
  * `output` (SWIFTDARKNET_INT8_OUTPUT_F32 or _U8, requantized as the GEMM's). */
 typedef void swiftdarknet_int8_direct_fn(const int8_t *packed_a, ptrdiff_t m,

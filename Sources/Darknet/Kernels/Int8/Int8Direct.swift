@@ -2,9 +2,9 @@ import CDarknetKernels
 
 /// One stride-1 convolution (groups 1, square kernel) in int8 without im2col, the core of
 /// `Int8DirectConvolution`: the input's 8-bit codes are laid out once as channel quads of
-/// padded planes (`CDarknetKernels/integer.h`), so each packed-B panel is copied from them in 64-byte
-/// pieces; the GEMM and its epilogue are the im2col path's, over the padded width, whose extra
-/// columns are dropped. The weights' k order differs from Darknet's (`reordered(_:)`), so the
+/// padded planes (`CDarknetKernels/integer.h`), so each packed-B panel is gathered from them in
+/// pieces of up to 64 bytes, one per output row a strip of 16 columns meets; the GEMM and its
+/// epilogue are the im2col path's, over the output's own columns. The weights' k order differs from Darknet's (`reordered(_:)`), so the
 /// GEMM gives exactly the im2col path's integers. The layout splits over threads by channel
 /// quads, the GEMM by 16-column strips: the result does not depend on the thread count.
 package struct Int8Direct: Sendable, Equatable {
@@ -27,12 +27,6 @@ package struct Int8Direct: Sendable, Equatable {
             && channels * size * size <= Int8GEMM.maximumDepth
     }
 
-    /// Whether the direct path pays for an output `outputWidth` wide: at least 8 kernel widths,
-    /// so that the padded width's extra columns cost at most 1/8 more work. Measured
-    /// (`darknet-microbench --filter int8`, YOLOv3 at 416, 3x3, against im2col): 208 wide 1.7x
-    /// faster, 104: 1.5x, 52: 1.25x, 26: 1.2x; 13 (15 % extra columns): no faster.
-    package static func widthPays(size: Int, outputWidth: Int) -> Bool { outputWidth >= 8 * (size - 1) }
-
     package var quads: Int { (channels + 3) / 4 }
     package var paddedHeight: Int { height + 2 * padding }
     package var paddedWidth: Int { width + 2 * padding }
@@ -40,8 +34,6 @@ package struct Int8Direct: Sendable, Equatable {
     package var outputWidth: Int { paddedWidth - size + 1 }
     /// K of the GEMM: whole quads of channels times the kernel area.
     package var depth: Int { quads * 4 * size * size }
-    /// The GEMM's columns: every output row over the padded width.
-    package var virtualColumns: Int { outputHeight * paddedWidth }
     /// Bytes of the padded layout `run` writes into its workspace.
     package var layoutBytes: Int { swiftdarknet_int8_direct_layout_bytes(channels, height, width, padding, size) }
     /// Bytes of each thread's panel.
@@ -125,7 +117,7 @@ package struct Int8Direct: Sendable, Equatable {
 
     /// The direct paths' GEMM over `layout` (`units` 4-byte channel groups: quads of 8-bit
     /// channels, or pairs of 16-bit ones in `Int16Direct`), split over threads by 16-column
-    /// strips of its virtual columns: `body(a, input, panel, columns)` on each worker's panel.
+    /// strips of the output's columns: `body(a, input, panel, columns)` on each worker's panel.
     static func multiply(_ weights: Int8PackedWeights, layout: UnsafeMutablePointer<UInt8>, units: Int,
                          paddedHeight: Int, paddedWidth: Int, size: Int, panels: UnsafeMutableRawPointer,
                          panelStride: Int, split: ThreadSplit,
@@ -133,7 +125,7 @@ package struct Int8Direct: Sendable, Equatable {
                                   UnsafeMutablePointer<UInt8>, Range<Int>) -> Void) {
         var input = swiftdarknet_int8_direct_input(layout: layout, quads: units, padded_height: paddedHeight,
                                                    padded_width: paddedWidth, size: size)
-        let columns = (paddedHeight - size + 1) * paddedWidth
+        let columns = (paddedHeight - size + 1) * (paddedWidth - size + 1)
         weights.withPacked { a in
             withUnsafePointer(to: &input) { input in
                 split((columns + 15) / 16) { strips, worker in
