@@ -43,6 +43,10 @@ median wall times, of the median CPU times and of the fastest forwards.
                 Runtime's quantize_static (QDQ, per-channel int8 weights, uint8 activations,
                 MinMax calibration on DIR's images letterboxed as Darknet does; ort_int8.py),
                 run as ONNX Runtime above
+  OpenVINO int8 (openvino-int8, needs --calibrate DIR) ORT int8's QDQ graph run by OpenVINO's CPU
+                plugin as OpenVINO dflt below: OpenVINO fuses each DequantizeLinear -> Conv ->
+                QuantizeLinear into its own int8 convolution (VNNI, AMX where the CPU has them);
+                the layers left unquantized run at its default precision (the version column)
   OpenVINO f32  (openvino) the same ONNX graph, CPU plugin, INFERENCE_NUM_THREADS=T, LATENCY hint,
                 one stream, INFERENCE_PRECISION_HINT f32 (Darknet's arithmetic)
   OpenVINO dflt (openvino-default) the same without the precision hint: OpenVINO's default
@@ -92,18 +96,20 @@ SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"
            "ort-int8": "ORT int8",  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
            "openvino": "OpenVINO f32",  # OpenVINO's CPU plugin on the same ONNX graph, f32 inference
            "openvino-default": "OpenVINO dflt",  # the same with OpenVINO's default precision (bf16 here)
+           "openvino-int8": "OpenVINO int8",  # OpenVINO's CPU plugin on ORT int8's QDQ graph (needs --calibrate)
            "ncnn": "ncnn fp32",  # ncnn on the pnnx conversion of the same ONNX graph, fp16/bf16 options off
            "ncnn-default": "ncnn dflt"}  # the same with ncnn's default options (fp16 on ARMv8.2)
 OURS_INT8 = ("ours-int8", "ours-int8-all")
 OURS = ("ours", "fixed") + OURS_INT8
-OPENVINO = ("openvino", "openvino-default")
+OPENVINO = ("openvino", "openvino-default", "openvino-int8")
+QDQ = ("ort-int8", "openvino-int8")  # the systems that run the quantized ONNX graph
 NCNN = ("ncnn", "ncnn-default")
 # The ratio lines: each of our systems against these (when measured).
 RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "ncnn", "ncnn-default", "fixed"),
-          "ours-int8": ("ours", "ort-int8", "ort", "ncnn-default"),
-          "ours-int8-all": ("ours", "ort-int8")}
+          "ours-int8": ("ours", "ort-int8", "openvino-int8", "ort", "ncnn-default"),
+          "ours-int8-all": ("ours", "ort-int8", "openvino-int8")}
 SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-int8": "int8", "ours-int8-all": "int8 all",
-         "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt", "ncnn": "ncnn",
+         "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt", "openvino-int8": "OV int8", "ncnn": "ncnn",
          "ncnn-default": "ncnn dflt"}
 
 
@@ -155,7 +161,7 @@ def worker(a):
         import openvino as ov
         core = ov.Core()
         config = {"INFERENCE_NUM_THREADS": a.threads, "PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": 1}
-        if a.system == "openvino":
+        if a.system == "openvino":  # openvino-int8 keeps the default: its quantized convolutions run in int8 anyway
             config["INFERENCE_PRECISION_HINT"] = "f32"  # Darknet's arithmetic; the default is bf16 on this CPU
         compiled = core.compile_model(core.read_model(a.onnx), "CPU", config)
         request = compiled.create_infer_request()
@@ -257,7 +263,7 @@ class Contender:
 
 def onnx_of(system, files):
     """The ONNX graph an ONNX Runtime or OpenVINO system runs: the float one, or its int8 quantization."""
-    return files["onnx-int8"] if system == "ort-int8" else files["onnx"]
+    return files["onnx-int8"] if system in QDQ else files["onnx"]
 
 
 def peer_command(system, threads, a, files, runs):
@@ -401,7 +407,8 @@ def check(a, files, layers):
         return
     ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
     scale = max(float(np.abs(x).max()) for x in ours)
-    peers = ("ort", "opencv") + OPENVINO + (NCNN if "ncnn" in files else ()) + (("ort-int8",) if "onnx-int8" in files else ())
+    float_openvino = tuple(p for p in OPENVINO if p not in QDQ)
+    peers = ("ort", "opencv") + float_openvino + (NCNN if "ncnn" in files else ()) + (QDQ if "onnx-int8" in files else ())
     if not openvino_available():
         print("# check ours vs OpenVINO skipped: openvino is not installed in this environment")
         peers = tuple(p for p in peers if p not in OPENVINO)
@@ -483,8 +490,8 @@ def main():
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown:
         ap.error(f"unknown system(s) {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
-    if {"ort-int8", *OURS_INT8} & set(systems) and not a.calibrate:
-        ap.error("ours-int8, ours-int8-all and ort-int8 need --calibrate DIR (a folder of calibration images)")
+    if {*QDQ, *OURS_INT8} & set(systems) and not a.calibrate:
+        ap.error("ours-int8, ours-int8-all, ort-int8 and openvino-int8 need --calibrate DIR (a folder of calibration images)")
     if set(OPENVINO) & set(systems) and not openvino_available():
         ap.error("the openvino systems need `pip install openvino` in this environment")
     if set(NCNN) & set(systems) and not installed("ncnn"):
@@ -514,7 +521,7 @@ def main():
         # driver would otherwise keep resident during all measurements.
         subprocess.run([sys.executable, os.path.abspath(__file__), "build-onnx", files["cfg"], files["weights"],
                         str(a.size), files["onnx"]], check=True)
-        if "ort-int8" in systems:
+        if set(QDQ) & set(systems):
             files["onnx-int8"] = os.path.join(directory, "model-int8.onnx")
             started = time.perf_counter()
             subprocess.run([sys.executable, os.path.abspath(__file__), "quantize-onnx", files["onnx"], files["onnx-int8"],
