@@ -15,13 +15,16 @@ final class IntegerDirectTests: XCTestCase {
         let activation: Activation
         /// The kernels that take it: 8-bit, 16-bit or both.
         let bits: Set<Int>
+        /// 1, or 2 (the layout's four phases).
+        var stride = 1
     }
 
     /// Widths that are and are not multiples of 16 (so a strip of 16 columns meets one output row
     /// or several, down to one column per row), more than one group of 8-bit panels (K = 2304
     /// over 13 rows of 13), an odd channel count (a last 16-bit
     /// pair with one channel), K large enough to lower the 16-bit code limit, 5x5 and unpadded
-    /// windows, a padded 1x1, filters not a multiple of 8, and the scalar (mish) epilogue.
+    /// windows, a padded 1x1, filters not a multiple of 8, the scalar (mish) epilogue, and at
+    /// stride 2 padded sides both even and odd, outputs wider than 16, 1x1 and 5x5 windows.
     private static let cases: [Case] = [
         Case(channels: 8, height: 13, width: 13, filters: 20, size: 3, padding: 1, activation: .leaky, bits: [8]),
         Case(channels: 16, height: 7, width: 21, filters: 9, size: 3, padding: 1, activation: .mish, bits: [8]),
@@ -34,6 +37,15 @@ final class IntegerDirectTests: XCTestCase {
         Case(channels: 32, height: 32, width: 16, filters: 16, size: 3, padding: 1, activation: .logistic, bits: [8]),
         Case(channels: 128, height: 6, width: 18, filters: 24, size: 3, padding: 1, activation: .leaky, bits: [16]),
         Case(channels: 8, height: 19, width: 3, filters: 8, size: 3, padding: 0, activation: .leaky, bits: [8, 16]),
+        Case(channels: 8, height: 13, width: 13, filters: 20, size: 3, padding: 1, activation: .leaky, bits: [8], stride: 2),
+        Case(channels: 12, height: 40, width: 38, filters: 9, size: 3, padding: 1, activation: .mish, bits: [8], stride: 2),
+        Case(channels: 64, height: 52, width: 52, filters: 16, size: 3, padding: 1, activation: .leaky, bits: [8], stride: 2),
+        Case(channels: 4, height: 10, width: 80, filters: 8, size: 3, padding: 1, activation: .relu, bits: [8], stride: 2),
+        Case(channels: 8, height: 11, width: 36, filters: 8, size: 3, padding: 0, activation: .relu, bits: [8], stride: 2),
+        Case(channels: 4, height: 9, width: 11, filters: 8, size: 5, padding: 2, activation: .linear, bits: [8, 16], stride: 2),
+        Case(channels: 4, height: 9, width: 10, filters: 8, size: 1, padding: 0, activation: .linear, bits: [8, 16], stride: 2),
+        Case(channels: 32, height: 41, width: 300, filters: 16, size: 3, padding: 1, activation: .leaky, bits: [16], stride: 2),
+        Case(channels: 6, height: 12, width: 33, filters: 9, size: 3, padding: 0, activation: .mish, bits: [16], stride: 2),
     ]
 
     /// The cases of the `bits`-bit kernel, in table order (the order their seeds follow).
@@ -52,9 +64,9 @@ final class IntegerDirectTests: XCTestCase {
         for (index, item) in Self.cases(bits: 8).enumerated() {
             var random = SplitMix64(seed: UInt64(900 + index))
             let im2col = Int8Convolution(channels: item.channels, height: item.height, width: item.width,
-                                         filters: item.filters, size: item.size, stride: 1, padding: item.padding)
+                                         filters: item.filters, size: item.size, stride: item.stride, padding: item.padding)
             let direct = Int8Direct(channels: item.channels, height: item.height, width: item.width,
-                                    filters: item.filters, size: item.size, padding: item.padding)
+                                    filters: item.filters, size: item.size, padding: item.padding, stride: item.stride)
             XCTAssertEqual(direct.outputHeight, im2col.outputHeight)
             XCTAssertEqual(direct.outputWidth, im2col.outputWidth)
             let count = item.filters * im2col.columns
@@ -146,8 +158,8 @@ final class IntegerDirectTests: XCTestCase {
     }
 
     /// Which int8 convolutions the planner takes the direct path for: stride 1 with a window over
-    /// whole quads of channels, at any output width (it computes only the output's own columns);
-    /// stride 2, 1x1 unpadded and 3-channel inputs stay on im2col.
+    /// whole quads of channels, at any output width (it computes only the output's own columns),
+    /// and stride 2; 1x1 unpadded at stride 1 and 3-channel inputs stay on im2col.
     func testInt8DirectSuitsStrideOneWindowsOverWholeChannelQuads() {
         func direct(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
             let width = (outputWidth - 1) * stride + size - 2 * padding
@@ -166,7 +178,8 @@ final class IntegerDirectTests: XCTestCase {
         XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 13))
         XCTAssertTrue(direct(size: 3, stride: 1, padding: 1, channels: 16, outputWidth: 1))
         XCTAssertTrue(Int8Direct.computes(size: 3, stride: 1, padding: 1, channels: 16))
-        XCTAssertFalse(direct(size: 3, stride: 2, padding: 1, channels: 16, outputWidth: 26))
+        XCTAssertTrue(direct(size: 3, stride: 2, padding: 1, channels: 16, outputWidth: 26))
+        XCTAssertFalse(direct(size: 3, stride: 2, padding: 1, channels: 18, outputWidth: 26))
         XCTAssertFalse(direct(size: 1, stride: 1, padding: 0, channels: 16, outputWidth: 26))
         XCTAssertFalse(direct(size: 3, stride: 1, padding: 1, channels: 3, outputWidth: 416))
     }
@@ -188,7 +201,7 @@ final class IntegerDirectTests: XCTestCase {
         for (index, item) in Self.cases(bits: 16).enumerated() {
             var random = SplitMix64(seed: UInt64(1600 + index))
             let core = Int16Direct(channels: item.channels, height: item.height, width: item.width,
-                                   filters: item.filters, size: item.size, padding: item.padding)
+                                   filters: item.filters, size: item.size, padding: item.padding, stride: item.stride)
             let area = item.size * item.size, rowLength = item.channels * area
             var input = (0..<item.channels * item.height * item.width).map { _ in random.nextFloat(in: -0.7...4) }
             input[3] = .nan  // quantized to 0
@@ -218,7 +231,7 @@ final class IntegerDirectTests: XCTestCase {
                         for c in 0..<item.channels {
                             for ky in 0..<item.size {
                                 for kx in 0..<item.size {
-                                    let y = oy + ky - item.padding, x = ox + kx - item.padding
+                                    let y = oy * item.stride + ky - item.padding, x = ox * item.stride + kx - item.padding
                                     guard y >= 0, y < item.height, x >= 0, x < item.width else { continue }
                                     let w = Int64(rows.values[f * rowLength + c * area + ky * item.size + kx])
                                     sum += w * codes[(c * item.height + y) * item.width + x]
@@ -237,7 +250,7 @@ final class IntegerDirectTests: XCTestCase {
 
             var layout = [UInt8](repeating: 0xEE, count: core.layoutBytes)
             var panels = [UInt8](repeating: 0, count: 2 * core.panelBytes)
-            func run(_ variant: IntegerKernels, _ split: ThreadSplit) -> [Float] {
+            func run(_ variant: IntegerKernels, _ split: ThreadSplit, layout vectorKernels: VectorKernels = .native) -> [Float] {
                 var output = [Float](repeating: .nan, count: expected.count)
                 input.withUnsafeBufferPointer { x in
                     layout.withUnsafeMutableBufferPointer { l in
@@ -246,14 +259,14 @@ final class IntegerDirectTests: XCTestCase {
                                 core.run(input: x.baseAddress!, quantization: quantization, weights: packed, epilogue: epilogue,
                                          output: $0.baseAddress!, layout: l.baseAddress!, panels: p.baseAddress!,
                                          panelStride: core.panelBytes, split: split, kernels: variant,
-                                         vectorKernels: .native)
+                                         vectorKernels: vectorKernels)
                             }
                         }
                     }
                 }
                 return output
             }
-            let portable = run(.portable, Self.one)
+            let portable = run(.portable, Self.one, layout: .portable)
             if item.activation == .mish {
                 // The scalar activation's libm rounding: within a few ulps of the reference.
                 for (a, b) in zip(portable, expected) { XCTAssertEqual(a, b, accuracy: 1e-5 * max(1, abs(b)), "case \(index)") }

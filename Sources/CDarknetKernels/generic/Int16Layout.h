@@ -30,8 +30,37 @@ static inline void int16_pixels_portable(const float *x0, const float *x1, ptrdi
 typedef void int16_pixels_fn(const float *x0, const float *x1, ptrdiff_t count, float inverse_scale, float limit,
                              uint8_t *out);
 
+/* Stride 2: pair p's four phase planes (CDarknetKernels/integer.h), zero wherever no input pixel
+ * lands; each row's codes made a chunk at a time, then dealt to the even and odd columns' planes. */
+static inline __attribute__((always_inline)) void int16_direct_layout_phases(
+    const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t padding, float inverse_scale,
+    float bound, uint8_t *layout, ptrdiff_t p, int16_pixels_fn *pixels) {
+    const ptrdiff_t phase_height = (height + 2 * padding + 1) / 2, phase_width = (width + 2 * padding + 1) / 2;
+    const ptrdiff_t row_bytes = phase_width * 4, phase_bytes = phase_height * row_bytes, plane_in = height * width;
+    uint8_t *pair = layout + p * 4 * phase_bytes;
+    memset(pair, 0, (size_t)(4 * phase_bytes));
+    const float *first = input + 2 * p * plane_in;
+    const float *second = 2 * p + 1 < channels ? first + plane_in : NULL;
+    uint32_t codes[256];
+    for (ptrdiff_t y = 0; y < height; y++) {
+        const ptrdiff_t padded_y = padding + y;
+        uint8_t *even = pair + (padded_y % 2) * 2 * phase_bytes + (padded_y / 2) * row_bytes;
+        uint8_t *odd = even + phase_bytes;
+        for (ptrdiff_t x0 = 0; x0 < width; x0 += 256) {
+            const ptrdiff_t count = width - x0 < 256 ? width - x0 : 256;
+            pixels(first + y * width + x0, second ? second + y * width + x0 : NULL, count, inverse_scale, bound,
+                   (uint8_t *)codes);
+            /* Input column x0 + i is padded column padding + x0 + i; x0 is even. */
+            for (ptrdiff_t i = padding % 2; i < count; i += 2)
+                memcpy(even + (padding + x0 + i) / 2 * 4, &codes[i], 4);
+            for (ptrdiff_t i = 1 - padding % 2; i < count; i += 2)
+                memcpy(odd + (padding + x0 + i) / 2 * 4, &codes[i], 4);
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) void int16_direct_layout(
-    const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t padding, ptrdiff_t size,
+    const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t padding, ptrdiff_t stride,
     float inverse_scale, int32_t limit, uint8_t *layout, ptrdiff_t pair_begin, ptrdiff_t pair_end,
     int16_pixels_fn *pixels) {
     const ptrdiff_t pairs = (channels + 1) / 2;
@@ -39,6 +68,11 @@ static inline __attribute__((always_inline)) void int16_direct_layout(
     const ptrdiff_t plane = (height + 2 * padding) * row_bytes, plane_in = height * width;
     const float bound = (float)limit;
     if (pair_end > pairs) pair_end = pairs;
+    if (stride == 2) {
+        for (ptrdiff_t p = pair_begin; p < pair_end; p++)
+            int16_direct_layout_phases(input, channels, height, width, padding, inverse_scale, bound, layout, p, pixels);
+        return;
+    }
     for (ptrdiff_t p = pair_begin; p < pair_end; p++) {
         uint8_t *out = layout + p * plane;
         memset(out, 0, (size_t)(padding * row_bytes));
@@ -52,10 +86,6 @@ static inline __attribute__((always_inline)) void int16_direct_layout(
             const float *x0 = first + y * width, *x1 = second ? second + y * width : NULL;
             pixels(x0, x1, width, inverse_scale, bound, line + padding * 4);
         }
-    }
-    if (pair_begin < pairs && pair_end == pairs) {
-        const ptrdiff_t total = swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, size);
-        memset(layout + pairs * plane, 0, (size_t)(total - pairs * plane));
     }
 }
 #endif

@@ -8,10 +8,13 @@
 
 #include <string.h>
 
+/* Pixels of a phase plane along a padded side of `padded` pixels. */
+static ptrdiff_t phase_side(ptrdiff_t padded, ptrdiff_t stride) { return (padded + stride - 1) / stride; }
+
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                                ptrdiff_t padding, ptrdiff_t size) {
-    (void)size;
-    return (channels + 3) / 4 * (height + 2 * padding) * (width + 2 * padding) * 4;
+                                                ptrdiff_t padding, ptrdiff_t stride) {
+    return (channels + 3) / 4 * stride * stride * phase_side(height + 2 * padding, stride) *
+           phase_side(width + 2 * padding, stride) * 4;
 }
 
 /* One row of `width` pixels: byte t of pixel x from rows[t][x]. */
@@ -22,8 +25,52 @@ static void interleave_row(const uint8_t *rows[4], ptrdiff_t width, uint8_t *out
         for (int t = 0; t < 4; t++) out[x * 4 + t] = rows[t][x];
 }
 
+/* `count` bytes source[0], source[2], ... into out. */
+static void even_bytes(const uint8_t *source, ptrdiff_t count, uint8_t *out) {
+    ptrdiff_t j = 0;
+    for (; j + 16 <= count && 2 * j + 32 <= 2 * count - 1; j += 16) int8_even_bytes16(source + 2 * j, out + j);
+    for (; j < count; j++) out[j] = source[2 * j];
+}
+
+/* Stride 2: quad q's four phase planes, the zero point wherever no input pixel lands. */
+static void layout_phases(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
+                          ptrdiff_t padding, uint8_t zero_point, uint8_t *layout, ptrdiff_t q,
+                          const uint8_t *filler) {
+    const ptrdiff_t phase_height = phase_side(height + 2 * padding, 2), phase_width = phase_side(width + 2 * padding, 2);
+    const ptrdiff_t row_bytes = phase_width * 4, phase_bytes = phase_height * row_bytes, plane_in = height * width;
+    uint8_t *quad = layout + q * 4 * phase_bytes;
+    memset(quad, zero_point, (size_t)(4 * phase_bytes));
+    uint8_t columns[4][128];
+    for (ptrdiff_t y = 0; y < height; y++) {
+        const ptrdiff_t padded_y = padding + y;
+        for (ptrdiff_t phase_x = 0; phase_x < 2; phase_x++) {
+            /* Units j of this phase row hold padded column 2j + phase_x, input column 2j + phase_x - padding. */
+            ptrdiff_t j = padding > phase_x ? (padding - phase_x + 1) / 2 : 0;
+            uint8_t *line = quad + ((padded_y % 2) * 2 + phase_x) * phase_bytes + (padded_y / 2) * row_bytes;
+            for (;;) {
+                const ptrdiff_t x = 2 * j + phase_x - padding;
+                if (x >= width) break;
+                ptrdiff_t count = (width - x + 1) / 2;
+                if (count > 128) count = 128;
+                const uint8_t *rows[4];
+                for (int t = 0; t < 4; t++) {
+                    const ptrdiff_t channel = 4 * q + t;
+                    if (channel < channels) {
+                        even_bytes(codes + channel * plane_in + y * width + x, count, columns[t]);
+                        rows[t] = columns[t];
+                    } else {
+                        rows[t] = filler;
+                    }
+                }
+                interleave_row(rows, count, line + j * 4);
+                j += count;
+            }
+        }
+    }
+}
+
 void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                     ptrdiff_t padding, ptrdiff_t size, uint8_t zero_point, uint8_t *layout,
+                                     ptrdiff_t padding, ptrdiff_t stride, uint8_t zero_point, uint8_t *layout,
                                      ptrdiff_t quad_begin, ptrdiff_t quad_end) {
     const ptrdiff_t quads = (channels + 3) / 4;
     const ptrdiff_t padded_width = width + 2 * padding, row_bytes = padded_width * 4;
@@ -32,6 +79,11 @@ void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, p
     /* The rows of a quad's missing channels: the zero point, a row at a time. */
     uint8_t filler[256];
     memset(filler, zero_point, sizeof filler);
+    if (stride == 2) {
+        for (ptrdiff_t q = quad_begin; q < quad_end; q++)
+            layout_phases(codes, channels, height, width, padding, zero_point, layout, q, filler);
+        return;
+    }
     for (ptrdiff_t q = quad_begin; q < quad_end; q++) {
         uint8_t *out = layout + q * plane;
         memset(out, zero_point, (size_t)(padding * row_bytes));

@@ -19,9 +19,19 @@ typedef struct {
 static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
     const swiftdarknet_int8_direct_input *in, ptrdiff_t strip, int strips, ptrdiff_t kq, ptrdiff_t columns,
     uint8_t *panel) {
-    /* Strip s of the group at panel + s * kq * 64, the packed-B layout. */
-    const ptrdiff_t size = in->size, row_bytes = in->padded_width * 4, plane = in->padded_height * row_bytes;
-    const ptrdiff_t out_width = in->padded_width - size + 1;
+    /* Strip s of the group at panel + s * kq * 64, the packed-B layout. Kernel offset (ky, kx)
+     * reads phase plane (ky % stride, kx % stride) from pixel (ky / stride, kx / stride) on. */
+    const ptrdiff_t size = in->size, stride = in->stride;
+    const ptrdiff_t row_bytes = (in->padded_width + stride - 1) / stride * 4;
+    const ptrdiff_t phase_bytes = (in->padded_height + stride - 1) / stride * row_bytes;
+    const ptrdiff_t quad_bytes = stride * stride * phase_bytes;
+    const ptrdiff_t out_width = (in->padded_width - size) / stride + 1, area = size * size;
+    /* Each kernel offset's start within a quad's planes, computed once (divisions are slow). */
+    ptrdiff_t offsets[SWIFTDARKNET_INT8_DIRECT_MAX_SIZE * SWIFTDARKNET_INT8_DIRECT_MAX_SIZE];
+    for (ptrdiff_t ky = 0; ky < size; ky++)
+        for (ptrdiff_t kx = 0; kx < size; kx++)
+            offsets[ky * size + kx] = ((ky % stride) * stride + kx % stride) * phase_bytes + (ky / stride) * row_bytes +
+                                      (kx / stride) * 4;
     for (int s = 0; s < strips; s++) {
         uint8_t *out = panel + s * kq * 64;
         const ptrdiff_t first = (strip + s) * 16;
@@ -29,11 +39,10 @@ static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
         if (valid == 16 && first % out_width + 16 <= out_width) {
             /* The whole strip in one output row: one 64-byte piece per quad of k. */
             const uint8_t *base = in->layout + (first / out_width) * row_bytes + (first % out_width) * 4;
-            for (ptrdiff_t q = 0; q < in->quads; q++)
-                for (ptrdiff_t ky = 0; ky < size; ky++) {
-                    const uint8_t *row = base + q * plane + ky * row_bytes;
-                    for (ptrdiff_t kx = 0; kx < size; kx++, out += 64) memcpy(out, row + kx * 4, 64);
-                }
+            for (ptrdiff_t q = 0; q < in->quads; q++) {
+                const uint8_t *quad = base + q * quad_bytes;
+                for (ptrdiff_t o = 0; o < area; o++, out += 64) memcpy(out, quad + offsets[o], 64);
+            }
             continue;
         }
         CAT(DIRECT_NAME, _runs) runs;
@@ -48,14 +57,12 @@ static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
             j += length;
         }
         for (ptrdiff_t q = 0; q < in->quads; q++)
-            for (ptrdiff_t ky = 0; ky < size; ky++) {
-                const uint8_t *row = in->layout + q * plane + ky * row_bytes;
-                for (ptrdiff_t kx = 0; kx < size; kx++, out += 64) {
+            for (ptrdiff_t o = 0; o < area; o++, out += 64) {
+                    const uint8_t *row = in->layout + q * quad_bytes + offsets[o];
                     for (int r = 0; r < runs.count; r++)
-                        memcpy(out + runs.target[r], row + kx * 4 + runs.source[r], (size_t)runs.bytes[r]);
+                        memcpy(out + runs.target[r], row + runs.source[r], (size_t)runs.bytes[r]);
                     /* Columns past the output's last are computed and dropped; zero keeps them defined. */
                     if (valid < 16) memset(out + valid * 4, 0, (size_t)(64 - valid * 4));
-                }
             }
     }
 }
@@ -63,8 +70,8 @@ static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
 static void DIRECT_NAME(const int8_t *packed_a, ptrdiff_t m, const swiftdarknet_int8_direct_input *in,
                                       int kind, const swiftdarknet_int8_epilogue *epilogue, void *c, uint8_t *panel,
                                       ptrdiff_t n_begin, ptrdiff_t n_end) {
-    const ptrdiff_t out_width = in->padded_width - in->size + 1;
-    const ptrdiff_t out_height = in->padded_height - in->size + 1, n = out_height * out_width;
+    const ptrdiff_t out_width = (in->padded_width - in->size) / in->stride + 1;
+    const ptrdiff_t out_height = (in->padded_height - in->size) / in->stride + 1, n = out_height * out_width;
     if (n_end > n) n_end = n;
     if (m <= 0 || n_begin >= n_end) return;
     const ptrdiff_t kq = in->quads * in->size * in->size, blocks = (m + 7) / 8;

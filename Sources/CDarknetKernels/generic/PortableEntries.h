@@ -12,7 +12,7 @@ void swiftdarknet_quantize_u8_portable(const float *x, ptrdiff_t count, float sc
 
 /* swiftdarknet_int16_direct_layout_fn in plain C (generic/Int16Layout.c). */
 void swiftdarknet_int16_direct_layout_portable(const float *input, ptrdiff_t channels, ptrdiff_t height,
-                                               ptrdiff_t width, ptrdiff_t padding, ptrdiff_t size,
+                                               ptrdiff_t width, ptrdiff_t padding, ptrdiff_t stride,
                                                float inverse_scale, int32_t limit, uint8_t *layout,
                                                ptrdiff_t pair_begin, ptrdiff_t pair_end);
 #endif

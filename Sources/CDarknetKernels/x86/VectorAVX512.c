@@ -43,9 +43,9 @@ static void int16_pixels_avx512(const float *x0, const float *x1, ptrdiff_t coun
 }
 
 static void int16_direct_layout_avx512(const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                       ptrdiff_t padding, ptrdiff_t size, float inverse_scale, int32_t limit,
+                                       ptrdiff_t padding, ptrdiff_t stride, float inverse_scale, int32_t limit,
                                        uint8_t *layout, ptrdiff_t pair_begin, ptrdiff_t pair_end) {
-    int16_direct_layout(input, channels, height, width, padding, size, inverse_scale, limit, layout, pair_begin,
+    int16_direct_layout(input, channels, height, width, padding, stride, inverse_scale, limit, layout, pair_begin,
                         pair_end, int16_pixels_avx512);
 }
 

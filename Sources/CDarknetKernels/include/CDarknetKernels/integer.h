@@ -158,31 +158,37 @@ typedef void swiftdarknet_int8_gemm_fn(const int8_t *packed_a, const uint8_t *pa
                                        ptrdiff_t m_end);
 
 /*
- * Direct int8 convolution at stride 1, without im2col. The input's codes are laid out once as
- * channel quads of padded planes, [ceil(C / 4)][H + 2p][W + 2p][4] bytes, the border and the
- * missing channels of the last quad holding the zero point: then the packed-B columns of one
- * quad of k (4 channels at one kernel offset) that lie in one output row are contiguous bytes.
- * The GEMM runs over the output's columns j = y * out_width + x. Each panel of B (the variant's
- * strips over all of K) is gathered from the layout into the caller's `panel`, a piece per output
- * row a strip of 16 columns meets, then the variant's own tile runs on it,
- * so every variant gives the integers its im2col GEMM gives. The weights (packed A) must have k
- * in the order ((quad * size + kernel row) * size + kernel column) * 4 + channel % 4, zero for
- * channels beyond C.
+ * Direct int8 convolution at stride 1 or 2, without im2col. The input's codes are laid out once
+ * as channel quads of padded planes, 4 channels' bytes side by side per pixel, the border and the
+ * missing channels of the last quad holding the zero point: at stride 1 [ceil(C / 4)][H + 2p][W +
+ * 2p][4] bytes; at stride 2 each quad's padded plane split into its 4 phases (even and odd rows
+ * times even and odd columns), [ceil(C / 4)][2][2][ceil((H + 2p) / 2)][ceil((W + 2p) / 2)][4]. Then
+ * the packed-B columns of one quad of k (4 channels at one kernel offset) that lie in one output
+ * row are contiguous bytes of one plane. The GEMM runs over the output's columns j = y *
+ * out_width + x. Each panel of B (the variant's strips over all of K) is gathered from the layout
+ * into the caller's `panel`, a piece per output row a strip of 16 columns meets, then the
+ * variant's own tile runs on it, so every variant gives the integers its im2col GEMM gives. The
+ * weights (packed A) must have k in the order ((quad * size + kernel row) * size + kernel
+ * column) * 4 + channel % 4, zero for channels beyond C.
  */
+/* The largest kernel side the direct convolutions take. */
+#define SWIFTDARKNET_INT8_DIRECT_MAX_SIZE 11
+
 typedef struct {
     const uint8_t *layout;         /* swiftdarknet_int8_direct_layout's output */
     ptrdiff_t quads;               /* ceil(channels / 4) */
     ptrdiff_t padded_height, padded_width;
-    ptrdiff_t size;                /* kernel size; the output is (padded - size + 1) on each side */
+    ptrdiff_t size;                /* kernel size; the output is (padded - size) / stride + 1 on each side */
+    ptrdiff_t stride;              /* 1 or 2, as the layout was written */
 } swiftdarknet_int8_direct_input;
 
 /* Bytes of the layout. */
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                                ptrdiff_t padding, ptrdiff_t size);
+                                                ptrdiff_t padding, ptrdiff_t stride);
 /* Lays out CHW codes (channels x height x width) as above: the quads [quad_begin, quad_end),
  * so threads can split the work. */
 void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                     ptrdiff_t padding, ptrdiff_t size, uint8_t zero_point, uint8_t *layout,
+                                     ptrdiff_t padding, ptrdiff_t stride, uint8_t zero_point, uint8_t *layout,
                                      ptrdiff_t quad_begin, ptrdiff_t quad_end);
 /* Bytes of one thread's panel for K (= quads * 4 * size * size). */
 ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k);
@@ -204,12 +210,11 @@ typedef void swiftdarknet_int8_direct_fn(const int8_t *packed_a, ptrdiff_t m,
  * swiftdarknet_int8_pack_a packs their bytes (K of 2 bytes per value). The sums are exact while
  * K * (largest weight) * limit < 2^31. Every variant computes the same integers; float output. */
 ptrdiff_t swiftdarknet_int16_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
-                                                 ptrdiff_t padding, ptrdiff_t size);
-/* Quantizes CHW floats into the 16-bit layout: the pairs [pair_begin, pair_end) (the call with
- * the last pair also writes the slack). An entry of the vector kernel sets; every set gives the
- * same codes. */
+                                                 ptrdiff_t padding, ptrdiff_t stride);
+/* Quantizes CHW floats into the 16-bit layout for stride 1 or 2: the pairs [pair_begin,
+ * pair_end). An entry of the vector kernel sets; every set gives the same codes. */
 typedef void swiftdarknet_int16_direct_layout_fn(const float *input, ptrdiff_t channels, ptrdiff_t height,
-                                                 ptrdiff_t width, ptrdiff_t padding, ptrdiff_t size,
+                                                 ptrdiff_t width, ptrdiff_t padding, ptrdiff_t stride,
                                                  float inverse_scale, int32_t limit, uint8_t *layout,
                                                  ptrdiff_t pair_begin, ptrdiff_t pair_end);
 /* The integer kernel sets' direct convolution in 16 bits has the type swiftdarknet_int8_direct_fn

@@ -20,13 +20,12 @@ extension ConvolutionAlgorithm {
 package struct Int16DirectConvolution: IntegerConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .int16Direct }
 
-    /// What the integer kernels take at stride 1 with a window, over whole pairs of input
-    /// channels, outputs wide enough (`Int16Direct.suits`).
+    /// What the integer kernels take at stride 1 with a window or at stride 2, over whole pairs
+    /// of input channels (`Int16Direct.suits`).
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool {
         let conv = candidate.conv, input = candidate.input
-        return candidate.sixteenBit && candidate.integerKernelsCompute
-            && Int16Direct.suits(size: conv.size, stride: conv.strideX, padding: conv.padding, channels: input.channels,
-                                 outputWidth: input.width + 2 * conv.padding - conv.size + 1)
+        return candidate.sixteenBit && candidate.integerKernelsCompute && conv.strideX == conv.strideY
+            && Int16Direct.suits(size: conv.size, stride: conv.strideX, padding: conv.padding, channels: input.channels)
     }
 
     let core: Int16Direct
@@ -36,7 +35,7 @@ package struct Int16DirectConvolution: IntegerConvolutionMethod {
     package init(_ candidate: ConvolutionCandidate) {
         let conv = candidate.conv, input = candidate.input
         core = Int16Direct(channels: input.channels, height: input.height, width: input.width,
-                           filters: conv.filters, size: conv.size, padding: conv.padding)
+                           filters: conv.filters, size: conv.size, padding: conv.padding, stride: conv.strideX)
         precondition(core.outputHeight == candidate.output.height && core.outputWidth == candidate.output.width,
                      "Int16DirectConvolution: output \(candidate.output) differs from the kernel's")
         activation = conv.activation

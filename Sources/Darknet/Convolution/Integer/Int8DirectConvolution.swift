@@ -1,14 +1,14 @@
 import CDarknetKernels
 
 extension ConvolutionAlgorithm {
-    /// int8 at stride 1 with a window, without im2col (`Int8DirectConvolution`): the input's
-    /// codes laid out once in padded channel quads, each GEMM panel copied from them. The same
-    /// results as `.int8Im2col`; chosen instead of it where it applies (whole quads of input
-    /// channels, outputs wide enough: `Int8Direct.suits`).
+    /// int8 at stride 1 with a window or at stride 2, without im2col (`Int8DirectConvolution`):
+    /// the input's codes laid out once in padded channel quads, each GEMM panel gathered from
+    /// them. The same results as `.int8Im2col`; chosen instead of it where it applies (whole quads
+    /// of input channels: `Int8Direct.computes`).
     public static let int8Direct = ConvolutionAlgorithm("int8 direct", integer: true)
 }
 
-/// `.int8Direct`: a stride-1 convolution with a window (3x3 and the like) in int8 without
+/// `.int8Direct`: a stride-1 convolution with a window (3x3 and the like) or a stride-2 one in int8 without
 /// im2col (`Int8Direct`): the input's codes (quantized here from floats, or written by the int8
 /// convolution before it) are laid out once in padded channel quads, and each GEMM panel is
 /// copied from that layout. Same weights, input quantization, epilogue, 8-bit outputs and
@@ -17,10 +17,11 @@ extension ConvolutionAlgorithm {
 package struct Int8DirectConvolution: IntegerConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .int8Direct }
 
-    /// What the int8 kernels take, at stride 1 with a window, over whole quads of input channels.
+    /// What the int8 kernels take, at stride 1 with a window or at stride 2, over whole quads of
+    /// input channels.
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool {
         let conv = candidate.conv
-        return candidate.eightBit && candidate.integerKernelsCompute
+        return candidate.eightBit && candidate.integerKernelsCompute && conv.strideX == conv.strideY
             && Int8Direct.computes(size: conv.size, stride: conv.strideX, padding: conv.padding,
                                    channels: candidate.input.channels)
     }
@@ -33,7 +34,7 @@ package struct Int8DirectConvolution: IntegerConvolutionMethod {
     package init(_ candidate: ConvolutionCandidate) {
         let conv = candidate.conv, input = candidate.input
         core = Int8Direct(channels: input.channels, height: input.height, width: input.width,
-                          filters: conv.filters, size: conv.size, padding: conv.padding)
+                          filters: conv.filters, size: conv.size, padding: conv.padding, stride: conv.strideX)
         precondition(core.outputHeight == candidate.output.height && core.outputWidth == candidate.output.width,
                      "Int8DirectConvolution: output \(candidate.output) differs from the kernel's")
         activation = conv.activation

@@ -1,6 +1,6 @@
 import CDarknetKernels
 
-/// One stride-1 convolution (groups 1, square kernel) with 16-bit activations and weights, the
+/// One stride-1 or stride-2 convolution (groups 1, square kernel) with 16-bit activations and weights, the
 /// core of `Int16DirectConvolution`: the int8 direct path (`Int8Direct`) with each
 /// pixel's 4 bytes holding a pair of channels' int16 codes instead of a quad's 8-bit ones
 /// (`CDarknetKernels/integer.h`). The input is quantized symmetrically as it is laid out
@@ -8,37 +8,38 @@ import CDarknetKernels
 /// over threads by channel pairs, the GEMM by 16-column strips: the result does not depend on
 /// the thread count.
 package struct Int16Direct: Sendable, Equatable {
-    package let channels, height, width, filters, size, padding: Int
+    package let channels, height, width, filters, size, padding, stride: Int
 
-    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int) {
-        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0,
-                     "Int16Direct: bad geometry")
-        (self.channels, self.height, self.width, self.filters, self.size, self.padding) =
-            (channels, height, width, filters, size, padding)
+    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int, stride: Int = 1) {
+        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0
+                     && (stride == 1 || stride == 2), "Int16Direct: bad geometry")
+        (self.channels, self.height, self.width, self.filters, self.size, self.padding, self.stride) =
+            (channels, height, width, filters, size, padding, stride)
         precondition(outputHeight >= 1 && outputWidth >= 1, "Int16Direct: the kernel is larger than the padded input")
         precondition(depth <= Self.maximumDepth, "Int16Direct: K = \(depth) exceeds \(Self.maximumDepth)")
+        precondition(size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE), "Int16Direct: a \(size)x\(size) kernel is too large")
     }
 
     /// Largest K: codes of at least 8 bits' reach (`Int16Quantization.limit(depth:)` >= 127),
     /// and the packed weights' bytes within the int8 GEMM's bound.
     package static let maximumDepth = min(Int(Int32.max) / (127 * 127), Int8GEMM.maximumDepth / 2)
 
-    /// Whether the path computes a convolution of this geometry: stride 1 with a window, whole
-    /// pairs of channels, and outputs at least 8 kernel widths wide (`Int8Direct.suits`).
-    package static func suits(size: Int, stride: Int, padding: Int, channels: Int, outputWidth: Int) -> Bool {
-        stride == 1 && !(size == 1 && padding == 0) && channels % 2 == 0
-            && channels * size * size <= maximumDepth && outputWidth >= 8 * (size - 1)
+    /// Whether the path computes a convolution of this geometry: stride 1 with a window, or
+    /// stride 2, over whole pairs of channels (`Int8Direct.computes`).
+    package static func suits(size: Int, stride: Int, padding: Int, channels: Int) -> Bool {
+        (stride == 1 && !(size == 1 && padding == 0) || stride == 2) && channels % 2 == 0
+            && channels * size * size <= maximumDepth && size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE)
     }
 
     package var pairs: Int { (channels + 1) / 2 }
     package var paddedHeight: Int { height + 2 * padding }
     package var paddedWidth: Int { width + 2 * padding }
-    package var outputHeight: Int { paddedHeight - size + 1 }
-    package var outputWidth: Int { paddedWidth - size + 1 }
+    package var outputHeight: Int { (paddedHeight - size) / stride + 1 }
+    package var outputWidth: Int { (paddedWidth - size) / stride + 1 }
     /// K of the GEMM in int16 values: whole pairs of channels times the kernel area.
     package var depth: Int { pairs * 2 * size * size }
     /// Bytes of the padded layout `run` writes into its workspace.
-    package var layoutBytes: Int { swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, size) }
+    package var layoutBytes: Int { swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, stride) }
     /// Bytes of each thread's panel (K in bytes: 2 per value).
     package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(2 * depth) }
 
@@ -63,7 +64,7 @@ package struct Int16Direct: Sendable, Equatable {
         precondition(panelStride >= panelBytes, "Int16Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
         let layOut = vectorKernels.functions.pointee.int16_direct_layout
         split(pairs) { range, _ in
-            layOut(input, channels, height, width, padding, size, quantization.inverseScale, quantization.limit, layout,
+            layOut(input, channels, height, width, padding, stride, quantization.inverseScale, quantization.limit, layout,
                    range.lowerBound, range.upperBound)
         }
         guard let direct = kernels.functions.pointee.direct16 else {
@@ -71,7 +72,7 @@ package struct Int16Direct: Sendable, Equatable {
         }
         epilogue.withDescriptor(output: nil) { descriptor in
             Int8Direct.multiply(weights.packed, layout: layout, units: pairs, paddedHeight: paddedHeight,
-                                paddedWidth: paddedWidth, size: size, panels: panels, panelStride: panelStride,
+                                paddedWidth: paddedWidth, size: size, stride: stride, panels: panels, panelStride: panelStride,
                                 split: split) { a, input, panel, range in
                 direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, panel,
                        range.lowerBound, range.upperBound)

@@ -1,41 +1,44 @@
 import CDarknetKernels
 
-/// One stride-1 convolution (groups 1, square kernel) in int8 without im2col, the core of
-/// `Int8DirectConvolution`: the input's 8-bit codes are laid out once as channel quads of
-/// padded planes (`CDarknetKernels/integer.h`), so each packed-B panel is gathered from them in
+/// One stride-1 or stride-2 convolution (groups 1, square kernel) in int8 without im2col, the core
+/// of `Int8DirectConvolution`: the input's 8-bit codes are laid out once as channel quads of
+/// padded planes, at stride 2 split into their four phases (`CDarknetKernels/integer.h`), so
+/// each packed-B panel is gathered from them in
 /// pieces of up to 64 bytes, one per output row a strip of 16 columns meets; the GEMM and its
 /// epilogue are the im2col path's, over the output's own columns. The weights' k order differs from Darknet's (`reordered(_:)`), so the
 /// GEMM gives exactly the im2col path's integers. The layout splits over threads by channel
 /// quads, the GEMM by 16-column strips: the result does not depend on the thread count.
 package struct Int8Direct: Sendable, Equatable {
-    package let channels, height, width, filters, size, padding: Int
+    package let channels, height, width, filters, size, padding, stride: Int
 
-    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int) {
-        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0,
-                     "Int8Direct: bad geometry")
-        (self.channels, self.height, self.width, self.filters, self.size, self.padding) =
-            (channels, height, width, filters, size, padding)
+    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int, stride: Int = 1) {
+        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0
+                     && (stride == 1 || stride == 2), "Int8Direct: bad geometry")
+        (self.channels, self.height, self.width, self.filters, self.size, self.padding, self.stride) =
+            (channels, height, width, filters, size, padding, stride)
         precondition(outputHeight >= 1 && outputWidth >= 1, "Int8Direct: the kernel is larger than the padded input")
+        precondition(size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE), "Int8Direct: a \(size)x\(size) kernel is too large")
         precondition(depth <= Int8GEMM.maximumDepth, "Int8Direct: K = \(depth) exceeds \(Int8GEMM.maximumDepth)")
     }
 
     /// Whether the direct path computes a convolution of this geometry: stride 1 with a window
-    /// (a 1x1 unpadded one is a plain GEMM already) over whole quads of channels, so that no k
-    /// is spent on padding.
+    /// (a 1x1 unpadded one is a plain GEMM already) or stride 2, over whole quads of channels, so
+    /// that no k is spent on padding.
     package static func computes(size: Int, stride: Int, padding: Int, channels: Int) -> Bool {
-        stride == 1 && !(size == 1 && padding == 0) && channels % 4 == 0
+        (stride == 1 && !(size == 1 && padding == 0) || stride == 2) && channels % 4 == 0
+            && size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE)
             && channels * size * size <= Int8GEMM.maximumDepth
     }
 
     package var quads: Int { (channels + 3) / 4 }
     package var paddedHeight: Int { height + 2 * padding }
     package var paddedWidth: Int { width + 2 * padding }
-    package var outputHeight: Int { paddedHeight - size + 1 }
-    package var outputWidth: Int { paddedWidth - size + 1 }
+    package var outputHeight: Int { (paddedHeight - size) / stride + 1 }
+    package var outputWidth: Int { (paddedWidth - size) / stride + 1 }
     /// K of the GEMM: whole quads of channels times the kernel area.
     package var depth: Int { quads * 4 * size * size }
     /// Bytes of the padded layout `run` writes into its workspace.
-    package var layoutBytes: Int { swiftdarknet_int8_direct_layout_bytes(channels, height, width, padding, size) }
+    package var layoutBytes: Int { swiftdarknet_int8_direct_layout_bytes(channels, height, width, padding, stride) }
     /// Bytes of each thread's panel.
     package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(depth) }
 
@@ -101,7 +104,7 @@ package struct Int8Direct: Sendable, Equatable {
                      "Int8Direct: weights are \(weights.rows) x \(weights.depth), expected \(filters) x \(depth)")
         let zero = UInt8(quantization.zeroPoint)
         split(quads) { range, _ in
-            swiftdarknet_int8_direct_layout(input, channels, height, width, padding, size, zero, layout,
+            swiftdarknet_int8_direct_layout(input, channels, height, width, padding, stride, zero, layout,
                                             range.lowerBound, range.upperBound)
         }
     }
@@ -112,20 +115,20 @@ package struct Int8Direct: Sendable, Equatable {
                                    UnsafeMutablePointer<UInt8>, Range<Int>) -> Void) {
         precondition(panelStride >= panelBytes, "Int8Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
         Self.multiply(weights, layout: layout, units: quads, paddedHeight: paddedHeight, paddedWidth: paddedWidth,
-                      size: size, panels: panels, panelStride: panelStride, split: split, body)
+                      size: size, stride: stride, panels: panels, panelStride: panelStride, split: split, body)
     }
 
     /// The direct paths' GEMM over `layout` (`units` 4-byte channel groups: quads of 8-bit
     /// channels, or pairs of 16-bit ones in `Int16Direct`), split over threads by 16-column
     /// strips of the output's columns: `body(a, input, panel, columns)` on each worker's panel.
     static func multiply(_ weights: Int8PackedWeights, layout: UnsafeMutablePointer<UInt8>, units: Int,
-                         paddedHeight: Int, paddedWidth: Int, size: Int, panels: UnsafeMutableRawPointer,
+                         paddedHeight: Int, paddedWidth: Int, size: Int, stride: Int, panels: UnsafeMutableRawPointer,
                          panelStride: Int, split: ThreadSplit,
                          _ body: (UnsafePointer<Int8>, UnsafePointer<swiftdarknet_int8_direct_input>,
                                   UnsafeMutablePointer<UInt8>, Range<Int>) -> Void) {
         var input = swiftdarknet_int8_direct_input(layout: layout, quads: units, padded_height: paddedHeight,
-                                                   padded_width: paddedWidth, size: size)
-        let columns = (paddedHeight - size + 1) * (paddedWidth - size + 1)
+                                                   padded_width: paddedWidth, size: size, stride: stride)
+        let columns = ((paddedHeight - size) / stride + 1) * ((paddedWidth - size) / stride + 1)
         weights.withPacked { a in
             withUnsafePointer(to: &input) { input in
                 split((columns + 15) / 16) { strips, worker in
