@@ -19,10 +19,10 @@ public struct PrecisionFlags: Sendable {
         .value("save-calibration", "FILE", "write the calibration --calibrate measured (JSON sidecar)"),
         .value("float-layers", "NAME", default: "default", """
             int8's convolutions kept from 8 bits: default (those reading fewer than 64
-            channels, in 16-bit integers where that kernel takes them, except the first, else in
-            float; the heads' inputs, in float; on a CPU without an int8 dot-product instruction,
-            all with K = channels x size² under 2304, in float), float-early (the same, all in
-            float), input-and-heads, or none (all in int8)
+            channels, except the first, and those feeding a detection head, in 16-bit integers
+            where that kernel takes them, else in float; on a CPU without an int8 dot-product
+            instruction, all with K = channels x size² under 2304, in float), float-early (the
+            same, all in float), input-and-heads, or none (all in int8)
             """),
     ])
 

@@ -168,7 +168,7 @@ final class CommandLineTests: XCTestCase {
         let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
         XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
         XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
-        let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : 10
+        let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : 12
         XCTAssertTrue(calibrated.stderr.contains("int8: \(expectedCount) of 13 convolutions in integers"), calibrated.stderr)
         // Without a dot product the summary names what is missing: VNNI on x86-64, SDOT on arm64.
         let missing = CPUFeatures.compiledArchitecture == .arm64 ? "no dot product (SDOT)" : "no VNNI"

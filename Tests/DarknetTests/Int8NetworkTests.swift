@@ -343,7 +343,8 @@ final class Int8NetworkTests: XCTestCase {
                     .map { Int8Calibration.Layer(layer: $0.index, input: $0.inputShape, minimum: -0.5, maximum: 4) })
             let stored = float.parameterCount * 4, resident = float.residentParameterCount * 4
             // The default's choice on a CPU with VNNI (without VNNI, `.default` keeps more float).
-            let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
+            let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,
+                                           sixteenBitHeads: true)
             for floatLayers in [withVNNI, .none] {
                 let int8 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .int8(calibration, floatLayers: floatLayers)))
                 let bytes = int8.residentParameterCount * 4

@@ -297,13 +297,14 @@ final class IntegerDirectTests: XCTestCase {
 
     /// The default int8 plan of YOLOv3-tiny (on a CPU with VNNI; its choice without the AVX2
     /// rule elsewhere) runs its layers 2 and 4 (16 and 32 channels in, 3x3, 208 and 104 wide)
-    /// with 16-bit activations and keeps layer 0 and the heads in float; without
-    /// `sixteenBitEarlyLayers` those two are float too, and `.im2colOnly` keeps them float.
+    /// and its heads 15 and 22 (1x1) with 16-bit activations and keeps layer 0 in float; without
+    /// `sixteenBitEarlyLayers` 2 and 4 are float too, without `sixteenBitHeads` 15 and 22, and
+    /// `.im2colOnly` keeps all four float.
     /// Planned as an AVX2 CPU without VNNI, the default runs only the convolutions with K >= 2304
     /// in integers (10, 12, 14 and 21), in 8 bits with 7-bit weights, and so does `.floatEarly`
     /// (it differs from the default only in the 16-bit layers, which that rule keeps float), and
     /// so does an arm64 CPU without SDOT (NEON set), with 8-bit weights; as an AVX-512 VNNI CPU or
-    /// an arm64 one with SDOT or I8MM the early layers 2 and 4 in 16 bits and the deep ones in 8.
+    /// an arm64 one with SDOT or I8MM the early layers and the heads in 16 bits and the deep ones in 8.
     func testDefaultPlanRunsTheEarlyLayersWithSixteenBits() throws {
         let tiny = try TinyInt8Plans()
         let withoutVNNI = CPUFeatures.x86_64(), avx512VNNI = CPUFeatures.x86_64(avx512VNNI: true)
@@ -320,7 +321,8 @@ final class IntegerDirectTests: XCTestCase {
             XCTAssertTrue(plan.int8CodeOutputs.allSatisfy { plan.layers[$0].algorithm != .int16Direct && plan.layers[$0 + 1].algorithm != .int16Direct })
             return TinyInt8Plans.algorithms(plan)
         }
-        let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true)
+        let withVNNI = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,
+                                       sixteenBitHeads: true)
         // Only x86-64 builds have the AVX2 kernels, whose lack of a dot product keeps the narrow
         // layers in float: planned by an aarch64 build, an AVX2 CPU gets the portable kernels.
         XCTAssertEqual(withoutVNNI.int8WithoutDotProduct, CPUFeatures.compiledArchitecture == .x86_64)
@@ -331,16 +333,18 @@ final class IntegerDirectTests: XCTestCase {
         XCTAssertFalse(CPUFeatures.arm64(dotProduct: true, i8mm: true).int8WithoutDotProduct)
         for cpu in [withoutVNNI, avx512VNNI, .arm64(), .arm64(dotProduct: true), .arm64(dotProduct: true, i8mm: true)] {
             let defaultInt8 = try algorithms(.default, cpu: cpu).filter { $0.value.isInt8 }
-            XCTAssertEqual(Set(defaultInt8.keys), cpu.int8WithoutDotProduct ? [10, 12, 14, 21] : [2, 4, 6, 8, 10, 12, 13, 14, 18, 21], "\(cpu)")
+            XCTAssertEqual(Set(defaultInt8.keys), cpu.int8WithoutDotProduct ? [10, 12, 14, 21] : [2, 4, 6, 8, 10, 12, 13, 14, 15, 18, 21, 22], "\(cpu)")
             let floatEarlyInt8 = try algorithms(.floatEarly, cpu: cpu).filter { $0.value.isInt8 }
             XCTAssertEqual(Set(floatEarlyInt8.keys), cpu.int8WithoutDotProduct ? [10, 12, 14, 21] : [6, 8, 10, 12, 13, 14, 18, 21], "\(cpu)")
         }
         let plan = try algorithms(withVNNI)
-        XCTAssertEqual(Set(plan.filter { $0.value == .int16Direct }.keys), [2, 4])
-        XCTAssertEqual(Set(plan.filter { $0.value.isInt8 }.keys), [2, 4, 6, 8, 10, 12, 13, 14, 18, 21])
+        XCTAssertEqual(Set(plan.filter { $0.value == .int16Direct }.keys), [2, 4, 15, 22])
+        XCTAssertEqual(Set(plan.filter { $0.value.isInt8 }.keys), [2, 4, 6, 8, 10, 12, 13, 14, 15, 18, 21, 22])
         XCTAssertFalse(plan[0]!.isInt8)
-        XCTAssertFalse(plan[15]!.isInt8)
-        XCTAssertFalse(plan[22]!.isInt8)
+        let floatHeads = try algorithms(Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true))
+        XCTAssertEqual(Set(floatHeads.filter { $0.value == .int16Direct }.keys), [2, 4])
+        XCTAssertFalse(floatHeads[15]!.isInt8)
+        XCTAssertFalse(floatHeads[22]!.isInt8)
         let eightBitOnly = try algorithms(Int8FloatLayers(minimumInputChannels: 64, heads: true))
         XCTAssertEqual(Set(eightBitOnly.filter { $0.value.isInt8 }.keys), [6, 8, 10, 12, 13, 14, 18, 21])
         XCTAssertFalse(try algorithms(withVNNI, .im2colOnly).values.contains(.int16Direct))

@@ -41,12 +41,16 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// Whether the convolutions `minimumInputChannels` keeps from 8 bits, except the one reading
     /// the network input, run in 16-bit integers (`.int16Direct`: activations and weights of
     /// about 12 bits each, so that the int32 sums stay exact) where that kernel computes them
-    /// (stride 1 with a window over whole pairs of channels, outputs at least 16 wide), instead
-    /// of in float: the small activations 8 bits round away keep their value (YOLOv3-tiny's
+    /// (stride 1 with a window, or stride 2, over whole pairs of channels), instead of in float: the small activations 8 bits round away keep their value (YOLOv3-tiny's
     /// second convolution reads -4 to 54: steps of 0.23 in 8 bits, 0.015 in 12), at twice
     /// float's multiply rate. The network input's convolution stays float (its float kernel
     /// fuses the max pool after it).
     public var sixteenBitEarlyLayers: Bool
+    /// Whether the convolutions `heads` keeps from 8 bits run in 16-bit integers (`.int16Direct`,
+    /// float output, as the early ones) instead of in float, where that kernel computes them:
+    /// the heads' 1x1 convolutions read hundreds of channels, so 16-bit codes keep their inputs
+    /// to about 1/3000 of their range and the sums stay exact, at twice float's multiply rate.
+    public var sixteenBitHeads: Bool
     /// On a CPU without VNNI (AVX2 only), convolutions whose dot products are shorter than this
     /// (K = input channels / groups x size x size) stay float, 16-bit ones included, and the
     /// deeper ones run with 7-bit weights: without VNNI, exact 8-bit weights (`vpmaddubsw` on
@@ -56,24 +60,27 @@ public struct Int8FloatLayers: Sendable, Equatable {
     public var minimumDepthWithoutVNNI: Int
 
     public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false,
-                minimumDepthWithoutVNNI: Int = 0) {
+                sixteenBitHeads: Bool = false, minimumDepthWithoutVNNI: Int = 0) {
         self.minimumInputChannels = minimumInputChannels
         self.heads = heads
         self.sixteenBitEarlyLayers = sixteenBitEarlyLayers
+        self.sixteenBitHeads = sixteenBitHeads
         self.minimumDepthWithoutVNNI = minimumDepthWithoutVNNI
     }
 
     /// The default: convolutions reading fewer than 64 channels and those feeding detection
-    /// heads keep 8 bits away; of the first, those after the network input's run in 16-bit
-    /// integers where `.int16Direct` computes them, the rest in float (YOLOv3-tiny: 2 and 4
-    /// in 16 bits, 0, 15 and 22 in float, of its 13 convolutions; YOLOv3: 3 in 16 bits, 0, 1,
-    /// 81, 93 and 105 in float, of 75).
+    /// heads keep 8 bits away; all but the network input's run in 16-bit integers where
+    /// `.int16Direct` computes them, the rest in float (YOLOv3-tiny: 2, 4, 15 and 22 in 16
+    /// bits, 0 in float, of its 13 convolutions; YOLOv3: 1, 3, 81, 93 and 105 in 16 bits, 0 in
+    /// float, of 75).
     /// Without VNNI, convolutions with K under 2304 stay float as well (YOLOv3-tiny: all but
     /// 10, 12, 14 and 21).
     public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,
+                                                  sixteenBitHeads: true,
                                                   minimumDepthWithoutVNNI: IntegerKernels.narrowDepth)
-    /// The default's choice with its early convolutions in float, not 16 bits (the default
-    /// before `.int16Direct`); without VNNI, the default's choice itself (K under 2304 in float).
+    /// The default's choice with its early and head convolutions in float, not 16 bits (the
+    /// default before `.int16Direct`); without VNNI, the default's choice itself (K under 2304
+    /// in float).
     public static let floatEarly = Int8FloatLayers(minimumInputChannels: 64, heads: true,
                                                    minimumDepthWithoutVNNI: IntegerKernels.narrowDepth)
     /// The convolutions reading the 3-channel network input and those feeding detection heads.
@@ -99,7 +106,8 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// Whether that convolution, kept from 8 bits, runs in 16-bit integers instead of float
     /// (where `.int16Direct` computes it; else the planner keeps it float).
     func readsSixteenBits(_ index: Int, inputChannels: Int, in spec: NetworkSpec) -> Bool {
-        sixteenBitEarlyLayers && index > 0 && inputChannels < minimumInputChannels && !feedsHead(index, in: spec)
+        if feedsHead(index, in: spec) { return sixteenBitHeads }
+        return sixteenBitEarlyLayers && index > 0 && inputChannels < minimumInputChannels
     }
 
     private func feedsHead(_ index: Int, in spec: NetworkSpec) -> Bool {

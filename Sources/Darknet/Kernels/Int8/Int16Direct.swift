@@ -24,10 +24,10 @@ package struct Int16Direct: Sendable, Equatable {
     /// and the packed weights' bytes within the int8 GEMM's bound.
     package static let maximumDepth = min(Int(Int32.max) / (127 * 127), Int8GEMM.maximumDepth / 2)
 
-    /// Whether the path computes a convolution of this geometry: stride 1 with a window, or
-    /// stride 2, over whole pairs of channels (`Int8Direct.computes`).
+    /// Whether the path computes a convolution of this geometry: stride 1 or 2 (1x1 unpadded
+    /// included: the 16-bit codes need the layout anyway), over whole pairs of channels.
     package static func suits(size: Int, stride: Int, padding: Int, channels: Int) -> Bool {
-        (stride == 1 && !(size == 1 && padding == 0) || stride == 2) && channels % 2 == 0
+        (stride == 1 || stride == 2) && channels % 2 == 0
             && channels * size * size <= maximumDepth && size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE)
     }
 
