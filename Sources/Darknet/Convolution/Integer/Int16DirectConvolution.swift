@@ -53,8 +53,9 @@ package struct Int16DirectConvolution: IntegerConvolutionMethod {
     /// Reorders the folded float weights to the path's k order, quantizes and packs them, with
     /// the layer's calibrated input range; only the biases stay float.
     package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.folded()
-        let packed = Int16PackedWeights(weights: core.reordered(weights), rows: core.filters, depth: core.depth)
+        var (weights, biases) = try source.folded()
+        core.reorder(&weights)
+        let packed = Int16PackedWeights(weights: weights, rows: core.filters, depth: core.depth)
         let input = Int16Quantization(magnitude: quantization.sixteenBitMagnitude ?? 0,
                                       limit: Int16Quantization.limit(depth: core.depth))
         let epilogue = Int8Epilogue(requantization: packed.requantization(input: input), bias: biases, activation: activation)

@@ -54,8 +54,9 @@ package struct Int8DirectConvolution: IntegerConvolutionMethod {
     /// Reorders the folded float weights to the direct path's k order, quantizes and packs them
     /// with the layer's input quantization; only the biases stay float.
     package func load(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> any ConvolutionKernel {
-        let (weights, biases) = try source.folded()
-        return Kernel(plan: self, weights: Int8Weights(weights: core.reordered(weights), rows: core.filters,
+        var (weights, biases) = try source.folded()
+        core.reorder(&weights)
+        return Kernel(plan: self, weights: Int8Weights(weights: weights, rows: core.filters,
                                                       depth: core.depth, biases: biases, activation: activation,
                                                       quantization: quantization),
                       biases: biases)

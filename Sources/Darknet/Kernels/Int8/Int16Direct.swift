@@ -47,7 +47,15 @@ package struct Int16Direct: Sendable, Equatable {
     /// path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the channel a
     /// last pair lacks (`filters x depth`).
     package func reordered(_ weights: [Float]) -> [Float] {
-        Int8Direct.reordered(weights, filters: filters, channels: channels, area: size * size, lanes: 2)
+        var copy = weights
+        reorder(&copy)
+        return copy
+    }
+
+    /// `reordered(_:)` in place where the channels fill whole pairs (always, for the channel
+    /// counts `suits` takes).
+    package func reorder(_ weights: inout [Float]) {
+        Int8Direct.reorder(&weights, filters: filters, channels: channels, area: size * size, lanes: 2)
     }
 
     /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`, from CHW floats

@@ -46,7 +46,39 @@ package struct Int8Direct: Sendable, Equatable {
     /// path's `((quad * size + row) * size + column) * 4 + channel % 4`, zero for the channels a
     /// last quad lacks (`filters x depth`).
     package func reordered(_ weights: [Float]) -> [Float] {
-        Self.reordered(weights, filters: filters, channels: channels, area: size * size, lanes: 4)
+        var copy = weights
+        reorder(&copy)
+        return copy
+    }
+
+    /// `reordered(_:)` in place where the channels fill whole quads (always, for the channel
+    /// counts `computes` takes): a layer's weights are then never in memory twice at load.
+    package func reorder(_ weights: inout [Float]) {
+        Self.reorder(&weights, filters: filters, channels: channels, area: size * size, lanes: 4)
+    }
+
+    /// `reordered(_:filters:channels:area:lanes:)` in place when `channels` is a multiple of
+    /// `lanes` (each row is then only permuted, through one row of scratch), else by a copy.
+    static func reorder(_ weights: inout [Float], filters: Int, channels: Int, area: Int, lanes: Int) {
+        guard channels % lanes == 0 else {
+            weights = reordered(weights, filters: filters, channels: channels, area: area, lanes: lanes)
+            return
+        }
+        let rowLength = channels * area
+        precondition(weights.count == filters * rowLength, "direct convolution: \(weights.count) weights, expected \(filters * rowLength)")
+        var row = [Float](repeating: 0, count: rowLength)
+        weights.withUnsafeMutableBufferPointer { all in
+            row.withUnsafeMutableBufferPointer { row in
+                for filter in 0..<filters {
+                    let start = filter * rowLength
+                    for i in 0..<rowLength { row[i] = all[start + i] }
+                    for channel in 0..<channels {
+                        let target = start + channel / lanes * area * lanes + channel % lanes
+                        for offset in 0..<area { all[target + offset * lanes] = row[channel * area + offset] }
+                    }
+                }
+            }
+        }
     }
 
     /// Darknet's row-major `filters x (channels * area)` weights with k reordered to groups of
