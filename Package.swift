@@ -127,7 +127,8 @@ let package = Package(
         .executableTarget(
             name: "swift-darknet",
             dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels", "DarknetServe", "DarknetEvaluation",
-                           "CommandLineKit", "BatchDetection"]
+                           "CommandLineKit", "BatchDetection"],
+            exclude: ["README.md"]
         ),
         .target(name: "BenchmarkKit", path: "Benchmarks/BenchmarkKit"),
         .executableTarget(

@@ -14,7 +14,8 @@
 # Environment: PEERS_VENV (default ~/.cache/swiftdarknet-peers-venv) is created on first use
 # with opencv-python-headless<5 (5.x dropped readNetFromDarknet), numpy, onnx, onnxruntime, openvino;
 # SKIP_BUILD=1 skips `swift build -c release`; BUILD_PATH=DIR builds there (--scratch-path) instead
-# of .build; MODELS="tiny" or "yolov3" runs only one network.
+# of .build; MODELS="tiny" or "yolov3" runs only one network, MODELS="v4tiny" AlexeyAB's YOLOv4-tiny
+# (random weights; not in the default "tiny yolov3").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -42,7 +43,9 @@ for model in $models; do
                   --weights Weights/yolov3-tiny.weights --size 416 --threads 1,2 --check "${binaries[@]}" "${defaults[@]}" "$@" ;;
         yolov3) "$venv/bin/python" Benchmarks/peers/compare.py --cfg Weights/darknet/cfg/yolov3.cfg \
                   --random --seed 1 --size 416 --threads 1,2 --check "${binaries[@]}" "${defaults[@]}" "$@" ;;
-        *) echo "unknown model $model (tiny, yolov3)" >&2; exit 1 ;;
+        v4tiny) "$venv/bin/python" Benchmarks/peers/compare.py --cfg Weights/alexeyab/yolov4-tiny.cfg \
+                  --random --seed 1 --size 416 --threads 1,2 --check "${binaries[@]}" "${defaults[@]}" "$@" ;;
+        *) echo "unknown model $model (tiny, yolov3, v4tiny)" >&2; exit 1 ;;
     esac
     echo
 done
