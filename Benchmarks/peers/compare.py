@@ -407,6 +407,20 @@ def check(a, files, layers):
         return
     ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
     scale = max(float(np.abs(x).max()) for x in ours)
+    if "calibration" in files:
+        # Our int8 against our float, as the int8 peers are compared below: how far 8 bits move the maps.
+        int8_dump = os.path.join(files["dir"], "ours-int8")
+        completed = subprocess.run([a.cli, "forward", "--cfg", files["cfg"], "--weights", files["weights"],
+                                    "--input-bin", os.path.join(files["dir"], "input.bin"), "--dump", int8_dump,
+                                    "--layers", ",".join(map(str, heads)), "--precision", "int8",
+                                    "--calibration", files["calibration"]], capture_output=True, text=True)
+        if completed.returncode != 0:
+            print(f"# check ours int8 skipped: swift-darknet forward --precision int8 failed: {completed.stderr.strip()}")
+        else:
+            mine = [np.fromfile(os.path.join(int8_dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
+            diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, mine)]
+            print(f"# check ours vs SwiftDk int8, same input tensor: max |diff| per [yolo] input "
+                  f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
     float_openvino = tuple(p for p in OPENVINO if p not in QDQ)
     peers = ("ort", "opencv") + float_openvino + (NCNN if "ncnn" in files else ()) + (QDQ if "onnx-int8" in files else ())
     if not openvino_available():

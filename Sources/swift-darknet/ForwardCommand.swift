@@ -1,3 +1,4 @@
+import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -23,6 +24,7 @@ struct ForwardCommand: Command {
             .value("threads", "N", default: "1", "threads for the forward pass"),
         ]),
         PlanFlags.options,
+        PrecisionFlags.options,
     ]
 
     let cfg: URL
@@ -32,6 +34,7 @@ struct ForwardCommand: Command {
     let selection: DumpSelection
     let threads: Int
     let plan: PlanFlags
+    let precision: PrecisionFlags
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -45,12 +48,21 @@ struct ForwardCommand: Command {
         selection = try DumpSelection(arguments.stringOrDefault("layers") ?? "yolo")
         threads = try arguments.int("threads", range: 1...256)
         plan = try PlanFlags(arguments: &arguments)
+        precision = try PrecisionFlags(arguments: &arguments)
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weights: weights, options: plan.options)
+        let options = try precision.options(plan.options, spec: spec,
+                                            float: { try Network(spec: spec, weights: weights, options: plan.options) },
+                                            threads: threads) {
+            FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
+        }
+        let network = try Network(spec: spec, weights: weights, options: options)
+        if let summary = precision.summary(of: network.plan) {
+            FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
+        }
         let tensors: [[Float]]
         switch input {
         case .tensors(let urls):
