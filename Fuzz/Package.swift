@@ -8,24 +8,27 @@ let package = Package(
     name: "SwiftDarknetFuzz",
     dependencies: [.package(name: "SwiftDarknet", path: "..")],
     targets: [
+        // Each target's entry point on seed files without libFuzzer, in builds with -D FUZZ_REPLAY.
+        .target(name: "FuzzReplay", path: "FuzzReplay"),
         .executableTarget(
             name: "FuzzCfg",
-            dependencies: [.product(name: "Darknet", package: "SwiftDarknet")],
+            dependencies: ["FuzzReplay", .product(name: "Darknet", package: "SwiftDarknet")],
             path: "FuzzCfg"
         ),
         .executableTarget(
             name: "FuzzWeights",
-            dependencies: [.product(name: "Darknet", package: "SwiftDarknet")],
+            dependencies: ["FuzzReplay", .product(name: "Darknet", package: "SwiftDarknet")],
             path: "FuzzWeights"
         ),
         .executableTarget(
             name: "FuzzData",
-            dependencies: [.product(name: "Darknet", package: "SwiftDarknet")],
+            dependencies: ["FuzzReplay", .product(name: "Darknet", package: "SwiftDarknet")],
             path: "FuzzData"
         ),
         .executableTarget(
             name: "FuzzImage",
             dependencies: [
+                "FuzzReplay",
                 .product(name: "Darknet", package: "SwiftDarknet"),
                 .product(name: "DarknetImage", package: "SwiftDarknet"),
             ],
@@ -33,12 +36,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzServe",
-            dependencies: [.product(name: "DarknetServe", package: "SwiftDarknet")],
+            dependencies: ["FuzzReplay", .product(name: "DarknetServe", package: "SwiftDarknet")],
             path: "FuzzServe"
         ),
         .executableTarget(
             name: "FuzzVideo",
             dependencies: [
+                "FuzzReplay",
                 .product(name: "Darknet", package: "SwiftDarknet"),
                 .product(name: "DarknetVideo", package: "SwiftDarknet"),
             ],

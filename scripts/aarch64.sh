@@ -10,6 +10,9 @@
 #                                         --filter takes)
 #   scripts/aarch64.sh run PRODUCT ARGS...  run the aarch64 release swift-darknet, darknet-bench or
 #                                         darknet-microbench under emulation, from the repository root
+#   scripts/aarch64.sh fuzz-seeds         each fuzz target of Fuzz/ once on every seed of Fuzz/Seeds,
+#                                         built without libFuzzer (-D FUZZ_REPLAY), under emulation
+#                                         (`test` runs it after its groups)
 #
 # Two cached roots under ${XDG_CACHE_HOME:-~/.cache}/swift-darknet/aarch64, both from Debian's
 # archive only, remade when their recipe below changes (`setup --refresh` remakes them anyway):
@@ -360,16 +363,16 @@ run_groups() {
     [ "$failed" = 0 ] && [ "$failures" = 0 ]
 }
 
-# fuzz_seeds: each libFuzzer target of Fuzz/ (release, -sanitize=fuzzer; AddressSanitizer's
-# shadow memory is not tried under qemu-user) runs every seed of its Fuzz/Seeds folder once:
-# no crash, trap or finding. Prints the targets, seed counts and times.
+# fuzz_seeds LOGS: each libFuzzer target of Fuzz/, built without libFuzzer (-D FUZZ_REPLAY,
+# Fuzz/FuzzReplay: Debian's arm64 libFuzzer does not link with the cross lld), runs every seed of
+# its Fuzz/Seeds folder once under emulation: no crash, trap or finding. Prints the targets, seed
+# counts and times.
 fuzz_seeds() {
-    cross_build "$fuzz_scratch" --package-path Fuzz -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer
+    cross_build "$fuzz_scratch" --package-path Fuzz -c release -Xswiftc -DFUZZ_REPLAY
     local target kind status=0 start
-    for target in FuzzCfg:cfg FuzzWeights:weights FuzzImage:image FuzzVideo:video FuzzData:data; do
+    for target in FuzzCfg:cfg FuzzWeights:weights FuzzImage:image FuzzVideo:video FuzzData:data FuzzServe:serve; do
         kind=${target#*:} target=${target%:*} start=$SECONDS
-        if QEMU_CPU=cortex-a72 emulate "$repo/$fuzz_scratch/release/$target" -rss_limit_mb=4096 -timeout=300 \
-                Fuzz/Seeds/"$kind"/* > "$1/$target.txt" 2>&1; then
+        if QEMU_CPU=cortex-a72 emulate "$repo/$fuzz_scratch/release/$target" Fuzz/Seeds/"$kind" > "$1/$target.txt" 2>&1; then
             printf '  %-12s %3d seeds of Fuzz/Seeds/%s, %4d s: ok\n' "$target" "$(ls Fuzz/Seeds/"$kind" | wc -l)" "$kind" "$((SECONDS - start))"
         else
             status=1
@@ -400,7 +403,11 @@ test_command() {
         emulate "$repo/$test_bundle" "$selected" 2>&1 | tee "$logs/selected.txt"
         return
     fi
-    run_groups "$listed" "$logs"
+    local status=0
+    run_groups "$listed" "$logs" || status=1
+    log "each fuzz target on its seeds (Fuzz/Seeds), without libFuzzer, under emulation:"
+    fuzz_seeds "$logs" || status=1
+    return $status
 }
 
 main() {
@@ -408,6 +415,7 @@ main() {
         setup) shift; setup "$@" ;;
         build) shift; build "$@" ;;
         test) shift; test_command "$@" ;;
+        fuzz-seeds) shift; mkdir -p .build/aarch64-test-logs; fuzz_seeds .build/aarch64-test-logs ;;
         run) shift; run "$@" ;;
         mount-and-chroot) shift; mount_and_chroot "$@" ;;
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2 ;;

@@ -1,3 +1,6 @@
+#if FUZZ_REPLAY
+import FuzzReplay
+#endif
 import Darknet
 
 // libFuzzer target: a `.cfg` file through the parser and the planner; when the planned
@@ -78,3 +81,8 @@ func boxCount(_ plan: NetworkPlan) -> Int {
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError(message()) }
 }
+
+#if FUZZ_REPLAY
+// A declaration, not a statement: libFuzzer builds parse this file as a library.
+let replayed: Void = replayInputs("FuzzCfg", fuzz)
+#endif

@@ -1,3 +1,6 @@
+#if FUZZ_REPLAY
+import FuzzReplay
+#endif
 import Darknet
 import Foundation
 
@@ -32,3 +35,8 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError(message()) }
 }
+
+#if FUZZ_REPLAY
+// A declaration, not a statement: libFuzzer builds parse this file as a library.
+let replayed: Void = replayInputs("FuzzData", fuzz)
+#endif

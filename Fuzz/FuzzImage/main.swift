@@ -1,3 +1,6 @@
+#if FUZZ_REPLAY
+import FuzzReplay
+#endif
 import Darknet
 import DarknetImage
 
@@ -43,3 +46,8 @@ func check(_ condition: @autoclosure () throws -> Bool, _ message: @autoclosure 
         fatalError("\(message()): \(error)")
     }
 }
+
+#if FUZZ_REPLAY
+// A declaration, not a statement: libFuzzer builds parse this file as a library.
+let replayed: Void = replayInputs("FuzzImage", fuzz)
+#endif

@@ -1,3 +1,6 @@
+#if FUZZ_REPLAY
+import FuzzReplay
+#endif
 import Darknet
 import DarknetServe
 import Foundation
@@ -76,3 +79,8 @@ func tensor(_ input: [UInt8]) {
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError(message()) }
 }
+
+#if FUZZ_REPLAY
+// A declaration, not a statement: libFuzzer builds parse this file as a library.
+let replayed: Void = replayInputs("FuzzServe", fuzz)
+#endif

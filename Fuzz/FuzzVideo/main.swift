@@ -1,3 +1,6 @@
+#if FUZZ_REPLAY
+import FuzzReplay
+#endif
 import Darknet
 import DarknetVideo
 
@@ -43,3 +46,8 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
 func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
     if !condition() { fatalError(message()) }
 }
+
+#if FUZZ_REPLAY
+// A declaration, not a statement: libFuzzer builds parse this file as a library.
+let replayed: Void = replayInputs("FuzzVideo", fuzz)
+#endif

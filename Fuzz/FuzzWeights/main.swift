@@ -1,3 +1,6 @@
+#if FUZZ_REPLAY
+import FuzzReplay
+#endif
 @_spi(Testing) import Darknet
 import Foundation
 
@@ -110,3 +113,8 @@ func run(_ network: Network) -> [[UInt32]] {
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError(message()) }
 }
+
+#if FUZZ_REPLAY
+// A declaration, not a statement: libFuzzer builds parse this file as a library.
+let replayed: Void = replayInputs("FuzzWeights", fuzz)
+#endif
