@@ -20,8 +20,8 @@ final class IntegerDirectTests: XCTestCase {
     }
 
     /// Widths that are and are not multiples of 16 (so a strip of 16 columns meets one output row
-    /// or several, down to one column per row), more than one group of 8-bit panels (K = 2304
-    /// over 13 rows of 13), an odd channel count (a last 16-bit
+    /// or several, down to one column per row), more than one group of panels (K = 2304 over a
+    /// 24x24 output: B over 1 MiB; a 13x13 one takes all of B at once), an odd channel count (a last 16-bit
     /// pair with one channel), K large enough to lower the 16-bit code limit, 5x5 and unpadded
     /// windows, a padded 1x1, filters not a multiple of 8, the scalar (mish) epilogue, and at
     /// stride 2 padded sides both even and odd, outputs wider than 16, 1x1 and 5x5 windows.
@@ -37,6 +37,7 @@ final class IntegerDirectTests: XCTestCase {
         Case(channels: 32, height: 32, width: 16, filters: 16, size: 3, padding: 1, activation: .logistic, bits: [8]),
         Case(channels: 128, height: 6, width: 18, filters: 24, size: 3, padding: 1, activation: .leaky, bits: [16]),
         Case(channels: 8, height: 19, width: 3, filters: 8, size: 3, padding: 0, activation: .leaky, bits: [8, 16]),
+        Case(channels: 256, height: 24, width: 24, filters: 16, size: 3, padding: 1, activation: .leaky, bits: [8, 16]),
         Case(channels: 8, height: 13, width: 13, filters: 20, size: 3, padding: 1, activation: .leaky, bits: [8], stride: 2),
         Case(channels: 12, height: 40, width: 38, filters: 9, size: 3, padding: 1, activation: .mish, bits: [8], stride: 2),
         Case(channels: 64, height: 52, width: 52, filters: 16, size: 3, padding: 1, activation: .leaky, bits: [8], stride: 2),

@@ -107,9 +107,15 @@ void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, p
 
 /* Bytes of B copied at a time: with a chunk of packed A (192 KiB), within a 1 MiB L2. */
 #define DIRECT_GROUP_BYTES (512 * 1024)
+/* Up to this, all of B at once, so that the weights (packed A) stream past it only once: a
+ * narrow output's weights outweigh its B (13x13 512 -> 1024: 4.7 MB against 0.8 MB), and
+ * reading them twice cost more than B's share of L2 (YOLOv3's 13-wide layers 0.93x). */
+#define DIRECT_WHOLE_BYTES (1024 * 1024)
 
-ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k) {
+ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k, ptrdiff_t n) {
     /* Whole panels of the widest tile (3 strips of every quad's 64 bytes): at least one. */
-    const ptrdiff_t panel = (k + 3) / 4 * 64 * 3, panels = DIRECT_GROUP_BYTES / panel;
+    const ptrdiff_t strip = (k + 3) / 4 * 64, panel = strip * 3, all = (n + 15) / 16 * strip;
+    if (all <= DIRECT_WHOLE_BYTES) return (all + panel - 1) / panel * panel;
+    const ptrdiff_t panels = DIRECT_GROUP_BYTES / panel;
     return (panels > 1 ? panels : 1) * panel;
 }

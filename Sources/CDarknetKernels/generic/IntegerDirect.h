@@ -78,7 +78,7 @@ static void DIRECT_NAME(const int8_t *packed_a, ptrdiff_t m, const swiftdarknet_
     const ptrdiff_t block_bytes = kq * 32, strip_bytes = kq * 64, ldc = n;
     ptrdiff_t chunk = INT8_CHUNK_BYTES / block_bytes;
     if (chunk < 1) chunk = 1;
-    const ptrdiff_t group_strips = swiftdarknet_int8_direct_panel_bytes(kq * 4) / strip_bytes / INT8_TILE_STRIPS *
+    const ptrdiff_t group_strips = swiftdarknet_int8_direct_panel_bytes(kq * 4, n) / strip_bytes / INT8_TILE_STRIPS *
                                    INT8_TILE_STRIPS;
     const ptrdiff_t first_strip = n_begin / 16, end_strip = (n_end + 15) / 16;
     int32_t tile[8 * INT8_TILE_WIDTH] __attribute__((aligned(64)));

@@ -190,8 +190,8 @@ ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t he
 void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                      ptrdiff_t padding, ptrdiff_t stride, uint8_t zero_point, uint8_t *layout,
                                      ptrdiff_t quad_begin, ptrdiff_t quad_end);
-/* Bytes of one thread's panel for K (= quads * 4 * size * size). */
-ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k);
+/* Bytes of one thread's panel for K (= quads * 4 * size * size) and N output columns. */
+ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k, ptrdiff_t n);
 /* The convolution's output columns [n_begin, n_end) (n_begin a multiple of
  * SWIFTDARKNET_INT8_STRIP; all: 0, out_height * out_width) for every filter, after the
  * epilogue, into the CHW output c (filter m's plane at c + m * out_height * out_width), as

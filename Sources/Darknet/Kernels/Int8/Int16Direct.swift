@@ -41,7 +41,7 @@ package struct Int16Direct: Sendable, Equatable {
     /// Bytes of the padded layout `run` writes into its workspace.
     package var layoutBytes: Int { swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, stride) }
     /// Bytes of each thread's panel (K in bytes: 2 per value).
-    package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(2 * depth) }
+    package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(2 * depth, outputHeight * outputWidth) }
 
     /// Darknet's row-major `filters x (channels * size²)` weights with k reordered to this
     /// path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the channel a

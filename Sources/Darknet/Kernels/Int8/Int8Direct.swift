@@ -40,7 +40,7 @@ package struct Int8Direct: Sendable, Equatable {
     /// Bytes of the padded layout `run` writes into its workspace.
     package var layoutBytes: Int { swiftdarknet_int8_direct_layout_bytes(channels, height, width, padding, stride) }
     /// Bytes of each thread's panel.
-    package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(depth) }
+    package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(depth, outputHeight * outputWidth) }
 
     /// Darknet's row-major `filters x (channels * size²)` weights with k reordered to this
     /// path's `((quad * size + row) * size + column) * 4 + channel % 4`, zero for the channels a
