@@ -109,7 +109,7 @@ void swiftdarknet_int8_direct_layout(const uint8_t *codes, ptrdiff_t channels, p
 #define DIRECT_GROUP_BYTES (512 * 1024)
 /* Up to this, all of B at once, so that the weights (packed A) stream past it only once: a
  * narrow output's weights outweigh its B (13x13 512 -> 1024: 4.7 MB against 0.8 MB), and
- * reading them twice cost more than B's share of L2 (YOLOv3's 13-wide layers 0.93x). */
+ * reading them twice cost more than B's share of L2 (YOLOv3's 13-wide layers 0.95x). */
 #define DIRECT_WHOLE_BYTES (1024 * 1024)
 
 ptrdiff_t swiftdarknet_int8_direct_panel_bytes(ptrdiff_t k, ptrdiff_t n) {

@@ -58,11 +58,11 @@ static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
         }
         for (ptrdiff_t q = 0; q < in->quads; q++)
             for (ptrdiff_t o = 0; o < area; o++, out += 64) {
-                    const uint8_t *row = in->layout + q * quad_bytes + offsets[o];
-                    for (int r = 0; r < runs.count; r++)
-                        memcpy(out + runs.target[r], row + runs.source[r], (size_t)runs.bytes[r]);
-                    /* Columns past the output's last are computed and dropped; zero keeps them defined. */
-                    if (valid < 16) memset(out + valid * 4, 0, (size_t)(64 - valid * 4));
+                const uint8_t *row = in->layout + q * quad_bytes + offsets[o];
+                for (int r = 0; r < runs.count; r++)
+                    memcpy(out + runs.target[r], row + runs.source[r], (size_t)runs.bytes[r]);
+                /* Columns past the output's last are computed and dropped; zero keeps them defined. */
+                if (valid < 16) memset(out + valid * 4, 0, (size_t)(64 - valid * 4));
             }
     }
 }
