@@ -3,11 +3,11 @@ import CDarknetKernels
 /// One stride-1 or stride-2 convolution (groups 1, square kernel) in int8 without im2col, the core
 /// of `Int8DirectConvolution`: the input's 8-bit codes are laid out once as channel quads of
 /// padded planes, at stride 2 split into their four phases (`CDarknetKernels/integer.h`), so
-/// each packed-B panel is gathered from them in
-/// pieces of up to 64 bytes, one per output row a strip of 16 columns meets; the GEMM and its
-/// epilogue are the im2col path's, over the output's own columns. The weights' k order differs from Darknet's (`reordered(_:)`), so the
-/// GEMM gives exactly the im2col path's integers. The layout splits over threads by channel
-/// quads, the GEMM by 16-column strips: the result does not depend on the thread count.
+/// each packed-B panel is gathered from them in pieces of up to 64 bytes, one per output row a
+/// strip of 16 columns meets; the GEMM and its epilogue are the im2col path's, over the output's
+/// own columns. The weights' k order differs from Darknet's (`reordered(_:)`), so the GEMM gives
+/// exactly the im2col path's integers. The layout splits over threads by channel quads, the GEMM
+/// by 16-column strips: the result does not depend on the thread count.
 package struct Int8Direct: Sendable, Equatable {
     package let channels, height, width, filters, size, padding, stride: Int
 
