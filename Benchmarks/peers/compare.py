@@ -392,32 +392,36 @@ def interleaved_round(configs, a, files, samples):
             entry["version"] = server.ready["version"]
 
 
+def our_maps(a, files, heads, name, extra=()):
+    """Our [yolo] inputs for the check's input tensor (`swift-darknet forward`, `extra` options), or
+    the error when the forward pass failed."""
+    import numpy as np
+    dump = os.path.join(files["dir"], name)
+    completed = subprocess.run([a.cli, "forward", "--cfg", files["cfg"], "--weights", files["weights"],
+                                "--input-bin", os.path.join(files["dir"], "input.bin"), "--dump", dump,
+                                "--layers", ",".join(map(str, heads)), *extra], capture_output=True, text=True)
+    if completed.returncode != 0:
+        return None, completed.stderr.strip()
+    return [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads], None
+
+
 def check(a, files, layers):
     """Largest |ours - peer| over the [yolo] inputs for the same input tensor."""
     import numpy as np
     heads = [layer["index"] - 1 for layer in layers if layer["type"] == "yolo"]
-    dump = os.path.join(files["dir"], "ours")
     blob = np.load(files["input"])
     blob.astype("<f4").tofile(os.path.join(files["dir"], "input.bin"))
-    completed = subprocess.run([a.cli, "forward", "--cfg", files["cfg"], "--weights", files["weights"],
-                                "--input-bin", os.path.join(files["dir"], "input.bin"), "--dump", dump,
-                                "--layers", ",".join(map(str, heads))], capture_output=True, text=True)
-    if completed.returncode != 0:
-        print(f"# check skipped: swift-darknet forward failed: {completed.stderr.strip()}")
+    ours, error = our_maps(a, files, heads, "ours")
+    if error is not None:
+        print(f"# check skipped: swift-darknet forward failed: {error}")
         return
-    ours = [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
     scale = max(float(np.abs(x).max()) for x in ours)
     if "calibration" in files:
         # Our int8 against our float, as the int8 peers are compared below: how far 8 bits move the maps.
-        int8_dump = os.path.join(files["dir"], "ours-int8")
-        completed = subprocess.run([a.cli, "forward", "--cfg", files["cfg"], "--weights", files["weights"],
-                                    "--input-bin", os.path.join(files["dir"], "input.bin"), "--dump", int8_dump,
-                                    "--layers", ",".join(map(str, heads)), "--precision", "int8",
-                                    "--calibration", files["calibration"]], capture_output=True, text=True)
-        if completed.returncode != 0:
-            print(f"# check ours int8 skipped: swift-darknet forward --precision int8 failed: {completed.stderr.strip()}")
+        mine, error = our_maps(a, files, heads, "ours-int8", ("--precision", "int8", "--calibration", files["calibration"]))
+        if error is not None:
+            print(f"# check ours int8 skipped: swift-darknet forward --precision int8 failed: {error}")
         else:
-            mine = [np.fromfile(os.path.join(int8_dump, f"layer{i:03d}.bin"), "<f4") for i in heads]
             diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, mine)]
             print(f"# check ours vs SwiftDk int8, same input tensor: max |diff| per [yolo] input "
                   f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")

@@ -35,8 +35,9 @@ typedef void int16_pixels_fn(const float *x0, const float *x1, ptrdiff_t count, 
 static inline __attribute__((always_inline)) void int16_direct_layout_phases(
     const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t padding, float inverse_scale,
     float bound, uint8_t *layout, ptrdiff_t p, int16_pixels_fn *pixels) {
-    const ptrdiff_t phase_height = (height + 2 * padding + 1) / 2, phase_width = (width + 2 * padding + 1) / 2;
-    const ptrdiff_t row_bytes = phase_width * 4, phase_bytes = phase_height * row_bytes, plane_in = height * width;
+    const ptrdiff_t row_bytes = swiftdarknet_int8_direct_phase_side(width + 2 * padding, 2) * 4;
+    const ptrdiff_t phase_bytes = swiftdarknet_int8_direct_phase_side(height + 2 * padding, 2) * row_bytes;
+    const ptrdiff_t plane_in = height * width;
     uint8_t *pair = layout + p * 4 * phase_bytes;
     memset(pair, 0, (size_t)(4 * phase_bytes));
     const float *first = input + 2 * p * plane_in;

@@ -8,13 +8,11 @@
 
 #include <string.h>
 
-/* Pixels of a phase plane along a padded side of `padded` pixels. */
-static ptrdiff_t phase_side(ptrdiff_t padded, ptrdiff_t stride) { return (padded + stride - 1) / stride; }
 
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                                 ptrdiff_t padding, ptrdiff_t stride) {
-    return (channels + 3) / 4 * stride * stride * phase_side(height + 2 * padding, stride) *
-           phase_side(width + 2 * padding, stride) * 4;
+    return (channels + 3) / 4 * stride * stride * swiftdarknet_int8_direct_phase_side(height + 2 * padding, stride) *
+           swiftdarknet_int8_direct_phase_side(width + 2 * padding, stride) * 4;
 }
 
 /* One row of `width` pixels: byte t of pixel x from rows[t][x]. */
@@ -28,7 +26,8 @@ static void interleave_row(const uint8_t *rows[4], ptrdiff_t width, uint8_t *out
 /* `count` bytes source[0], source[2], ... into out. */
 static void even_bytes(const uint8_t *source, ptrdiff_t count, uint8_t *out) {
     ptrdiff_t j = 0;
-    for (; j + 16 <= count && 2 * j + 32 <= 2 * count - 1; j += 16) int8_even_bytes16(source + 2 * j, out + j);
+    /* 16 at a time while their 32 bytes lie within the 2 * count - 1 the caller has. */
+    for (; j + 17 <= count; j += 16) int8_even_bytes16(source + 2 * j, out + j);
     for (; j < count; j++) out[j] = source[2 * j];
 }
 
@@ -36,8 +35,9 @@ static void even_bytes(const uint8_t *source, ptrdiff_t count, uint8_t *out) {
 static void layout_phases(const uint8_t *codes, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                           ptrdiff_t padding, uint8_t zero_point, uint8_t *layout, ptrdiff_t q,
                           const uint8_t *filler) {
-    const ptrdiff_t phase_height = phase_side(height + 2 * padding, 2), phase_width = phase_side(width + 2 * padding, 2);
-    const ptrdiff_t row_bytes = phase_width * 4, phase_bytes = phase_height * row_bytes, plane_in = height * width;
+    const ptrdiff_t row_bytes = swiftdarknet_int8_direct_phase_side(width + 2 * padding, 2) * 4;
+    const ptrdiff_t phase_bytes = swiftdarknet_int8_direct_phase_side(height + 2 * padding, 2) * row_bytes;
+    const ptrdiff_t plane_in = height * width;
     uint8_t *quad = layout + q * 4 * phase_bytes;
     memset(quad, zero_point, (size_t)(4 * phase_bytes));
     uint8_t columns[4][128];

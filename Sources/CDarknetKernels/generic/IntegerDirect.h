@@ -22,8 +22,8 @@ static inline __attribute__((always_inline)) void CAT(DIRECT_NAME, _panel)(
     /* Strip s of the group at panel + s * kq * 64, the packed-B layout. Kernel offset (ky, kx)
      * reads phase plane (ky % stride, kx % stride) from pixel (ky / stride, kx / stride) on. */
     const ptrdiff_t size = in->size, stride = in->stride;
-    const ptrdiff_t row_bytes = (in->padded_width + stride - 1) / stride * 4;
-    const ptrdiff_t phase_bytes = (in->padded_height + stride - 1) / stride * row_bytes;
+    const ptrdiff_t row_bytes = swiftdarknet_int8_direct_phase_side(in->padded_width, stride) * 4;
+    const ptrdiff_t phase_bytes = swiftdarknet_int8_direct_phase_side(in->padded_height, stride) * row_bytes;
     const ptrdiff_t quad_bytes = stride * stride * phase_bytes;
     const ptrdiff_t out_width = (in->padded_width - size) / stride + 1, area = size * size;
     /* Each kernel offset's start within a quad's planes, computed once (divisions are slow). */

@@ -182,6 +182,12 @@ typedef struct {
     ptrdiff_t stride;              /* 1 or 2, as the layout was written */
 } swiftdarknet_int8_direct_input;
 
+/* Pixels along one side of a layout plane: a padded side of `padded` pixels split into `stride`
+ * phases (stride 1: the padded side itself). */
+static inline ptrdiff_t swiftdarknet_int8_direct_phase_side(ptrdiff_t padded, ptrdiff_t stride) {
+    return (padded + stride - 1) / stride;
+}
+
 /* Bytes of the layout. */
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                                 ptrdiff_t padding, ptrdiff_t stride);
