@@ -32,6 +32,11 @@ enum HTTPRoute: Equatable, Sendable {
         self = allowed.contains(method) ? route : .methodNotAllowed(allowed: allowed)
     }
 
+    /// Whether the request asks for detections.
+    var isDetection: Bool {
+        if case .detect = self { true } else { false }
+    }
+
     /// The `endpoint` label of this route's metrics.
     var endpoint: String {
         switch self {

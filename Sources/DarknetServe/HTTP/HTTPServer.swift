@@ -188,7 +188,11 @@ final class HTTPServer: @unchecked Sendable {
         defer { MHD_destroy_response(mhdResponse) }
         MHD_add_response_header(mhdResponse, "Content-Type", response.contentType)
         for (name, value) in response.headers { MHD_add_response_header(mhdResponse, name, value) }
-        if core.isDraining { MHD_add_response_header(mhdResponse, "Connection", "close") }
+        // Draining, a detection's answer or an error sends the client elsewhere; a 200 from the
+        // monitoring endpoints keeps the connection, as its body (which may say "ok") implies.
+        if core.isDraining, exchange.route.isDetection || response.status >= 300 {
+            MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
         watchdog.restart(exchange.connection)
         return MHD_queue_response(exchange.connection, UInt32(response.status), mhdResponse)
     }

@@ -69,10 +69,11 @@ final class ServerCore: @unchecked Sendable {
     /// `GET /health`: 200 `{"status": "ok", ...}` while serving, 503 `"draining"` after SIGTERM.
     func healthResponse(connections: Int) -> HTTPResponse {
         let (waiting, running) = pipeline.depth
-        let health = Health(status: isDraining ? "draining" : "ok", models: models.map(\.name), queueDepth: waiting,
+        let draining = isDraining
+        let health = Health(status: draining ? "draining" : "ok", models: models.map(\.name), queueDepth: waiting,
                             queueCapacity: pipeline.capacity, running: running, workers: pipeline.workers, connections: connections)
-        var response = HTTPResponse.json(health, status: isDraining ? 503 : 200)
-        if isDraining { response.headers.append(("Retry-After", "1")) }
+        var response = HTTPResponse.json(health, status: draining ? 503 : 200)
+        if draining { response.headers.append(("Retry-After", "1")) }
         return response
     }
 
