@@ -43,20 +43,42 @@ final class ServeCommandTests: XCTestCase {
         let keptAlive = try LoopbackConnection(port: port)
         try keptAlive.send(httpRequest("GET", "/health"))
         XCTAssertEqual(try keptAlive.response().status, 200)
+        // A request still uploading at SIGTERM holds the drain open until the test finishes it.
         var form = MultipartBody()
         form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
-        let inFlight = try LoopbackConnection(port: port)
-        try inFlight.send(httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished))
-        usleep(20_000)
+        let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
+        let half = request.count / 2
+        let uploading = try LoopbackConnection(port: port)
+        try uploading.send(Array(request[..<half]))
+        _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
+            // The /metrics request itself is the other one open.
+            $0.text.split(separator: "\n").contains("swiftdarknet_open_requests 2")
+        }
         serve.signal(SIGTERM)
-        usleep(20_000)
-        try keptAlive.send(httpRequest("GET", "/health"))
-        let draining = try keptAlive.response()
+        let draining = try poll("/health", on: keptAlive, until: "/health reports the drain") { $0.status != 200 }
         XCTAssertEqual(draining.status, 503)
         XCTAssertEqual(try draining.json()["status"] as? String, "draining")
-        XCTAssertEqual(try inFlight.response().status, 200)
+        XCTAssertEqual(draining.headers["connection"], "close")
+        try uploading.send(Array(request[half...]))
+        let finished = try uploading.response()
+        XCTAssertEqual(finished.status, 200, "a request begun before SIGTERM is answered: \(finished.text)")
+        XCTAssertEqual(try finished.predictions().count, 6)
         XCTAssertEqual(serve.wait(timeout: 60).status, 0)
         XCTAssertEqual(serve.stderr, "", "--log-level none logs nothing")
+    }
+
+    /// GETs `path` on `connection` every millisecond until `condition` holds for the reply, and
+    /// returns that reply; throws naming `what` after 30 s.
+    private func poll(_ path: String, on connection: LoopbackConnection, until what: String,
+                      _ condition: (HTTPReply) throws -> Bool) throws -> HTTPReply {
+        let deadline = Date() + 30
+        while Date() < deadline {
+            try connection.send(httpRequest("GET", path))
+            let reply = try connection.response()
+            if try condition(reply) { return reply }
+            usleep(1_000)
+        }
+        throw ServeFixtures.Failure(description: "waited 30 s for \(what)")
     }
 
     func testUsageMistakesAndStartFailures() throws {

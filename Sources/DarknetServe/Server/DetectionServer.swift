@@ -60,9 +60,9 @@ public final class DetectionServer: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Stops taking requests (new connections are refused, requests on open ones get 503),
-    /// finishes those queued and running, waits up to the drain timeout for their responses to
-    /// be sent, then stops. Returns whether every request finished in time. Idempotent.
+    /// Stops taking requests (new connections are refused, requests that start on open ones get
+    /// 503), finishes those already begun (still uploading, queued or running), waits up to the
+    /// drain timeout for their responses to be sent, then stops. Returns whether every request finished in time. Idempotent.
     @discardableResult
     public func shutdown() -> Bool {
         let first = lock.withLock {
@@ -75,9 +75,11 @@ public final class DetectionServer: @unchecked Sendable {
         core.startDraining()
         http.stopAccepting()
         zmq?.stopReceiving()
+        // Requests begun before the drain, uploads included, are still queued and answered.
+        let deadline = ContinuousClock.now + configuration.drainTimeout
+        while core.openExchanges > 0, ContinuousClock.now < deadline { usleep(10_000) }
         // Suspended HTTP requests must be resumed before libmicrohttpd stops: every queued job runs.
         core.pipeline.close(timeout: .seconds(3600))
-        let deadline = ContinuousClock.now + configuration.drainTimeout
         while core.openExchanges > 0, ContinuousClock.now < deadline { usleep(10_000) }
         let finished = core.openExchanges == 0
         http.stop()
