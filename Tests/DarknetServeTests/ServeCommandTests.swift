@@ -20,9 +20,15 @@ final class ServeCommandTests: XCTestCase {
         var form = MultipartBody()
         form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
         let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
+        let monitor = try LoopbackConnection(port: port)
         let connections = try (0..<3).map { _ in try LoopbackConnection(port: port) }
         for connection in connections { try connection.send(request) }
-        usleep(30_000)   // the requests are in: one running, two queued
+        _ = try poll("/metrics", on: monitor, until: "the three requests are in") { reply in
+            let lines = reply.text.split(separator: "\n")
+            func value(_ name: String) -> Int { lines.first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0 }
+            // Open ones, less this /metrics request, and those already answered.
+            return value("swiftdarknet_open_requests") - 1 + value("swiftdarknet_requests_total{endpoint=\"detection\",code=\"200\"}") >= 3
+        }
         serve.signal(SIGTERM)
         for (index, connection) in connections.enumerated() {
             let reply = try connection.response()
