@@ -27,15 +27,8 @@ struct DetectorFlags {
                       sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
         let spec = try loadSpec(files.cfg)
         try report(spec, options: plan.options)
-        let options = try precision.options(plan.options, spec: spec,
-                                            float: { try Network(spec: spec, weights: files.weights, options: plan.options) },
-                                            letterbox: letterbox, threads: threads) {
-            FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
-        }
-        let network = try Network(spec: spec, weights: files.weights, options: options)
-        if let summary = precision.summary(of: network.plan) {
-            FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
-        }
+        let network = try precision.network(spec: spec, weights: files.weights, plan: plan.options, letterbox: letterbox,
+                                            threads: threads)
         _ = try Detector(network: network, threads: threads)
         let (labels, labelsFile) = try labelFiles.load(names: files.names, classes: DetectionDecoder.classCount(of: network.plan),
                                                        cfg: files.cfg, what: "classes")

@@ -54,15 +54,7 @@ struct ForwardCommand: Command {
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        let options = try precision.options(plan.options, spec: spec,
-                                            float: { try Network(spec: spec, weights: weights, options: plan.options) },
-                                            threads: threads) {
-            FileHandle.standardError.write(Data("swift-darknet: \($0)\n".utf8))
-        }
-        let network = try Network(spec: spec, weights: weights, options: options)
-        if let summary = precision.summary(of: network.plan) {
-            FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
-        }
+        let network = try precision.network(spec: spec, weights: weights, plan: plan.options, threads: threads)
         let tensors: [[Float]]
         switch input {
         case .tensors(let urls):
