@@ -57,10 +57,9 @@ public final class Detector: Sendable {
     ///   `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
     public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
                             options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
-        try sessionPolicy.validate(threads: threads)
-        let network = try Network(cfg: cfg, weights: weights, options: options)
-        let labels = try names.map { url throws in try ClassLabels.read(url) } ?? []
-        try self.init(network: network, labels: labels, labelsFile: names?.path ?? "<labels>", threads: threads,
+        let loaded = try LabelledNetwork(cfg: cfg, weights: weights, names: names, options: options, threads: threads,
+                                         sessionPolicy: sessionPolicy)
+        try self.init(network: loaded.network, labels: loaded.labels, labelsFile: loaded.labelsFile, threads: threads,
                       sessionPolicy: sessionPolicy)
     }
 
