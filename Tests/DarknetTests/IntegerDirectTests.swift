@@ -82,8 +82,8 @@ final class IntegerDirectTests: XCTestCase {
             }
             let limit = IntegerKernels.native.plannedWeightLimit(depth: im2col.depth)
             let im2colWeights = Int8PackedWeights(weights: weights, rows: item.filters, depth: im2col.depth, limit: limit)
-            let directWeights = Int8PackedWeights(weights: direct.reordered(weights), rows: item.filters, depth: direct.depth,
-                                                  limit: limit)
+            let directWeights = Int8PackedWeights(weights: reordered(weights, by: direct.reorder), rows: item.filters,
+                                                  depth: direct.depth, limit: limit)
             XCTAssertEqual(directWeights.scales, im2colWeights.scales, "case \(index): reordering changed the scales")
             XCTAssertEqual(directWeights.rowSums, im2colWeights.rowSums, "case \(index): reordering changed the row sums")
 
@@ -146,11 +146,11 @@ final class IntegerDirectTests: XCTestCase {
         let direct = Int8Direct(channels: 6, height: 4, width: 4, filters: 2, size: 3, padding: 1)
         XCTAssertEqual(direct.depth, 8 * 9)
         let weights = (0..<2 * 6 * 9).map(Float.init)
-        let reordered = direct.reordered(weights)
+        let quads = reordered(weights, by: direct.reorder)
         for filter in 0..<2 {
             for channel in 0..<8 {
                 for offset in 0..<9 {
-                    let value = reordered[filter * 72 + ((channel / 4) * 9 + offset) * 4 + channel % 4]
+                    let value = quads[filter * 72 + ((channel / 4) * 9 + offset) * 4 + channel % 4]
                     XCTAssertEqual(value, channel < 6 ? weights[filter * 54 + channel * 9 + offset] : 0,
                                    "filter \(filter), channel \(channel), offset \(offset)")
                 }
@@ -211,7 +211,7 @@ final class IntegerDirectTests: XCTestCase {
             let bias = (0..<item.filters).map { _ in random.nextFloat(in: -0.5...0.5) }
             let limit = Int16Quantization.limit(depth: core.depth)
             let quantization = Int16Quantization(magnitude: 4, limit: limit)
-            let packed = Int16PackedWeights(weights: core.reordered(weights), rows: item.filters, depth: core.depth)
+            let packed = Int16PackedWeights(weights: reordered(weights, by: core.reorder), rows: item.filters, depth: core.depth)
             let epilogue = Int8Epilogue(requantization: packed.requantization(input: quantization), bias: bias,
                                         activation: item.activation)
 
@@ -390,4 +390,11 @@ private extension Zip2Sequence {
     func offsets(_ differ: (Sequence1.Element, Sequence2.Element) -> Bool) -> [Int] {
         enumerated().filter { differ($0.element.0, $0.element.1) }.map(\.offset)
     }
+}
+
+/// `weights` after a direct path's in-place reorder.
+private func reordered(_ weights: [Float], by reorder: (inout [Float]) -> Void) -> [Float] {
+    var copy = weights
+    reorder(&copy)
+    return copy
 }

@@ -43,17 +43,10 @@ package struct Int16Direct: Sendable, Equatable {
     /// Bytes of each thread's panel (K in bytes: 2 per value).
     package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(2 * depth, outputHeight * outputWidth) }
 
-    /// Darknet's row-major `filters x (channels * size²)` weights with k reordered to this
-    /// path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the channel a
-    /// last pair lacks (`filters x depth`).
-    package func reordered(_ weights: [Float]) -> [Float] {
-        var copy = weights
-        reorder(&copy)
-        return copy
-    }
-
-    /// `reordered(_:)` in place where the channels fill whole pairs (always, for the channel
-    /// counts `suits` takes).
+    /// Reorders Darknet's row-major `filters x (channels * size²)` weights in place so k runs
+    /// in this path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the
+    /// channel a last pair lacks (`filters x depth`); in place for the channel counts `suits`
+    /// takes (whole pairs).
     package func reorder(_ weights: inout [Float]) {
         Int8Direct.reorder(&weights, filters: filters, channels: channels, area: size * size, lanes: 2)
     }

@@ -5,7 +5,7 @@ import CDarknetKernels
 /// padded planes, at stride 2 split into their four phases (`CDarknetKernels/integer.h`), so
 /// each packed-B panel is gathered from them in pieces of up to 64 bytes, one per output row a
 /// strip of 16 columns meets; the GEMM and its epilogue are the im2col path's, over the output's
-/// own columns. The weights' k order differs from Darknet's (`reordered(_:)`), so the GEMM gives
+/// own columns. The weights' k order differs from Darknet's (`reorder(_:)`), so the GEMM gives
 /// exactly the im2col path's integers. The layout splits over threads by channel quads, the GEMM
 /// by 16-column strips: the result does not depend on the thread count.
 package struct Int8Direct: Sendable, Equatable {
@@ -42,17 +42,10 @@ package struct Int8Direct: Sendable, Equatable {
     /// Bytes of each thread's panel.
     package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(depth, outputHeight * outputWidth) }
 
-    /// Darknet's row-major `filters x (channels * size²)` weights with k reordered to this
-    /// path's `((quad * size + row) * size + column) * 4 + channel % 4`, zero for the channels a
-    /// last quad lacks (`filters x depth`).
-    package func reordered(_ weights: [Float]) -> [Float] {
-        var copy = weights
-        reorder(&copy)
-        return copy
-    }
-
-    /// `reordered(_:)` in place where the channels fill whole quads (always, for the channel
-    /// counts `computes` takes): a layer's weights are then never in memory twice at load.
+    /// Reorders Darknet's row-major `filters x (channels * size²)` weights in place so k runs
+    /// in this path's `((quad * size + row) * size + column) * 4 + channel % 4`, zero for the
+    /// channels a last quad lacks (`filters x depth`). In place for the channel counts `computes`
+    /// takes (whole quads): a layer's weights are then never in memory twice at load.
     package func reorder(_ weights: inout [Float]) {
         Self.reorder(&weights, filters: filters, channels: channels, area: size * size, lanes: 4)
     }
@@ -105,14 +98,9 @@ package struct Int8Direct: Sendable, Equatable {
     package func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<Float>, layout: UnsafeMutablePointer<UInt8>,
                      panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, kernels: IntegerKernels) {
-        lay(input, quantization: quantization, weights: weights, into: layout, split: split)
-        let direct = kernels.functions(for: weights).pointee.direct
-        epilogue.withDescriptor(output: nil) { descriptor in
-            multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
-                direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, panel,
-                       range.lowerBound, range.upperBound)
-            }
-        }
+        run(input: input, quantization: quantization, weights: weights, epilogue: epilogue,
+            kind: Int32(SWIFTDARKNET_INT8_OUTPUT_F32), output: UnsafeMutableRawPointer(output), outputQuantization: nil,
+            layout: layout, panels: panels, panelStride: panelStride, split: split, kernels: kernels)
     }
 
     /// 8-bit output quantized with `outputQuantization`, for a next int8 layer to read as it is.
@@ -120,12 +108,23 @@ package struct Int8Direct: Sendable, Equatable {
                      epilogue: Int8Epilogue, output: UnsafeMutablePointer<UInt8>,
                      outputQuantization: Int8TensorQuantization, layout: UnsafeMutablePointer<UInt8>,
                      panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, kernels: IntegerKernels) {
+        run(input: input, quantization: quantization, weights: weights, epilogue: epilogue,
+            kind: Int32(SWIFTDARKNET_INT8_OUTPUT_U8), output: UnsafeMutableRawPointer(output),
+            outputQuantization: outputQuantization, layout: layout, panels: panels, panelStride: panelStride, split: split,
+            kernels: kernels)
+    }
+
+    /// Both overloads: `kind` says what `output` holds (float, or 8-bit codes of
+    /// `outputQuantization`).
+    private func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
+                     epilogue: Int8Epilogue, kind: Int32, output: UnsafeMutableRawPointer,
+                     outputQuantization: Int8TensorQuantization?, layout: UnsafeMutablePointer<UInt8>, panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit,
+                     kernels: IntegerKernels) {
         lay(input, quantization: quantization, weights: weights, into: layout, split: split)
         let direct = kernels.functions(for: weights).pointee.direct
         epilogue.withDescriptor(output: outputQuantization) { descriptor in
             multiply(weights, layout: layout, panels: panels, panelStride: panelStride, split: split) { a, input, panel, range in
-                direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_U8), descriptor, output, panel,
-                       range.lowerBound, range.upperBound)
+                direct(a, filters, input, kind, descriptor, output, panel, range.lowerBound, range.upperBound)
             }
         }
     }

@@ -75,16 +75,9 @@ package enum Int8GEMM {
     package static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  epilogue: Int8Epilogue, into output: UnsafeMutablePointer<Float>, rowStride: Int,
                                  range: Range<Int>? = nil, rows: Range<Int>? = nil, kernels: IntegerKernels = .native) {
-        let range = check(weights, n, rowStride, range, kernels), rows = check(weights, rows)
-        precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
-        weights.withPacked { a in
-            epilogue.withDescriptor(output: nil) { descriptor in
-                kernels.functions(for: weights).pointee.gemm(a, activations, weights.rows, n, weights.depth,
-                                                             Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, rowStride,
-                                                             range.lowerBound, range.upperBound, rows.lowerBound,
-                                                             rows.upperBound)
-            }
-        }
+        multiply(weights, activations, columns: n, epilogue: epilogue,
+                 kind: Int32(SWIFTDARKNET_INT8_OUTPUT_F32), output: UnsafeMutableRawPointer(output), outputQuantization: nil,
+                 rowStride: rowStride, range: range, rows: rows, kernels: kernels)
     }
 
     /// 8-bit outputs after `epilogue`, quantized with `quantization` (exactly the codes
@@ -94,14 +87,23 @@ package enum Int8GEMM {
                                  epilogue: Int8Epilogue, into output: UnsafeMutablePointer<UInt8>,
                                  quantization: Int8TensorQuantization, rowStride: Int,
                                  range: Range<Int>? = nil, rows: Range<Int>? = nil, kernels: IntegerKernels = .native) {
+        multiply(weights, activations, columns: n, epilogue: epilogue,
+                 kind: Int32(SWIFTDARKNET_INT8_OUTPUT_U8), output: UnsafeMutableRawPointer(output),
+                 outputQuantization: quantization, rowStride: rowStride, range: range, rows: rows, kernels: kernels)
+    }
+
+    /// Both epilogue overloads: `kind` says what `output` holds (float, or 8-bit codes of
+    /// `outputQuantization`).
+    private static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
+                                 epilogue: Int8Epilogue, kind: Int32, output: UnsafeMutableRawPointer,
+                                 outputQuantization: Int8TensorQuantization?, rowStride: Int, range: Range<Int>?, rows: Range<Int>?, kernels: IntegerKernels) {
         let range = check(weights, n, rowStride, range, kernels), rows = check(weights, rows)
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
-            epilogue.withDescriptor(output: quantization) { descriptor in
-                kernels.functions(for: weights).pointee.gemm(a, activations, weights.rows, n, weights.depth,
-                                                             Int32(SWIFTDARKNET_INT8_OUTPUT_U8), descriptor, output, rowStride,
-                                                             range.lowerBound, range.upperBound, rows.lowerBound,
-                                                             rows.upperBound)
+            epilogue.withDescriptor(output: outputQuantization) { descriptor in
+                kernels.functions(for: weights).pointee.gemm(a, activations, weights.rows, n, weights.depth, kind, descriptor,
+                                                             output, rowStride, range.lowerBound, range.upperBound,
+                                                             rows.lowerBound, rows.upperBound)
             }
         }
     }
