@@ -1,5 +1,7 @@
+import Darknet
+
 /// Why a batch's inputs could not be listed.
-public enum BatchInputError: Error, Equatable, CustomStringConvertible {
+public enum BatchInputError: DarknetError, Equatable {
     /// A directory given on the command line holds no image file.
     case noImages(directory: String, recursive: Bool)
     /// A directory could not be listed.

@@ -1,5 +1,7 @@
+import Darknet
+
 /// Why a batch's output could not be written.
-public enum BatchOutputError: Error, Equatable, CustomStringConvertible {
+public enum BatchOutputError: DarknetError, Equatable {
     /// A file could not be created or written.
     case cannotWrite(path: String)
     /// The label file would replace the image itself (an image named `*.txt`).

@@ -1,6 +1,6 @@
 /// An argument outside the values an API accepts (a thread count of 0, a frame stride of -1),
 /// named as the API names it. Thrown instead of silently clamping the value.
-public struct ArgumentError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ArgumentError: DarknetError, Equatable, Sendable {
     /// The argument or option, as the API spells it (`threads`, `FramePolicy.stride`).
     public let argument: String
     /// The value given, as text.

@@ -3,7 +3,7 @@ import Foundation
 
 /// Why an image file could not be read, decoded or written. Every case names the file
 /// (`<data>` for bytes in memory).
-public enum ImageFileError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum ImageFileError: DarknetError, Equatable, Sendable {
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
     /// The bytes are not a format this library decodes (JPEG, PNG, BMP, TIFF, WebP, Netpbm,
@@ -42,5 +42,4 @@ public enum ImageFileError: Error, Equatable, Sendable, CustomStringConvertible,
         }
     }
 
-    public var errorDescription: String? { description }
 }

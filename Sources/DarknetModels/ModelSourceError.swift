@@ -1,8 +1,9 @@
+import Darknet
 import Foundation
 
 /// Why a hosted model could not be downloaded, checked, updated or installed. Always names
 /// the URL concerned (a `file://` URL for problems inside the cache directory).
-public struct ModelSourceError: Error, Sendable, CustomStringConvertible {
+public struct ModelSourceError: DarknetError, Sendable {
     /// The URL the failure concerns.
     public let url: URL
     /// What went wrong.

@@ -1,6 +1,8 @@
+import Darknet
+
 /// Why a video file, image sequence or stream could not be read or written. Every case names
 /// the source (path or URL) it is about.
-public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum VideoError: DarknetError, Equatable, Sendable {
     /// libavformat could not open or recognise `source` (missing, empty, unknown format,
     /// unreachable or refused URL; or recognised it only by a low-score guess that its
     /// extension contradicts); `reason` is FFmpeg's message, or says which guess was refused.

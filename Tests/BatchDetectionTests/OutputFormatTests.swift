@@ -89,4 +89,12 @@ final class OutputFormatTests: XCTestCase {
             XCTAssertEqual(error as? BatchOutputError, .labelWouldReplaceImage(path: "/tmp/image-named.txt"))
         }
     }
+
+    /// Both batch error types read as their message, `localizedDescription` included.
+    func testBatchErrorsReadAsTheirMessage() {
+        assertMessages([
+            (BatchOutputError.cannotWrite(path: "/x/out.json"), "/x/out.json: cannot write the file"),
+            (BatchInputError.unreadableDirectory(directory: "/x"), "/x: cannot list the directory"),
+        ])
+    }
 }

@@ -1,6 +1,7 @@
 import Darknet
 import DarknetModels
 import Foundation
+import TestSupport
 import XCTest
 
 /// Downloads from a real HTTP server on 127.0.0.1: whole, cut and resumed, wrong checksum,
@@ -217,6 +218,13 @@ final class ModelDownloadTests: ModelTestCase {
         guard case .updated(let newer) = try store.update() else { return XCTFail("a changed file is an update") }
         XCTAssertEqual(try Data(contentsOf: newer.weights), Data(TinyModel.weights(seed: 4)))
     }
+
+    /// `ModelSourceError` reads as its message, `localizedDescription` included.
+    func testModelSourceErrorReadsAsItsMessage() throws {
+        let url = try XCTUnwrap(URL(string: "https://example.org/m.weights"))
+        assertMessages([(ModelSourceError(url: url, reason: .httpStatus(404)),
+                         "https://example.org/m.weights: HTTP status 404, expected 200, 206 or 304")])
+    }
 }
 
 /// Collects progress events from the transfer thread.
@@ -225,4 +233,5 @@ final class ProgressRecorder: @unchecked Sendable {
     private var recorded: [DownloadProgress] = []
     func add(_ event: DownloadProgress) { lock.withLock { recorded.append(event) } }
     var events: [DownloadProgress] { lock.withLock { recorded } }
+
 }

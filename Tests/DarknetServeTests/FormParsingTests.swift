@@ -1,4 +1,5 @@
 @testable import DarknetServe
+import TestSupport
 import XCTest
 
 /// The DeepStack form: `Content-Type`, the multipart body and its fields, each malformed way
@@ -125,5 +126,17 @@ final class FormParsingTests: XCTestCase {
         XCTAssertNil(MultipartForm.find(Array("bound".utf8), in: haystack, from: 13))
         XCTAssertNil(MultipartForm.find(Array("x".utf8), in: [], from: 0))
         XCTAssertNil(MultipartForm.find(Array("a".utf8), in: haystack, from: 99))
+    }
+
+    /// Every serving error type reads as its message, `localizedDescription` included.
+    func testServingErrorsReadAsTheirMessage() {
+        assertMessages([
+            (FormError.notMultipart(contentType: nil),
+             "the request has no Content-Type; expected multipart/form-data with an 'image' file field"),
+            (TensorError.frameCount(1), "the request has 1 frame(s); expected 2: a JSON header and the tensor's bytes"),
+            (ServeError.unauthorized, "incorrect api_key"),
+            (ServeStartError.zmq(endpoint: "ipc:///x/y", reason: "No such file or directory"),
+             "cannot bind the ZMQ endpoint ipc:///x/y: No such file or directory"),
+        ])
     }
 }

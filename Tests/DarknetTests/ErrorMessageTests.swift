@@ -246,7 +246,7 @@ extension ErrorMessageTests {
 extension ErrorMessageTests {
     /// One case of each public error type: `localizedDescription` is the one-line description.
     func testLocalizedDescriptionIsTheMessageForEveryErrorType() throws {
-        let errors: [(any Error, String)] = [
+        assertMessages([
             (CfgError(file: "a.cfg", line: 3, key: "size", reason: .missingKey), "a.cfg:3: 'size': required key is missing"),
             (PlanError(layer: 2, section: "route", reason: .sizeOverflow, file: "a.cfg", line: 9),
              "a.cfg:9: layer 2 [route]: tensor sizes overflow"),
@@ -264,11 +264,13 @@ extension ErrorMessageTests {
             (InferenceError.noForwardPass, "no forward pass has run yet"),
             (DataFileError(file: "obj.data", line: 2, key: nil, reason: .malformedLine("names")),
              "obj.data:2: expected 'key = value' or a comment, found 'names'"),
-        ]
-        for (error, message) in errors {
-            XCTAssertEqual(error.localizedDescription, message, "\(type(of: error))")
-            XCTAssertEqual("\(error)", message, "\(type(of: error))")
-        }
+            (ArgumentError(argument: "threads", value: "0", expected: "an integer >= 1"),
+             "'threads': invalid value 0, expected an integer >= 1"),
+            (Int8CalibrationError.noImages, "int8 calibration needs at least one image"),
+            (PixelBufferError.invalidDimensions(width: 0, height: 4), "pixel buffer of 0x4: width and height must be positive"),
+            (DetectionPipeline.Stopped(), "the detection pipeline has finished or stopped"),
+            (ImageError.invalidDimensions(width: 0, height: 2, channels: 3), "invalid image dimensions 0x2 with 3 channels"),
+        ])
     }
 
     /// A missing file and a directory read the same whichever file it is.

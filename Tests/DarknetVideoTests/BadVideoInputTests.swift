@@ -119,4 +119,9 @@ final class BadVideoInputTests: XCTestCase {
         XCTAssertGreaterThan(elapsed, 3.5)
         XCTAssertLessThan(elapsed, 8)
     }
+
+    /// `VideoError` reads as its message, `localizedDescription` included.
+    func testVideoErrorReadsAsItsMessage() {
+        assertMessages([(VideoError.noFrames(source: "a.mp4"), "a.mp4: no video frame could be decoded")])
+    }
 }

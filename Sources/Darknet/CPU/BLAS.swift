@@ -8,7 +8,7 @@ import COpenBLAS
 /// kernels that match the CPU, see `COpenBLAS/shim.h`) elsewhere.
 public enum BLAS {
     /// Why the BLAS could not be used.
-    public struct Unavailable: Error, Equatable, Sendable, CustomStringConvertible {
+    public struct Unavailable: DarknetError, Equatable, Sendable {
         public let description: String
     }
 

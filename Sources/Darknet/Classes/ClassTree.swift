@@ -95,7 +95,7 @@ public struct ClassTree: Sendable, Equatable {
 }
 
 /// Why a `.tree` file was rejected: the file, the line (1-based) and the reason.
-public struct ClassTreeError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ClassTreeError: DarknetError, Equatable, Sendable {
     public enum Reason: Equatable, Sendable {
         /// The file is not UTF-8 text.
         case notText
@@ -139,9 +139,4 @@ public struct ClassTreeError: Error, Equatable, Sendable, CustomStringConvertibl
         }
         return "\(place): \(what)"
     }
-}
-
-// As every public error: `localizedDescription` is the one-line `description`.
-extension ClassTreeError: LocalizedError {
-    public var errorDescription: String? { description }
 }

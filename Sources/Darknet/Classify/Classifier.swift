@@ -39,7 +39,7 @@ public struct ClassificationOptions: Sendable, Equatable {
 }
 
 /// Why a classifier could not be built.
-public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ClassifierError: DarknetError, Equatable, Sendable {
     /// The names file lists fewer labels than the network has outputs.
     case tooFewLabels(file: String, labels: Int, outputs: Int)
     /// The image's channel count differs from the network input's.

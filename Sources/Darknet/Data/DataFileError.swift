@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `.data` file that cannot be used: where it is and what was expected.
-public struct DataFileError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public struct DataFileError: DarknetError, Equatable, Sendable {
     /// What is wrong.
     public enum Reason: Equatable, Sendable {
         /// The bytes are not UTF-8 text.
@@ -32,7 +32,6 @@ public struct DataFileError: Error, Equatable, Sendable, CustomStringConvertible
         return "\(location): \(subject)\(reason.message)"
     }
 
-    public var errorDescription: String? { description }
 }
 
 extension DataFileError.Reason {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a detector could not be built or run.
-public enum DetectorError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum DetectorError: DarknetError, Equatable, Sendable {
     /// The names file lists fewer labels than the network has classes.
     case tooFewLabels(file: String, labels: Int, classes: Int)
     /// The image's channel count differs from the network input's.

@@ -123,7 +123,7 @@ public final class DetectionPipeline: Sendable {
     package func fail(_ error: any Error) { core.fail(error) }
 
     /// The pipeline no longer takes frames (finished, stopped or failed).
-    public struct Stopped: Error, CustomStringConvertible {
+    public struct Stopped: DarknetError {
         public var description: String { "the detection pipeline has finished or stopped" }
     }
 }

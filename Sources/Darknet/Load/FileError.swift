@@ -13,7 +13,7 @@ import Darwin
 /// same whichever file it is: `yolov3.cfg: No such file or directory`, `x.weights: is a
 /// directory`, `coco.names: Permission denied` (images report the same reasons as
 /// `ImageFileError.unreadable` in DarknetImage).
-public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct FileError: DarknetError, Equatable, Sendable {
     /// The path as given.
     public let path: String
     /// What went wrong (the system's words, or `is a directory`, `is not a regular file`).

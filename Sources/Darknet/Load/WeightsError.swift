@@ -1,5 +1,5 @@
 /// A `.weights` file that does not match its network.
-public struct WeightsError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct WeightsError: DarknetError, Equatable, Sendable {
     /// What is wrong.
     public enum Reason: Equatable, Sendable {
         /// The file is shorter than the version header (`needed` bytes).

@@ -1,5 +1,5 @@
 /// An error in a `.cfg` file: where it is and what was expected.
-public struct CfgError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct CfgError: DarknetError, Equatable, Sendable {
     /// What is wrong.
     public enum Reason: Equatable, Sendable {
         /// The file has no sections at all.

@@ -1,5 +1,5 @@
 /// Why a `PixelBuffer` could not be built, cropped or read.
-public enum PixelBufferError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PixelBufferError: DarknetError, Equatable, Sendable {
     /// Width or height is not positive, or a size computation overflows.
     case invalidDimensions(width: Int, height: Int)
     /// The format needs another number of planes than were given.

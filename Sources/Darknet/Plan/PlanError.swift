@@ -1,5 +1,5 @@
 /// A network whose layers do not fit together, found while planning.
-public struct PlanError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct PlanError: DarknetError, Equatable, Sendable {
     /// What does not fit.
     public enum Reason: Equatable, Sendable {
         /// The kernel or window is larger than the (padded) input.

@@ -114,7 +114,7 @@ public struct Int8Calibration: Sendable, Equatable {
 }
 
 /// Why an int8 calibration could not be made, read or used.
-public enum Int8CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum Int8CalibrationError: DarknetError, Equatable, Sendable {
     /// No calibration images were given.
     case noImages
     /// The calibration folder holds no `.jpg`, `.jpeg` or `.png` file.

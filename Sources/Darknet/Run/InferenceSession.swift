@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Why a forward pass or an output read was refused.
-public enum InferenceError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum InferenceError: DarknetError, Equatable, Sendable {
     /// The input does not have the network's `channels * height * width` values.
     case inputSizeMismatch(expected: Int, actual: Int)
     /// No such layer.

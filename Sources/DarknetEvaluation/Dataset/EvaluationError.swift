@@ -1,8 +1,9 @@
+import Darknet
 import Foundation
 
 /// Why a validation run could not start or go on: a `.data` file, image list or image whose
 /// problem is not a malformed label line (`LabelFileError`) or an unreadable image (`ImageError`).
-public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum EvaluationError: DarknetError, Equatable, Sendable {
     /// The `.data` file has no `key` (`valid`, which lists the images to score).
     case missingKey(file: String, key: String)
     /// The image list names no image.
@@ -42,5 +43,4 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    public var errorDescription: String? { description }
 }

@@ -1,7 +1,8 @@
+import Darknet
 import Foundation
 
 /// A YOLO label file that cannot be scored: where and why.
-public struct LabelFileError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public struct LabelFileError: DarknetError, Equatable, Sendable {
     /// What is wrong.
     public enum Reason: Equatable, Sendable {
         /// The bytes are not UTF-8 text.
@@ -41,5 +42,4 @@ public struct LabelFileError: Error, Equatable, Sendable, CustomStringConvertibl
         return "\(file):\(line): \(message)"
     }
 
-    public var errorDescription: String? { description }
 }

@@ -1,3 +1,4 @@
+import Darknet
 import Foundation
 
 /// An IPv4 or IPv6 address and port to listen on, resolved from a host name or literal.
@@ -62,7 +63,7 @@ struct SocketAddress: Sendable {
 
 /// Why a server could not start: an address that does not resolve, a port in use, a ZMQ
 /// endpoint that cannot be bound, a configuration out of range.
-public enum ServeStartError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ServeStartError: DarknetError, Equatable, Sendable {
     case address(String, reason: String)
     case http(host: String, port: Int, reason: String)
     case zmq(endpoint: String, reason: String)

@@ -1,6 +1,8 @@
+import Darknet
+
 /// Why an HTTP request's form could not be read: the `Content-Type`, the multipart body or a
 /// field. Each names what was expected and, inside the body, the byte offset.
-public enum FormError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FormError: DarknetError, Equatable, Sendable {
     /// The request has no `Content-Type`, or one that is not `multipart/form-data`.
     case notMultipart(contentType: String?)
     /// The `Content-Type` header itself is malformed (a parameter without `=`, an unclosed

@@ -1,6 +1,8 @@
+import Darknet
+
 /// Why a ZMQ detector request (Frigate's two frames: a JSON header and a raw tensor) was
 /// refused. Each names the frame, the header field or the element at fault.
-public enum TensorError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum TensorError: DarknetError, Equatable, Sendable {
     /// The request has another number of frames than the two (header, tensor) it needs.
     case frameCount(Int)
     /// The header frame is not a JSON object (or is longer than `TensorRequest.maximumHeaderBytes`).

@@ -1,8 +1,9 @@
+import Darknet
 import DarknetImage
 
 /// A request the server refused or could not answer, beyond a malformed form (`FormError`) or
 /// tensor (`TensorError`): its HTTP status and a short reason for the metrics go with it.
-public enum ServeError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ServeError: DarknetError, Equatable, Sendable {
     /// The image field's bytes are not an image `DarknetImage` reads (`filename` as the client
     /// named it).
     case badImage(ImageFileError, filename: String?, bytes: Int)
