@@ -7,8 +7,8 @@ import DarknetVideo
 // libFuzzer target: one input is a whole video file (any container libavformat probes: MP4,
 // MKV, AVI, MPEG-TS, GIF, ...) read from memory with a 1 megapixel frame limit and no access to
 // other files or URLs. Opening and decoding must either fail with a `VideoError` or give frames
-// of positive size within the limit, numbered 0, 1, 2... (presentation times are Durations, finite by type). At most 32
-// frames per input; each is letterboxed into a small network input.
+// of positive size within the limit, numbered 0, 1, 2... (presentation times are Durations,
+// finite by type). At most 32 frames per input; each is letterboxed into a small network input.
 
 let maxPixels = 1 << 20
 
