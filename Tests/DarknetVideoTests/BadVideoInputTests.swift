@@ -97,11 +97,7 @@ final class BadVideoInputTests: XCTestCase {
     }
 
     func testUDPStreamThatStopsSendingTimesOutAfterItsFrames() throws {
-        let directory = try temporaryDirectory("video")
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: VideoTestSupport.h264)
-        let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
-        let url = "udp://127.0.0.1:\(port)"
-        let sender = try VideoTestSupport.startUDPSender(clip, port: port)
+        let (url, sender) = try VideoTestSupport.udpStream(in: try temporaryDirectory("video"))
         defer { sender.stop() }
         let start = Date()
         let reader = try VideoReader(source: url, options: VideoReaderOptions(timeout: 2))

@@ -52,11 +52,7 @@ final class VideoFramesTests: XCTestCase {
     /// Cancelling the iterating task cancels the reader: a stream that would keep the read
     /// waiting for its 30 s time-out ends at once with `.cancelled`.
     func testCancellingTheTaskCancelsTheRead() throws {
-        let directory = try temporaryDirectory("video")
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: VideoTestSupport.h264)
-        let port = VideoTestSupport.freePort(type: Int32(SOCK_DGRAM.rawValue))
-        let url = "udp://127.0.0.1:\(port)"
-        let sender = try VideoTestSupport.startUDPSender(clip, port: port, loops: 20)
+        let (url, sender) = try VideoTestSupport.udpStream(in: try temporaryDirectory("video"), loops: 20)
         defer { sender.stop() }
         let reader = try VideoReader(source: url, options: VideoReaderOptions(timeout: 30))
         let progress = FrameCount()

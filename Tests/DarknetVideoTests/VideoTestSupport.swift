@@ -60,6 +60,14 @@ enum VideoTestSupport {
 
     /// Starts `ffmpeg -re` sending `clip` as MPEG-TS to udp://127.0.0.1:PORT (looping it
     /// `loops` extra times); the caller stops it with `stop()`.
+    /// A 60-frame H.264 clip made in `directory`, sent (`loops` more times) as MPEG-TS over UDP
+    /// to a free port on 127.0.0.1: the stream's URL and its ffmpeg sender (stop it).
+    static func udpStream(in directory: URL, loops: Int = 0) throws -> (url: String, sender: ChildProcess) {
+        let clip = try makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: h264)
+        let port = freePort(type: Int32(SOCK_DGRAM.rawValue))
+        return ("udp://127.0.0.1:\(port)", try startUDPSender(clip, port: port, loops: loops))
+    }
+
     static func startUDPSender(_ clip: URL, port: Int, loops: Int = 0, extra: [String] = [],
                                file: StaticString = #filePath, line: UInt = #line) throws -> ChildProcess {
         try FFmpeg.start(["-re", "-stream_loop", String(loops), "-i", clip.path, "-c", "copy"] + extra
