@@ -21,10 +21,10 @@ final class IntegerDirectTests: XCTestCase {
 
     /// Widths that are and are not multiples of 16 (so a strip of 16 columns meets one output row
     /// or several, down to one column per row), more than one group of panels (K = 2304 over a
-    /// 24x24 output: B over 1 MiB; a 13x13 one takes all of B at once), an odd channel count (a last 16-bit
-    /// pair with one channel), K large enough to lower the 16-bit code limit, 5x5 and unpadded
-    /// windows, a padded 1x1, filters not a multiple of 8, the scalar (mish) epilogue, and at
-    /// stride 2 padded sides both even and odd, outputs wider than 16, 1x1 and 5x5 windows.
+    /// 24x24 output: B over 1 MiB; a 13x13 one takes all of B at once), an odd channel count (a
+    /// last 16-bit pair with one channel), K large enough to lower the 16-bit code limit, 5x5 and
+    /// unpadded windows, a padded 1x1, filters not a multiple of 8, the scalar (mish) epilogue,
+    /// and at stride 2 padded sides both even and odd, outputs wider than 16, 1x1 and 5x5 windows.
     private static let cases: [Case] = [
         Case(channels: 8, height: 13, width: 13, filters: 20, size: 3, padding: 1, activation: .leaky, bits: [8]),
         Case(channels: 16, height: 7, width: 21, filters: 9, size: 3, padding: 1, activation: .mish, bits: [8]),
