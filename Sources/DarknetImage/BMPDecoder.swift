@@ -29,10 +29,7 @@ enum BMPDecoder {
         case 1, 2: try decodeRLE(reader, layout, into: &rgb)
         default: try decodeRows(reader, layout, into: &rgb)
         }
-        let planes = rgb.withUnsafeBufferPointer {
-            PixelConversion.planarRGB(from: $0.baseAddress!, width: layout.width, height: layout.height, components: 3)
-        }
-        return try PlanarImage.decoded(width: layout.width, height: layout.height, planes: planes, path: path)
+        return try PlanarImage.decoded(rgb: rgb, width: layout.width, height: layout.height, path: path)
     }
 
     private static func readHeader(_ r: ByteReader) throws(ImageFileError) -> Layout {

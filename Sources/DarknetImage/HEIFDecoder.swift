@@ -85,10 +85,7 @@ enum HEIFDecoder {
                 (out.baseAddress! + 3 * width * y).copyMemory(from: plane + Int(stride) * y, byteCount: 3 * width)
             }
         }
-        let planes = rgb.withUnsafeBufferPointer {
-            PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
-        }
-        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
+        return try PlanarImage.decoded(rgb: rgb, width: width, height: height, path: path)
     }
 
     /// Throws the `ImageFileError` for a libheif error (nothing for success).

@@ -41,14 +41,8 @@ enum JPEGDecoder {
               result.components == 3 || result.components == 4 else {
             throw .corrupt(path: path, reason: "libjpeg returned no usable pixels")
         }
-        let width = Int(result.width), height = Int(result.height)
-        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height,
-                                               components: Int(result.components))
-        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
-        if let orientation = header.orientation {
-            return image.applying(orientation)
-        }
-        return image
+        return try PlanarImage.decoded(pixels: pixels, width: Int(result.width), height: Int(result.height),
+                                       components: Int(result.components), orientation: header.orientation, path: path)
     }
 
     private static func message(of result: sd_jpeg_result) -> String {

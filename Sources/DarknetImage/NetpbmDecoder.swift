@@ -65,10 +65,7 @@ enum NetpbmDecoder {
                 (rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]) = (samples[i], samples[i], samples[i])
             }
         }
-        let planes = rgb.withUnsafeBufferPointer {
-            PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
-        }
-        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
+        return try PlanarImage.decoded(rgb: rgb, width: width, height: height, path: path)
     }
 
     /// Header fields and plain-format samples: decimal numbers between whitespace and comments.

@@ -33,13 +33,8 @@ enum PNGDecoder {
         guard let pixels = result.pixels, result.width > 0, result.height > 0 else {
             throw .corrupt(path: path, reason: "libpng returned no pixels")
         }
-        let width = Int(result.width), height = Int(result.height)
-        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
-        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
-        if let orientation = header.orientation {
-            return image.applying(orientation)
-        }
-        return image
+        return try PlanarImage.decoded(pixels: pixels, width: Int(result.width), height: Int(result.height),
+                                       orientation: header.orientation, path: path)
     }
 
     private static func message(of result: sd_png_result) -> String {

@@ -53,9 +53,25 @@ enum PixelConversion {
 }
 
 extension PlanarImage {
-    /// A decoded RGB image of `width x height` from its planar pixels, the core's error named
-    /// with the file (`ImageFileError.invalidImage`).
-    static func decoded(width: Int, height: Int, planes: [Float], path: String) throws(ImageFileError) -> PlanarImage {
+    /// A decoded image from a decoder's `width x height` interleaved pixels of `components`
+    /// bytes (`PixelConversion.planarRGB`), turned upright by `orientation`.
+    static func decoded(pixels: UnsafePointer<UInt8>, width: Int, height: Int, components: Int = 3,
+                        orientation: EXIFOrientation? = nil, path: String) throws(ImageFileError) -> PlanarImage {
+        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: components)
+        let image = try decoded(planes: planes, width: width, height: height, path: path)
+        return orientation.map { image.applying($0) } ?? image
+    }
+
+    /// A decoded image from `width x height` interleaved RGB bytes.
+    static func decoded(rgb: [UInt8], width: Int, height: Int, path: String) throws(ImageFileError) -> PlanarImage {
+        let planes = rgb.withUnsafeBufferPointer {
+            PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
+        }
+        return try decoded(planes: planes, width: width, height: height, path: path)
+    }
+
+    /// The core's error named with the file (`ImageFileError.invalidImage`).
+    private static func decoded(planes: [Float], width: Int, height: Int, path: String) throws(ImageFileError) -> PlanarImage {
         do {
             return try PlanarImage(width: width, height: height, channels: 3, pixels: planes)
         } catch {

@@ -32,11 +32,7 @@ enum TIFFDecoder {
         guard let pixels = result.pixels else {
             throw .corrupt(path: path, reason: "TIFF: libtiff returned no pixels")
         }
-        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: 3)
-        let image = try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
-        if let orientation = EXIFOrientation(rawValue: Int(result.orientation)), orientation != .up {
-            return image.applying(orientation)
-        }
-        return image
+        return try PlanarImage.decoded(pixels: pixels, width: width, height: height,
+                                       orientation: EXIFOrientation(rawValue: Int(result.orientation)), path: path)
     }
 }

@@ -35,10 +35,7 @@ enum WebPDecoder {
         guard status == VP8_STATUS_OK else {
             throw .corrupt(path: path, reason: "WebP: \(describe(status))")
         }
-        let planes = rgb.withUnsafeBufferPointer {
-            PixelConversion.planarRGB(from: $0.baseAddress!, width: width, height: height, components: 3)
-        }
-        return try PlanarImage.decoded(width: width, height: height, planes: planes, path: path)
+        return try PlanarImage.decoded(rgb: rgb, width: width, height: height, path: path)
     }
 
     private static func describe(_ status: VP8StatusCode) -> String {
