@@ -24,10 +24,10 @@ final class ServeCommandTests: XCTestCase {
         let connections = try (0..<3).map { _ in try LoopbackConnection(port: port) }
         for connection in connections { try connection.send(request) }
         _ = try poll("/metrics", on: monitor, until: "the three requests are in") { reply in
-            let lines = reply.text.split(separator: "\n")
-            func value(_ name: String) -> Int { lines.first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0 }
+            let metrics = try parsePrometheus(reply.text)
             // Open ones, less this /metrics request, and those already answered.
-            return value("swiftdarknet_open_requests") - 1 + value("swiftdarknet_requests_total{endpoint=\"detection\",code=\"200\"}") >= 3
+            let answered = metrics[#"swiftdarknet_requests_total{endpoint="detection",code="200"}"#] ?? 0
+            return (metrics["swiftdarknet_open_requests"] ?? 0) - 1 + answered >= 3
         }
         serve.signal(SIGTERM)
         for (index, connection) in connections.enumerated() {
@@ -58,7 +58,7 @@ final class ServeCommandTests: XCTestCase {
         try uploading.send(Array(request[..<half]))
         _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
             // The /metrics request itself is the other one open.
-            $0.text.split(separator: "\n").contains("swiftdarknet_open_requests 2")
+            try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
         }
         serve.signal(SIGTERM)
         let draining = try poll("/health", on: keptAlive, until: "/health reports the drain") { $0.status != 200 }

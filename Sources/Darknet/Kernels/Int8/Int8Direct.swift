@@ -118,8 +118,8 @@ package struct Int8Direct: Sendable, Equatable {
     /// `outputQuantization`).
     private func run(input: UnsafePointer<UInt8>, quantization: Int8TensorQuantization, weights: Int8PackedWeights,
                      epilogue: Int8Epilogue, kind: Int32, output: UnsafeMutableRawPointer,
-                     outputQuantization: Int8TensorQuantization?, layout: UnsafeMutablePointer<UInt8>, panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit,
-                     kernels: IntegerKernels) {
+                     outputQuantization: Int8TensorQuantization?, layout: UnsafeMutablePointer<UInt8>,
+                     panels: UnsafeMutableRawPointer, panelStride: Int, split: ThreadSplit, kernels: IntegerKernels) {
         lay(input, quantization: quantization, weights: weights, into: layout, split: split)
         let direct = kernels.functions(for: weights).pointee.direct
         epilogue.withDescriptor(output: outputQuantization) { descriptor in

@@ -96,7 +96,8 @@ package enum Int8GEMM {
     /// `outputQuantization`).
     private static func multiply(_ weights: Int8PackedWeights, _ activations: UnsafePointer<UInt8>, columns n: Int,
                                  epilogue: Int8Epilogue, kind: Int32, output: UnsafeMutableRawPointer,
-                                 outputQuantization: Int8TensorQuantization?, rowStride: Int, range: Range<Int>?, rows: Range<Int>?, kernels: IntegerKernels) {
+                                 outputQuantization: Int8TensorQuantization?, rowStride: Int, range: Range<Int>?,
+                                 rows: Range<Int>?, kernels: IntegerKernels) {
         let range = check(weights, n, rowStride, range, kernels), rows = check(weights, rows)
         precondition(epilogue.requantization.scale.count == weights.rows, "Int8GEMM: epilogue rows != weight rows")
         weights.withPacked { a in
