@@ -7,17 +7,16 @@ import CDarknetKernels
 /// (`Int16Quantization`); the weights per filter, with as many bits (`Int16PackedWeights`). The layout splits
 /// over threads by channel pairs, the GEMM by 16-column strips: the result does not depend on
 /// the thread count.
-package struct Int16Direct: Sendable, Equatable {
+package struct Int16Direct: IntegerDirectCore, Equatable {
     package let channels, height, width, filters, size, padding, stride: Int
 
+    package static let lanes = 2
+
     package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int, stride: Int = 1) {
-        precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0
-                     && (stride == 1 || stride == 2), "Int16Direct: bad geometry")
         (self.channels, self.height, self.width, self.filters, self.size, self.padding, self.stride) =
             (channels, height, width, filters, size, padding, stride)
-        precondition(outputHeight >= 1 && outputWidth >= 1, "Int16Direct: the kernel is larger than the padded input")
+        checkGeometry("Int16Direct")
         precondition(depth <= Self.maximumDepth, "Int16Direct: K = \(depth) exceeds \(Self.maximumDepth)")
-        precondition(size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE), "Int16Direct: a \(size)x\(size) kernel is too large")
     }
 
     /// Largest K: codes of at least 8 bits' reach (`Int16Quantization.limit(depth:)` >= 127),
@@ -31,25 +30,10 @@ package struct Int16Direct: Sendable, Equatable {
             && channels * size * size <= maximumDepth && size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE)
     }
 
-    package var pairs: Int { (channels + 1) / 2 }
-    package var paddedHeight: Int { height + 2 * padding }
-    package var paddedWidth: Int { width + 2 * padding }
-    package var outputHeight: Int { (paddedHeight - size) / stride + 1 }
-    package var outputWidth: Int { (paddedWidth - size) / stride + 1 }
-    /// K of the GEMM in int16 values: whole pairs of channels times the kernel area.
-    package var depth: Int { pairs * 2 * size * size }
     /// Bytes of the padded layout `run` writes into its workspace.
     package var layoutBytes: Int { swiftdarknet_int16_direct_layout_bytes(channels, height, width, padding, stride) }
     /// Bytes of each thread's panel (K in bytes: 2 per value).
     package var panelBytes: Int { swiftdarknet_int8_direct_panel_bytes(2 * depth, outputHeight * outputWidth) }
-
-    /// Reorders Darknet's row-major `filters x (channels * size²)` weights in place so k runs
-    /// in this path's `((pair * size + row) * size + column) * 2 + channel % 2`, zero for the
-    /// channel a last pair lacks (`filters x depth`); in place for the channel counts `suits`
-    /// takes (whole pairs).
-    package func reorder(_ weights: inout [Float]) {
-        Int8Direct.reorder(&weights, filters: filters, channels: channels, area: size * size, lanes: 2)
-    }
 
     /// Float output (`filters x outputHeight x outputWidth`) after `epilogue`, from CHW floats
     /// quantized with `quantization`. `layout` holds `layoutBytes`; `panels` holds `panelBytes`
@@ -62,9 +46,8 @@ package struct Int16Direct: Sendable, Equatable {
                      "Int16Direct: weights are \(weights.packed.rows) x \(weights.depth), expected \(filters) x \(depth)")
         precondition(quantization.limit <= Int16Quantization.limit(depth: depth),
                      "Int16Direct: codes up to \(quantization.limit) could overflow K = \(depth)")
-        precondition(panelStride >= panelBytes, "Int16Direct: panels \(panelStride) bytes apart, each needs \(panelBytes)")
         let layOut = vectorKernels.functions.pointee.int16_direct_layout
-        split(pairs) { range, _ in
+        split(units) { range, _ in
             layOut(input, channels, height, width, padding, stride, quantization.inverseScale, quantization.limit, layout,
                    range.lowerBound, range.upperBound)
         }
@@ -72,9 +55,8 @@ package struct Int16Direct: Sendable, Equatable {
             preconditionFailure("the \(kernels) integer kernels have no 16-bit direct convolution")
         }
         epilogue.withDescriptor(output: nil) { descriptor in
-            Int8Direct.multiply(weights.packed, layout: layout, units: pairs, paddedHeight: paddedHeight,
-                                paddedWidth: paddedWidth, size: size, stride: stride, panels: panels, panelStride: panelStride,
-                                split: split) { a, input, panel, range in
+            multiply(weights.packed, layout: layout, panels: panels, panelStride: panelStride,
+                     split: split) { a, input, panel, range in
                 direct(a, filters, input, Int32(SWIFTDARKNET_INT8_OUTPUT_F32), descriptor, output, panel,
                        range.lowerBound, range.upperBound)
             }
