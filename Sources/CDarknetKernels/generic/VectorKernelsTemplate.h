@@ -34,7 +34,6 @@
 #include "ConvolveDirect.h"
 #include "Maxpool.h"
 #include "Winograd.h"
-#include "WinogradF23.h"
 #include "WinogradTileMajor.h"
 #include "WinogradWeights.h"
 #include "Elementwise.h"
@@ -59,8 +58,6 @@ const swiftdarknet_vector_kernels CAT(swiftdarknet_vector_kernels_, SUFFIX) = {
     .winograd_output = CAT(swiftdarknet_winograd_output_, SUFFIX),
     .winograd_products_tile_major = CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX),
     .winograd_output_tile_major = CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX),
-    .winograd_f23_input = CAT(swiftdarknet_winograd_f23_input_, SUFFIX),
-    .winograd_f23_output_tile_major = CAT(swiftdarknet_winograd_f23_output_tile_major_, SUFFIX),
     .winograd_weights = CAT(swiftdarknet_winograd_weights_, SUFFIX),
     .activate = CAT(swiftdarknet_activate_, SUFFIX),
     .bias_activate = CAT(swiftdarknet_bias_activate_, SUFFIX),

@@ -1,10 +1,11 @@
 /*
- * Winograd F(4x4, 3x3) input transform and the 36-GEMM path's output transform, one
+ * Winograd input transforms (F(4x4, 3x3) and F(2x2, 3x3)) and the 36-GEMM path's output transform, one
  * instruction-set variant (see VectorKernelsTemplate.h); the tile-major path is in WinogradTileMajor.h.
  * Plain loops over contiguous rows that the compiler vectorises at the variant's width; layouts
  * as documented on swiftdarknet_winograd_input.
  */
-/* Bᵀ applied to six values (one column or row of a 6x6 tile), the six results to out[i * step]. */
+/* Bᵀ of F(4x4, 3x3) applied to six values (one column or row of a 6x6 tile), the six results to
+ * out[i * step]. */
 static inline __attribute__((always_inline)) void CAT(winograd_bt_, SUFFIX)(float a0, float a1, float a2, float a3,
                                                                            float a4, float a5, float *out,
                                                                            ptrdiff_t step) {
@@ -16,46 +17,73 @@ static inline __attribute__((always_inline)) void CAT(winograd_bt_, SUFFIX)(floa
     out[5 * step] = 4 * a1 - 5 * a3 + a5;
 }
 
-static void CAT(swiftdarknet_winograd_input_, SUFFIX)(const float *input, ptrdiff_t channels, ptrdiff_t height,
-                                                      ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
-                                                      ptrdiff_t tile_columns, float *v, float *scratch,
-                                                      ptrdiff_t first, ptrdiff_t count) {
+/* Bᵀ of F(2x2, 3x3) applied to four values (one column or row of a 4x4 tile). */
+static inline __attribute__((always_inline)) void CAT(winograd_f23_bt_, SUFFIX)(float a0, float a1, float a2,
+                                                                               float a3, float *out,
+                                                                               ptrdiff_t step) {
+    out[0] = a0 - a2;
+    out[step] = a1 + a2;
+    out[2 * step] = a2 - a1;
+    out[3 * step] = a1 - a3;
+}
+
+/* The input transform for t x t input tiles (t = 6: F(4x4, 3x3); t = 4: F(2x2, 3x3)), each
+ * n = t - 2 outputs apart; inlined with a constant t, so each size gets its own loops. */
+static inline __attribute__((always_inline)) void CAT(winograd_input_t_, SUFFIX)(
+    const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, int t, float *v, float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    const int n = t - 2;
     const ptrdiff_t tiles = tile_rows * tile_columns;
     const ptrdiff_t stride = channels * tiles;
-    const ptrdiff_t span = 4 * tile_columns + 2;
+    const ptrdiff_t span = n * tile_columns + 2;
     float *zero_row = scratch;
     for (ptrdiff_t x = 0; x < width; x++) zero_row[x] = 0;
-    float *t = scratch + width;
-    for (int k = 0; k < 6; k++) {
-        t[k * span] = 0;
-        for (ptrdiff_t x = width + 1; x < span; x++) t[k * span + x] = 0;
+    float *t_rows = scratch + width;
+    for (int k = 0; k < t; k++) {
+        t_rows[k * span] = 0;
+        for (ptrdiff_t x = width + 1; x < span; x++) t_rows[k * span + x] = 0;
     }
     for (ptrdiff_t c = first; c < first + count; c++) {
         const float *plane = input + c * height * width;
         for (ptrdiff_t ty = 0; ty < tile_rows; ty++) {
-            const float *d[6];
-            for (int i = 0; i < 6; i++) {
-                const ptrdiff_t y = (first_row + ty) * 4 - 1 + i;
-                d[i] = (y >= 0 && y < height) ? plane + y * width : zero_row;
+            const float *d[6] = {zero_row, zero_row, zero_row, zero_row, zero_row, zero_row};
+            for (int i = 0; i < t; i++) {
+                const ptrdiff_t y = (first_row + ty) * n - 1 + i;
+                if (y >= 0 && y < height) d[i] = plane + y * width;
             }
             const float *restrict d0 = d[0], *restrict d1 = d[1], *restrict d2 = d[2];
             const float *restrict d3 = d[3], *restrict d4 = d[4], *restrict d5 = d[5];
-            float *restrict t0 = t + 1;
+            float *restrict t0 = t_rows + 1;
             /* Bᵀ d down each column. */
-            for (ptrdiff_t x = 0; x < width; x++)
-                CAT(winograd_bt_, SUFFIX)(d0[x], d1[x], d2[x], d3[x], d4[x], d5[x], t0 + x, span);
-            /* (Bᵀ d) B along each row of tiles, each of the 36 elements to its own matrix. */
+            for (ptrdiff_t x = 0; x < width; x++) {
+                if (t == 6) CAT(winograd_bt_, SUFFIX)(d0[x], d1[x], d2[x], d3[x], d4[x], d5[x], t0 + x, span);
+                else CAT(winograd_f23_bt_, SUFFIX)(d0[x], d1[x], d2[x], d3[x], t0 + x, span);
+            }
+            /* (Bᵀ d) B along each row of tiles, each of the t * t elements to its own matrix. */
             const ptrdiff_t row_offset = c * tiles + ty * tile_columns;
-            for (int k = 0; k < 6; k++) {
-                const float *restrict r = t + k * span;
-                float *restrict o0 = v + (k * 6) * stride + row_offset;
+            for (int k = 0; k < t; k++) {
+                const float *restrict r = t_rows + k * span;
+                float *restrict o0 = v + (k * t) * stride + row_offset;
                 for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
-                    const float *e = r + 4 * tx;
-                    CAT(winograd_bt_, SUFFIX)(e[0], e[1], e[2], e[3], e[4], e[5], o0 + tx, stride);
+                    const float *e = r + n * tx;
+                    if (t == 6) CAT(winograd_bt_, SUFFIX)(e[0], e[1], e[2], e[3], e[4], e[5], o0 + tx, stride);
+                    else CAT(winograd_f23_bt_, SUFFIX)(e[0], e[1], e[2], e[3], o0 + tx, stride);
                 }
             }
         }
     }
+}
+
+static void CAT(swiftdarknet_winograd_input_, SUFFIX)(const float *input, ptrdiff_t channels, ptrdiff_t height,
+                                                      ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
+                                                      ptrdiff_t tile_columns, int tile, float *v, float *scratch,
+                                                      ptrdiff_t first, ptrdiff_t count) {
+    if (tile == 6)
+        CAT(winograd_input_t_, SUFFIX)(input, channels, height, width, first_row, tile_rows, tile_columns, 6, v,
+                                       scratch, first, count);
+    else
+        CAT(winograd_input_t_, SUFFIX)(input, channels, height, width, first_row, tile_rows, tile_columns, 4, v,
+                                       scratch, first, count);
 }
 
 static inline __attribute__((always_inline)) float CAT(epilogue_scalar_, SUFFIX)(float x, int epilogue) {

@@ -183,16 +183,12 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
 
 static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
     const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
-    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
-    ptrdiff_t count) {
-    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows, tile_columns,
-                                               biases, epilogue, output, first, count, 4);
-}
-
-static void CAT(swiftdarknet_winograd_f23_output_tile_major_, SUFFIX)(
-    const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
-    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
-    ptrdiff_t count) {
-    CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows, tile_columns,
-                                               biases, epilogue, output, first, count, 2);
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile, const float *biases, int epilogue, float *output,
+    ptrdiff_t first, ptrdiff_t count) {
+    if (tile == 6)
+        CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
+                                                   tile_columns, biases, epilogue, output, first, count, 4);
+    else
+        CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
+                                                   tile_columns, biases, epilogue, output, first, count, 2);
 }

@@ -43,8 +43,6 @@ typedef struct {
     swiftdarknet_winograd_output_fn *_Nonnull winograd_output;
     swiftdarknet_winograd_products_tile_major_fn *_Nonnull winograd_products_tile_major;
     swiftdarknet_winograd_output_tile_major_fn *_Nonnull winograd_output_tile_major;
-    swiftdarknet_winograd_f23_input_fn *_Nonnull winograd_f23_input;
-    swiftdarknet_winograd_output_tile_major_fn *_Nonnull winograd_f23_output_tile_major;
     swiftdarknet_winograd_weights_fn *_Nonnull winograd_weights;
     swiftdarknet_activate_fn *_Nonnull activate;
     swiftdarknet_bias_activate_fn *_Nonnull bias_activate;

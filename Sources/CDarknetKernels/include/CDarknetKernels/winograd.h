@@ -21,14 +21,15 @@ static inline ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, p
     return channel_major ? swiftdarknet_winograd_padded_filters(filters) / 16 : (filters * channels + 15) / 16;
 }
 
-/* F(4x4, 3x3) input transform `Bᵀ d B` of channels [first, first + count): every 6x6 tile (zero
- * padding of 1 around the input) of tile rows [first_row, first_row + tile_rows) to
- * `transformed`, laid out [36][channels][tiles] with those tiles row-major over the output.
- * `scratch` holds width + 6 * (4 * tile_columns + 2) floats, and 28 * tile_columns for the
- * output transform. */
+/* The input transform `Bᵀ d B` of channels [first, first + count): every `tile` x `tile` input
+ * tile (6: F(4x4, 3x3), 36 elements; 4: F(2x2, 3x3), 16), with zero padding of 1 around the
+ * input, of tile rows [first_row, first_row + tile_rows) to `transformed`, laid out
+ * [elements][channels][tiles] with those tiles row-major over the output (4x4 or 2x2 outputs
+ * each). `scratch` holds width + tile * ((tile - 2) * tile_columns + 2) floats, and for
+ * F(4x4, 3x3) 28 * tile_columns for the output transform. */
 typedef void swiftdarknet_winograd_input_fn(const float *input, ptrdiff_t channels, ptrdiff_t height,
                                             ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
-                                            ptrdiff_t tile_columns, float *transformed, float *scratch,
+                                            ptrdiff_t tile_columns, int tile, float *transformed, float *scratch,
                                             ptrdiff_t first, ptrdiff_t count);
 
 /* F(4x4, 3x3) output transform `Aᵀ m A` of filters [first, first + count) from `products`
@@ -49,22 +50,13 @@ typedef void swiftdarknet_winograd_products_tile_major_fn(const float *u, const 
                                                           ptrdiff_t tiles, ptrdiff_t first, ptrdiff_t count);
 
 /* The output transform of tile-major products [elements][tiles][padded filters] of tile rows
- * [first_row, first_row + tile_rows): F(4x4, 3x3) (36 elements) or F(2x2, 3x3) (16), clipped at
- * the edges, plus the bias and the epilogue's activation. */
+ * [first_row, first_row + tile_rows): `tile` 6 for F(4x4, 3x3) (36 elements) or 4 for F(2x2, 3x3)
+ * (16), clipped at the edges, plus the bias and the epilogue's activation. */
 typedef void swiftdarknet_winograd_output_tile_major_fn(const float *products, ptrdiff_t filters_padded,
                                                         ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
-                                                        ptrdiff_t tile_rows, ptrdiff_t tile_columns,
+                                                        ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile,
                                                         const float *biases, int epilogue, float *output,
                                                         ptrdiff_t first, ptrdiff_t count);
-
-/* F(2x2, 3x3) input transform of channels [first, first + count): every 4x4 tile (zero padding
- * of 1) of tile rows [first_row, first_row + tile_rows) to `transformed`, [16][channels][tiles],
- * those tiles row-major over the output (2x2 each). `scratch` holds width + 8 * (tile_columns +
- * 1) floats. */
-typedef void swiftdarknet_winograd_f23_input_fn(const float *input, ptrdiff_t channels, ptrdiff_t height,
-                                                ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
-                                                ptrdiff_t tile_columns, float *transformed, float *scratch,
-                                                ptrdiff_t first, ptrdiff_t count);
 
 /* `G g Gᵀ` of every 3x3 kernel (filters x channels x 3 x 3) in blocks [first_block, first_block +
  * block_count), each filter's kernels times filter_scales[filter] when `filter_scales` is not NULL

@@ -61,11 +61,12 @@ package struct WinogradBands: WinogradMethod {
             for band in range {
                 let first = band * rowsPerBand, count = min(rows - first, rowsPerBand)
                 functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, first, count,
-                                                 columns, transformed, workerScratch, 0, channels)
+                                                 columns, Self.tile.rawValue, transformed, workerScratch, 0, channels)
                 functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
                                                                count * columns, 0, WinogradF43.elements)
                 functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, columns,
-                                                             biases, epilogue ?? 0, output, 0, filters)
+                                                             Self.tile.rawValue, biases, epilogue ?? 0, output, 0,
+                                                             filters)
                 if epilogue == nil {
                     let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
                     for f in 0..<filters {

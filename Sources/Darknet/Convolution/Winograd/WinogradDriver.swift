@@ -54,9 +54,9 @@ package struct WinogradDriver: Sendable, Equatable {
         let transformed = buffers.workspace, products = buffers.workspace + elements * channels * tiles
         let input = buffers.input, output = buffers.output, tile = tile, mode = self.products
         buffers.split(channels) { range, worker in
-            let transform = tile == .f43 ? functions.pointee.winograd_input : functions.pointee.winograd_f23_input
-            transform(input, channels, inputShape.height, inputShape.width, 0, rows, columns, transformed,
-                      scratch + worker * stride, range.lowerBound, range.count)
+            functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, 0, rows, columns,
+                                             tile.rawValue, transformed, scratch + worker * stride, range.lowerBound,
+                                             range.count)
         }
         buffers.split(elements) { range, _ in
             switch mode {
@@ -80,14 +80,10 @@ package struct WinogradDriver: Sendable, Equatable {
             case (.f43, .gemms):
                 functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases, fused ?? 0,
                                                   output, scratch + worker * stride, range.lowerBound, range.count)
-            case (.f43, .tileMajor):
+            case (_, .tileMajor), (.f23, _):
                 functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height, width,
-                                                             0, rows, columns, biases, fused ?? 0, output,
-                                                             range.lowerBound, range.count)
-            case (.f23, _):
-                functions.pointee.winograd_f23_output_tile_major(products, WinogradF43.paddedFilters(filters), height,
-                                                                 width, 0, rows, columns, biases, fused ?? 0, output,
-                                                                 range.lowerBound, range.count)
+                                                             0, rows, columns, tile.rawValue, biases, fused ?? 0,
+                                                             output, range.lowerBound, range.count)
             }
             if fused == nil {
                 kernels.activate(output + range.lowerBound * plane, count: range.count * plane, activation: activation)
