@@ -1,6 +1,6 @@
 /*
  * The AVX2 integer kernel sets, for x86-64 CPUs without VNNI: `avx2` multiplies nibble-split
- * activations with vpmaddubsw (exact for any weights; Int8TileAVX2.h) and 16-bit codes with
+ * activations with vpmaddubsw (exact for any weights; IntegerSteps.h) and 16-bit codes with
  * vpmaddwd; `avx2_narrow` multiplies whole bytes with vpmaddubsw, exact for weights within
  * +-SWIFTDARKNET_INT8_NARROW_LIMIT, at half the instructions (the caller picks it for such
  * weights).
@@ -12,9 +12,11 @@
 #include <string.h>
 
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#include "Int8TileAVX2.h"
 #include "IntegerSteps.h"
 
+#define TILE256_NAME int8_tile_avx2
+#define TILE256_STEP int8_dot_avx2_nibbles
+#include "IntegerTile256.h"
 #define TILE256_NAME int16_tile_avx2
 #define TILE256_STEP int16_madd_avx2
 #include "IntegerTile256.h"
