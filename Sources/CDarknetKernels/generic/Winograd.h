@@ -46,18 +46,17 @@ static inline __attribute__((always_inline)) void CAT(winograd_input_t_, SUFFIX)
     for (ptrdiff_t c = first; c < first + count; c++) {
         const float *plane = input + c * height * width;
         for (ptrdiff_t ty = 0; ty < tile_rows; ty++) {
-            const float *d[6] = {zero_row, zero_row, zero_row, zero_row, zero_row, zero_row};
+            const float *d[6];
             for (int i = 0; i < t; i++) {
                 const ptrdiff_t y = (first_row + ty) * n - 1 + i;
-                if (y >= 0 && y < height) d[i] = plane + y * width;
+                d[i] = (y >= 0 && y < height) ? plane + y * width : zero_row;
             }
-            const float *restrict d0 = d[0], *restrict d1 = d[1], *restrict d2 = d[2];
-            const float *restrict d3 = d[3], *restrict d4 = d[4], *restrict d5 = d[5];
             float *restrict t0 = t_rows + 1;
             /* Bᵀ d down each column. */
             for (ptrdiff_t x = 0; x < width; x++) {
-                if (t == 6) CAT(winograd_bt_, SUFFIX)(d0[x], d1[x], d2[x], d3[x], d4[x], d5[x], t0 + x, span);
-                else CAT(winograd_f23_bt_, SUFFIX)(d0[x], d1[x], d2[x], d3[x], t0 + x, span);
+                if (t == 6)
+                    CAT(winograd_bt_, SUFFIX)(d[0][x], d[1][x], d[2][x], d[3][x], d[4][x], d[5][x], t0 + x, span);
+                else CAT(winograd_f23_bt_, SUFFIX)(d[0][x], d[1][x], d[2][x], d[3][x], t0 + x, span);
             }
             /* (Bᵀ d) B along each row of tiles, each of the t * t elements to its own matrix. */
             const ptrdiff_t row_offset = c * tiles + ty * tile_columns;
