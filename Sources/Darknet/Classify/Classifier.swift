@@ -69,7 +69,7 @@ public enum ClassifierError: DarknetError, Equatable, Sendable {
 ///
 /// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
 /// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
-public final class Classifier: Sendable {
+public final class Classifier: LabelledModel, Sendable {
     /// The network, shared by every call.
     public let network: Network
     /// Class names, index for index (may be empty).
@@ -83,18 +83,6 @@ public final class Classifier: Sendable {
     /// The network's class hierarchy (the last `[softmax] tree=`, Darknet's `net->hierarchy`).
     public let hierarchy: ClassTree?
     private let runner: SessionRunner
-
-    /// Loads a classifier from Darknet files.
-    /// - Parameter names: a names file, one label per line (`imagenet.shortnames.list`).
-    /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,
-    ///   `CfgError`, `PlanError`, `WeightsError`, `ClassifierError`.
-    public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
-                            options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
-        let loaded = try LabelledNetwork(cfg: cfg, weights: weights, names: names, options: options, threads: threads,
-                                         sessionPolicy: sessionPolicy)
-        try self.init(network: loaded.network, labels: loaded.labels, labelsFile: loaded.labelsFile, threads: threads,
-                      sessionPolicy: sessionPolicy)
-    }
 
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,

@@ -35,7 +35,7 @@ public enum DetectorError: DarknetError, Equatable, Sendable {
 /// (callers beyond `maximumSessions` wait; idle sessions are freed after `idleTimeout`), so the
 /// weights are shared and no two calls share scratch memory. The `async` variants run the
 /// forward pass on the library's own threads, never blocking Swift's cooperative pool.
-public final class Detector: Sendable {
+public final class Detector: LabelledModel, Sendable {
     /// The network, shared by every session.
     public let network: Network
     /// Class names, index for index.
@@ -48,20 +48,6 @@ public final class Detector: Sendable {
     /// Single-threaded sessions for the tiles of an image, run `threads` at a time
     /// (`DetectionOptions.tiling`); nil with one thread (the tiles run one after another).
     let tileSessions: SessionPool?
-
-    /// Loads a detector from Darknet files.
-    /// - Parameters:
-    ///   - names: a names file (one label per line, e.g. `coco.names`); without it labels are
-    ///     class indices.
-    /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,
-    ///   `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.
-    public convenience init(cfg: URL, weights: URL, names: URL? = nil, threads: Int = 1,
-                            options: PlanOptions = PlanOptions(), sessionPolicy: SessionPolicy = SessionPolicy()) throws {
-        let loaded = try LabelledNetwork(cfg: cfg, weights: weights, names: names, options: options, threads: threads,
-                                         sessionPolicy: sessionPolicy)
-        try self.init(network: loaded.network, labels: loaded.labels, labelsFile: loaded.labelsFile, threads: threads,
-                      sessionPolicy: sessionPolicy)
-    }
 
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every class.
     /// - Parameter threads: threads one `detect` call may use; results do not depend on it.
