@@ -25,13 +25,7 @@ public struct DataFileError: DarknetError, Equatable, Sendable {
     /// What is wrong.
     public let reason: Reason
 
-    public var description: String {
-        var location = file
-        if let line { location += ":\(line)" }
-        let subject = key.map { "'\($0)': " } ?? ""
-        return "\(location): \(subject)\(reason.message)"
-    }
-
+    public var description: String { FileLocation(file: file, line: line, key: key).describe(reason.message) }
 }
 
 extension DataFileError.Reason {

@@ -45,12 +45,7 @@ public struct CfgError: DarknetError, Equatable, Sendable {
         self.reason = reason
     }
 
-    public var description: String {
-        var location = file
-        if let line { location += ":\(line)" }
-        let subject = key.map { "'\($0)': " } ?? ""
-        return "\(location): \(subject)\(reason.message)"
-    }
+    public var description: String { FileLocation(file: file, line: line, key: key).describe(reason.message) }
 }
 
 extension CfgError.Reason {

@@ -40,7 +40,7 @@ public struct CfgDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `key.cfg:27: 'filtres': unknown key in [convolutional]; ignored`
-    public var description: String { "\(file):\(line): '\(key)': \(message)" }
+    public var description: String { FileLocation(file: file, line: line, key: key).describe(message) }
 
     /// The error a strict load throws for this remark.
     var error: CfgError {
