@@ -15,6 +15,7 @@
  * last message is kept for the caller.
  */
 
+/* Status codes: the same numbers in every decoder shim (DarknetImage's DecoderStatus). */
 enum {
     SD_JPEG_OK = 0,
     SD_JPEG_ERROR = 1,      /* libjpeg raised a fatal error; message holds its text */

@@ -12,6 +12,7 @@
  * error text is kept for the caller.
  */
 
+/* Status codes: the same numbers in every decoder shim (DarknetImage's DecoderStatus). */
 enum {
     SD_PNG_OK = 0,
     SD_PNG_ERROR = 1,      /* libpng raised an error (damaged or truncated data); see message */

@@ -14,6 +14,7 @@
  * TIFFOpenOptions (libtiff 4.5+): nothing is printed, the first error is kept.
  */
 
+/* Status codes: the same numbers in every decoder shim (DarknetImage's DecoderStatus). */
 enum {
     SD_TIFF_OK = 0,
     SD_TIFF_ERROR = 1,        /* damaged or truncated data; see message */

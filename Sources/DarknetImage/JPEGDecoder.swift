@@ -21,16 +21,8 @@ enum JPEGDecoder {
             sd_jpeg_decode(buffer.baseAddress, UInt(buffer.count), limits.cMaxPixels, limits.cMaxDimension, &result)
         }
         defer { sd_jpeg_free(result.pixels) }
-        switch Int(status) {
-        case SD_JPEG_OK:
-            break
-        case SD_JPEG_TOO_LARGE:
-            throw .tooLarge(path: path, width: Int(result.width), height: Int(result.height), limit: limits.maxPixels)
-        case SD_JPEG_NO_MEMORY:
-            throw .unreadable(path: path, reason: "out of memory decoding \(result.width)x\(result.height) JPEG")
-        default:
-            throw .corrupt(path: path, reason: Self.message(of: result))
-        }
+        try DecoderStatus.check(status, path: path, format: "JPEG", width: Int(result.width), height: Int(result.height),
+                                limits: limits, message: Self.message(of: result))
         // libjpeg pads a truncated file with grey and only warns. A file missing nothing but
         // its EOI marker still holds every pixel (Darknet reads it, and so do we); one whose
         // scan data ran out, or a progressive one that may be missing whole scans, is refused.

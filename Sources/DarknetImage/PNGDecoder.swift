@@ -20,16 +20,8 @@ enum PNGDecoder {
             sd_png_decode(buffer.baseAddress, buffer.count, limits.cMaxPixels, limits.cMaxDimension, &result)
         }
         defer { sd_png_free(result.pixels) }
-        switch Int(status) {
-        case SD_PNG_OK:
-            break
-        case SD_PNG_TOO_LARGE:
-            throw .tooLarge(path: path, width: Int(result.width), height: Int(result.height), limit: limits.maxPixels)
-        case SD_PNG_NO_MEMORY:
-            throw .unreadable(path: path, reason: "out of memory decoding \(result.width)x\(result.height) PNG")
-        default:
-            throw .corrupt(path: path, reason: Self.message(of: result))
-        }
+        try DecoderStatus.check(status, path: path, format: "PNG", width: Int(result.width), height: Int(result.height),
+                                limits: limits, message: Self.message(of: result))
         guard let pixels = result.pixels, result.width > 0, result.height > 0 else {
             throw .corrupt(path: path, reason: "libpng returned no pixels")
         }

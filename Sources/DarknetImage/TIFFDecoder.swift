@@ -16,19 +16,8 @@ enum TIFFDecoder {
         }
         defer { sd_tiff_free(result.pixels) }
         let width = Int(result.width), height = Int(result.height)
-        let message = CMessage.string(from: result.message)
-        switch Int(status) {
-        case SD_TIFF_OK:
-            break
-        case SD_TIFF_TOO_LARGE:
-            throw .tooLarge(path: path, width: width, height: height, limit: limits.maxPixels)
-        case SD_TIFF_NO_MEMORY:
-            throw .unreadable(path: path, reason: "out of memory decoding \(width)x\(height) TIFF")
-        case SD_TIFF_UNSUPPORTED:
-            throw .unsupportedVariant(path: path, reason: "TIFF: \(message)")
-        default:
-            throw .corrupt(path: path, reason: "TIFF: \(message)")
-        }
+        try DecoderStatus.check(status, path: path, format: "TIFF", width: width, height: height, limits: limits,
+                                message: "TIFF: \(CMessage.string(from: result.message))")
         guard let pixels = result.pixels else {
             throw .corrupt(path: path, reason: "TIFF: libtiff returned no pixels")
         }
