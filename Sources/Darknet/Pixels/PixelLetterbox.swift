@@ -15,20 +15,14 @@ extension PixelBuffer {
     ///   `destination` of another size, `.unsupportedConversion` for colour into 1 channel.
     public func letterbox(into destination: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
                           channels: Int = 3) throws(PixelBufferError) -> LetterboxGeometry {
-        let geometry = LetterboxGeometry(imageWidth: self.width, imageHeight: self.height,
-                                         networkWidth: max(width, 1), networkHeight: max(height, 1))
-        try resample(into: destination, width: width, height: height, channels: channels, geometry: geometry)
-        return geometry
+        try fit(into: destination, width: width, height: height, channels: channels, letterbox: true)
     }
 
     /// Resizes the visible pixels to fill `destination` (`channels x height x width`) without
     /// keeping the aspect ratio, as Darknet's `resize_image` does for networks run unletterboxed.
     public func stretch(into destination: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
                         channels: Int = 3) throws(PixelBufferError) -> LetterboxGeometry {
-        let geometry = LetterboxGeometry(stretchingWidth: self.width, height: self.height,
-                                         networkWidth: max(width, 1), networkHeight: max(height, 1))
-        try resample(into: destination, width: width, height: height, channels: channels, geometry: geometry)
-        return geometry
+        try fit(into: destination, width: width, height: height, channels: channels, letterbox: false)
     }
 
     /// The letterboxed network input as an `PlanarImage` (allocates it; see `letterbox(into:...)`).
@@ -48,11 +42,23 @@ extension PixelBuffer {
         var pixels = [Float](repeating: 0, count: try Self.inputCount(width: width, height: height, channels: channels))
         let geometry = try pixels.withUnsafeMutableBufferPointer { buffer in
             Result { () throws(PixelBufferError) in
-                letterbox ? try self.letterbox(into: buffer, width: width, height: height, channels: channels)
-                          : try self.stretch(into: buffer, width: width, height: height, channels: channels)
+                try fit(into: buffer, width: width, height: height, channels: channels, letterbox: letterbox)
             }
         }.get()
         return (PlanarImage(validatedWidth: width, height: height, channels: channels, pixels: pixels), geometry)
+    }
+
+    /// Letterboxes or stretches the visible pixels into `destination`.
+    private func fit(into destination: UnsafeMutableBufferPointer<Float>, width: Int, height: Int, channels: Int,
+                     letterbox: Bool) throws(PixelBufferError) -> LetterboxGeometry {
+        let (networkWidth, networkHeight) = (max(width, 1), max(height, 1))
+        let geometry = letterbox
+            ? LetterboxGeometry(imageWidth: self.width, imageHeight: self.height, networkWidth: networkWidth,
+                                networkHeight: networkHeight)
+            : LetterboxGeometry(stretchingWidth: self.width, height: self.height, networkWidth: networkWidth,
+                                networkHeight: networkHeight)
+        try resample(into: destination, width: width, height: height, channels: channels, geometry: geometry)
+        return geometry
     }
 
     private static func inputCount(width: Int, height: Int, channels: Int) throws(PixelBufferError) -> Int {
