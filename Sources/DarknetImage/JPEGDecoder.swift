@@ -11,10 +11,8 @@ import Darknet
 /// `Float(Double(v) / 255.0)`, planar RGB: the values Darknet's `load_image_color` produces.
 enum JPEGDecoder {
     static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
-        let header = JPEGHeader(scanning: bytes)
-        if let width = header.width, let height = header.height {
-            try limits.check(width: width, height: height, path: path)
-        }
+        let header = ImageHeader(jpeg: bytes)
+        try header.check(limits, path: path)
 
         var result = sd_jpeg_result()
         let status = bytes.withUnsafeBufferPointer { buffer in

@@ -10,10 +10,8 @@ import Darknet
 /// orientation before the image data is applied. Samples become `Float(Double(v) / 255.0)`.
 enum PNGDecoder {
     static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
-        let header = PNGHeader(scanning: bytes)
-        if let width = header.width, let height = header.height {
-            try limits.check(width: width, height: height, path: path)
-        }
+        let header = ImageHeader(png: bytes)
+        try header.check(limits, path: path)
 
         var result = sd_png_result()
         let status = bytes.withUnsafeBufferPointer { buffer in

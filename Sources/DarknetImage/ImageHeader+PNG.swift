@@ -1,16 +1,9 @@
-/// What `DarknetImage` needs from a PNG's chunks before decoding: the IHDR size (to refuse
-/// absurd images before libpng allocates) and the orientation from an `eXIf` chunk.
-struct PNGHeader {
-    /// Size from IHDR, if the first chunk is a well-formed IHDR.
-    var width: Int?
-    var height: Int?
-    /// Orientation from the first `eXIf` chunk before the image data (TIFF structure at the
-    /// start of the chunk), which OpenCV's `imread` applies.
-    var orientation: EXIFOrientation?
-
-    /// Walks the chunks after the signature up to the first IDAT (or damage).
-    /// Never fails: anything it cannot read is left `nil` for libpng to judge.
-    init(scanning bytes: [UInt8]) {
+extension ImageHeader {
+    /// A PNG's: the size from IHDR, if the first chunk is a well-formed IHDR, and the
+    /// orientation from the first `eXIf` chunk before the image data (TIFF structure at the start
+    /// of the chunk), which OpenCV's `imread` applies. Walks the chunks after the signature up
+    /// to the first IDAT (or damage).
+    init(png bytes: [UInt8]) {
         let n = bytes.count
         func u32(_ at: Int) -> Int {
             Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])

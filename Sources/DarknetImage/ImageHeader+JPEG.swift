@@ -1,16 +1,8 @@
-/// What `DarknetImage` needs from a JPEG's markers before decoding: the frame size (to
-/// refuse absurd images before libjpeg allocates) and the EXIF orientation.
-struct JPEGHeader {
-    /// Size from the first SOFn marker, if one was found before the scan data.
-    var width: Int?
-    var height: Int?
-    /// Orientation from the first APP1 segment, read as OpenCV does (TIFF data 6 bytes in,
-    /// after `Exif\0\0`).
-    var orientation: EXIFOrientation?
-
-    /// Walks the marker segments from SOI up to the first SOS (or EOI, or damage).
-    /// Never fails: anything it cannot read is left `nil` for libjpeg to judge.
-    init(scanning bytes: [UInt8]) {
+extension ImageHeader {
+    /// A JPEG's: the size from the first SOFn marker before the scan data, and the orientation
+    /// from the first APP1 segment, read as OpenCV does (TIFF data 6 bytes in, after
+    /// `Exif\0\0`). Walks the marker segments from SOI up to the first SOS (or EOI, or damage).
+    init(jpeg bytes: [UInt8]) {
         let n = bytes.count
         var i = 2  // past SOI
         var seenAPP1 = false
