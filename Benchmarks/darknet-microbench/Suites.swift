@@ -19,8 +19,7 @@ struct Suites {
     /// One GEMM per distinct convolution shape: `M = filters / groups`, `N = outH * outW`,
     /// `K = channels / groups * size * size` (the im2col formulation).
     func sgemm() -> [MicroBenchmark] {
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         for layer in plan.layers {
             // Per-axis strides and dilation take the general im2col path only: not benchmarked here.
             guard case .convolutional(let conv) = layer.spec.kind, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
@@ -29,9 +28,8 @@ struct Suites {
             let k = layer.inputShape.channels / conv.groups * conv.size * conv.size
             let groups = conv.groups
             let shape = "M=\(m) N=\(n) K=\(k)" + (groups > 1 ? " x\(groups) groups" : "")
-            if let existing = seen[shape] { result[existing].count += 1; continue }
-            seen[shape] = result.count
-            result.append(MicroBenchmark(
+            guard result.isNew(shape) else { continue }
+            result.append(key: shape, MicroBenchmark(
                 name: "sgemm L\(layer.index)", shape: shape,
                 flops: 2 * Double(m) * Double(n) * Double(k) * Double(groups),
                 bytes: 0,
@@ -47,7 +45,7 @@ struct Suites {
                     }, tearDown: { BLAS.setThreads(1); blackHole(c[0]); release(a, b, c) })
                 }))
         }
-        return result
+        return result.benchmarks
     }
 
     /// Every algorithm of the planner's list (`ConvolutionChoice.rules`) that computes each
@@ -58,21 +56,14 @@ struct Suites {
     /// same pass, where the plan fuses it. GFLOPS are Darknet's (direct convolution) FLOPs over the
     /// time, so the paths compare directly.
     func convolutionPath() -> [MicroBenchmark] {
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4), integerKernels = plan.cpu.integerKernels
         for layer in plan.layers {
             // Per-axis strides and dilation take the general im2col path only: not benchmarked here.
             guard case .convolutional(let conv) = layer.spec.kind, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
             let input = layer.inputShape, output = layer.outputShape
             let shape = "\(input.channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(output.channels) \(conv.activation.rawValue)"
-            if let existing = seen[shape] {
-                for offset in 0..<(result.count - existing) where result[existing + offset].shape == shape {
-                    result[existing + offset].count += 1
-                }
-                continue
-            }
-            seen[shape] = result.count
+            guard result.isNew(shape) else { continue }
             let shapes = ConvolutionShapes(conv: conv, input: input, output: output)
             let fusesPool = plan.fusibleMaxpools.contains(layer.index + 1)
             let eightBit = Int8LayerQuantization(
@@ -86,16 +77,16 @@ struct Suites {
                     let planned = layer.algorithm == method.algorithm
                     var benchmark = convolution(layer, shape: shape, method: method.init(candidate), pooled: false)
                     benchmark.planned = planned && !(method.algorithm == ConvolutionAlgorithm.slidingWindow && fusesPool)
-                    result.append(benchmark)
+                    result.append(key: shape, benchmark)
                     if method.algorithm == ConvolutionAlgorithm.slidingWindow && fusesPool {
                         benchmark = convolution(layer, shape: shape, method: method.init(candidate), pooled: true)
                         benchmark.planned = planned
-                        result.append(benchmark)
+                        result.append(key: shape, benchmark)
                     }
                 }
             }
         }
-        return result
+        return result.benchmarks
     }
 
     /// One convolution algorithm, planned and loaded with random weights as the forward pass
@@ -129,17 +120,15 @@ struct Suites {
     /// im2col for every convolution with a kernel larger than 1x1. GB/s counts the input read
     /// once and the column matrix written once.
     func im2colBenchmarks() -> [MicroBenchmark] {
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         for layer in plan.layers {
             guard case .convolutional(let conv) = layer.spec.kind, conv.size > 1, conv.strideX == conv.strideY, conv.dilation == 1 else { continue }
             let input = layer.inputShape, output = layer.outputShape
             let channels = input.channels / conv.groups
             let columns = channels * conv.size * conv.size * output.planeSize
             let shape = "\(channels)x\(input.height)x\(input.width) \(conv.size)x\(conv.size)/\(conv.strideX) -> \(channels * conv.size * conv.size)x\(output.planeSize)"
-            if let existing = seen[shape] { result[existing].count += 1; continue }
-            seen[shape] = result.count
-            result.append(MicroBenchmark(
+            guard result.isNew(shape) else { continue }
+            result.append(key: shape, MicroBenchmark(
                 name: "im2col L\(layer.index)", shape: shape, flops: 0,
                 bytes: Double(channels * input.planeSize + columns) * 4,
                 setUp: {
@@ -152,7 +141,7 @@ struct Suites {
                     }, tearDown: { blackHole(y[0]); release(x, y) })
                 }))
         }
-        return result
+        return result.benchmarks
     }
 
     /// The largest convolution output of the network (the tensor activations run over most).
@@ -205,17 +194,15 @@ struct Suites {
             cases = [(nil, TensorShape(channels: 64, height: inputSize / 2, width: inputSize / 2), 2, 2, 1),
                      (nil, TensorShape(channels: 512, height: inputSize / 32, width: inputSize / 32), 2, 1, 1)]
         }
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         for c in cases {
             let outHeight = (c.input.height + c.padding - c.size) / c.stride + 1
             let outWidth = (c.input.width + c.padding - c.size) / c.stride + 1
             let outCount = c.input.channels * outHeight * outWidth
             let shape = "\(c.input.channels)x\(c.input.height)x\(c.input.width) -> \(outHeight)x\(outWidth)"
             let key = "\(c.size)/\(c.stride)/\(c.padding) \(shape)"
-            if let existing = seen[key] { result[existing].count += 1; continue }
-            seen[key] = result.count
-            result.append(MicroBenchmark(
+            guard result.isNew(key) else { continue }
+            result.append(key: key, MicroBenchmark(
                 name: "maxpool \(c.size)x\(c.size)/\(c.stride)" + (c.index.map { " L\($0)" } ?? ""), shape: shape, flops: 0,
                 bytes: Double(c.input.count + outCount) * 4,
                 setUp: {
@@ -229,7 +216,7 @@ struct Suites {
                     }, tearDown: { blackHole(y[0]); release(x, y, scratch) })
                 }))
         }
-        return result
+        return result.benchmarks
     }
 
     /// Every distinct `[upsample]`; without any, x2 on 256 x (size/16)^2.
@@ -240,14 +227,12 @@ struct Suites {
             cases.append((layer.index, layer.inputShape, up.stride, up.scale))
         }
         if cases.isEmpty { cases = [(nil, TensorShape(channels: 256, height: inputSize / 16, width: inputSize / 16), 2, 1)] }
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         for c in cases {
             let outCount = c.input.count * c.stride * c.stride
             let shape = "\(c.input.channels)x\(c.input.height)x\(c.input.width) -> \(c.input.height * c.stride)x\(c.input.width * c.stride)"
-            if let existing = seen[shape] { result[existing].count += 1; continue }
-            seen[shape] = result.count
-            result.append(MicroBenchmark(
+            guard result.isNew(shape) else { continue }
+            result.append(key: shape, MicroBenchmark(
                 name: "upsample x\(c.stride)" + (c.index.map { " L\($0)" } ?? ""), shape: shape, flops: 0,
                 bytes: Double(c.input.count + outCount) * 4,
                 setUp: {
@@ -258,7 +243,7 @@ struct Suites {
                     }, tearDown: { blackHole(y[0]); release(x, y) })
                 }))
         }
-        return result
+        return result.benchmarks
     }
 
     /// Every `[route]`: its sources copied one after the other into the output, as the forward
@@ -271,14 +256,12 @@ struct Suites {
         }
         let side = inputSize / 16
         if cases.isEmpty { cases = [(nil, [128 * side * side, 256 * side * side])] }
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         for c in cases {
             let total = c.sources.reduce(0, +)
             let shape = "\(c.sources.count) source(s), \(total) values"
-            if let existing = seen[shape] { result[existing].count += 1; continue }
-            seen[shape] = result.count
-            result.append(MicroBenchmark(
+            guard result.isNew(shape) else { continue }
+            result.append(key: shape, MicroBenchmark(
                 name: "route" + (c.index.map { " L\($0)" } ?? ""), shape: shape, flops: 0, bytes: Double(total) * 8,
                 setUp: {
                     let sources = c.sources.enumerated().map { randomBuffer($1, seed: 11 + UInt64($0)) }
@@ -292,21 +275,19 @@ struct Suites {
                     }, tearDown: { blackHole(y[0]); sources.forEach { release($0) }; release(y) })
                 }))
         }
-        return result
+        return result.benchmarks
     }
 
     /// Every distinct `[shortcut]` shape (none in YOLOv3-tiny).
     func shortcuts() -> [MicroBenchmark] {
-        var result: [MicroBenchmark] = []
-        var seen: [String: Int] = [:]
+        var result = DistinctBenchmarks()
         for layer in plan.layers {
             guard case .shortcut(let sc) = layer.spec.kind else { continue }
             let shape = layer.outputShape
             let key = "\(shape.channels)x\(shape.height)x\(shape.width) \(sc.activation.rawValue)"
-            if let existing = seen[key] { result[existing].count += 1; continue }
-            seen[key] = result.count
+            guard result.isNew(key) else { continue }
             let count = shape.count
-            result.append(MicroBenchmark(
+            result.append(key: key, MicroBenchmark(
                 name: "shortcut L\(layer.index)", shape: key, flops: 0, bytes: Double(count) * 12,
                 setUp: {
                     let a = randomBuffer(count, seed: 20), b = randomBuffer(count, seed: 21), y = alignedBuffer(count)
@@ -315,7 +296,7 @@ struct Suites {
                     }, tearDown: { blackHole(y[0]); release(a, b, y) })
                 }))
         }
-        return result
+        return result.benchmarks
     }
 
     /// Darknet's letterbox of a 1920x1080 RGB image into the network input (resize + paste,
