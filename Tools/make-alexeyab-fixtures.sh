@@ -25,13 +25,9 @@ for f in yolov4.cfg yolov4-tiny.cfg; do
     [ -f "$REPO/Weights/alexeyab/$f" ] || { log "missing Weights/alexeyab/$f (run Weights/fetch.sh)"; exit 1; }
 done
 
-if ! "$VENV/bin/python" -c "import cv2, numpy" 2>/dev/null; then
-    log "creating $VENV (${PACKAGES[*]})"
-    rm -rf "$VENV"
-    mkdir -p "$(dirname "$VENV")"
-    python3 -m venv "$VENV"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${PACKAGES[@]}"
-fi
+# shellcheck source=Tools/python-venv.sh
+. "$REPO/Tools/python-venv.sh"
+ensure_venv "$VENV" "cv2, numpy" "${PACKAGES[@]}"
 
 start=$(date +%s)
 rm -rf "$OUT"

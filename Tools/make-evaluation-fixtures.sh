@@ -20,13 +20,9 @@ for f in dog.jpg eagle.jpg giraffe.jpg horses.jpg kite.jpg person.jpg scream.jpg
     [ -f "$REPO/Weights/darknet/data/$f" ] || { log "missing Weights/darknet/data/$f (run Weights/fetch.sh)"; exit 1; }
 done
 
-if ! "$VENV/bin/python" -c "import numpy, pycocotools.cocoeval" 2>/dev/null; then
-    log "creating $VENV (${PACKAGES[*]})"
-    rm -rf "$VENV"
-    mkdir -p "$(dirname "$VENV")"
-    python3 -m venv "$VENV"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: "${PACKAGES[@]}"
-fi
+# shellcheck source=Tools/python-venv.sh
+. "$REPO/Tools/python-venv.sh"
+ensure_venv "$VENV" "numpy, pycocotools.cocoeval" --only-binary=:all: "${PACKAGES[@]}"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

@@ -41,15 +41,9 @@ if [ "$want_fixtures" = 1 ]; then
     # it), pyzmq, NumPy, requests; pinned, and kept in ~/.cache across runs.
     serve_venv=${SWIFTDARKNET_SERVE_VENV:-$HOME/.cache/swiftdarknet-serve-venv}
     serve_packages=(deepstack-python==0.9 pyzmq==27.3.0 numpy==2.4.6 pillow==13.0.0 requests==2.34.2)
-    if [ "$(cat "$serve_venv/.packages" 2>/dev/null)" != "${serve_packages[*]}" ]; then
-        log "creating $serve_venv (${serve_packages[*]})"
-        rm -rf "$serve_venv"
-        mkdir -p "$(dirname "$serve_venv")"
-        python3 -m venv "$serve_venv"
-        "$serve_venv/bin/python" -m pip install --quiet --disable-pip-version-check "${serve_packages[@]}"
-        "$serve_venv/bin/python" -c "import deepstack.core, zmq, numpy, PIL, requests"
-        echo "${serve_packages[*]}" > "$serve_venv/.packages"
-    fi
+    # shellcheck source=Tools/python-venv.sh
+    . Tools/python-venv.sh
+    ensure_venv "$serve_venv" "deepstack.core, zmq, numpy, PIL, requests" "${serve_packages[@]}"
     # Regenerate when the reference tool or the script changed since the last run.
     stamp=$(cat Tools/make-fixtures*.sh Tools/fixture-steps.sh Tools/fixture_checks.py Tools/write_format_samples.py Tools/darknet-reference/*.c Fixtures/cfg/*.cfg | sha256sum | cut -d' ' -f1)
     if [ ! -f Fixtures/generated/.complete ] || [ "$(cat Fixtures/generated/.stamp 2>/dev/null)" != "$stamp" ]; then
