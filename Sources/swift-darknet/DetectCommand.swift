@@ -16,11 +16,7 @@ struct DetectCommand: Command {
         """
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
-        OptionGroup("detection", [
-            .value("thresh", "0-1", default: "0.5", "smallest confidence reported"),
-            .value("hier", "0-1", default: "0.5", "YOLOv2's hierarchy threshold (YOLO9000)"),
-            .value("nms", "0-1", default: "0.45", "overlap above which NMS keeps only the better box"),
-            .flag("stretch", "resize without keeping the aspect ratio (Darknet letterboxes)"),
+        OptionGroup("detection", DetectionFlags().options + [
             .value("threads", "N", default: "1",
                    "threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
         ]),
@@ -44,12 +40,9 @@ struct DetectCommand: Command {
 
     init(arguments: inout Arguments) throws {
         detectorFlags = try DetectorFlags(arguments: &arguments)
-        options = DetectionOptions(
-            threshold: try arguments.float("thresh", range: 0...1),
-            hierThreshold: try arguments.float("hier", range: 0...1),
-            nmsThreshold: try arguments.float("nms", range: 0...1),
-            letterbox: !arguments.flag("stretch"),
-            tiling: try TilingFlags(arguments: &arguments).tiling)
+        var options = try DetectionFlags().read(&arguments)
+        options.tiling = try TilingFlags(arguments: &arguments).tiling
+        self.options = options
         json = arguments.flag("json")
         threads = try arguments.int("threads", range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }

@@ -16,6 +16,8 @@ struct ServeCommand: Command {
         requests, finish those in progress (up to --drain-timeout), exit 0.
         """
     private static let defaults = ServerConfiguration()
+    static let detectionFlags = DetectionFlags(
+        threshold: (String(defaults.detection.threshold), "the default min_confidence (DeepStack's) and the ZMQ threshold"))
     static let optionGroups = [
         ModelOptions.options([
             LabelFiles.option,
@@ -29,12 +31,7 @@ struct ServeCommand: Command {
                    "also answer Frigate's ZMQ detector (REQ/REP: a JSON header and a tensor) on this endpoint"),
             .value("api-key", "KEY", "require this api_key in detection forms (else 401)"),
         ]),
-        OptionGroup("detection", [
-            .value("thresh", "0-1", default: String(defaults.detection.threshold),
-                   "the default min_confidence (DeepStack's) and the ZMQ threshold"),
-            .value("hier", "0-1", default: "0.5", "YOLOv2's hierarchy threshold (YOLO9000)"),
-            .value("nms", "0-1", default: "0.45", "overlap above which NMS keeps only the better box"),
-            .flag("stretch", "resize without keeping the aspect ratio (Darknet letterboxes)"),
+        OptionGroup("detection", detectionFlags.options + [
             .value("zmq-pixel-format", "rgb|bgr", default: defaults.tensorChannelOrder.rawValue,
                    "channel order of ZMQ tensors (Frigate's input_pixel_format)"),
             .value("zmq-float-range", "1|255", default: defaults.tensorFloatRange.rawValue,
@@ -80,11 +77,7 @@ struct ServeCommand: Command {
         c.host = arguments.stringOrDefault("bind") ?? c.host
         c.port = try arguments.int("port", range: 0...65_535)
         c.zmqEndpoint = arguments.string("zmq")
-        c.detection = DetectionOptions(
-            threshold: try arguments.float("thresh", range: 0...1),
-            hierThreshold: try arguments.float("hier", range: 0...1),
-            nmsThreshold: try arguments.float("nms", range: 0...1),
-            letterbox: !arguments.flag("stretch"))
+        c.detection = try Self.detectionFlags.read(&arguments)
         c.workers = try arguments.int("workers", default: max(1, ProcessInfo.processInfo.activeProcessorCount / threads), range: 1...256)
         c.queueCapacity = try arguments.int("queue", range: 0...100_000)
         c.maxUploadBytes = try arguments.int("max-upload", range: 1...4096) << 20

@@ -16,6 +16,7 @@ struct VideoCommand: Command {
         (rtsp://, http://, udp://, tcp://)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """
+    static let detectionFlags = DetectionFlags(offersStretch: false)
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
         OptionGroup("frames", [
@@ -29,10 +30,7 @@ struct VideoCommand: Command {
                 phone's portrait video) is read upright, as ffmpeg shows it
                 """),
         ]),
-        OptionGroup("detection", [
-            .value("thresh", "0-1", default: "0.5", "smallest confidence reported"),
-            .value("hier", "0-1", default: "0.5", "YOLOv2's hierarchy threshold (YOLO9000)"),
-            .value("nms", "0-1", default: "0.45", "overlap above which NMS keeps only the better box"),
+        OptionGroup("detection", detectionFlags.options + [
             .value("max-det", "N", default: "0", "at most N detections a frame, the most confident (0: all)"),
             .value("classes", "0,16|dog,cat", "only these classes (indices or labels)"),
             .flag("track", #"give each detection a track ID ("track" in --json), kept across frames"#),
@@ -69,12 +67,10 @@ struct VideoCommand: Command {
     init(arguments: inout Arguments) throws {
         detectorFlags = try DetectorFlags(arguments: &arguments)
         let maximum = try arguments.int("max-det", range: 0...100_000)
-        options = DetectionOptions(
-            threshold: try arguments.float("thresh", range: 0...1),
-            hierThreshold: try arguments.float("hier", range: 0...1),
-            nmsThreshold: try arguments.float("nms", range: 0...1),
-            maximumDetections: maximum > 0 ? maximum : nil,
-            tiling: try TilingFlags(arguments: &arguments).tiling)
+        var options = try Self.detectionFlags.read(&arguments)
+        options.maximumDetections = maximum > 0 ? maximum : nil
+        options.tiling = try TilingFlags(arguments: &arguments).tiling
+        self.options = options
         classNames = arguments.string("classes").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         json = arguments.flag("json")
         let live = arguments.flag("live"), every = arguments.flag("every")
