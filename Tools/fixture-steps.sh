@@ -1,10 +1,16 @@
 # Helpers shared by the fixture generators; source after setting FIXTURE_SCRIPT (the name in
 # messages) and LOGS (where each step's stderr goes).
 #
+#   CFG_SRC, DATA           Debian's Darknet cfgs and data files (Weights/fetch.sh), from the
+#                           repository's root
+#
 #   die MESSAGE...          print "NAME: error: ..." and exit 1
 #   log MESSAGE...          print "NAME: ..."
 #   step_done LABEL         print LABEL and the seconds since the previous step_done
 #   run LOGNAME CMD...      run CMD with its stderr in LOGS/LOGNAME.log, shown (and fatal) on failure
+
+CFG_SRC=Weights/darknet/cfg
+DATA=Weights/darknet/data
 
 die() { echo "$FIXTURE_SCRIPT: error: $*" >&2; exit 1; }
 log() { echo "$FIXTURE_SCRIPT: $*" >&2; }

@@ -25,7 +25,6 @@ FIXTURE_SCRIPT=make-fixtures-debian-lstm-crnn
 # shellcheck source=Tools/fixture-steps.sh
 . "$REPO/Tools/fixture-steps.sh"
 start_part "${1:-}"
-DATA=Weights/darknet/data
 D=$OUT/debian-lstm-crnn
 LOGS=$D/logs
 TEXT=Hello

@@ -33,8 +33,6 @@ FIXTURE_SCRIPT=make-fixtures-debian
 # shellcheck source=Tools/fixture-steps.sh
 . "$REPO/Tools/fixture-steps.sh"
 start_part "${1:-}"
-CFG_SRC=Weights/darknet/cfg
-DATA=Weights/darknet/data
 D=$OUT/debian
 LOGS=$D/logs
 TEXT=Hello

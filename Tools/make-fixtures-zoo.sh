@@ -20,8 +20,6 @@ FIXTURE_SCRIPT=make-fixtures-zoo
 # shellcheck source=Tools/fixture-steps.sh
 . "$REPO/Tools/fixture-steps.sh"
 start_part "${1:-}"
-CFG_SRC=Weights/darknet/cfg
-DATA=Weights/darknet/data
 IMAGES=(dog eagle giraffe horses kite person scream)
 Z=$OUT/zoo
 command -v darknet >/dev/null 2>&1 || die "the darknet binary is missing: apt-get install darknet"

@@ -38,8 +38,6 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 DARKNET_DIR=/usr/lib/darknet
-CFG_SRC=Weights/darknet/cfg
-DATA=Weights/darknet/data
 TINY_WEIGHTS=Weights/yolov3-tiny.weights
 IMAGES=(dog eagle giraffe horses kite person scream)
 
