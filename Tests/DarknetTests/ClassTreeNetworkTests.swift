@@ -19,7 +19,7 @@ final class ClassTreeNetworkTests: XCTestCase {
     private func url(_ path: String) throws -> URL { try TestPaths.require(Self.debian.appendingPathComponent(path)) }
 
     private func tree() throws -> ClassTree {
-        try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        try ClassTree(contentsOf: try TestPaths.require(TestPaths.sample("9k.tree")))
     }
 
     func testDarknet9000EveryLayerMatchesDarknet() throws {
@@ -32,9 +32,9 @@ final class ClassTreeNetworkTests: XCTestCase {
     /// `Classifier` prints what `darknet classifier predict` printed (the Debian binary, dog.jpg).
     func testDarknet9000TopFiveIsClassifierPredicts() throws {
         let classifier = try Classifier(cfg: try url("cfg/darknet9000-224.cfg"), weights: try url("weights/darknet9000-224.weights"),
-                                        names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
+                                        names: try TestPaths.require(TestPaths.sample("9k.names")))
         XCTAssertEqual(classifier.hierarchy?.count, 9418)
-        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
         let top = try classifier.classify(image, top: 5)
         let mine = top.map { String(format: "%5.2f%%: %@", $0.probability * 100, $0.label) }
         let theirs = try String(contentsOf: try url("classify/darknet9000-224-dog.txt"), encoding: .utf8)
@@ -45,8 +45,8 @@ final class ClassTreeNetworkTests: XCTestCase {
     }
 
     func testYolo9000EveryLayerBeforeTheRegionMatchesDarknet() throws {
-        let layout = try DebianLayout(cfg: "yolo9000-224", dump: "yolo9000-224")
-        let region = try XCTUnwrap(layout.entries.last { $0.type == "region" }).index
+        let layout = try DebianLayout("yolo9000-224")
+        let region = try layout.lastLayer("region").entry.index
         let compared = try LayerReference.compare(cfg: try url("cfg/yolo9000-224.cfg"), weights: try url("weights/yolo9000-224.weights"),
                                                   input: try url("input/dog-224x224.bin"), reference: try url("yolo9000-224"),
                                                   expectAtLeast: 20, skipping: [region])
@@ -54,8 +54,8 @@ final class ClassTreeNetworkTests: XCTestCase {
     }
 
     func testYolo9000RegionLayerIsDarknetsGPUForward() throws {
-        let layout = try DebianLayout(cfg: "yolo9000-224", dump: "yolo9000-224")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "region" })
+        let layout = try DebianLayout("yolo9000-224")
+        let entry = try layout.lastLayer("region").entry
         let spec = try NetworkSpec.parse(contentsOf: try url("cfg/yolo9000-224.cfg")).loadingClassTrees()
         guard case .region(let region) = spec.layers[entry.index].kind, let tree = region.tree else {
             return XCTFail("layer \(entry.index) is a [region] with a tree")
@@ -106,8 +106,8 @@ final class ClassTreeNetworkTests: XCTestCase {
     /// objectness) and `hierThreshold`, which stops the walk down the tree earlier or later.
     func testYolo9000DetectionsWalkTheTreeWithHierThreshold() throws {
         let detector = try Detector(cfg: try url("cfg/yolo9000-224.cfg"), weights: try url("weights/yolo9000-224.weights"),
-                                    names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
-        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+                                    names: try TestPaths.require(TestPaths.sample("9k.names")))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
         let tree = try tree()
         let shallow = try detector.detect(image, options: DetectionOptions(threshold: 0.3, hierThreshold: 0.9, nmsThreshold: 0))
         let deep = try detector.detect(image, options: DetectionOptions(threshold: 0.3, hierThreshold: 0, nmsThreshold: 0))
@@ -129,8 +129,8 @@ final class ClassTreeNetworkTests: XCTestCase {
     func testTreeFileIsFoundBesideTheCfgAndErrorsNameTheLine() throws {
         // Debian's cfgs name the installed tree; a checkout's data/ folder beside cfg/ is found too.
         let candidates = ClassTreeReference.candidates("/usr/share/darknet/data/9k.tree", cfg: TestPaths.darknetCfg.appendingPathComponent("yolo9000.cfg").path)
-        XCTAssertTrue(candidates.contains(TestPaths.darknetData.appendingPathComponent("9k.tree").standardizedFileURL.path)
-                      || candidates.contains { URL(fileURLWithPath: $0).standardizedFileURL == TestPaths.darknetData.appendingPathComponent("9k.tree").standardizedFileURL },
+        XCTAssertTrue(candidates.contains(TestPaths.sample("9k.tree").standardizedFileURL.path)
+                      || candidates.contains { URL(fileURLWithPath: $0).standardizedFileURL == TestPaths.sample("9k.tree").standardizedFileURL },
                       "\(candidates)")
         let net = "[net]\nwidth=8\nheight=8\nchannels=3\n"
         // Parsing keeps the reference; loading reads the file.
@@ -152,7 +152,7 @@ final class ClassTreeNetworkTests: XCTestCase {
         XCTAssertThrowsError(try NetworkSpec.parse(contentsOf: URL(fileURLWithPath: fifo))) {
             XCTAssertEqual(($0 as? FileError)?.reason, FileError.notRegularReason)
         }
-        let tree = TestPaths.darknetData.appendingPathComponent("9k.tree").path
+        let tree = TestPaths.sample("9k.tree").path
         XCTAssertThrowsError(try NetworkSpec.parse(text: net + "[region]\nclasses=80\nnum=1\ntree=\(tree)\n", file: "t.cfg")
                                 .loadingClassTrees()) {
             XCTAssertEqual(($0 as? CfgError)?.description,

@@ -19,7 +19,7 @@ final class ClassifierTests: XCTestCase {
         let zoo = ZooFidelityTests.zoo
         let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/\(name).cfg")),
                                         weights: try TestPaths.require(zoo.appendingPathComponent("weights/\(name).weights")),
-                                        names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("imagenet.shortnames.list")))
+                                        names: try TestPaths.require(TestPaths.sample("imagenet.shortnames.list")))
         let printed = try String(contentsOf: try TestPaths.require(zoo.appendingPathComponent("classify/\(name)-\(image).txt")),
                                  encoding: .utf8)
         // "%5.2f%%: %s" per line, as predict_classifier prints.
@@ -28,7 +28,7 @@ final class ClassifierTests: XCTestCase {
             return (Float(parts[0].trimmingCharacters(in: .whitespaces).dropLast())!, String(parts[1].dropFirst()))
         }
         XCTAssertEqual(expected.count, 5, "darknet printed the top 5", file: file, line: line)
-        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(image).jpg")))
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("\(image).jpg")))
         let predictions = try classifier.classify(photo, top: 5)
         XCTAssertEqual(predictions.map(\.label), expected.map(\.label), "\(name) \(image)", file: file, line: line)
         for (mine, theirs) in zip(predictions, expected) {
@@ -44,8 +44,8 @@ final class ClassifierTests: XCTestCase {
         let zoo = ZooFidelityTests.zoo
         let cfgURL = try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
         let weightsURL = try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights"))
-        let imagenetNamesURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("imagenet.shortnames.list"))
-        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let imagenetNamesURL = try TestPaths.require(TestPaths.sample("imagenet.shortnames.list"))
+        let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 

@@ -163,7 +163,7 @@ final class CommandLineTests: XCTestCase {
         let sidecar = folder.appendingPathComponent("tiny.int8.json").path
         let model = ["detect", "--cfg", try TestPaths.require(TestPaths.tinyCfg).path,
                      "--weights", try TestPaths.require(TestPaths.tinyWeights).path, "--json", "--precision", "int8"]
-        let image = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")).path
+        let image = try TestPaths.require(TestPaths.sample("dog.jpg")).path
         let calibration = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration")).path
         let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
         XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
@@ -230,9 +230,9 @@ final class CommandLineTests: XCTestCase {
                      "--json", "--top", "3"]
         let folder = try temporaryDirectory("classify")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        let files = [(TestPaths.darknetData.appendingPathComponent("dog.jpg"), "a.jpg"),
+        let files = [(TestPaths.sample("dog.jpg"), "a.jpg"),
                      (TestPaths.fixtures.appendingPathComponent("formats/bmp-24.bmp"), "c.bmp"),
-                     (TestPaths.darknetData.appendingPathComponent("eagle.jpg"), "sub/b.jpg")]
+                     (TestPaths.sample("eagle.jpg"), "sub/b.jpg")]
         for (source, name) in files {
             try FileManager.default.copyItem(at: try TestPaths.require(source), to: folder.appendingPathComponent(name))
         }

@@ -50,7 +50,7 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     private func compareLocal(name: String) throws {
-        let layout = try DebianLayout(cfg: name, dump: name)
+        let layout = try DebianLayout(name)
         let entry = try XCTUnwrap(layout.entries.first { $0.type == "local" })
         let previous = try XCTUnwrap(layout.entries.first { $0.index == entry.index - 1 })
         let section = layout.sections[entry.index]
@@ -102,9 +102,8 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testDetectionLayerSoftmaxMatchesDarknet() throws {
-        let layout = try DebianLayout(cfg: "detection-softmax", dump: "detection-softmax")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "detection" })
-        let section = layout.sections[entry.index]
+        let layout = try DebianLayout("detection-softmax")
+        let (entry, section) = try layout.lastLayer("detection")
         let side = section.int("side", 7), num = section.int("num", 1), classes = section.int("classes", 1)
         XCTAssertEqual(section.int("softmax", 0), 1)
         let input = try dump("detection-softmax", entry.index - 1)
@@ -125,9 +124,8 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testDetectionLayerRelativeBoxesAreThePixelBoxesOverTheImageSize() throws {
-        let layout = try DebianLayout(cfg: "t1.test", dump: "t1.test")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "detection" })
-        let section = layout.sections[entry.index]
+        let layout = try DebianLayout("t1.test")
+        let (entry, section) = try layout.lastLayer("detection")
         let output = try dump("t1.test", entry.index)
         var pixels: [BoxCandidate] = [], relative: [BoxCandidate] = []
         for (units, into) in [(DetectionLayerDecoder.Units.darknetPixels, 0), (.relative, 1)] {
@@ -150,7 +148,7 @@ final class DebianLayerKernelTests: XCTestCase {
     // MARK: - class trees
 
     func testClassTreeReads9kTree() throws {
-        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.sample("9k.tree")))
         XCTAssertEqual(tree.count, 9418)
         XCTAssertEqual(tree.groups.first?.lowerBound, 0)
         XCTAssertEqual(tree.groups.last?.upperBound, 9418)
@@ -212,9 +210,9 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testTreeSoftmaxLayerMatchesDarknet() throws {
-        let layout = try DebianLayout(cfg: "darknet9000-224", dump: "darknet9000-224")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "softmax" })
-        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let layout = try DebianLayout("darknet9000-224")
+        let entry = try layout.lastLayer("softmax").entry
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.sample("9k.tree")))
         let input = try dump("darknet9000-224", entry.index - 1)
         let expected = try dump("darknet9000-224", entry.index)
         var output = [Float](repeating: .nan, count: input.count)
@@ -231,10 +229,10 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testDarknet9000TopFiveMatchesClassifierPredict() throws {
-        let layout = try DebianLayout(cfg: "darknet9000-224", dump: "darknet9000-224")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "softmax" })
-        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
-        let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
+        let layout = try DebianLayout("darknet9000-224")
+        let entry = try layout.lastLayer("softmax").entry
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.sample("9k.tree")))
+        let names = try Detector.readLabels(try TestPaths.require(TestPaths.sample("9k.names")))
         var values = try dump("darknet9000-224", entry.index)
         values.withUnsafeMutableBufferPointer { tree.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: true) }
         let top = values.withUnsafeBufferPointer { Classifier.topK($0, count: 5) }
@@ -246,10 +244,9 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testRegionTreeActivationMatchesDarknet() throws {
-        let layout = try DebianLayout(cfg: "yolo9000-224", dump: "yolo9000-224")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "region" })
-        let section = layout.sections[entry.index]
-        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
+        let layout = try DebianLayout("yolo9000-224")
+        let (entry, section) = try layout.lastLayer("region")
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.sample("9k.tree")))
         let input = try dump("yolo9000-224", entry.index - 1)
         let expected = try dump("yolo9000-224", entry.index)
         var output = [Float](repeating: 0, count: input.count)
@@ -270,11 +267,10 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     func testRegionTreeDetectionsMatchDarknet() throws {
-        let layout = try DebianLayout(cfg: "yolo9000-224", dump: "yolo9000-224")
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "region" })
-        let section = layout.sections[entry.index]
-        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.tree")))
-        let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("9k.names")))
+        let layout = try DebianLayout("yolo9000-224")
+        let (entry, section) = try layout.lastLayer("region")
+        let tree = try ClassTree(contentsOf: try TestPaths.require(TestPaths.sample("9k.tree")))
+        let names = try Detector.readLabels(try TestPaths.require(TestPaths.sample("9k.names")))
         let reference = try detectReference("yolo9000-224", threshold: "0.1")
         let anchors = section.string("anchors", "").split(separator: ",").compactMap { Float($0.trimmingCharacters(in: .whitespaces)) }
         let num = section.int("num", 1)
@@ -384,11 +380,10 @@ final class DebianLayerKernelTests: XCTestCase {
     }
 
     private func compareDetectionLayer(name: String, threshold: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let layout = try DebianLayout(cfg: name, dump: name)
-        let entry = try XCTUnwrap(layout.entries.last { $0.type == "detection" }, file: file, line: line)
-        let section = layout.sections[entry.index]
+        let layout = try DebianLayout(name)
+        let (entry, section) = try layout.lastLayer("detection", file: file, line: line)
         let reference = try detectReference(name, threshold: threshold)
-        let names = try Detector.readLabels(try TestPaths.require(TestPaths.darknetData.appendingPathComponent("voc.names")))
+        let names = try Detector.readLabels(try TestPaths.require(TestPaths.sample("voc.names")))
         let classes = section.int("classes", 1), side = section.int("side", 7), num = section.int("num", 1)
         // The dump is the layer's output: after the per-cell softmax when the cfg asks for one.
         let output = try dump(name, entry.index)

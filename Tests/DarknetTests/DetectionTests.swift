@@ -69,7 +69,7 @@ final class DetectionTests: XCTestCase {
     func testConcurrentDetectionsEqualSingleThreadedOnes() throws {
         let detector = try Self.makeDetector()
         let images = try Self.sampleImages.map { name in
-            try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg")))
+            try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("\(name).jpg")))
         }
         let expected = try images.map { try detector.detect($0, threshold: 0.25) }
         let workers = 4

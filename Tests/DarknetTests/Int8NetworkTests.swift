@@ -35,7 +35,7 @@ final class Int8NetworkTests: XCTestCase {
 
     static func evaluationImages() throws -> [(String, PlanarImage)] {
         try evaluation.map { name in
-            (name, try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("\(name).jpg"))))
+            (name, try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("\(name).jpg"))))
         }
     }
 

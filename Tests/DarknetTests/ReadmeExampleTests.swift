@@ -10,7 +10,7 @@ final class ReadmeExampleTests: XCTestCase {
         let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
         let namesURL = try TestPaths.require(TestPaths.cocoNames)
-        let photoURL = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
+        let photoURL = try TestPaths.require(TestPaths.sample("dog.jpg"))
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
@@ -44,7 +44,7 @@ final class ReadmeExampleTests: XCTestCase {
         // README int8 example ends
 
         XCTAssertEqual(saved, calibration)
-        let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.sample("dog.jpg")))
         XCTAssertEqual(Set(detections.map(\.label)), ["dog", "car", "truck", "bicycle"])
     }
 
@@ -54,7 +54,7 @@ final class ReadmeExampleTests: XCTestCase {
         let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
         let namesURL = try TestPaths.require(TestPaths.cocoNames)
-        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
         let frames = try (0..<12).map { i in try packedBGRA(photo, x: 4 * i, width: 640, height: 480) }
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

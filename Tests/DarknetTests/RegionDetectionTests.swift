@@ -32,7 +32,7 @@ final class RegionDetectionTests: XCTestCase {
         let zoo = ZooFidelityTests.zoo
         let detector = try Detector(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/\(cfg).cfg")),
                                     weights: try TestPaths.require(zoo.appendingPathComponent("weights/\(name).weights")),
-                                    names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent(names)))
+                                    names: try TestPaths.require(TestPaths.sample(names)))
         let url = try TestPaths.require(zoo.appendingPathComponent("detect/\(name)-thresh-\(threshold).jsonl"))
         let references = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
             try JSONDecoder().decode(DetectionTests.Reference.self, from: Data($0.utf8))

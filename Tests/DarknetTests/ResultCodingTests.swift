@@ -17,8 +17,8 @@ final class ResultCodingTests: XCTestCase {
     func testDetectionsOfARealImageRoundTrip() throws {
         let detector = try Detector(cfg: TestPaths.darknetCfg.appendingPathComponent("yolov3-tiny.cfg"),
                                     weights: try TestPaths.require(TestPaths.tinyWeights),
-                                    names: TestPaths.darknetData.appendingPathComponent("coco.names"))
-        let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.darknetData.appendingPathComponent("dog.jpg")),
+                                    names: TestPaths.sample("coco.names"))
+        let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.sample("dog.jpg")),
                                              options: DetectionOptions(threshold: 0.25))
         XCTAssertGreaterThan(detections.count, 2)
         for detection in detections {

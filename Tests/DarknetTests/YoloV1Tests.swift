@@ -50,7 +50,7 @@ final class YoloV1Tests: XCTestCase {
         let reference = try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(contentsOf: url))
         let detector = try Detector(cfg: try TestPaths.require(d.appendingPathComponent("cfg/\(name).cfg"), file: file, line: line),
                                     weights: try TestPaths.require(d.appendingPathComponent("weights/\(name).weights"), file: file, line: line),
-                                    names: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("voc.names"), file: file, line: line))
+                                    names: try TestPaths.require(TestPaths.sample("voc.names"), file: file, line: line))
         let image = try PlanarImage(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
         let detections = try detector.detect(image, threshold: 0.2, nmsThreshold: 0.45)
         XCTAssertGreaterThanOrEqual(reference.detections.count, 3, "\(name): Darknet finds something to compare", file: file, line: line)

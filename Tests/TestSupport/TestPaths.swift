@@ -21,7 +21,7 @@ public enum TestPaths {
     public static let tinyWeights = weights.appendingPathComponent("yolov3-tiny.weights")
     public static let cocoNames = darknetData.appendingPathComponent("coco.names")
 
-    /// Darknet's sample photo `name` (such as `dog.jpg`).
+    /// A file of Darknet's data folder: a sample photo (`dog.jpg`), a names file, `9k.tree`.
     public static func sample(_ name: String) -> URL { darknetData.appendingPathComponent(name) }
 
     /// `url`, failing the test (and throwing) when there is no such file or folder.

@@ -24,7 +24,7 @@ final class YUVConversionTests: XCTestCase {
     }
 
     func testI420NV12AndNV21MatchFFmpegInBothRanges() throws {
-        let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
+        let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
         let directory = try temporaryDirectory("yuv")
         // Even sizes: for odd ones swscale leaves its direct converter for the general scaler,
         // which interpolates chroma (as it always does for NV12 input: the comparison there is
@@ -75,7 +75,7 @@ final class YUVConversionTests: XCTestCase {
     }
 
     func testPackedYUYVAndUYVYMatchFFmpegInBothRanges() throws {
-        let dog = try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg"))
+        let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
         let directory = try temporaryDirectory("yuv")
         for (width, height) in [(768, 576), (34, 18), (102, 38)] {
             let source = directory.appendingPathComponent("frame-\(width).yuv422p")

@@ -61,6 +61,16 @@ struct DebianLayout {
         self.floats = floats
         totalBytes = cursor
     }
+
+    /// The fixture `name`, made from the cfg of the same name.
+    init(_ name: String) throws { try self.init(cfg: name, dump: name) }
+
+    /// The last layer of `type` (`detection`, `region`, `softmax`) and its cfg section.
+    func lastLayer(_ type: String, file: StaticString = #filePath,
+                   line: UInt = #line) throws -> (entry: Entry, section: DebianSection) {
+        let entry = try XCTUnwrap(entries.last { $0.type == type }, "no [\(type)] layer", file: file, line: line)
+        return (entry, sections[entry.index])
+    }
 }
 
 /// One cfg section's keys (the first of a repeated key, as Darknet's lookup takes).

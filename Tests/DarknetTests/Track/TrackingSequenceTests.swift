@@ -30,7 +30,7 @@ final class TrackingSequenceTests: XCTestCase {
     /// Each frame's detections, in frame order.
     static func detectSequence() throws -> [[Detection]] {
         let detector = try TinyYOLO.detector(threads: 2)
-        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.darknetData.appendingPathComponent("dog.jpg")))
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
         let scene = try photo.resized(width: sceneWidth, height: sceneHeight).pixelBuffer(format: .bgra)
         return try (0..<frameCount).map { frame in
             let window = PixelRegion(x: startX + frame * stepX, y: startY, width: frameWidth, height: frameHeight)
