@@ -63,32 +63,27 @@ final class DebianLayerKernelTests: XCTestCase {
         XCTAssertEqual(weights.count, entry.outputs + LocalConvolution.weightCount(
             channels: previous.out_c, filters: filters, size: size, outHeight: entry.out_h, outWidth: entry.out_w))
 
-        var output = [Float](repeating: .nan, count: entry.outputs)
-        var patch = [Float](repeating: 0, count: previous.out_c * size * size)
-        input.withUnsafeBufferPointer { x in
-            weights.withUnsafeBufferPointer { w in
-                LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h, width: previous.out_w,
-                                         filters: filters, size: size, stride: stride, pad: pad,
-                                         weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!, activation: activation,
-                                         patch: &patch, output: &output, kernels: .native)
+        /// The layer's output with `parameters` (biases, then the weights of every location).
+        func forward(_ parameters: [Float]) -> [Float] {
+            var output = [Float](repeating: .nan, count: entry.outputs)
+            var patch = [Float](repeating: 0, count: previous.out_c * size * size)
+            input.withUnsafeBufferPointer { x in
+                parameters.withUnsafeBufferPointer { w in
+                    LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h,
+                                             width: previous.out_w, filters: filters, size: size, stride: stride, pad: pad,
+                                             weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!,
+                                             activation: activation, patch: &patch, output: &output, kernels: .native)
+                }
             }
+            return output
         }
-        try assertMatches(output, dump(name, entry.index), "\(name) layer \(entry.index) [local]")
+        try assertMatches(forward(weights), dump(name, entry.index), "\(name) layer \(entry.index) [local]")
         // The weights are not shared: with location 0's filters everywhere (a plain convolution)
         // the result is far from Darknet's.
         let bank = filters * previous.out_c * size * size
         var shared = Array(weights[0..<entry.outputs])
         for _ in 0..<(entry.out_h * entry.out_w) { shared += weights[entry.outputs..<(entry.outputs + bank)] }
-        var sharedOutput = [Float](repeating: .nan, count: entry.outputs)
-        input.withUnsafeBufferPointer { x in
-            shared.withUnsafeBufferPointer { w in
-                LocalConvolution.forward(input: x.baseAddress!, channels: previous.out_c, height: previous.out_h, width: previous.out_w,
-                                         filters: filters, size: size, stride: stride, pad: pad,
-                                         weights: w.baseAddress! + entry.outputs, biases: w.baseAddress!, activation: activation,
-                                         patch: &patch, output: &sharedOutput, kernels: .native)
-            }
-        }
-        XCTAssertGreaterThan(maxAbsDifference(sharedOutput, try dump(name, entry.index)), 1e-2)
+        XCTAssertGreaterThan(maxAbsDifference(forward(shared), try dump(name, entry.index)), 1e-2)
     }
 
     // MARK: - [detection] (YOLOv1)
