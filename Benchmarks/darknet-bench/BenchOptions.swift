@@ -5,6 +5,20 @@ import Foundation
 
 /// What to benchmark and how.
 struct BenchOptions {
+    /// The workload: one network's forward pass, or one of the modes that exclude each other.
+    enum Mode: Equatable {
+        /// Forward passes on one input (the default).
+        case forward
+        /// `--serve`: answer `forward` lines on standard input instead of measuring (`Bench.serve`).
+        case serve
+        /// `--batch DIR`: images per second over a folder of images (`BatchBench`).
+        case batch(folder: String)
+        /// `--live FPS`: a synthetic camera at that frame rate (`LiveBench`).
+        case live(fps: Double)
+        /// `--video FILE`: decode and end-to-end throughput on a video (`VideoBench`).
+        case video(source: String)
+    }
+
     let cfg: URL
     let weights: URL?
     let seed: UInt64
@@ -15,20 +29,12 @@ struct BenchOptions {
     let image: URL?
     let json: Bool
     let layerProfile: Bool
-    /// Answer `forward` lines on standard input instead of measuring (see `Bench.serve`).
-    let serve: Bool
-    /// `--live FPS`: the synthetic camera's frame rate (see `LiveBench`).
-    let liveFPS: Double?
-    /// Frames the synthetic camera produces.
+    /// What the run measures.
+    let mode: Mode
+    /// Frames the synthetic camera produces, or the video frames read.
     let frames: Int
-    /// Which frames the live pipeline processes.
-    let policy: FramePolicy
-    /// `--video FILE`: decode and end-to-end throughput on a video (see `VideoBench`).
-    let video: String?
-    /// `--policy` as given (nil: the mode's default).
-    let policyGiven: Bool
-    /// A folder of images: measure images/s over it (see `BatchBench`) instead.
-    let batch: String?
+    /// `--policy`: which frames the live or video pipeline processes (nil: the mode's default).
+    let policy: FramePolicy?
     /// `--contend`: a busy loop pinned to one CPU for the whole measurement (see `Contention`).
     let contend: Bool
     /// `--fixed-threads`: every pass on all `threads`, without the session's `ThreadPolicy`.
@@ -51,21 +57,20 @@ struct BenchOptions {
         image = arguments.string("image").map { URL(fileURLWithPath: $0) }
         json = arguments.flag("json")
         layerProfile = !arguments.flag("no-layers")
-        serve = arguments.flag("serve")
-        batch = arguments.string("batch")
-        if batch != nil, serve { throw CLIError("--batch and --serve exclude each other") }
+        var modes: [(flag: String, mode: Mode)] = []
+        if arguments.flag("serve") { modes.append(("--serve", .serve)) }
+        if let folder = arguments.string("batch") { modes.append(("--batch", .batch(folder: folder))) }
         if let text = arguments.string("live") {
             guard let fps = Double(text), fps > 0, fps <= 1000 else { throw CLIError("--live must be a frame rate in (0, 1000], got '\(text)'") }
-            liveFPS = fps
-        } else {
-            liveFPS = nil
+            modes.append(("--live", .live(fps: fps)))
         }
+        if let source = arguments.string("video") { modes.append(("--video", .video(source: source))) }
+        guard modes.count <= 1 else {
+            throw CLIError(modes.map(\.flag).joined(separator: " and ") + " exclude each other")
+        }
+        mode = modes.first?.mode ?? .forward
         frames = try arguments.int("frames", default: 300, range: 1...1_000_000)
-        video = arguments.string("video")
-        let policyText = arguments.string("policy")
-        policyGiven = policyText != nil
-        policy = try Self.policy(policyText ?? (video != nil ? "every" : "latest"))
-        if video != nil && liveFPS != nil { throw CLIError("--video and --live exclude each other") }
+        policy = try arguments.string("policy").map(Self.policy)
         contend = arguments.flag("contend")
         fixedThreads = arguments.flag("fixed-threads")
         precision = try PrecisionFlags(arguments: &arguments)

@@ -63,18 +63,19 @@ do {
     let contention = options.contend ? try Contention() : nil
     defer { contention?.stop() }
     let contended = contention.map { "\n" + $0.description } ?? ""
-    if let video = options.video {
-        let report = try VideoBench(options: options, source: video).run()
+    switch options.mode {
+    case .video(let source):
+        let report = try VideoBench(options: options, source: source).run()
         print(options.json ? report.jsonLine() : report.table() + contended)
-    } else if let fps = options.liveFPS {
-        let report = try LiveBench(options: options, fps: fps, frames: options.frames, policy: options.policy).run()
+    case .live(let fps):
+        let report = try LiveBench(options: options, fps: fps, frames: options.frames, policy: options.policy ?? .latest).run()
         print(options.json ? report.jsonLine() : report.table() + contended)
-    } else if options.serve {
+    case .serve:
         try Bench(options: options).serve()
-    } else if let folder = options.batch {
+    case .batch(let folder):
         let report = try BatchBench(options: options, folder: folder).run()
         print(options.json ? report.jsonLine() : report.table() + contended)
-    } else {
+    case .forward:
         let report = try Bench(options: options).run()
         if options.json {
             let line = report.jsonLine()
