@@ -8,7 +8,6 @@
 
 #include <string.h>
 
-
 ptrdiff_t swiftdarknet_int8_direct_layout_bytes(ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width,
                                                 ptrdiff_t padding, ptrdiff_t stride) {
     return (channels + 3) / 4 * stride * stride * swiftdarknet_int8_direct_phase_side(height + 2 * padding, stride) *

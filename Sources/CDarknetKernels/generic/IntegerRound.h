@@ -27,7 +27,6 @@ static inline __attribute__((always_inline)) uint8_t int8_u8_code(float v, float
     return (uint8_t)(int32_t)q;
 }
 
-
 /* clamp(rint(v), -128, 127). */
 static inline __attribute__((always_inline)) int8_t int8_s8_code(float v) {
     float q = int8_round(v);
