@@ -15,8 +15,7 @@ package struct Int16Direct: IntegerDirectCore, Equatable {
     package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int, stride: Int = 1) {
         (self.channels, self.height, self.width, self.filters, self.size, self.padding, self.stride) =
             (channels, height, width, filters, size, padding, stride)
-        checkGeometry("Int16Direct")
-        precondition(depth <= Self.maximumDepth, "Int16Direct: K = \(depth) exceeds \(Self.maximumDepth)")
+        checkGeometry()
     }
 
     /// Largest K: codes of at least 8 bits' reach (`Int16Quantization.limit(depth:)` >= 127),

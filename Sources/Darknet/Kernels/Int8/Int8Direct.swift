@@ -12,12 +12,12 @@ package struct Int8Direct: IntegerDirectCore, Equatable {
     package let channels, height, width, filters, size, padding, stride: Int
 
     package static let lanes = 4
+    package static var maximumDepth: Int { Int8GEMM.maximumDepth }
 
     package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int, stride: Int = 1) {
         (self.channels, self.height, self.width, self.filters, self.size, self.padding, self.stride) =
             (channels, height, width, filters, size, padding, stride)
-        checkGeometry("Int8Direct")
-        precondition(depth <= Int8GEMM.maximumDepth, "Int8Direct: K = \(depth) exceeds \(Int8GEMM.maximumDepth)")
+        checkGeometry()
     }
 
     /// Whether the direct path computes a convolution of this geometry: stride 1 with a window
@@ -26,7 +26,7 @@ package struct Int8Direct: IntegerDirectCore, Equatable {
     package static func computes(size: Int, stride: Int, padding: Int, channels: Int) -> Bool {
         (stride == 1 && !(size == 1 && padding == 0) || stride == 2) && channels % 4 == 0
             && size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE)
-            && channels * size * size <= Int8GEMM.maximumDepth
+            && channels * size * size <= maximumDepth
     }
 
     /// Bytes of the padded layout `run` writes into its workspace.

@@ -14,6 +14,8 @@ package protocol IntegerDirectCore: Sendable {
     var stride: Int { get }
     /// Channels in one 4-byte unit of the layout.
     static var lanes: Int { get }
+    /// Largest K (`depth`) the path takes.
+    static var maximumDepth: Int { get }
     /// Bytes of each thread's panel.
     var panelBytes: Int { get }
 }
@@ -28,12 +30,14 @@ extension IntegerDirectCore {
     /// K of the GEMM in values: whole units of channels times the kernel area.
     package var depth: Int { units * Self.lanes * size * size }
 
-    /// Traps on a geometry the direct kernels do not take; `path` names the type in the message.
-    func checkGeometry(_ path: String) {
+    /// Traps on a geometry the direct kernels do not take, naming the type.
+    func checkGeometry() {
+        let path = "\(Self.self)"
         precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && padding >= 0
                      && (stride == 1 || stride == 2), "\(path): bad geometry")
         precondition(outputHeight >= 1 && outputWidth >= 1, "\(path): the kernel is larger than the padded input")
         precondition(size <= Int(SWIFTDARKNET_INT8_DIRECT_MAX_SIZE), "\(path): a \(size)x\(size) kernel is too large")
+        precondition(depth <= Self.maximumDepth, "\(path): K = \(depth) exceeds \(Self.maximumDepth)")
     }
 
     /// Reorders Darknet's row-major `filters x (channels * size²)` weights so k runs in this
