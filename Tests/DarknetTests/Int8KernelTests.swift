@@ -504,7 +504,7 @@ final class Int8KernelTests: XCTestCase {
         for (index, item) in cases.enumerated() {
             var random = SplitMix64(seed: UInt64(500 + index))
             let convolution = Int8Convolution(channels: item.c, height: item.h, width: item.w, filters: item.filters,
-                                              size: item.size, stride: item.stride, padding: item.pad)
+                                              size: item.size, padding: item.pad, stride: item.stride)
             let k = convolution.depth, n = convolution.columns
             let input = (0..<item.c * item.h * item.w).map { _ in random.nextFloat(in: -0.5...3) }
             let weights = (0..<item.filters * k).map { _ in random.nextFloat(in: -0.2...0.2) }

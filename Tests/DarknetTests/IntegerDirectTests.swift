@@ -65,7 +65,7 @@ final class IntegerDirectTests: XCTestCase {
         for (index, item) in Self.cases(bits: 8).enumerated() {
             var random = SplitMix64(seed: UInt64(900 + index))
             let im2col = Int8Convolution(channels: item.channels, height: item.height, width: item.width,
-                                         filters: item.filters, size: item.size, stride: item.stride, padding: item.padding)
+                                         filters: item.filters, size: item.size, padding: item.padding, stride: item.stride)
             let direct = Int8Direct(channels: item.channels, height: item.height, width: item.width,
                                     filters: item.filters, size: item.size, padding: item.padding, stride: item.stride)
             XCTAssertEqual(direct.outputHeight, im2col.outputHeight)

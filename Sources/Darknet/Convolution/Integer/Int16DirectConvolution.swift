@@ -33,12 +33,8 @@ package struct Int16DirectConvolution: IntegerConvolutionMethod {
     package let quantization: Int8LayerQuantization
 
     package init(_ candidate: ConvolutionCandidate) {
-        let conv = candidate.conv, input = candidate.input
-        core = Int16Direct(channels: input.channels, height: input.height, width: input.width,
-                           filters: conv.filters, size: conv.size, padding: conv.padding, stride: conv.strideX)
-        precondition(core.outputHeight == candidate.output.height && core.outputWidth == candidate.output.width,
-                     "Int16DirectConvolution: output \(candidate.output) differs from the kernel's")
-        activation = conv.activation
+        core = Int16Direct(candidate)
+        activation = candidate.conv.activation
         quantization = candidate.integer!
     }
 

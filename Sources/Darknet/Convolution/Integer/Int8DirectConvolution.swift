@@ -32,13 +32,9 @@ package struct Int8DirectConvolution: IntegerConvolutionMethod {
     package let quantization: Int8LayerQuantization
 
     package init(_ candidate: ConvolutionCandidate) {
-        let conv = candidate.conv, input = candidate.input
-        core = Int8Direct(channels: input.channels, height: input.height, width: input.width,
-                          filters: conv.filters, size: conv.size, padding: conv.padding, stride: conv.strideX)
-        precondition(core.outputHeight == candidate.output.height && core.outputWidth == candidate.output.width,
-                     "Int8DirectConvolution: output \(candidate.output) differs from the kernel's")
-        activation = conv.activation
-        inputCount = input.count
+        core = Int8Direct(candidate)
+        activation = candidate.conv.activation
+        inputCount = candidate.input.count
         quantization = candidate.integer!
     }
 

@@ -30,13 +30,9 @@ package struct Int8Im2colConvolution: IntegerConvolutionMethod {
     package let quantization: Int8LayerQuantization
 
     package init(_ candidate: ConvolutionCandidate) {
-        let conv = candidate.conv, input = candidate.input
-        core = Int8Convolution(channels: input.channels, height: input.height, width: input.width,
-                               filters: conv.filters, size: conv.size, stride: conv.strideX, padding: conv.padding)
-        precondition(core.outputHeight == candidate.output.height && core.outputWidth == candidate.output.width,
-                     "Int8Im2colConvolution: output \(candidate.output) differs from the kernel's")
-        activation = conv.activation
-        inputCount = input.count
+        core = Int8Convolution(candidate)
+        activation = candidate.conv.activation
+        inputCount = candidate.input.count
         quantization = candidate.integer!
     }
 

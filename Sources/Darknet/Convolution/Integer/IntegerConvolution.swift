@@ -29,6 +29,17 @@ package protocol IntegerConvolutionMethod: ConvolutionMethod {
     var quantization: Int8LayerQuantization { get }
 }
 
+extension IntegerKernelGeometry {
+    /// The kernel for `candidate`'s convolution; traps when its output differs from the plan's.
+    init(_ candidate: ConvolutionCandidate) {
+        let conv = candidate.conv, input = candidate.input
+        self.init(channels: input.channels, height: input.height, width: input.width, filters: conv.filters,
+                  size: conv.size, padding: conv.padding, stride: conv.strideX)
+        precondition(outputHeight == candidate.output.height && outputWidth == candidate.output.width,
+                     "\(Self.self): output \(candidate.output) differs from the kernel's")
+    }
+}
+
 extension ConvolutionCandidate {
     /// Whether the integer kernels compute this convolution: one group, no dilation, equal
     /// strides, an activation the epilogue fuses, and K (`channels * size²`) within the exact

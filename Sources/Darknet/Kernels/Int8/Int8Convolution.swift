@@ -5,11 +5,11 @@
 /// 8-bit CHW output. Packing is split over threads by quads of k, the GEMM by 16-column strips
 /// or, for narrow outputs, 8-row blocks (`splitsRows`), so the result does not depend on the
 /// thread count. Allocates nothing.
-package struct Int8Convolution: Sendable, Equatable {
+package struct Int8Convolution: IntegerKernelGeometry, Equatable {
     package let channels, height, width, filters, size, stride, padding: Int
     package let outputHeight, outputWidth: Int
 
-    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int, padding: Int) {
+    package init(channels: Int, height: Int, width: Int, filters: Int, size: Int, padding: Int, stride: Int) {
         precondition(channels >= 1 && height >= 1 && width >= 1 && filters >= 1 && size >= 1 && stride >= 1 && padding >= 0,
                      "Int8Convolution: bad geometry")
         (self.channels, self.height, self.width, self.filters) = (channels, height, width, filters)

@@ -4,7 +4,7 @@ import CDarknetKernels
 /// stride-2 convolution with a square window over a padded CHW input whose channels are laid out
 /// in 4-byte units of `lanes` channels (quads of 8-bit codes, pairs of 16-bit ones), the weights'
 /// k order that matches that layout, and the GEMM over it.
-package protocol IntegerDirectCore: Sendable {
+package protocol IntegerDirectCore: IntegerKernelGeometry {
     var channels: Int { get }
     var height: Int { get }
     var width: Int { get }
