@@ -40,11 +40,7 @@ package struct Int16DirectConvolution: IntegerConvolutionMethod {
 
     package var workspaceCount: Int { (core.layoutBytes + 3) / 4 }
     package var scratchCount: Int { (core.panelBytes + 63) / 64 * 16 }
-    /// The packed int16 weights (in floats, rounded up), their scales and row sums, and the
-    /// epilogue's per-filter compensation and scale.
-    package var weightCount: Int {
-        (swiftdarknet_int8_packed_a_bytes(core.filters, 2 * core.depth) + 3) / 4 + 4 * core.filters
-    }
+    package var weightCount: Int { Int8PackedWeights.plannedFloats(rows: core.filters, depthBytes: 2 * core.depth) }
 
     /// Reorders the folded float weights to the path's k order, quantizes and packs them, with
     /// the layer's calibrated input range; only the biases stay float.

@@ -43,9 +43,7 @@ package struct Int8DirectConvolution: IntegerConvolutionMethod {
 
     package var workspaceCount: Int { (layoutBytes + inputCount + 3) / 4 }
     package var scratchCount: Int { (core.panelBytes + 63) / 64 * 16 }
-    package var weightCount: Int {
-        (swiftdarknet_int8_packed_a_bytes(core.filters, core.depth) + 3) / 4 + 4 * core.filters
-    }
+    package var weightCount: Int { Int8PackedWeights.plannedFloats(rows: core.filters, depthBytes: core.depth) }
 
     /// Reorders the folded float weights to the direct path's k order, quantizes and packs them
     /// with the layer's input quantization; only the biases stay float.

@@ -41,11 +41,7 @@ package struct Int8Im2colConvolution: IntegerConvolutionMethod {
 
     package var workspaceCount: Int { (packedBytes + inputCount + 3) / 4 }
     package var scratchCount: Int { 0 }
-    /// The packed int8 weights (in floats, rounded up), their scales and row sums, and the
-    /// epilogue's per-filter compensation and scale.
-    package var weightCount: Int {
-        (swiftdarknet_int8_packed_a_bytes(core.filters, core.depth) + 3) / 4 + 4 * core.filters
-    }
+    package var weightCount: Int { Int8PackedWeights.plannedFloats(rows: core.filters, depthBytes: core.depth) }
 
     /// Quantizes the folded float weights (row-major `filters x depth`) with the layer's input
     /// quantization; only the biases stay float.

@@ -49,6 +49,13 @@ package final class Int8PackedWeights: @unchecked Sendable {  // immutable after
 
     deinit { storage.deallocate() }
 
+    /// What a layer's packed weights take, in floats (the unit plans count memory in): the packed
+    /// bytes of `rows x depthBytes`, rounded up, then per row the weights' scale and sum and the
+    /// epilogue's compensation and scale.
+    package static func plannedFloats(rows: Int, depthBytes: Int) -> Int {
+        (swiftdarknet_int8_packed_a_bytes(rows, depthBytes) + 3) / 4 + 4 * rows
+    }
+
     /// The packed bytes (valid inside `body` only).
     package func withPacked<R>(_ body: (UnsafePointer<Int8>) throws -> R) rethrows -> R {
         try body(UnsafePointer(storage.assumingMemoryBound(to: Int8.self)))
