@@ -68,7 +68,8 @@ do {
         let report = try VideoBench(options: options, source: source).run()
         print(options.json ? report.jsonLine() : report.table() + contended)
     case .live(let fps):
-        let report = try LiveBench(options: options, fps: fps, frames: options.frames, policy: options.policy ?? .latest).run()
+        let report = try LiveBench(options: options, fps: fps, frames: options.frames,
+                                   policy: options.policy ?? .latest).run()
         print(options.json ? report.jsonLine() : report.table() + contended)
     case .serve:
         try Bench(options: options).serve()

@@ -14,9 +14,10 @@ struct DetectCommand: Command {
         \(ImageSourceFlags.operandHelp)
         \(DetectBatchOptions.failureHelp)
         """
+    static let detectionFlags = DetectionFlags()
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
-        OptionGroup("detection", DetectionFlags().options + [
+        OptionGroup("detection", detectionFlags.options + [
             .value("threads", "N", default: "1",
                    "threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
         ]),
@@ -40,7 +41,7 @@ struct DetectCommand: Command {
 
     init(arguments: inout Arguments) throws {
         detectorFlags = try DetectorFlags(arguments: &arguments)
-        var options = try DetectionFlags().read(&arguments)
+        var options = try Self.detectionFlags.read(&arguments)
         options.tiling = try TilingFlags(arguments: &arguments).tiling
         self.options = options
         json = arguments.flag("json")

@@ -16,8 +16,9 @@ struct ServeCommand: Command {
         requests, finish those in progress (up to --drain-timeout), exit 0.
         """
     private static let defaults = ServerConfiguration()
-    static let detectionFlags = DetectionFlags(
-        threshold: (String(defaults.detection.threshold), "the default min_confidence (DeepStack's) and the ZMQ threshold"))
+    static let detectionFlags = DetectionFlags(threshold: (
+        default: String(defaults.detection.threshold),
+        help: "the default min_confidence (DeepStack's) and the ZMQ threshold"))
     static let optionGroups = [
         ModelOptions.options([
             LabelFiles.option,
