@@ -23,7 +23,9 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let spec: NetworkSpec
     let plan: NetworkPlan
     do {
-        spec = try NetworkSpec.parse(bytes: bytes, file: "fuzz.cfg")
+        // Parsing and planning never read a `tree=` file; every `Network` initialiser loads the
+        // trees first. Loading them here puts a missing or invalid tree among the typed refusals.
+        spec = try NetworkSpec.parse(bytes: bytes, file: "fuzz.cfg").loadingClassTrees()
         plan = try NetworkPlan(spec: spec)
     } catch {
         _ = String(describing: error)  // every error must describe itself
