@@ -110,7 +110,7 @@ enum DumpSelection {
 
     func layers(in plan: NetworkPlan) throws -> [Int] {
         switch self {
-        case .detection: return plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index)
+        case .detection: return plan.detectionHeads.map(\.index)
         case .all: return Array(plan.layers.indices)
         case .indices(let values):
             if let bad = values.first(where: { !plan.layers.indices.contains($0) }) {

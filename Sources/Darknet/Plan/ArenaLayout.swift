@@ -28,7 +28,7 @@ public struct ArenaLayout: Sendable, Equatable {
     /// Lays out `plan`, keeping `selection` (plus every detection head) alive to the end.
     public init(plan: NetworkPlan, retaining selection: LayerSelection) {
         let layerCount = plan.layers.count
-        var retained = Set(plan.layers.filter { $0.spec.kind.isDetectionHead }.map(\.index))
+        var retained = Set(plan.detectionHeads.map(\.index))
         switch selection {
         case .detection: break
         case .all: retained.formUnion(0..<layerCount)

@@ -145,6 +145,9 @@ public struct NetworkPlan: Sendable, Equatable {
     /// Floats the parameters take in memory, laid out for each layer's algorithm.
     public var residentParameterCount: Int { layers.reduce(0) { $0 &+ $1.residentParameterCount } }
 
+    /// The detection heads (`[yolo]`, `[region]`, `[detection]`, `[Gaussian_yolo]`), in layer order.
+    public var detectionHeads: [LayerPlan] { layers.filter { $0.spec.kind.isDetectionHead } }
+
     /// Total floating-point operations of one forward pass.
     public var flops: Int { layers.reduce(0) { $0 + $1.flops } }
 
