@@ -44,7 +44,9 @@ public final class InferenceSession {
     private let workspace: UnsafeMutableBufferPointer<Float>
     /// What recurrent layers carry from one pass to the next, zero until the first.
     private let state: UnsafeMutableBufferPointer<Float>
-    private var hasRun = false
+    /// What the last pass computed: nothing yet, every layer (`forward`), or only the detection
+    /// heads (`forwardHeads`).
+    private var lastPass = PassExtent.none
     /// Threads one forward pass may use.
     public let threads: Int
     /// The helper threads (`threads - 1`), which spin briefly between the steps of a pass.
@@ -133,13 +135,40 @@ public final class InferenceSession {
         BLAS.setThreads(1)  // the forward pass splits work across its own threads
         let passThreads = policy?.threadsForNextPass() ?? threads
         let start = DispatchTime.now().uptimeNanoseconds
-        ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
-                    state: state.baseAddress!,
-                    split: passThreads < threads ? split.limited(to: passThreads) : split)
-            .run(layerNanoseconds: layerNanoseconds)
+        pass(split: passThreads < threads ? split.limited(to: passThreads) : split).run(layerNanoseconds: layerNanoseconds)
         policy?.record(threads: passThreads, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
         lastPassThreads = passThreads
-        hasRun = true
+        lastPass = .allLayers
+    }
+
+    /// Runs only the detection heads, each on the input `inputs` gives it in layer order (the
+    /// output of the layer before the head, computed by another runtime), and leaves their outputs
+    /// where `forward` leaves them for `DetectionDecoder`. No other layer runs: until the next
+    /// `forward`, only the heads' outputs can be read.
+    /// - Throws: `ArgumentError` naming `headInputs` when there is not one input per head, or
+    ///   `headInputs[i]` when an input is not its head's input size.
+    func forwardHeads(_ inputs: [[Float]]) throws(ArgumentError) {
+        let heads = network.plan.detectionHeads
+        let layers = heads.map { String($0.index) }.joined(separator: ", ")
+        try ArgumentError.require(inputs.count == heads.count, "headInputs", inputs.count == 1 ? "1 tensor" : "\(inputs.count) tensors",
+                                  expected: "\(heads.count), one per detection head (layers \(layers))")
+        for (n, (head, input)) in zip(heads, inputs).enumerated() {
+            let shape = head.inputShape
+            try ArgumentError.require(input.count == shape.count, "headInputs[\(n)]", "\(input.count) values",
+                                      expected: "\(shape.count), the \(shape) input of layer \(head.index)")
+        }
+        let pass = pass(split: split)
+        for (head, input) in zip(heads, inputs) {
+            input.withUnsafeBufferPointer { pass.input(of: head).update(from: $0.baseAddress!, count: $0.count) }
+            network.steps[head.index].run(head, in: pass)
+        }
+        lastPass = .detectionHeads
+    }
+
+    /// A pass over this session's memory, its steps spread by `split`.
+    private func pass(split: ThreadSplit) -> ForwardPass {
+        ForwardPass(network: network, layout: layout, arena: arena.baseAddress!, workspace: workspace.baseAddress!,
+                    state: state.baseAddress!, split: split)
     }
 
     /// Reads a retained layer's output without copying. The buffer is valid only inside `body`
@@ -148,7 +177,9 @@ public final class InferenceSession {
         let plan = network.plan
         guard plan.layers.indices.contains(index) else { throw InferenceError.layerOutOfRange(index: index, layerCount: plan.layers.count) }
         guard layout.retained.contains(index) else { throw InferenceError.outputNotRetained(index: index) }
-        guard hasRun else { throw InferenceError.noForwardPass }
+        guard lastPass == .allLayers || lastPass == .detectionHeads && plan.layers[index].spec.kind.isDetectionHead else {
+            throw InferenceError.noForwardPass
+        }
         let shape = plan.layers[index].outputShape
         return try body(UnsafeBufferPointer(start: arena.baseAddress! + layout.outputOffsets[index], count: shape.count), shape)
     }
@@ -157,4 +188,9 @@ public final class InferenceSession {
     public func output(ofLayer index: Int) throws -> Tensor {
         try withOutput(ofLayer: index) { values, shape in Tensor(shape: shape, values: Array(values)) }
     }
+}
+
+/// The layers an `InferenceSession`'s last pass computed.
+private enum PassExtent {
+    case none, allLayers, detectionHeads
 }
