@@ -125,11 +125,11 @@ func readBytes(_ url: URL) throws -> [UInt8] {
     try FileError.contents(of: url)
 }
 
-/// Reads a raw float32 little-endian tensor of exactly `expectedCount` values.
-func readFloats(_ url: URL, expectedCount: Int) throws -> [Float] {
+/// Reads a raw float32 little-endian tensor of exactly `expectedCount` values (`what` says whose).
+func readFloats(_ url: URL, expectedCount: Int, what: String = "the network input") throws -> [Float] {
     let bytes = try readBytes(url)
     guard bytes.count == expectedCount * 4 else {
-        throw CLIError("\(url.path): \(bytes.count) bytes, expected \(expectedCount * 4) (\(expectedCount) float32 values for the network input)")
+        throw CLIError("\(url.path): \(bytes.count) bytes, expected \(expectedCount * 4) (\(expectedCount) float32 values for \(what))")
     }
     return bytes.withUnsafeBytes { raw in
         (0..<expectedCount).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }

@@ -292,7 +292,7 @@ final class CommandLineTests: XCTestCase {
         }
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
                         "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift", "map": "MapCommand.swift",
-                        "valid": "ValidCommand.swift", "recall": "RecallCommand.swift"]
+                        "valid": "ValidCommand.swift", "recall": "RecallCommand.swift", "heads": "HeadsCommand.swift"]
         for (name, file) in commands {
             let read = try options(in: file)
             XCTAssertFalse(read.isEmpty, file)
