@@ -41,17 +41,12 @@ struct HeadsCommand: Command {
         options = try Self.detectionFlags.read(&arguments)
         headInputs = arguments.strings("head-input").map { URL(fileURLWithPath: $0) }
         guard !headInputs.isEmpty else { throw CLIError("give --head-input once per detection head, in layer order") }
-        imageSize = try Self.imageSize(try arguments.required("image-size"))
-        json = arguments.flag("json")
-    }
-
-    /// `WxH`, positive integers.
-    static func imageSize(_ text: String) throws -> (width: Int, height: Int) {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
-            throw CLIError("--image-size must be WIDTHxHEIGHT in pixels (e.g. 768x576), got '\(text)'")
+        let size = try arguments.required("image-size")
+        guard let imageSize = pixelSize(size) else {
+            throw CLIError("--image-size must be WIDTHxHEIGHT in pixels (e.g. 768x576), got '\(size)'")
         }
-        return (width, height)
+        self.imageSize = imageSize
+        json = arguments.flag("json")
     }
 
     func run() throws -> Int32 {

@@ -55,10 +55,9 @@ struct TilingFlags {
     /// `auto` or `WxH` (positive integers).
     static func tileSize(_ text: String) throws -> TilingOptions.TileSize {
         if text == "auto" { return .automatic }
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+        guard let size = pixelSize(text) else {
             throw CLIError("--tiles must be auto or WIDTHxHEIGHT in pixels (e.g. 640x640), got '\(text)'")
         }
-        return .pixels(width: width, height: height)
+        return .pixels(width: size.width, height: size.height)
     }
 }
