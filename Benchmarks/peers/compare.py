@@ -64,7 +64,10 @@ median wall times, of the median CPU times and of the fastest forwards.
 `--check` first runs `swift-darknet forward` on the same input tensor and prints the largest
 difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's (and
 OpenVINO's when installed, ncnn's when an ncnn system is measured, ORT int8's when measured),
-showing that the systems compute the same network with the same weights.
+showing that the systems compute the same network with the same weights. Then it puts every
+system's maps through Darknet's decoder (`swift-darknet heads`, --image's size) at thresholds
+0.25 and 0.5 and counts, against our float detections, those recovered (a detection of the same
+class with IoU >= 0.8, the measure of Sources/Darknet/Precision/README.md) and the extra ones.
 
 `--contend on` runs every forward with a busy loop (`darknet-bench --busy-loop CPU`: a process
 doing register arithmetic, pinned to the last CPU) keeping one core busy, as a noisy neighbour
@@ -405,8 +408,56 @@ def our_maps(a, files, heads, name, extra=()):
     return [np.fromfile(os.path.join(dump, f"layer{i:03d}.bin"), "<f4") for i in heads], None
 
 
+def head_detections(a, files, maps, name, thresh):
+    """The detections `swift-darknet heads` decodes from `maps` (the [yolo] inputs, in order)."""
+    paths = []
+    for i, values in enumerate(maps):
+        paths += ["--head-input", os.path.join(files["dir"], f"{name}-head{i}.bin")]
+        values.astype("<f4").tofile(paths[-1])
+    width, height = files["image_size"]
+    completed = subprocess.run([a.cli, "heads", "--cfg", files["cfg"], "--weights", files["weights"], *paths,
+                                "--image-size", f"{width}x{height}", "--thresh", str(thresh), "--json"],
+                               capture_output=True, text=True)
+    if completed.returncode != 0:
+        sys.exit(f"check: swift-darknet heads failed on {name}'s maps: {completed.stderr.strip()}")
+    return json.loads(completed.stdout)["detections"]
+
+
+def box_iou(p, q):
+    width = min(p["x"] + p["w"], q["x"] + q["w"]) - max(p["x"], q["x"])
+    height = min(p["y"] + p["h"], q["y"] + q["h"]) - max(p["y"], q["y"])
+    overlap = max(width, 0) * max(height, 0)
+    union = p["w"] * p["h"] + q["w"] * q["h"] - overlap
+    return overlap / union if union > 0 else 0.0
+
+
+def recovered(reference, found):
+    """(reference detections matched by one of `found` of the same class with IoU >= 0.8, extra ones in `found`)."""
+    unused = list(found)
+    matched = 0
+    for want in reference:
+        match = next((d for d in unused if d["class"] == want["class"] and box_iou(d, want) >= 0.8), None)
+        if match is not None:
+            unused.remove(match)
+            matched += 1
+    return matched, len(unused)
+
+
+def compare_detections(a, files, ours, others):
+    """For each threshold, how many of our float detections each system's maps recover."""
+    for thresh in (0.25, 0.5):
+        reference = head_detections(a, files, ours, "ours", thresh)
+        parts = []
+        for system, maps in others:
+            found = head_detections(a, files, maps, system, thresh)
+            matched, extra = recovered(reference, found)
+            parts.append(f"{system} {matched}/{len(reference)} (+{extra})")
+        print(f"# check detections at {thresh} through our decoder, recovered of our float's (extra): {', '.join(parts)}")
+
+
 def check(a, files, layers):
-    """Largest |ours - peer| over the [yolo] inputs for the same input tensor."""
+    """Largest |ours - peer| over the [yolo] inputs for the same input tensor, then the detections
+    each system's maps decode to."""
     import numpy as np
     heads = [layer["index"] - 1 for layer in layers if layer["type"] == "yolo"]
     blob = np.load(files["input"])
@@ -416,6 +467,7 @@ def check(a, files, layers):
         print(f"# check skipped: swift-darknet forward failed: {error}")
         return
     scale = max(float(np.abs(x).max()) for x in ours)
+    decoded = []
     if "calibration" in files:
         # Our int8 against our float, as the int8 peers are compared below: how far 8 bits move the maps.
         mine, error = our_maps(a, files, heads, "ours-int8", ("--precision", "int8", "--calibration", files["calibration"]))
@@ -425,6 +477,7 @@ def check(a, files, layers):
             diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, mine)]
             print(f"# check ours vs SwiftDk int8, same input tensor: max |diff| per [yolo] input "
                   f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
+            decoded.append(("ours-int8", mine))
     float_openvino = tuple(p for p in OPENVINO if p not in QDQ)
     peers = ("ort", "opencv") + float_openvino + (NCNN if "ncnn" in files else ()) + (QDQ if "onnx-int8" in files else ())
     if not openvino_available():
@@ -444,6 +497,8 @@ def check(a, files, layers):
         diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, theirs)]
         print(f"# check ours vs {SYSTEMS[system]}, same input tensor: max |diff| per [yolo] input "
               f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
+        decoded.append((system, theirs))
+    compare_detections(a, files, ours, decoded)
 
 
 def installed(module):
@@ -532,6 +587,7 @@ def main():
         image = cv2.imread(a.image)
         if image is None:
             sys.exit(f"cannot read {a.image}")
+        files["image_size"] = (image.shape[1], image.shape[0])
         files["input"] = os.path.join(directory, "input.npy")
         np.save(files["input"], letterbox(image, a.size))
         files["onnx"] = os.path.join(directory, "model.onnx")
