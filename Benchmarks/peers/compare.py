@@ -65,7 +65,8 @@ median wall times, of the median CPU times and of the fastest forwards.
 difference between the maps our [yolo] layers read and ONNX Runtime's and OpenCV's (and
 OpenVINO's when installed, ncnn's when an ncnn system is measured, ORT int8's when measured),
 showing that the systems compute the same network with the same weights. Then it puts every
-system's maps through Darknet's decoder (`swift-darknet heads`, --image's size) at thresholds
+system's maps (with --calibrate, also our int8's, default and with every convolution in 8 bits)
+through Darknet's decoder (`swift-darknet heads`, --image's size) at thresholds
 0.25 and 0.5 and counts, against our float detections, those recovered (a detection of the same
 class with IoU >= 0.8, the measure of Sources/Darknet/Precision/README.md) and the extra ones.
 
@@ -478,6 +479,13 @@ def check(a, files, layers):
             print(f"# check ours vs SwiftDk int8, same input tensor: max |diff| per [yolo] input "
                   f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
             decoded.append(("ours-int8", mine))
+        # Every convolution in 8 bits, as ORT's and OpenVINO's int8 quantize them.
+        every, error = our_maps(a, files, heads, "ours-int8-all", ("--precision", "int8", "--calibration",
+                                                                    files["calibration"], "--float-layers", "none"))
+        if error is not None:
+            print(f"# check ours int8 all skipped: swift-darknet forward --float-layers none failed: {error}")
+        else:
+            decoded.append(("ours-int8-all", every))
     float_openvino = tuple(p for p in OPENVINO if p not in QDQ)
     peers = ("ort", "opencv") + float_openvino + (NCNN if "ncnn" in files else ()) + (QDQ if "onnx-int8" in files else ())
     if not openvino_available():
