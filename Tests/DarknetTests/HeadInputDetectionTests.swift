@@ -50,6 +50,17 @@ final class HeadInputDetectionTests: XCTestCase {
         try assertSameDetections(detector, images: ["dog.jpg", "eagle.jpg"], options: DetectionOptions(threshold: 0.2))
     }
 
+    /// YOLOv1's `[detection]` head, whose boxes come out in the image's pixels (YOLOv1-tiny at 224,
+    /// random weights of the Darknet reference fixtures).
+    func testDetectionLayerHeadInputsGiveTheWholePassDetections() throws {
+        let debian = YoloV1Tests.debian
+        let detector = try Detector(cfg: try TestPaths.require(debian.appendingPathComponent("cfg/yolov1-tiny-224.cfg")),
+                                    weights: try TestPaths.require(debian.appendingPathComponent("weights/yolov1-tiny-224.weights")),
+                                    names: try TestPaths.require(TestPaths.sample("voc.names")))
+        XCTAssertEqual(detector.network.plan.detectionHeads.map(\.spec.kind.sectionName), ["detection"])
+        try assertSameDetections(detector, images: ["dog.jpg", "person.jpg"], options: DetectionOptions(threshold: 0.2))
+    }
+
     func testHeadInputsNotOnePerHeadOfItsSizeAreRefused() throws {
         let detector = try TinyYOLO.detector()
         let sizes = detector.headInputShapes.map(\.count)
