@@ -29,9 +29,6 @@ struct DetectorFlags {
         try report(spec, options: plan.options)
         let network = try precision.network(spec: spec, weights: files.weights, plan: plan.options, letterbox: letterbox,
                                             threads: threads)
-        _ = try Detector(network: network, threads: threads)
-        let (labels, labelsFile) = try labelFiles.load(names: files.names, classes: DetectionDecoder.classCount(of: network.plan),
-                                                       cfg: files.cfg, what: "classes")
-        return try Detector(network: network, labels: labels, labelsFile: labelsFile, threads: threads, sessionPolicy: sessionPolicy)
+        return try labelFiles.detector(network, names: files.names, cfg: files.cfg, threads: threads, sessionPolicy: sessionPolicy)
     }
 }

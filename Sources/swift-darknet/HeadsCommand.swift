@@ -54,10 +54,7 @@ struct HeadsCommand: Command {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
         let network = try Network(spec: spec, weights: weights, options: plan.options)
-        _ = try Detector(network: network)
-        let (labels, labelsFile) = try labelFiles.load(names: names, classes: DetectionDecoder.classCount(of: network.plan),
-                                                       cfg: cfg, what: "classes")
-        let detector = try Detector(network: network, labels: labels, labelsFile: labelsFile)
+        let detector = try labelFiles.detector(network, names: names, cfg: cfg, threads: 1)
         let shapes = detector.headInputShapes
         guard headInputs.count == shapes.count else {
             throw CLIError("\(headInputs.count) --head-input given, the network has \(shapes.count) detection heads "

@@ -30,6 +30,18 @@ struct LabelFiles {
     }
 }
 
+extension LabelFiles {
+    /// A detector of `network` with these labels; a network without a detection head is refused
+    /// before any label file is read.
+    func detector(_ network: Network, names: URL?, cfg: URL, threads: Int,
+                  sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
+        _ = try Detector(network: network, threads: threads)
+        let (labels, file) = try load(names: names, classes: DetectionDecoder.classCount(of: network.plan), cfg: cfg,
+                                      what: "classes")
+        return try Detector(network: network, labels: labels, labelsFile: file, threads: threads, sessionPolicy: sessionPolicy)
+    }
+}
+
 /// Prints the cfg's diagnostics as warnings (unless `--strict` made them errors, checked here).
 func report(_ spec: NetworkSpec, options: PlanOptions) throws {
     try spec.checkKeys(options)

@@ -25,9 +25,8 @@ extension Detector {
         try ArgumentError.require("imageWidth", imageWidth, atLeast: 1)
         try ArgumentError.require("imageHeight", imageHeight, atLeast: 1)
         let shape = network.inputShape
-        let geometry = options.letterbox
-            ? LetterboxGeometry(imageWidth: imageWidth, imageHeight: imageHeight, networkWidth: shape.width, networkHeight: shape.height)
-            : LetterboxGeometry(stretchingWidth: imageWidth, height: imageHeight, networkWidth: shape.width, networkHeight: shape.height)
+        let geometry = LetterboxGeometry(imageWidth: imageWidth, imageHeight: imageHeight, networkWidth: shape.width,
+                                         networkHeight: shape.height, letterbox: options.letterbox)
         return try runner.run { pooled in
             try pooled.session.forwardHeads(headInputs)
             return try DetectionDecoder.decode(pooled.session, geometry: geometry, labels: labels, options: options)

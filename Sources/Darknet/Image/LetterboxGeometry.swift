@@ -36,6 +36,15 @@ public struct LetterboxGeometry: Sendable, Equatable {
         }
     }
 
+    /// Darknet's letterbox geometry or, without `letterbox`, the stretch's.
+    init(imageWidth: Int, imageHeight: Int, networkWidth: Int, networkHeight: Int, letterbox: Bool) {
+        self = letterbox
+            ? LetterboxGeometry(imageWidth: imageWidth, imageHeight: imageHeight, networkWidth: networkWidth,
+                                networkHeight: networkHeight)
+            : LetterboxGeometry(stretchingWidth: imageWidth, height: imageHeight, networkWidth: networkWidth,
+                                networkHeight: networkHeight)
+    }
+
     /// The geometry of a plain stretch resize: the image fills the whole input.
     public init(stretchingWidth imageWidth: Int, height imageHeight: Int, networkWidth: Int, networkHeight: Int) {
         self.imageWidth = imageWidth

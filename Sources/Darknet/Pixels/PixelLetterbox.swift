@@ -52,11 +52,8 @@ extension PixelBuffer {
     private func fit(into destination: UnsafeMutableBufferPointer<Float>, width: Int, height: Int, channels: Int,
                      letterbox: Bool) throws(PixelBufferError) -> LetterboxGeometry {
         let (networkWidth, networkHeight) = (max(width, 1), max(height, 1))
-        let geometry = letterbox
-            ? LetterboxGeometry(imageWidth: self.width, imageHeight: self.height, networkWidth: networkWidth,
-                                networkHeight: networkHeight)
-            : LetterboxGeometry(stretchingWidth: self.width, height: self.height, networkWidth: networkWidth,
-                                networkHeight: networkHeight)
+        let geometry = LetterboxGeometry(imageWidth: self.width, imageHeight: self.height, networkWidth: networkWidth,
+                                         networkHeight: networkHeight, letterbox: letterbox)
         try resample(into: destination, width: width, height: height, channels: channels, geometry: geometry)
         return geometry
     }
