@@ -49,10 +49,10 @@ final class ClassifierTests: XCTestCase {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        // README classifier example begins
+        // begin README.md 2
         let classifier = try Classifier(cfg: cfgURL, weights: weightsURL, names: imagenetNamesURL)
         for c in try classifier.classify(image, top: 5) { print(c.label, c.probability) }
-        // README classifier example ends
+        // end README.md 2
 
         XCTAssertEqual(printed.count, 5)
         // The same answer again from the pooled session, and from several threads at once.

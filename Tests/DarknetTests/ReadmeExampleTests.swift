@@ -14,13 +14,13 @@ final class ReadmeExampleTests: XCTestCase {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        // README example begins
+        // begin README.md 1
         let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL)
         let image = try PlanarImage(contentsOf: photoURL)
         for d in try detector.detect(image, threshold: 0.5) {
             print(d.label, d.confidence, d.rect)   // rect in original-image pixels
         }
-        // README example ends
+        // end README.md 1
 
         XCTAssertEqual(printed.count, 5)
         XCTAssertTrue(printed[0].hasPrefix("dog 0.56"), printed[0])
@@ -34,14 +34,14 @@ final class ReadmeExampleTests: XCTestCase {
         let calibrationFolderURL = try TestPaths.require(TestPaths.weights.appendingPathComponent("calibration"))
         let sidecarURL = try temporaryDirectory("readme-int8").appendingPathComponent("yolov3-tiny.int8.json")
 
-        // README int8 example begins
+        // begin README.md 8
         let float = try Network(cfg: cfgURL, weights: weightsURL)
         let calibration = try Int8Calibration(network: float, imagesIn: calibrationFolderURL)  // letterboxed as detect does
         try calibration.write(to: sidecarURL)                                  // once; later:
         let saved = try Int8Calibration(contentsOf: sidecarURL, for: float.spec)            // checked against the cfg
         let int8 = try Network(cfg: cfgURL, weights: weightsURL, options: PlanOptions(precision: .int8(saved)))  // and the weights
         let detector = try Detector(network: int8, labels: try Detector.readLabels(namesURL))
-        // README int8 example ends
+        // end README.md 8
 
         XCTAssertEqual(saved, calibration)
         let detections = try detector.detect(try PlanarImage(contentsOf: TestPaths.sample("dog.jpg")))
@@ -59,7 +59,7 @@ final class ReadmeExampleTests: XCTestCase {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        // README live example begins
+        // begin README.md 4, Sources/Darknet/Darknet.docc/LiveFrames.md 1
         let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL)
         let tracking = TrackerOptions(smoothing: .movingAverage(frames: 5))
         let pipeline = DetectionPipeline(detector: detector, policy: .latest, tracking: tracking)
@@ -68,7 +68,7 @@ final class ReadmeExampleTests: XCTestCase {
             let pixels = try PixelBuffer(format: .bgra, width: width, height: height, bytes: bytes, bytesPerRow: bytesPerRow)
             pipeline.offer(Frame(pixels: pixels, presentationTime: time, captureInstant: .now))
         }
-        // README live example pauses: a capture thread sends 12 frames 30 ms apart, moving 4 px each.
+        // pause: a capture thread sends 12 frames 30 ms apart, moving 4 px each.
         let camera = Thread {
             for (i, bytes) in frames.enumerated() {
                 try? didCapture(bytes, width: 640, height: 480, bytesPerRow: 640 * 4, time: .milliseconds(30 * i))
@@ -77,12 +77,12 @@ final class ReadmeExampleTests: XCTestCase {
             pipeline.finish()
         }
         camera.start()
-        // README live example resumes
+        // resume
         for try await result in pipeline.results {
             for box in result.tracks { print(box.trackID, box.label, box.rect) }
             print(result.statistics.processedFPS, "fps,", result.statistics.captureToResult, "behind the camera")
         }
-        // README live example ends
+        // end README.md 4, Sources/Darknet/Darknet.docc/LiveFrames.md 1
 
         let rates = printed.filter { $0.hasSuffix("behind the camera") }
         XCTAssertFalse(rates.isEmpty)

@@ -1,0 +1,204 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every Swift snippet of the README and the DocC articles stands, line for line (blank lines
+/// aside), between `// begin DOC N` and `// end DOC N` in a test file: in a test that runs it, or
+/// in this target's `*Snippets.swift` files, which import nothing the document does not show (and
+/// a DocC article's own module). So the test build compiles what a reader copies, and a snippet
+/// that no longer compiles, or needs an import it does not show, fails the build.
+final class DocSnippetTests: XCTestCase {
+    /// Snippets that are not Swift a module compiles, and why.
+    static let notCompiled: [SnippetID: String] = [
+        SnippetID("README.md", 3): "a Package.swift fragment (its products are checked against the manifest)",
+        SnippetID("Sources/Darknet/Darknet.docc/GettingStarted.md", 1): "a Package.swift fragment (its products are checked against the manifest)",
+        SnippetID("Sources/Darknet/Darknet.docc/LiveFrames.md", 2): "SwiftUI, which Linux does not have",
+    ]
+
+    func testEverySnippetIsCompiledHereAsWritten() throws {
+        let documents = try Self.documents()
+        XCTAssertGreaterThanOrEqual(documents.count, 10, "the README and the DocC articles")
+        let copies = try Self.compiledCopies()
+        var seen = Set<SnippetID>()
+        for document in documents {
+            let snippets = try Snippet.all(in: document)
+            for snippet in snippets {
+                seen.insert(snippet.id)
+                if Self.notCompiled[snippet.id] != nil { continue }
+                guard let copy = copies[snippet.id] else {
+                    XCTFail("\(snippet.id) is compiled nowhere: copy it into Tests/DocSnippetTests:\n\(snippet.code.joined(separator: "\n"))")
+                    continue
+                }
+                XCTAssertEqual(copy.lines.filter { !$0.isEmpty }, snippet.code.filter { !$0.isEmpty },
+                               "\(snippet.id) differs from its copy in \(copy.file)")
+                if let imports = copy.imports {
+                    let shown = Set(snippets.flatMap(\.imports) + Self.catalogueModule(of: document))
+                    XCTAssertEqual(Set(imports).subtracting(shown), [], "\(copy.file) imports what \(document) does not show")
+                }
+            }
+        }
+        XCTAssertEqual(Set(copies.keys).subtracting(seen), [], "copies of snippets no document has any more")
+        XCTAssertEqual(Set(Self.notCompiled.keys).subtracting(seen), [], "exemptions of snippets no document has any more")
+        let run = copies.values.filter { $0.imports == nil }.count
+        print("DocSnippetTests: \(seen.count) snippets: \(run) run by tests, \(copies.count - run) compiled only; not compiled: "
+              + Self.notCompiled.map { "\($0.key) (\($0.value))" }.sorted().joined(separator: "; "))
+    }
+
+    /// The products a `Package.swift` fragment names are this package's library products.
+    func testManifestFragmentsNameRealProducts() throws {
+        let manifest = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let libraries = Set(try Self.captures(#"\.library\(name: "(\w+)""#, in: manifest))
+        XCTAssertTrue(libraries.contains("Darknet"))
+        var fragments = 0
+        for document in try Self.documents() {
+            for snippet in try Snippet.all(in: document) where snippet.code.first == "// Package.swift of your package" {
+                fragments += 1
+                let products = try Self.captures(#"\.product\(name: "(\w+)", package: "SwiftDarknet"\)"#, in: snippet.code.joined(separator: "\n"))
+                XCTAssertFalse(products.isEmpty, "\(snippet.id)")
+                XCTAssertEqual(Set(products).subtracting(libraries), [], "\(snippet.id) names products the manifest does not declare")
+            }
+        }
+        XCTAssertEqual(fragments, 2)
+        XCTAssertTrue(manifest.contains(#"name: "SwiftDarknet""#), "the package name the fragments use")
+    }
+
+    // MARK: Reading
+
+    /// The README and every DocC article, as paths relative to the package.
+    static func documents() throws -> [String] {
+        let sources = TestPaths.packageRoot.appendingPathComponent("Sources")
+        var articles: [String] = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
+            let catalogue = sources.appendingPathComponent(module).appendingPathComponent("\(module).docc")
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: catalogue.path) else { continue }
+            articles += files.filter { $0.hasSuffix(".md") }.map { "Sources/\(module)/\(module).docc/\($0)" }
+        }
+        return ["README.md"] + articles.sorted()
+    }
+
+    /// `Sources/M/M.docc/...` is in module M's catalogue; the README in none.
+    static func catalogueModule(of document: String) -> [String] {
+        let parts = document.split(separator: "/")
+        return parts.count == 4 && parts[0] == "Sources" && parts[2] == "\(parts[1]).docc" ? [String(parts[1])] : []
+    }
+
+    /// The marked copies of snippets in every test file: `// begin DOC N[, DOC N...]` to `// end
+    /// ...`, without the lines from a `// pause` to a `// resume` (a test feeding the snippet).
+    static func compiledCopies() throws -> [SnippetID: CompiledCopy] {
+        let tests = TestPaths.packageRoot.appendingPathComponent("Tests")
+        var copies: [SnippetID: CompiledCopy] = [:]
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
+        for file in files.sorted() where file.hasSuffix(".swift") {
+            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
+            let compiledOnly = file.hasPrefix("DocSnippetTests/") && file.hasSuffix("Snippets.swift")
+            var index = 0
+            while index < lines.count {
+                let line = lines[index]
+                index += 1
+                guard let start = line.range(of: "// begin "), let ids = snippetIDs(String(line[start.upperBound...])) else { continue }
+                let indent = line.distance(from: line.startIndex, to: start.lowerBound)
+                let end = "// end " + line[start.upperBound...]
+                let body = region(of: lines, from: &index, until: end, indent: indent)
+                XCTAssertLessThanOrEqual(index, lines.count, "Tests/\(file): no '\(end)'")
+                for id in ids {
+                    XCTAssertNil(copies[id], "\(id) copied twice")
+                    copies[id] = CompiledCopy(file: "Tests/\(file)", lines: body,
+                                              imports: compiledOnly ? lines.compactMap(Snippet.importedModule) : nil)
+                }
+            }
+        }
+        return copies
+    }
+
+    /// The lines from `index` to the one ending in `end` (after it on return), `indent` spaces
+    /// less indented, but those from a `// pause` to a `// resume`.
+    private static func region(of lines: [String], from index: inout Int, until end: String, indent: Int) -> [String] {
+        var body: [String] = [], paused = false
+        while index < lines.count, !lines[index].hasSuffix(end) {
+            let line = lines[index], trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("// pause") { paused = true }
+            if !paused { body.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count)))) }
+            if trimmed == "// resume" { paused = false }
+            index += 1
+        }
+        index += 1
+        return body
+    }
+
+    /// `README.md 4, Sources/M/M.docc/A.md 1`: the snippets one marker names.
+    static func snippetIDs(_ marker: String) -> [SnippetID]? {
+        var ids: [SnippetID] = []
+        for item in marker.components(separatedBy: ", ") {
+            let parts = item.split(separator: " ")
+            guard parts.count == 2, parts[0].hasSuffix(".md"), let number = Int(parts[1]) else { return nil }
+            ids.append(SnippetID(String(parts[0]), number))
+        }
+        return ids
+    }
+
+    static func captures(_ pattern: String, in text: String) throws -> [String] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+}
+
+/// A document's n-th Swift snippet (from 1).
+struct SnippetID: Hashable, CustomStringConvertible {
+    let document: String
+    let number: Int
+    init(_ document: String, _ number: Int) {
+        self.document = document
+        self.number = number
+    }
+    var description: String { "\(document) snippet \(number)" }
+}
+
+/// One ```swift block: its import lines' modules and the rest, without trailing blanks and blank
+/// lines at either end.
+struct Snippet {
+    let id: SnippetID
+    let imports: [String]
+    let code: [String]
+
+    static func all(in document: String) throws -> [Snippet] {
+        let text = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent(document), encoding: .utf8)
+        var snippets: [Snippet] = [], block: [String]?
+        for line in text.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if block == nil {
+                if trimmed == "```swift" { block = [] }
+            } else if trimmed == "```" {
+                snippets.append(Snippet(id: SnippetID(document, snippets.count + 1), lines: block!))
+                block = nil
+            } else {
+                block!.append(line)
+            }
+        }
+        return snippets
+    }
+
+    private init(id: SnippetID, lines: [String]) {
+        self.id = id
+        imports = lines.compactMap(Self.importedModule)
+        var code = lines.filter { Self.importedModule($0) == nil }.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        while code.first == "" { code.removeFirst() }
+        while code.last == "" { code.removeLast() }
+        self.code = code
+    }
+
+    /// `M` for a line `import M` (a comment may follow).
+    static func importedModule(_ line: String) -> String? {
+        guard line.hasPrefix("import ") else { return nil }
+        return line.dropFirst("import ".count).split(whereSeparator: { $0 == " " || $0 == "/" }).first.map(String.init)
+    }
+}
+
+/// A snippet's copy in a test file; for a compile-only copy (`DocSnippetTests/*Snippets.swift`),
+/// that file's imports. Other copies are run by their tests, whose files import more.
+struct CompiledCopy {
+    let file: String
+    let lines: [String]
+    let imports: [String]?
+}
