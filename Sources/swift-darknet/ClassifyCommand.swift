@@ -68,7 +68,7 @@ struct ClassifyCommand: Command {
                     for p in predictions { print(String(format: "%5.2f%%: %@", p.probability * 100, p.label)) }
                 }
             } catch {
-                FileHandle.standardError.write(Data("swift-darknet: \(path): \(error)\n".utf8))
+                printError(inputFailureLine(path, error))
                 failures += 1
             }
         }

@@ -21,7 +21,7 @@ extension DetectCommand {
                 case .failure(let error): throw error
                 }
             } catch {
-                FileHandle.standardError.write(Data("swift-darknet: \(item.path): \(error)\n".utf8))
+                printError(inputFailureLine(item.path, error))
                 if json { print(DetectionJSON.errorLine(image: item.path, error: String(describing: error))) }
                 failures += 1
             }

@@ -105,6 +105,12 @@ final class CommandLineTests: XCTestCase {
         let directory = try run(["info", "--cfg", "Weights"])
         XCTAssertEqual(directory.status, 1)
         XCTAssertEqual(directory.stderr, "swift-darknet: \(TestPaths.packageRoot.path)/Weights: is a directory\n")
+        // An image of a batch: named once, by the error, however it was given.
+        for image in ["no/such.jpg", "\(TestPaths.packageRoot.path)/no/such.jpg"] {
+            let photo = try run(["detect"] + TestPaths.tinyModelArguments() + [image])
+            XCTAssertEqual(photo.status, 1)
+            XCTAssertEqual(photo.stderr, "swift-darknet: \(TestPaths.packageRoot.path)/no/such.jpg: No such file or directory\n")
+        }
     }
 
     func testDetectWithADataFileAndStrictKeys() throws {
