@@ -433,12 +433,14 @@ def box_iou(p, q):
 
 
 def recovered(reference, found):
-    """(reference detections matched by one of `found` of the same class with IoU >= 0.8, extra ones in `found`)."""
+    """(reference detections matched by one of `found` of the same class with IoU >= 0.8, extra ones in `found`):
+    each reference detection, in order, takes the unused one of its class it overlaps most, as Int8NetworkTests does."""
     unused = list(found)
     matched = 0
     for want in reference:
-        match = next((d for d in unused if d["class"] == want["class"] and box_iou(d, want) >= 0.8), None)
-        if match is not None:
+        candidates = [d for d in unused if d["class"] == want["class"]]
+        match = max(candidates, key=lambda d: box_iou(d, want), default=None)
+        if match is not None and box_iou(match, want) >= 0.8:
             unused.remove(match)
             matched += 1
     return matched, len(unused)
