@@ -90,6 +90,9 @@ do {
 } catch {
     usageMistake(String(describing: error), help: helpPointer(commandType))
 }
+if let warning = KernelBuild.warning {
+    printError("swift-darknet: warning: \(warning)\n")
+}
 do {
     exit(try command.run())
 } catch {

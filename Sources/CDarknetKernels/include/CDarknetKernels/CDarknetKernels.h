@@ -18,5 +18,6 @@
 #include "kernel_sets.h"
 #include "worker_pool.h"
 #include "memory.h"
+#include "build.h"
 
 #endif
