@@ -10,10 +10,11 @@ import XCTest
 final class DocSnippetTests: XCTestCase {
     /// Snippets that are not Swift a module compiles, and why.
     static let notCompiled: [SnippetID: String] = [
-        SnippetID("README.md", 3): "a Package.swift fragment (its products are checked against the manifest)",
-        SnippetID("Sources/Darknet/Darknet.docc/GettingStarted.md", 1): "a Package.swift fragment (its products are checked against the manifest)",
+        SnippetID("README.md", 3): manifestFragment,
+        SnippetID("Sources/Darknet/Darknet.docc/GettingStarted.md", 1): manifestFragment,
         SnippetID("Sources/Darknet/Darknet.docc/LiveFrames.md", 2): "SwiftUI, which Linux does not have",
     ]
+    static let manifestFragment = "a Package.swift fragment (its products are checked against the manifest)"
 
     func testEverySnippetIsCompiledHereAsWritten() throws {
         let documents = try Self.documents()
@@ -26,36 +27,44 @@ final class DocSnippetTests: XCTestCase {
                 seen.insert(snippet.id)
                 if Self.notCompiled[snippet.id] != nil { continue }
                 guard let copy = copies[snippet.id] else {
-                    XCTFail("\(snippet.id) is compiled nowhere: copy it into Tests/DocSnippetTests:\n\(snippet.code.joined(separator: "\n"))")
+                    XCTFail("\(snippet.id) is compiled nowhere: copy it into Tests/DocSnippetTests:\n"
+                            + snippet.code.joined(separator: "\n"))
                     continue
                 }
                 XCTAssertEqual(copy.lines.filter { !$0.isEmpty }, snippet.code.filter { !$0.isEmpty },
                                "\(snippet.id) differs from its copy in \(copy.file)")
                 if let imports = copy.imports {
                     let shown = Set(snippets.flatMap(\.imports) + Self.catalogueModule(of: document))
-                    XCTAssertEqual(Set(imports).subtracting(shown), [], "\(copy.file) imports what \(document) does not show")
+                    XCTAssertEqual(Set(imports).subtracting(shown), [],
+                                   "\(copy.file) imports what \(document) does not show")
                 }
             }
         }
         XCTAssertEqual(Set(copies.keys).subtracting(seen), [], "copies of snippets no document has any more")
-        XCTAssertEqual(Set(Self.notCompiled.keys).subtracting(seen), [], "exemptions of snippets no document has any more")
+        XCTAssertEqual(Set(Self.notCompiled.keys).subtracting(seen), [],
+                       "exemptions of snippets no document has any more")
         let run = copies.values.filter { $0.imports == nil }.count
-        print("DocSnippetTests: \(seen.count) snippets: \(run) run by tests, \(copies.count - run) compiled only; not compiled: "
+        print("DocSnippetTests: \(seen.count) snippets: \(run) run by tests, \(copies.count - run) compiled only; "
+              + "not compiled: "
               + Self.notCompiled.map { "\($0.key) (\($0.value))" }.sorted().joined(separator: "; "))
     }
 
     /// The products a `Package.swift` fragment names are this package's library products.
     func testManifestFragmentsNameRealProducts() throws {
-        let manifest = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let manifestURL = TestPaths.packageRoot.appendingPathComponent("Package.swift")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
         let libraries = Set(try Self.captures(#"\.library\(name: "(\w+)""#, in: manifest))
         XCTAssertTrue(libraries.contains("Darknet"))
         var fragments = 0
         for document in try Self.documents() {
-            for snippet in try Snippet.all(in: document) where snippet.code.first == "// Package.swift of your package" {
+            let snippets = try Snippet.all(in: document)
+            for snippet in snippets where snippet.code.first == "// Package.swift of your package" {
                 fragments += 1
-                let products = try Self.captures(#"\.product\(name: "(\w+)", package: "SwiftDarknet"\)"#, in: snippet.code.joined(separator: "\n"))
+                let products = try Self.captures(#"\.product\(name: "(\w+)", package: "SwiftDarknet"\)"#,
+                                                 in: snippet.code.joined(separator: "\n"))
                 XCTAssertFalse(products.isEmpty, "\(snippet.id)")
-                XCTAssertEqual(Set(products).subtracting(libraries), [], "\(snippet.id) names products the manifest does not declare")
+                XCTAssertEqual(Set(products).subtracting(libraries), [],
+                               "\(snippet.id) names products the manifest does not declare")
             }
         }
         XCTAssertEqual(fragments, 2)
@@ -89,13 +98,15 @@ final class DocSnippetTests: XCTestCase {
         var copies: [SnippetID: CompiledCopy] = [:]
         let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
         for file in files.sorted() where file.hasSuffix(".swift") {
-            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
+            let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.components(separatedBy: "\n")
             let compiledOnly = file.hasPrefix("DocSnippetTests/") && file.hasSuffix("Snippets.swift")
             var index = 0
             while index < lines.count {
                 let line = lines[index]
                 index += 1
-                guard let start = line.range(of: "// begin "), let ids = snippetIDs(String(line[start.upperBound...])) else { continue }
+                guard let start = line.range(of: "// begin "),
+                      let ids = snippetIDs(String(line[start.upperBound...])) else { continue }
                 let indent = line.distance(from: line.startIndex, to: start.lowerBound)
                 let end = "// end " + line[start.upperBound...]
                 let body = region(of: lines, from: &index, until: end, indent: indent)
@@ -182,7 +193,8 @@ struct Snippet {
     private init(id: SnippetID, lines: [String]) {
         self.id = id
         imports = lines.compactMap(Self.importedModule)
-        var code = lines.filter { Self.importedModule($0) == nil }.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        var code = lines.filter { Self.importedModule($0) == nil }
+            .map { String($0.reversed().drop { $0 == " " }.reversed()) }
         while code.first == "" { code.removeFirst() }
         while code.last == "" { code.removeLast() }
         self.code = code
