@@ -41,7 +41,12 @@ public final class VideoWriter {
     private var finished = false
 
     /// Creates `path` for `width`x`height` frames at `frameRate` frames per second.
-    /// - Parameter codec: `.h264` (default) falls back to `.mjpeg` in AVI without an H.264 encoder.
+    /// - Parameters:
+    ///   - path: the file to write; its extension names the container (`.mp4`, `.mkv`, ...).
+    ///   - width: the frames' width.
+    ///   - height: the frames' height.
+    ///   - frameRate: frames per second (25 when not a positive number).
+    ///   - codec: `.h264` (default) falls back to `.mjpeg` in AVI without an H.264 encoder.
     /// - Throws: `VideoError.writeFailed` naming the file.
     public init(path: String, width: Int, height: Int, frameRate: Double, codec: Codec = .h264) throws(VideoError) {
         var chosen = codec

@@ -3,8 +3,12 @@ extension Detector {
     /// `get_network_boxes` (objectness and class probabilities above `threshold`, boxes
     /// relative to the image), for callers that suppress or score boxes their own way
     /// (`darknet detector recall` suppresses by objectness, `do_nms_obj`).
-    /// - Parameter letterbox: letterbox the image (Darknet's `detect`), or stretch it to the
-    ///   network's size (AlexeyAB's default, and `recall`'s).
+    /// - Parameters:
+    ///   - image: the image; boxes come out relative to it.
+    ///   - threshold: the smallest objectness times class probability kept (Darknet's `thresh`).
+    ///   - hierThreshold: a class tree's threshold for descending to a child (`hier_thresh`).
+    ///   - letterbox: letterbox the image (Darknet's `detect`), or stretch it to the
+    ///     network's size (AlexeyAB's default, and `recall`'s).
     public func candidates(_ image: PlanarImage, threshold: Float, hierThreshold: Float = 0.5,
                            letterbox: Bool = true) throws -> [BoxCandidate] {
         let (input, geometry) = try prepare(image, letterbox: letterbox)

@@ -49,8 +49,13 @@ public final class Detector: LabelledModel, Sendable {
     /// (`DetectionOptions.tiling`); nil with one thread (the tiles run one after another).
     let tileSessions: SessionPool?
 
-    /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every class.
-    /// - Parameter threads: threads one `detect` call may use; results do not depend on it.
+    /// Wraps a loaded network.
+    /// - Parameters:
+    ///   - network: a network with at least one detection head.
+    ///   - labels: class names, index for index: empty (indices are used) or covering every class.
+    ///   - labelsFile: where the labels came from, named in errors.
+    ///   - threads: threads one `detect` call may use; results do not depend on it.
+    ///   - sessionPolicy: how many sessions exist at once and how long idle ones are kept.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
                 sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         let classes = try DetectionDecoder.checkedClassCount(of: network.plan)
@@ -89,8 +94,11 @@ public final class Detector: LabelledModel, Sendable {
 
     /// Detects objects in 8-bit pixels (a camera or decoder frame), letterboxed straight from
     /// the bytes into the network input (see `PixelBuffer.letterbox(into:width:height:channels:)`).
-    /// - Parameter region: only this part of the frame is searched (a crop); the boxes'
-    ///   `rect` is still in the whole frame's pixels, their relative `box` in the region's.
+    /// - Parameters:
+    ///   - pixels: the frame.
+    ///   - region: only this part of the frame is searched (a crop); the boxes'
+    ///     `rect` is still in the whole frame's pixels, their relative `box` in the region's.
+    ///   - options: thresholds, letterboxing, tiling (`DetectionOptions`).
     /// - Returns: for RGB-family pixels, exactly what `detect(PlanarImage(pixels: pixels), options:)`
     ///   returns.
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,

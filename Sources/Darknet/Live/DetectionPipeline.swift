@@ -30,6 +30,7 @@ public final class DetectionPipeline: Sendable {
 
     /// A pipeline over `detector`'s network.
     /// - Parameters:
+    ///   - detector: runs the forward passes (its `threads` each); it may serve other callers too.
     ///   - policy: which frames are processed (`.latest` for live sources, `.every` for files).
     ///   - options: thresholds and result shaping, as for `Detector.detect`. With `tiling`, each
     ///     frame's tiles run on the forward thread (`threads` of them at once; the preprocess

@@ -11,9 +11,13 @@ public protocol LabelledModel: AnyObject {
 extension LabelledModel {
     /// Loads the model from Darknet files.
     /// - Parameters:
+    ///   - cfg: the network's `.cfg` file.
+    ///   - weights: its `.weights` file.
     ///   - names: a names file, one label per line (`coco.names`, `imagenet.shortnames.list`);
     ///     without it labels are class indices.
     ///   - threads: threads one call may use; results do not depend on it.
+    ///   - options: how the network is planned (precision, algorithms, memory limit).
+    ///   - sessionPolicy: how many sessions exist at once and how long idle ones are kept.
     /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,
     ///   `CfgError`, `PlanError`, `WeightsError`, then what the model's own initialiser throws
     ///   (`DetectorError`, `ClassifierError`).

@@ -9,7 +9,11 @@
 extension PixelBuffer {
     /// Letterboxes the visible pixels into `destination`, a planar `channels x height x width`
     /// network input (canvas 0.5, as Darknet's `letterbox_image`).
-    /// - Parameter channels: 3 (RGB planes; gray is replicated) or 1 (gray buffers only).
+    /// - Parameters:
+    ///   - destination: `channels * height * width` floats, overwritten.
+    ///   - width: the network input's width.
+    ///   - height: the network input's height.
+    ///   - channels: 3 (RGB planes; gray is replicated) or 1 (gray buffers only).
     /// - Returns: where the picture sits on the canvas (maps boxes back).
     /// - Throws: `PixelBufferError.invalidDimensions` for a non-positive size or a
     ///   `destination` of another size, `.unsupportedConversion` for colour into 1 channel.

@@ -59,12 +59,15 @@ public final class InferenceSession {
 
     /// Allocates the arena and workspace for `network`, keeping `retaining` readable after
     /// each pass (detection heads are always kept).
-    /// - Parameter threads: threads a forward pass may use (at least 1). Results do not
-    ///   depend on it. With more than one, the session keeps `threads - 1` helper threads,
-    ///   which spin for about a millisecond after each step of a pass before they block. A
-    ///   session of several threads times its passes and, now and then, runs one at a different
-    ///   thread count (`ThreadPolicy`): while another process keeps a core busy, so that one
-    ///   thread is faster, its passes run on one thread, until a probe finds all of them faster again.
+    /// - Parameters:
+    ///   - network: the loaded network the session runs.
+    ///   - selection: the layers whose outputs stay readable after a pass (`output(ofLayer:)`).
+    ///   - threads: threads a forward pass may use (at least 1). Results do not
+    ///     depend on it. With more than one, the session keeps `threads - 1` helper threads,
+    ///     which spin for about a millisecond after each step of a pass before they block. A
+    ///     session of several threads times its passes and, now and then, runs one at a different
+    ///     thread count (`ThreadPolicy`): while another process keeps a core busy, so that one
+    ///     thread is faster, its passes run on one thread, until a probe finds all of them faster again.
     public convenience init(network: Network, retaining selection: LayerSelection = .detection, threads: Int = 1) {
         self.init(network: network, retaining: selection, split: ThreadSplit(threads: max(1, threads)), adaptive: true)
     }

@@ -41,7 +41,10 @@ public struct DetectorEvaluation: Sendable {
 
     /// `darknet detector map`: every image detected with `DetectionOptions.meanAveragePrecision`
     /// and scored against its labels (`MeanAveragePrecisionScorer`).
-    /// - Parameter progress: called after each image with the number scored so far.
+    /// - Parameters:
+    ///   - options: the IoU threshold, interpolation points and reported confidence threshold
+    ///     (`darknet detector map`'s `-iou_thresh`, `-points`, `-thresh`).
+    ///   - progress: called after each image with the number scored so far.
     /// - Throws: the first image, label file or option error (`ImageError`, `FileError`,
     ///   `LabelFileError`, `EvaluationError`).
     public func meanAveragePrecision(options: MeanAveragePrecisionOptions = MeanAveragePrecisionOptions(),

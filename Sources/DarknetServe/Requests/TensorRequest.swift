@@ -27,7 +27,9 @@ public struct TensorRequest: Sendable {
     public let bytes: [UInt8]
 
     /// Reads the two frames of a request.
-    /// - Parameter maxPixels: largest `width * height` taken.
+    /// - Parameters:
+    ///   - frames: the message's frames: the JSON header, then the tensor's bytes.
+    ///   - maxPixels: largest `width * height` taken.
     /// - Throws: `TensorError` naming the frame and field at fault.
     public init(frames: [[UInt8]], maxPixels: Int = 100_000_000) throws(TensorError) {
         guard frames.count == 2 else { throw .frameCount(frames.count) }
