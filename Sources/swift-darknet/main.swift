@@ -90,7 +90,9 @@ do {
 } catch {
     usageMistake(String(describing: error), help: helpPointer(commandType))
 }
-if let warning = KernelBuild.warning {
+// A hint for whoever watches the terminal (`swift run swift-darknet` is a debug build); scripts
+// and tests reading stderr get only what the command itself says.
+if isatty(STDERR_FILENO) != 0, let warning = KernelBuild.warning {
     printError("swift-darknet: warning: \(warning)\n")
 }
 do {

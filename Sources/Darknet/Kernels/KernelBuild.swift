@@ -4,7 +4,7 @@ import CDarknetKernels
 ///
 /// A debug build of a package that depends on this one compiles them at `-O0`, and a forward
 /// pass then takes about 13 times as long (a live pipeline drops nearly every frame). An app can
-/// log ``warning`` at start, as `swift-darknet` does.
+/// log ``warning`` at start, as `swift-darknet` does on a terminal.
 public enum KernelBuild {
     /// Whether the C kernels were compiled with optimization (`-O1` and above).
     public static let isOptimized = swiftdarknet_kernels_optimized() != 0
