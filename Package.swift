@@ -169,7 +169,7 @@ let package = Package(
         // Runs swift-darknet map/valid/recall and the Python references (Tools/evaluation).
         .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet",
                                                            "TestSupport"]),
-        // The README's and the DocC articles' Swift snippets, compiled with only their own imports.
+        // The Swift snippets of the README, the DocC articles and the module READMEs, compiled as written.
         .testTarget(name: "DocSnippetTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels",
                                                     "DarknetServe", "DarknetEvaluation", "TestSupport"]),
     ]

@@ -21,7 +21,7 @@ final class ReadmeModelExampleTests: ModelTestCase {
             let cachesURL = cacheDirectory.appendingPathComponent(serverUp ? "up" : "down")
             if !serverUp { server.stop() }
 
-            // begin README.md 5
+            // begin README.md 5, Sources/DarknetModels/README.md 1
             let hosted = HostedModel(name: "yolov3-tiny",           // the cache folder's name
                 cfg: RemoteFile(cfgURL),                            // http(s):// or file:// URLs
                 weights: RemoteFile(weightsURL, sha256: weightsSHA256),
@@ -39,7 +39,7 @@ final class ReadmeModelExampleTests: ModelTestCase {
                 files = try store.availableModel()               // the cached model, else the bundled one
             }
             let detector = try files.makeDetector()              // keeps working after later updates
-            // end README.md 5
+            // end README.md 5, Sources/DarknetModels/README.md 1
 
             XCTAssertEqual(detector.labels, ["thing"])
             if serverUp {

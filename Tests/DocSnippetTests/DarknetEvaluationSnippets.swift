@@ -5,13 +5,13 @@ import Foundation
 // The Swift snippets of the article DarknetEvaluation.md, compiled (never run) with only its imports.
 
 func darknetEvaluation1() throws {
-    // begin Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 1
+    // begin Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 1, Sources/DarknetEvaluation/README.md 1
     let set = try ValidationSet(data: objDataURL)                    // valid=, difficult=, eval=, results=
     let detector = try Detector(data: objDataURL, cfg: cfgURL, weights: weightsURL, threads: 2)
     let evaluation = try DetectorEvaluation(detector: detector, set: set, cfg: cfgURL)   // letter_box= from the cfg
     let report = try evaluation.meanAveragePrecision(options: MeanAveragePrecisionOptions(points: 101))
     print(report.darknetText)                                        // AlexeyAB's lines
     let json = try JSONEncoder().encode(report)                      // MeanAveragePrecisionReport is Codable
-    // end Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 1
+    // end Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 1, Sources/DarknetEvaluation/README.md 1
     _ = json
 }

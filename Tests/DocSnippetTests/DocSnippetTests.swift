@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Every Swift snippet of the README and the DocC articles stands, line for line (blank lines
+/// Every Swift snippet of the README, the DocC articles and the other Markdown files stands, line for line (blank lines
 /// aside), between `// begin DOC N` and `// end DOC N` in a test file: in a test that runs it, or
 /// in this target's `*Snippets.swift` files, which import nothing the document does not show (and
 /// a DocC article's own module). So the test build compiles what a reader copies, and a snippet
@@ -18,7 +18,7 @@ final class DocSnippetTests: XCTestCase {
 
     func testEverySnippetIsCompiledHereAsWritten() throws {
         let documents = try Self.documents()
-        XCTAssertGreaterThanOrEqual(documents.count, 10, "the README and the DocC articles")
+        XCTAssertGreaterThanOrEqual(documents.count, 20, "the README, the DocC articles, the module READMEs")
         let copies = try Self.compiledCopies()
         var seen = Set<SnippetID>()
         for document in documents {
@@ -73,16 +73,16 @@ final class DocSnippetTests: XCTestCase {
 
     // MARK: Reading
 
-    /// The README and every DocC article, as paths relative to the package.
+    /// The README and every Markdown file of the sources (DocC articles, module READMEs), the
+    /// tests, the benchmarks and the fuzz targets, as paths relative to the package.
     static func documents() throws -> [String] {
-        let sources = TestPaths.packageRoot.appendingPathComponent("Sources")
-        var articles: [String] = []
-        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
-            let catalogue = sources.appendingPathComponent(module).appendingPathComponent("\(module).docc")
-            guard let files = try? FileManager.default.contentsOfDirectory(atPath: catalogue.path) else { continue }
-            articles += files.filter { $0.hasSuffix(".md") }.map { "Sources/\(module)/\(module).docc/\($0)" }
+        var documents: [String] = []
+        for folder in ["Sources", "Tests", "Benchmarks", "Fuzz"] {
+            let url = TestPaths.packageRoot.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []
+            documents += files.filter { $0.hasSuffix(".md") }.map { "\(folder)/\($0)" }
         }
-        return ["README.md"] + articles.sorted()
+        return ["README.md"] + documents.sorted()
     }
 
     /// `Sources/M/M.docc/...` is in module M's catalogue; the README in none.
