@@ -170,8 +170,9 @@ let package = Package(
         .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet",
                                                            "TestSupport"]),
         // The Swift snippets of the README, the DocC articles and the module READMEs, compiled as written.
-        // Also runs swift-darknet (the documented command lines against each command's --help).
+        // Also runs the command-line tools (the documented command lines against their --help).
         .testTarget(name: "DocSnippetTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels",
-                                                    "DarknetServe", "DarknetEvaluation", "swift-darknet", "TestSupport"]),
+                                                    "DarknetServe", "DarknetEvaluation", "swift-darknet", "darknet-bench",
+                                                    "darknet-microbench", "TestSupport"]),
     ]
 )

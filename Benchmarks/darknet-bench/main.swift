@@ -36,6 +36,8 @@ let usage = """
                    (alternated), --warmup untimed overlapped passes after one untimed sequential pass
       --contend    a busy loop (a child process doing register arithmetic) pinned to the last CPU for the
                    whole measurement, as a busy neighbour on a shared machine; stopped at the end
+      --busy-loop CPU  only that busy loop, pinned to CPU, until killed (what --contend and
+                   Benchmarks/peers/compare.py --contend start)
       --fixed-threads  every forward on all --threads threads: without the session's thread policy, which
                    runs passes on 1 thread while it finds that faster
     \(PrecisionFlags.help)

@@ -2,9 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Every `swift-darknet COMMAND --flag` the Markdown files show (in shell blocks and inline code)
-/// names a command and options that command's `--help` lists: the flags are contracts, and a
-/// renamed or removed one must not live on in the documentation.
+/// Every `swift-darknet COMMAND --flag`, `darknet-bench --flag` and `darknet-microbench --flag` the
+/// Markdown files show (in shell blocks and inline code) names a command and options its `--help`
+/// mentions: the flags are contracts, and a renamed or removed one must not live on in the
+/// documentation.
 final class DocCommandLineTests: XCTestCase {
     func testDocumentedCommandLinesUseTheCommandsOptions() throws {
         var options: [String: Set<String>] = [:]
@@ -14,26 +15,33 @@ final class DocCommandLineTests: XCTestCase {
             for (line, command, flags) in Self.commandLines(in: text) {
                 if options[command] == nil { options[command] = try Self.options(of: command) }
                 guard let known = options[command], !known.isEmpty else {
-                    XCTFail("\(document):\(line): 'swift-darknet \(command)' is no command")
+                    XCTFail("\(document):\(line): '\(command)' is no command")
                     continue
                 }
                 for flag in flags where !known.contains(flag) {
-                    XCTFail("\(document):\(line): swift-darknet \(command) has no option \(flag)")
+                    XCTFail("\(document):\(line): \(command) has no option \(flag)")
                 }
                 checked += 1
             }
         }
-        XCTAssertGreaterThanOrEqual(checked, 40, "command lines found in the documentation")
-        XCTAssertGreaterThanOrEqual(options.count, 9, "commands shown")
+        XCTAssertGreaterThanOrEqual(checked, 80, "command lines found in the documentation")
+        XCTAssertGreaterThanOrEqual(options.count, 12, "commands shown")
         print("DocCommandLineTests: \(checked) command lines of \(options.count) commands checked")
     }
 
-    /// `swift-darknet COMMAND --help`'s options (`  --name ...` lines), empty when COMMAND is not one.
+    /// The tools whose command lines are checked, and whether a command follows the tool's name.
+    static let tools = ["swift-darknet": true, "darknet-bench": false, "darknet-microbench": false]
+
+    /// Every `--name` that `TOOL [COMMAND] --help` prints, empty when COMMAND is not one.
     static func options(of command: String) throws -> Set<String> {
-        let help = try SwiftDarknetTool.run([command, "--help"])
+        let words = command.split(separator: " ").map(String.init)
+        let tool = SwiftDarknetTool.url.deletingLastPathComponent().appendingPathComponent(words[0])
+        let help = try ChildProcess.run(try TestPaths.require(tool), Array(words.dropFirst()) + ["--help"])
         guard help.status == 0 else { return [] }
-        return Set(help.stdout.components(separatedBy: "\n").compactMap { line in
-            line.hasPrefix("  --") ? line.dropFirst(2).split(separator: " ").first.map(String.init) : nil
+        let flag = try NSRegularExpression(pattern: "--[a-z][a-z0-9-]*")
+        let text = help.stdout + help.stderr
+        return Set(flag.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range, in: text).map { String(text[$0]) }
         } + ["--help"])
     }
 
@@ -69,20 +77,31 @@ final class DocCommandLineTests: XCTestCase {
         return found
     }
 
-    /// The invocations of `swift-darknet` in one command line.
+    /// `.build/release/swift-darknet` -> `swift-darknet`.
+    static func lastComponent(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    /// The invocations of the tools in one command line: `tool command` (or the tool alone) and
+    /// the flags after it.
     static func invocations(in line: String) -> [(command: String, flags: [String])] {
         let cut = line.components(separatedBy: " #").first ?? line
         var result: [(String, [String])] = []
         for segment in cut.components(separatedBy: CharacterSet(charactersIn: "|;&")) {
             let words = segment.split(separator: " ").map(String.init)
-            guard let tool = words.firstIndex(where: { $0 == "swift-darknet" || $0.hasSuffix("/swift-darknet") }),
-                  tool + 1 < words.count, !words[tool + 1].hasPrefix("-") else { continue }
-            let flags = words[(tool + 2)...].flatMap { word in
+            guard let position = words.firstIndex(where: { !$0.hasSuffix("/") && tools[Self.lastComponent($0)] != nil })
+            else { continue }
+            let tool = lastComponent(words[position])
+            var command = tool, first = position + 1
+            if tools[tool] == true {
+                guard first < words.count, !words[first].hasPrefix("-") else { continue }
+                command += " " + words[first]
+                first += 1
+            }
+            let flags = words[first...].flatMap { word in
                 word.components(separatedBy: CharacterSet(charactersIn: "[]()"))
                     .filter { $0.hasPrefix("--") && $0.count > 2 }
                     .map { String($0.prefix { $0 != "=" && $0 != "," }) }
             }
-            result.append((words[tool + 1], flags))
+            result.append((command, flags))
         }
         return result
     }
