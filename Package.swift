@@ -169,10 +169,10 @@ let package = Package(
         // Runs swift-darknet map/valid/recall and the Python references (Tools/evaluation).
         .testTarget(name: "DarknetEvaluationTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "swift-darknet",
                                                            "TestSupport"]),
-        // The Swift snippets of the README, the DocC articles and the module READMEs, compiled as written.
-        // Also runs the command-line tools (the documented command lines against their --help).
-        .testTarget(name: "DocSnippetTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels",
-                                                    "DarknetServe", "DarknetEvaluation", "swift-darknet", "darknet-bench",
-                                                    "darknet-microbench", "TestSupport"]),
+        // The Markdown files against the code: their Swift snippets compiled as written, their tool
+        // command lines against the tools' --help (so it runs them), their links.
+        .testTarget(name: "DocumentationTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "DarknetModels",
+                                                       "DarknetServe", "DarknetEvaluation", "swift-darknet",
+                                                       "darknet-bench", "darknet-microbench", "TestSupport"]),
     ]
 )

@@ -27,7 +27,7 @@ final class DocSnippetTests: XCTestCase {
                 seen.insert(snippet.id)
                 if Self.notCompiled[snippet.id] != nil { continue }
                 guard let copy = copies[snippet.id] else {
-                    XCTFail("\(snippet.id) is compiled nowhere: copy it into Tests/DocSnippetTests:\n"
+                    XCTFail("\(snippet.id) is compiled nowhere: copy it into Tests/DocumentationTests:\n"
                             + snippet.code.joined(separator: "\n"))
                     continue
                 }
@@ -100,7 +100,7 @@ final class DocSnippetTests: XCTestCase {
         for file in files.sorted() where file.hasSuffix(".swift") {
             let text = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
             let lines = text.components(separatedBy: "\n")
-            let compiledOnly = file.hasPrefix("DocSnippetTests/") && file.hasSuffix("Snippets.swift")
+            let compiledOnly = file.hasPrefix("DocumentationTests/") && file.hasSuffix("Snippets.swift")
             var index = 0
             while index < lines.count {
                 let line = lines[index]
@@ -207,7 +207,7 @@ struct Snippet {
     }
 }
 
-/// A snippet's copy in a test file; for a compile-only copy (`DocSnippetTests/*Snippets.swift`),
+/// A snippet's copy in a test file; for a compile-only copy (`DocumentationTests/*Snippets.swift`),
 /// that file's imports. Other copies are run by their tests, whose files import more.
 struct CompiledCopy {
     let file: String
