@@ -10,7 +10,7 @@ final class DocCommandLineTests: XCTestCase {
     func testDocumentedCommandLinesUseTheCommandsOptions() throws {
         var options: [String: Set<String>] = [:]
         var checked = 0
-        for document in try DocSnippetTests.documents() {
+        for document in try MarkdownFiles.all() {
             let text = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent(document), encoding: .utf8)
             for (line, command, flags) in Self.commandLines(in: text) {
                 if options[command] == nil { options[command] = try Self.options(of: command) }
@@ -38,11 +38,7 @@ final class DocCommandLineTests: XCTestCase {
         let tool = SwiftDarknetTool.url.deletingLastPathComponent().appendingPathComponent(words[0])
         let help = try ChildProcess.run(try TestPaths.require(tool), Array(words.dropFirst()) + ["--help"])
         guard help.status == 0 else { return [] }
-        let flag = try NSRegularExpression(pattern: "--[a-z][a-z0-9-]*")
-        let text = help.stdout + help.stderr
-        return Set(flag.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-            Range($0.range, in: text).map { String(text[$0]) }
-        } + ["--help"])
+        return Set(try matches("--[a-z][a-z0-9-]*", in: help.stdout + help.stderr) + ["--help"])
     }
 
     /// Each `swift-darknet COMMAND ...` of `text`'s shell blocks (continued lines joined) and

@@ -9,7 +9,7 @@ final class DocLinkTests: XCTestCase {
     func testRelativeLinksReachAFileAndHeading() throws {
         let root = TestPaths.packageRoot
         var checked = 0
-        for document in try DocSnippetTests.documents() {
+        for document in try MarkdownFiles.all() {
             let url = root.appendingPathComponent(document)
             let text = try String(contentsOf: url, encoding: .utf8)
             for target in try Self.relativeLinks(in: text) {
@@ -35,12 +35,8 @@ final class DocLinkTests: XCTestCase {
     /// The link targets outside code blocks that are not URLs (`scheme://`, `mailto:`) or DocC links.
     static func relativeLinks(in text: String) throws -> [String] {
         let prose = text.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
-        let link = try NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
-        return prose.flatMap { part in
-            link.matches(in: part, range: NSRange(part.startIndex..., in: part)).compactMap {
-                Range($0.range(at: 1), in: part).map { String(part[$0]) }
-            }
-        }.filter { !$0.contains("://") && !$0.hasPrefix("mailto:") && !$0.hasPrefix("doc:") }
+        return try prose.flatMap { try matches(#"\]\(([^)\s]+)\)"#, in: $0, group: 1) }
+            .filter { !$0.contains("://") && !$0.hasPrefix("mailto:") && !$0.hasPrefix("doc:") }
     }
 
     /// `path#heading` -> (`path`, `heading`).

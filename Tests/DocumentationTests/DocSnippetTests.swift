@@ -17,7 +17,7 @@ final class DocSnippetTests: XCTestCase {
     static let manifestFragment = "a Package.swift fragment (its products are checked against the manifest)"
 
     func testEverySnippetIsCompiledHereAsWritten() throws {
-        let documents = try Self.documents()
+        let documents = try MarkdownFiles.all()
         XCTAssertGreaterThanOrEqual(documents.count, 20, "the README, the DocC articles, the module READMEs")
         let copies = try Self.compiledCopies()
         var seen = Set<SnippetID>()
@@ -53,15 +53,15 @@ final class DocSnippetTests: XCTestCase {
     func testManifestFragmentsNameRealProducts() throws {
         let manifestURL = TestPaths.packageRoot.appendingPathComponent("Package.swift")
         let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
-        let libraries = Set(try Self.captures(#"\.library\(name: "(\w+)""#, in: manifest))
+        let libraries = Set(try matches(#"\.library\(name: "(\w+)""#, in: manifest, group: 1))
         XCTAssertTrue(libraries.contains("Darknet"))
         var fragments = 0
-        for document in try Self.documents() {
+        for document in try MarkdownFiles.all() {
             let snippets = try Snippet.all(in: document)
             for snippet in snippets where snippet.code.first == "// Package.swift of your package" {
                 fragments += 1
-                let products = try Self.captures(#"\.product\(name: "(\w+)", package: "SwiftDarknet"\)"#,
-                                                 in: snippet.code.joined(separator: "\n"))
+                let products = try matches(#"\.product\(name: "(\w+)", package: "SwiftDarknet"\)"#,
+                                                 in: snippet.code.joined(separator: "\n"), group: 1)
                 XCTAssertFalse(products.isEmpty, "\(snippet.id)")
                 XCTAssertEqual(Set(products).subtracting(libraries), [],
                                "\(snippet.id) names products the manifest does not declare")
@@ -72,18 +72,6 @@ final class DocSnippetTests: XCTestCase {
     }
 
     // MARK: Reading
-
-    /// The README and every Markdown file of the sources (DocC articles, module READMEs), the
-    /// tests, the benchmarks and the fuzz targets, as paths relative to the package.
-    static func documents() throws -> [String] {
-        var documents: [String] = []
-        for folder in ["Sources", "Tests", "Benchmarks", "Fuzz"] {
-            let url = TestPaths.packageRoot.appendingPathComponent(folder)
-            let files = FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []
-            documents += files.filter { $0.hasSuffix(".md") }.map { "\(folder)/\($0)" }
-        }
-        return ["README.md"] + documents.sorted()
-    }
 
     /// `Sources/M/M.docc/...` is in module M's catalogue; the README in none.
     static func catalogueModule(of document: String) -> [String] {
@@ -145,13 +133,6 @@ final class DocSnippetTests: XCTestCase {
             ids.append(SnippetID(String(parts[0]), number))
         }
         return ids
-    }
-
-    static func captures(_ pattern: String, in text: String) throws -> [String] {
-        let expression = try NSRegularExpression(pattern: pattern)
-        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-            Range($0.range(at: 1), in: text).map { String(text[$0]) }
-        }
     }
 }
 
