@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Every Swift snippet of the README, the DocC articles and the other Markdown files stands, line for line (blank lines
+/// Every Swift snippet of the Markdown files (`MarkdownFiles`) stands, line for line (blank lines
 /// aside), between `// begin DOC N` and `// end DOC N` in a test file: in a test that runs it, or
 /// in this target's `*Snippets.swift` files, which import nothing the document does not show (and
 /// a DocC article's own module). So the test build compiles what a reader copies, and a snippet
@@ -61,7 +61,7 @@ final class DocSnippetTests: XCTestCase {
             for snippet in snippets where snippet.code.first == "// Package.swift of your package" {
                 fragments += 1
                 let products = try matches(#"\.product\(name: "(\w+)", package: "SwiftDarknet"\)"#,
-                                                 in: snippet.code.joined(separator: "\n"), group: 1)
+                                           in: snippet.code.joined(separator: "\n"), group: 1)
                 XCTAssertFalse(products.isEmpty, "\(snippet.id)")
                 XCTAssertEqual(Set(products).subtracting(libraries), [],
                                "\(snippet.id) names products the manifest does not declare")
