@@ -35,9 +35,8 @@ extension LabelFiles {
     /// before any label file is read.
     func detector(_ network: Network, names: URL?, cfg: URL, threads: Int,
                   sessionPolicy: SessionPolicy = SessionPolicy()) throws -> Detector {
-        _ = try Detector(network: network, threads: threads)
-        let (labels, file) = try load(names: names, classes: DetectionDecoder.classCount(of: network.plan), cfg: cfg,
-                                      what: "classes")
+        let classes = try DetectionDecoder.checkedClassCount(of: network.plan)
+        let (labels, file) = try load(names: names, classes: classes, cfg: cfg, what: "classes")
         return try Detector(network: network, labels: labels, labelsFile: file, threads: threads, sessionPolicy: sessionPolicy)
     }
 }

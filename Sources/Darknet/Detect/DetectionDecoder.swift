@@ -32,7 +32,7 @@ public enum DetectionDecoder {
     /// The class count every detection head shares.
     /// - Throws: `DetectorError.noDetectionHead`, or `.classCountMismatch` if heads differ
     ///   (Darknet sizes its boxes by the last head and overruns or truncates the others).
-    static func checkedClassCount(of plan: NetworkPlan) throws(DetectorError) -> Int {
+    package static func checkedClassCount(of plan: NetworkPlan) throws(DetectorError) -> Int {
         var heads: [(layer: Int, line: Int, classes: Int)] = []
         for layer in plan.layers {
             if let classes = layer.spec.kind.detectionClasses { heads.append((layer.index, layer.spec.line, classes)) }
