@@ -19,6 +19,7 @@ public struct Arguments {
         for option in declarations { declared[option.name] = option }
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
+            if let mistake = Self.singleDashMistake(argument, declared: declared) { throw mistake }
             guard argument.hasPrefix("--") else {
                 positionals.append(argument)
                 continue
@@ -40,6 +41,40 @@ public struct Arguments {
             }
         }
         self.declared = declared
+    }
+
+    /// A word like `-thresh` or `-dont_show` (Darknet's own option style) where an operand is
+    /// expected: a usage mistake naming the two-dash option it most likely means, never an operand
+    /// (a file called `-x` can be given as `./-x`). `-` alone and negative numbers stay operands.
+    private static func singleDashMistake(_ argument: String, declared: [String: Option]) -> CLIError? {
+        guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.dropFirst().first?.isLetter == true else {
+            return nil
+        }
+        let name = String(argument.dropFirst())
+        let spelt = name.replacingOccurrences(of: "_", with: "-")
+        let nearest = declared[spelt] != nil ? spelt : nearestName(to: spelt, among: Array(declared.keys))
+        guard let nearest else { return CLIError("unknown option \(argument) (options start with --)") }
+        return CLIError("unknown option \(argument) (did you mean --\(nearest)?)")
+    }
+
+    /// Gives leading operands to options by their file's ending, in `order`, as Darknet's
+    /// commands take their files by position (`detect yolov3.cfg yolov3.weights dog.jpg`): while
+    /// the first operand ends in the next entry's `suffix` (ignoring case, and a URL's query) and
+    /// that option is declared and not given, the operand becomes its value. An entry whose
+    /// option is given or whose suffix does not match is passed over.
+    public mutating func takeLeadingOperands(_ order: [(option: String, suffix: String)]) {
+        for (option, suffix) in order {
+            guard let operand = positionals.first, declared?[option] != nil, options[option] == nil,
+                  Self.path(of: operand).lowercased().hasSuffix(suffix.lowercased()) else { continue }
+            options[option] = [operand]
+            positionals.removeFirst()
+        }
+    }
+
+    /// An operand without a URL's query or fragment.
+    private static func path(of operand: String) -> String {
+        guard operand.contains("://"), let end = operand.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return operand }
+        return String(operand[..<end])
     }
 
     /// Splits `arguments`; `flagNames` take no value, every other `--name` takes one.

@@ -24,6 +24,7 @@ enum ExitStatus {
     var text = "usage: swift-darknet <command> [options]\n       swift-darknet --version\n\ncommands:\n"
     for command in commands { text += "  \(command.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(command.abstract)\n" }
     text += "\nswift-darknet help <command> (or <command> --help) shows a command's options.\n"
+    text += DarknetForms.overview + "\n"
     text += "Exit status: 0 success, 1 input error, 2 usage mistake.\n"
     return text
 }
@@ -54,7 +55,12 @@ func isHelp(_ argument: String) -> Bool { argument == "--help" || argument == "-
     return "unknown command '\(name)' (did you mean '\(nearest)'?)"
 }
 
-let argv = Array(CommandLine.arguments.dropFirst())
+var argv = Array(CommandLine.arguments.dropFirst())
+do {
+    if let (name, rest) = try DarknetForms.command(in: argv) { argv = [name] + rest }
+} catch {
+    usageMistake(error.description, help: overview())
+}
 guard let name = argv.first else {
     printError(overview())
     exit(ExitStatus.usageMistake)
@@ -85,6 +91,7 @@ if rest.contains(where: isHelp) {
 let command: any Command
 do {
     var arguments = try Arguments(rest, options: commandType.help.options)
+    arguments.takeLeadingOperands(DarknetForms.fileOrder)
     command = try commandType.init(arguments: &arguments)
     try arguments.rejectUnknown()
 } catch {

@@ -98,6 +98,59 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// Darknet's own command lines: files by position in Darknet's order (`.data`, `.cfg`,
+    /// `.weights`) give what the options give, its two-word commands run the commands they are
+    /// here, and its single-dash options are usage mistakes naming ours instead of image names.
+    func testDarknetsOwnCommandLines() throws {
+        let coco = try TestPaths.require(URL(fileURLWithPath: "/usr/share/darknet/cfg/coco.data")).path
+        let cfg = "Weights/darknet/cfg/yolov3-tiny.cfg", image = "Weights/darknet/data/dog.jpg"
+        let weights = try TestPaths.require(TestPaths.tinyWeights).path
+        for data in [[], [coco]] {
+            let expected = try run(["detect", "--cfg", cfg, "--weights", weights, "--json", image]
+                                   + (data.isEmpty ? [] : ["--data", coco]))
+            XCTAssertEqual(expected.status, 0, expected.stderr)
+            XCTAssertTrue(expected.stdout.contains(data.isEmpty ? #""class": 16"# : #""label": "dog""#), expected.stdout)
+            var forms = [["detect"] + data + [cfg, weights, "--json", image],
+                         ["detect", "--json"] + data + [cfg, "--weights", weights, image]]
+            if !data.isEmpty { forms.append(["detector", "test"] + data + [cfg, weights, image, "--json"]) }
+            for arguments in forms {
+                let result = try run(arguments)
+                XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+                XCTAssertEqual(result.stdout, expected.stdout, "\(arguments)")
+            }
+        }
+        // Each two-word command reaches its command: the first file it reads is the one named.
+        let missing: [([String], String)] = [
+            (["map", "no/such.data", cfg, weights], "no/such.data"),
+            (["detector", "map", "no/such.data", cfg, weights], "no/such.data"),
+            (["detector", "valid", "no/such.data", cfg, weights], "no/such.data"),
+            (["detector", "recall", "no/such.data", cfg, weights], "no/such.data"),
+            (["detector", "demo", coco, cfg, weights, "no/such.mp4"], "no/such.mp4"),
+            (["classifier", "predict", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg",
+              "no/such.weights", image], "no/such.weights"),
+        ]
+        for (arguments, file) in missing {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("swift-darknet: ") && result.stderr.contains(file), "\(arguments): \(result.stderr)")
+        }
+        let mistakes: [([String], String)] = [
+            (["detect", cfg, weights, image, "-thresh", "0.1"], "unknown option -thresh (did you mean --thresh?)"),
+            (["detect", cfg, weights, "-dont_show", image], "unknown option -dont_show (options start with --)"),
+            (["detector", "test", coco, cfg, weights, "-ext_output", image], "unknown option -ext_output (options start with --)"),
+            (["detector", "train", coco, cfg], "unknown command 'detector train' (Darknet's detector commands here: demo, map, recall, test, valid)"),
+            (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: predict)"),
+            (["detect", "--cfg", cfg, "--weights", weights], "no image given"),
+            (["detect", weights, cfg, image], "missing --cfg"),
+        ]
+        for (arguments, message) in mistakes {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").first.map(String.init), "swift-darknet: \(message)", "\(arguments)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+
     func testInputErrorsExit1AndNameTheFile() throws {
         let missing = try run(["info", "--cfg", "no/such.cfg"])
         XCTAssertEqual(missing.status, 1)

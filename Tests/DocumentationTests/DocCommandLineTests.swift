@@ -32,6 +32,9 @@ final class DocCommandLineTests: XCTestCase {
     /// The tools whose command lines are checked, and whether a command follows the tool's name.
     static let tools = ["swift-darknet": true, "darknet-bench": false, "darknet-microbench": false]
 
+    /// The first words of Darknet's two-word commands (`swift-darknet detector test`).
+    static let darknetFirstWords: Set = ["detector", "classifier"]
+
     /// Every `--name` that `TOOL [COMMAND] --help` prints, empty when COMMAND is not one.
     static func options(of command: String) throws -> Set<String> {
         let words = command.split(separator: " ").map(String.init)
@@ -91,6 +94,10 @@ final class DocCommandLineTests: XCTestCase {
                 guard first < words.count, !words[first].hasPrefix("-") else { continue }
                 command += " " + words[first]
                 first += 1
+                if darknetFirstWords.contains(words[first - 1]), first < words.count {
+                    command += " " + words[first]
+                    first += 1
+                }
             }
             let flags = words[first...].flatMap { word in
                 word.components(separatedBy: CharacterSet(charactersIn: "[]()"))
