@@ -14,6 +14,23 @@ enum DarknetForms {
     /// The order in which Darknet's commands take their files by position, each by its ending.
     static let fileOrder: [(option: String, suffix: String)] = [("data", ".data"), ("cfg", ".cfg"), ("weights", ".weights")]
 
+    /// Darknet's single-dash options whose two-dash spelling here is not the nearest name, or
+    /// that have none, and what to write instead.
+    static let optionHints: [String: String] = [
+        "-ext_output": "--json prints each box's coordinates",
+        "-dont_show": "swift-darknet opens no window: leave it out",
+        "-out": "Darknet's -out is --out-json here",
+        "-i": "Darknet's GPU index: swift-darknet runs on the CPU, leave it out",
+        "-letter_box": "swift-darknet letterboxes as pjreddie's Darknet; --stretch resizes as AlexeyAB's without -letter_box",
+    ]
+
+    /// A usage mistake for the first of `arguments` that is one of Darknet's options in
+    /// `optionHints`, saying what to write instead.
+    static func checkOptions(_ arguments: [String]) throws(CLIError) {
+        guard let option = arguments.first(where: { optionHints[$0] != nil }), let hint = optionHints[option] else { return }
+        throw CLIError("unknown option \(option) (\(hint))")
+    }
+
     /// One line for the tool's overview.
     static let overview = """
         Darknet's command lines work too: files by position (detect [DATA] CFG WEIGHTS IMAGE...) and

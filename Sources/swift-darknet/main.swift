@@ -90,6 +90,7 @@ if rest.contains(where: isHelp) {
 }
 let command: any Command
 do {
+    try DarknetForms.checkOptions(rest)
     var arguments = try Arguments(rest, options: commandType.help.options)
     arguments.takeLeadingOperands(DarknetForms.fileOrder)
     command = try commandType.init(arguments: &arguments)

@@ -136,8 +136,11 @@ final class CommandLineTests: XCTestCase {
         }
         let mistakes: [([String], String)] = [
             (["detect", cfg, weights, image, "-thresh", "0.1"], "unknown option -thresh (did you mean --thresh?)"),
-            (["detect", cfg, weights, "-dont_show", image], "unknown option -dont_show (options start with --)"),
-            (["detector", "test", coco, cfg, weights, "-ext_output", image], "unknown option -ext_output (options start with --)"),
+            (["detect", cfg, weights, "-map", image], "unknown option -map (options start with --)"),
+            (["detect", cfg, weights, "-dont_show", image], "unknown option -dont_show (swift-darknet opens no window: leave it out)"),
+            (["detector", "test", coco, cfg, weights, "-ext_output", image],
+             "unknown option -ext_output (--json prints each box's coordinates)"),
+            (["detect", cfg, weights, "--list", "list.txt", "-out", "result.json"], "unknown option -out (Darknet's -out is --out-json here)"),
             (["detector", "train", coco, cfg], "unknown command 'detector train' (Darknet's detector commands here: demo, map, recall, test, valid)"),
             (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: predict)"),
             (["detect", "--cfg", cfg, "--weights", weights], "no image given"),
