@@ -15,20 +15,26 @@ enum DarknetForms {
     static let fileOrder: [(option: String, suffix: String)] = [("data", ".data"), ("cfg", ".cfg"), ("weights", ".weights")]
 
     /// Darknet's single-dash options whose two-dash spelling here is not the nearest name, or
-    /// that have none, and what to write instead.
-    static let optionHints: [String: String] = [
-        "-ext_output": "--json prints each box's coordinates",
-        "-dont_show": "swift-darknet opens no window: leave it out",
-        "-out": "Darknet's -out is --out-json here",
-        "-i": "Darknet's GPU index: swift-darknet runs on the CPU, leave it out",
-        "-letter_box": "swift-darknet letterboxes as pjreddie's Darknet; --stretch resizes as AlexeyAB's without -letter_box",
+    /// that have none: what to write instead, for a command that declares `when` (any, if nil).
+    static let optionHints: [(option: String, hint: String, when: String?)] = [
+        ("-out", "Darknet's -out is --out-json here", "out-json"),
+        ("-out_filename", "Darknet's -out_filename is --out here", "out"),
+        ("-ext_output", "--json prints each box's coordinates", nil),
+        ("-dont_show", "swift-darknet opens no window: leave it out", nil),
+        ("-i", "Darknet's GPU index: swift-darknet runs on the CPU, leave it out", nil),
+        ("-letter_box", "swift-darknet letterboxes as pjreddie's Darknet; --stretch resizes as AlexeyAB's without -letter_box", nil),
     ]
 
     /// A usage mistake for the first of `arguments` that is one of Darknet's options in
-    /// `optionHints`, saying what to write instead.
-    static func checkOptions(_ arguments: [String]) throws(CLIError) {
-        guard let option = arguments.first(where: { optionHints[$0] != nil }), let hint = optionHints[option] else { return }
-        throw CLIError("unknown option \(option) (\(hint))")
+    /// `optionHints` for a command declaring `options`, saying what to write instead.
+    static func checkOptions(_ arguments: [String], declared options: [Option]) throws(CLIError) {
+        let names = Set(options.map(\.name))
+        let hints = optionHints.filter { $0.when.map(names.contains) ?? true }
+        for argument in arguments {
+            if let hint = hints.first(where: { $0.option == argument }) {
+                throw CLIError("unknown option \(argument) (\(hint.hint))")
+            }
+        }
     }
 
     /// One line for the tool's overview.

@@ -90,7 +90,7 @@ if rest.contains(where: isHelp) {
 }
 let command: any Command
 do {
-    try DarknetForms.checkOptions(rest)
+    try DarknetForms.checkOptions(rest, declared: commandType.help.options)
     var arguments = try Arguments(rest, options: commandType.help.options)
     arguments.takeLeadingOperands(DarknetForms.fileOrder)
     command = try commandType.init(arguments: &arguments)
