@@ -17,7 +17,7 @@ enum DarknetForms {
     /// Darknet's single-dash options whose two-dash spelling here is not the nearest name, or
     /// that have none: what to write instead, for a command that declares `when` (any, if nil).
     static let optionHints: [(option: String, hint: String, when: String?)] = [
-        ("-out", "Darknet's -out is --out-json here", "out-json"),
+        ("-out", "pjreddie's -out IMAGE is --out IMAGE.jpg here, AlexeyAB's -out FILE.json is --out-json", "out-json"),
         ("-out_filename", "Darknet's -out_filename is --out here", "out"),
         ("-ext_output", "--json prints each box's coordinates", nil),
         ("-dont_show", "swift-darknet opens no window: leave it out", nil),

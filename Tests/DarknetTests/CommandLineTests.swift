@@ -140,7 +140,7 @@ final class CommandLineTests: XCTestCase {
             (["detect", cfg, weights, "-dont_show", image], "unknown option -dont_show (swift-darknet opens no window: leave it out)"),
             (["detector", "test", coco, cfg, weights, "-ext_output", image],
              "unknown option -ext_output (--json prints each box's coordinates)"),
-            (["detect", cfg, weights, "--list", "list.txt", "-out", "result.json"], "unknown option -out (Darknet's -out is --out-json here)"),
+            (["detect", cfg, weights, "--list", "list.txt", "-out", "result.json"], "unknown option -out (pjreddie's -out IMAGE is --out IMAGE.jpg here, AlexeyAB's -out FILE.json is --out-json)"),
             (["detector", "valid", "obj.data", cfg, weights, "-out", "mine_"], "unknown option -out (did you mean --out?)"),
             (["detector", "demo", coco, cfg, weights, "pan.mp4", "-out_filename", "x.mp4"],
              "unknown option -out_filename (Darknet's -out_filename is --out here)"),
