@@ -32,7 +32,7 @@ extension DataFileError.Reason {
     var message: String {
         switch self {
         case .notText: "not UTF-8 text"
-        case .malformedLine(let text): "expected 'key = value' or a comment, found '\(text)'"
+        case .malformedLine(let text): "expected 'key = value' or a comment, found \(quotedExcerpt(text))"
         case .invalidValue(let value, let expected): "invalid value '\(value)', expected \(expected)"
         case .fileNotFound(let value, let tried):
             "'\(value)' not found (tried \(tried.joined(separator: ", ")))"

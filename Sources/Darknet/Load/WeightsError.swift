@@ -32,6 +32,9 @@ public struct WeightsError: DarknetError, Equatable, Sendable {
     public var sizeMismatch: WeightsSizeMismatch?
     /// The cfg's diagnostics (unknown or repeated keys), which may explain the mismatch.
     public var notes: [CfgDiagnostic]
+    /// For `.invalidVersion`: what the file's first bytes look like instead ("an HTML page",
+    /// "a JPEG image", "a Darknet .cfg", ...), when they say.
+    public var looksLike: String?
 
     public init(file: String, layer: Int?, offset: Int, reason: Reason, sizeMismatch: WeightsSizeMismatch? = nil,
                 notes: [CfgDiagnostic] = []) {
@@ -48,7 +51,8 @@ public struct WeightsError: DarknetError, Equatable, Sendable {
     public var description: String {
         guard let sizeMismatch else {
             let subject = layer.map { "layer \($0), " } ?? ""
-            return "\(file): \(subject)byte offset \(offset): \(reason.message)" + notes.noteSuffix
+            let instead = looksLike.map { ": not a .weights file but \($0)" } ?? ""
+            return "\(file): \(subject)byte offset \(offset): \(reason.message)\(instead)" + notes.noteSuffix
         }
         let detail: String = switch reason {
         case .truncated(let parameter, let needed, let available):

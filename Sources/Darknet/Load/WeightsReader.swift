@@ -72,12 +72,26 @@ struct WeightsReader {
 
     mutating func readHeader() throws(WeightsError) -> WeightsHeader {
         guard remaining >= 12 else { throw error(.truncatedHeader(needed: 16, available: remaining)) }
-        return try withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { buffer in
+        let header = withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { buffer in
             Result { () throws(WeightsError) in
                 try copy(min(size, 20), at: 0, parameter: "header", into: buffer.baseAddress!)
                 return try readHeader(from: UnsafeRawBufferPointer(rebasing: buffer[0..<min(size, 20)]))
             }
-        }.get()
+        }
+        guard case .failure(var failure) = header, case .invalidVersion = failure.reason else { return try header.get() }
+        failure.looksLike = firstBytesLookLike()
+        throw failure
+    }
+
+    /// `FileSignature`'s guess from the file's first bytes.
+    private func firstBytesLookLike() -> String? {
+        let count = min(size, FileSignature.prefixLength)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(WeightsError) in try copy(count, at: 0, parameter: "header", into: buffer.baseAddress!) }
+        }
+        guard case .success = read else { return nil }
+        return FileSignature.guess(bytes)
     }
 
     private mutating func readHeader(from bytes: UnsafeRawBufferPointer) throws(WeightsError) -> WeightsHeader {

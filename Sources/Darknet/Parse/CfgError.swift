@@ -37,6 +37,9 @@ public struct CfgError: DarknetError, Equatable, Sendable {
     public let key: String?
     /// What is wrong.
     public let reason: Reason
+    /// What the file's first bytes look like when they are not a `.cfg` at all ("a Darknet
+    /// .weights file", "a JPEG image", "an HTML page ...").
+    public var looksLike: String?
 
     public init(file: String, line: Int?, key: String? = nil, reason: Reason) {
         self.file = file
@@ -45,7 +48,10 @@ public struct CfgError: DarknetError, Equatable, Sendable {
         self.reason = reason
     }
 
-    public var description: String { FileLocation(file: file, line: line, key: key).describe(reason.message) }
+    public var description: String {
+        let instead = looksLike.map { ": not a .cfg but \($0)" } ?? ""
+        return FileLocation(file: file, line: line, key: key).describe(reason.message + instead)
+    }
 }
 
 extension CfgError.Reason {
@@ -54,12 +60,12 @@ extension CfgError.Reason {
         case .empty: "the file holds no sections"
         case .notText(let offset): "not UTF-8 text (bad byte at offset \(offset))"
         case .keyOutsideSection: "a key=value line before the first [section]"
-        case .malformedLine(let text): "expected 'key=value', '[section]' or a comment, found '\(text)'"
-        case .malformedSectionHeader(let text): "malformed section header '\(text)'"
+        case .malformedLine(let text): "expected 'key=value', '[section]' or a comment, found \(quotedExcerpt(text))"
+        case .malformedSectionHeader(let text): "malformed section header \(quotedExcerpt(text))"
         case .unknownSection(let name): "unknown section [\(name)]"
         case .missingNetSection: "the first section must be [net] or [network]"
         case .noLayers: "no layers after [net]"
-        case .invalidValue(let value, let expected): "invalid value '\(value)', expected \(expected)"
+        case .invalidValue(let value, let expected): "invalid value \(quotedExcerpt(value)), expected \(expected)"
         case .missingKey: "required key is missing"
         case .unsupported(let what): "not supported: \(what)"
         case .rejectedKey(.unknownKey, let section): "unknown key in [\(section)] (an error with strict checking)"
@@ -68,4 +74,10 @@ extension CfgError.Reason {
             "a value in [\(section)] only AlexeyAB's lenient reading accepts (an error with strict checking)"
         }
     }
+}
+
+/// `'text'`, or its first 60 characters and how many there are when it is longer (a whole web
+/// page can be one line).
+package func quotedExcerpt(_ text: String) -> String {
+    text.count <= 80 ? "'\(text)'" : "'\(text.prefix(60))...' (\(text.count) characters)"
 }

@@ -6,10 +6,15 @@
 public enum CfgParser {
     /// Parses raw bytes (UTF-8, optionally with a BOM).
     public static func parse(bytes: [UInt8], file: String) throws(CfgError) -> CfgDocument {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CfgError(file: file, line: nil, reason: .notText(byteOffset: firstInvalidUTF8Offset(bytes)))
+        do throws(CfgError) {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw CfgError(file: file, line: nil, reason: .notText(byteOffset: firstInvalidUTF8Offset(bytes)))
+            }
+            return try parse(text: text, file: file)
+        } catch var error {
+            if let guess = FileSignature.guess(bytes), guess != FileSignature.cfg { error.looksLike = guess }
+            throw error
         }
-        return try parse(text: text, file: file)
     }
 
     /// Parses text already in memory.

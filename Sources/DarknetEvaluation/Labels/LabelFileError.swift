@@ -33,7 +33,7 @@ public struct LabelFileError: DarknetError, Equatable, Sendable {
     public var description: String {
         let message = switch reason {
         case .notText: "not UTF-8 text"
-        case .malformedLine(let text): "expected 'class x_center y_center width height', found '\(text)'"
+        case .malformedLine(let text): "expected 'class x_center y_center width height', found \(quotedExcerpt(text))"
         case .classOutOfRange(let value, let classes):
             "class '\(value)' is not a class index of the network (0...\(classes - 1))"
         case .notFinite(let field, let value): "\(field) is '\(value)', expected a finite number"
