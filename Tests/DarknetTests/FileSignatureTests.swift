@@ -1,5 +1,6 @@
 @testable import Darknet
 import Foundation
+import TestSupport
 import XCTest
 
 /// A file given in another's place (the `.weights` as the `.cfg`, a web page saved as the
@@ -53,6 +54,17 @@ final class FileSignatureTests: XCTestCase {
         // A cfg's own mistakes say nothing more.
         XCTAssertEqual(message(Array("[net]\nwidth 8\n".utf8)), "model.cfg:2: expected 'key=value', '[section]' or a comment, found 'width 8'")
         XCTAssertEqual(message(Array("# header\nwidth 8\n".utf8)), "model.cfg:2: expected 'key=value', '[section]' or a comment, found 'width 8'")
+    }
+
+    func testAWrongFileGivenAsTheNamesIsNamed() throws {
+        let directory = try temporaryDirectory("names")
+        let photo = directory.appendingPathComponent("dog.jpg"), text = directory.appendingPathComponent("latin1.names")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]).write(to: photo)
+        try Data([0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: text)
+        XCTAssertThrowsError(try ClassLabels.read(photo)) {
+            XCTAssertEqual("\($0)", "\(photo.path): not UTF-8 text: not a names file but a JPEG image")
+        }
+        XCTAssertThrowsError(try ClassLabels.read(text)) { XCTAssertEqual("\($0)", "\(text.path): not UTF-8 text") }
     }
 
     /// A quoted line or value is cut after 60 characters when it has more than 80.
