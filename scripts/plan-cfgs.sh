@@ -15,7 +15,10 @@ swift build -c release --product swift-darknet > /dev/null
 bin=$(swift build -c release --show-bin-path)/swift-darknet
 planned=0 refused=0
 while IFS= read -r -d '' cfg; do
-    if message=$("$bin" info --cfg "$cfg" --memory-limit "$limit" 2>&1 >/dev/null | grep -v '^warning:' | head -1) && [ -z "$message" ]; then
+    # The first line on stderr that is not a warning (unknown keys are warnings, not refusals).
+    message=$({ "$bin" info --cfg "$cfg" --memory-limit "$limit" 2>&1 >/dev/null || true; } \
+        | { grep -v '^swift-darknet: warning:' || true; } | head -1)
+    if [ -z "$message" ]; then
         echo "plans    ${cfg#"$dir"/}"
         planned=$((planned + 1))
     else
