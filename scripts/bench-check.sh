@@ -3,7 +3,8 @@
 # `darknet-bench --json` prints exactly one JSON line with every documented key and sane values,
 # that `darknet-bench --serve` answers one line per forward, that `--batch --json` prints one line
 # with its documented keys, that `--video --json` (on a 20-frame clip ffmpeg makes) prints one
-# line with its documented keys, and that `darknet-microbench` runs.
+# line with its documented keys, that a classifier and networks whose input is not an image are
+# timed, and that `darknet-microbench` runs.
 # Timings are not judged here (see Benchmarks/README.md): only that the tools work.
 #
 # Environment: BENCH_CHECK_SCRATCH (build directory, default .build).
@@ -80,6 +81,18 @@ assert report["codec"] == "h264" and report["width"] == 640 and report["policy"]
 assert min(report["decode_fps"], report["end_to_end_fps"], report["lag_p50_ms"]) > 0, report
 print(f"bench-check: --video OK (decode {report['decode_fps']:.0f} fps, end to end {report['end_to_end_fps']:.1f} fps)")
 EOF
+# Networks without a detection head are timed as classifiers (the last layer's top 5), and an
+# input that is not an RGB image (Go's 19x19 board, a recurrent network's vector) gets noise.
+for network in darknet go rnn; do
+    classifier=$("$bench" --cfg "Weights/darknet/cfg/$network.cfg" --random --runs 2 --warmup 1 --json)
+    python3 - "$network" "$classifier" <<'EOF'
+import json, sys
+report = json.loads(sys.argv[2])
+assert report["detect_median_ms"] is None and report["classify_median_ms"] > 0, report
+assert 0 < report["median_ms"], report
+print(f"bench-check: {sys.argv[1]}.cfg timed as a classifier ({report['classify_median_ms']:.1f} ms)")
+EOF
+done
 if printf 'bogus\n' | "$bench" --cfg "$cfg" --weights "$weights" --warmup 1 --serve > /dev/null 2>&1; then
     echo "bench-check: --serve accepted an unknown command" >&2
     exit 1

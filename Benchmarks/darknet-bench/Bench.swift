@@ -60,13 +60,20 @@ struct Bench {
             forwardCPU.append(cpu)
             if session.lastPassThreads < session.threads { fewerThreads += 1 }
         }
-        var detect: [Double] = []
-        let detectionOptions = DetectionOptions()
+        // A detector's forward and decoding; a network without a detection head (a classifier, a
+        // recurrent network) is read as a classifier: its last layer's top 5.
+        let detects = network.plan.hasDetectionHead
+        var results: [Double] = []
+        let detectionOptions = DetectionOptions(), lastLayer = network.plan.layers.count - 1
         for _ in 0..<options.runs {
             let start = Clock.now
             try session.forward(input)
-            _ = try DetectionDecoder.decode(session, geometry: geometry, labels: [], options: detectionOptions)
-            detect.append(Clock.milliseconds(since: start))
+            if detects {
+                _ = try DetectionDecoder.decode(session, geometry: geometry, labels: [], options: detectionOptions)
+            } else {
+                _ = try session.withOutput(ofLayer: lastLayer) { values, _ in Classifier.topK(values, count: 5) }
+            }
+            results.append(Clock.milliseconds(since: start))
         }
         var layers: [[Double]] = Array(repeating: [], count: network.plan.layers.count)
         if options.layerProfile {
@@ -81,7 +88,7 @@ struct Bench {
                            forward: Stats(forward),
                            forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,
                            fewerThreadForwards: fewerThreads,
-                           detect: Stats(detect), flops: network.plan.flops,
+                           results: Stats(results), detects: detects, flops: network.plan.flops,
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,
                            weightsMegabytes: Double(network.plan.parameterCount * 4) / 1_048_576,
@@ -128,7 +135,11 @@ struct Bench {
         let shape = network.inputShape
         let defaultImage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Weights/darknet/data/dog.jpg")
-        if let url = options.image ?? (FileManager.default.fileExists(atPath: defaultImage.path) ? defaultImage : nil) {
+        // An image only for an RGB input; any other input (one channel, a vector) is noise.
+        if options.image != nil && shape.channels != 3 {
+            throw CLIError("--image: the network's input is \(shape), not an RGB image")
+        }
+        if shape.channels == 3, let url = options.image ?? (FileManager.default.fileExists(atPath: defaultImage.path) ? defaultImage : nil) {
             let (image, geometry) = try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height)
             return (image.pixels, geometry)
         }
@@ -144,4 +155,9 @@ struct Bench {
 
 func readBytes(_ url: URL) throws -> [UInt8] {
     do { return [UInt8](try Data(contentsOf: url)) } catch { throw CLIError("\(url.path): cannot read the file") }
+}
+
+extension NetworkPlan {
+    /// Whether the network decodes detections; darknet-bench times any other as a classifier.
+    var hasDetectionHead: Bool { layers.contains { $0.spec.kind.isDetectionHead } }
 }

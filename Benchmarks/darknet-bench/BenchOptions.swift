@@ -100,10 +100,12 @@ struct BenchOptions {
     /// `float32` or `int8`, for reports.
     var precisionName: String { precision.int8 ? "int8" : "float32" }
 
-    /// A session as the options ask for: with the thread policy unless `--fixed-threads`.
+    /// A session as the options ask for: with the thread policy unless `--fixed-threads`; it
+    /// keeps the detection heads, or for a network without one its last layer (as a classifier's).
     func session(_ network: Network) -> InferenceSession {
-        fixedThreads ? InferenceSession(network: network, split: ThreadSplit(threads: threads))
-            : InferenceSession(network: network, threads: threads)
+        let retained: LayerSelection = network.plan.hasDetectionHead ? .detection : .layers([network.plan.layers.count - 1])
+        return fixedThreads ? InferenceSession(network: network, retaining: retained, split: ThreadSplit(threads: threads))
+            : InferenceSession(network: network, retaining: retained, threads: threads)
     }
 
     /// `latest`, `every` or `stride:N`.

@@ -21,7 +21,10 @@ struct BenchReport {
     let forwardCPUSamples: [Double]
     /// Timed forwards the session's thread policy ran on fewer than `threads` threads.
     let fewerThreadForwards: Int
-    let detect: Stats
+    /// A forward pass and its results: decoded detections, or a classifier's top 5 (`detects`).
+    let results: Stats
+    /// Whether the network has a detection head (else it is timed as a classifier).
+    let detects: Bool
     let flops: Int
     let peakResidentMegabytes: Double
     let sessionMegabytes: Double
@@ -43,10 +46,11 @@ struct BenchReport {
     /// pool samples over several runs.
     func jsonLine() -> String {
         let samples = { (values: [Double]) in "[" + values.map { String(format: "%.3f", $0) }.joined(separator: ", ") + "]" }
-        let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %.2f, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
+        let line = String(format: #"{"cfg": %@, "size": %d, "threads": %d, "runs": %d, "load_ms": %.2f, "median_ms": %.2f, "min_ms": %.2f, "max_ms": %.2f, "gflops": %.2f, "detect_median_ms": %@, "peak_rss_mb": %.1f, "cpu_median_ms": %.2f, "blas": "%@"}"#,
                jsonStringLiteral(cfg), size, threads, runs, loadMilliseconds, forward.median, forward.min, forward.max, gflops,
-               detect.median, peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
-        return String(line.dropLast()) + ", \"fewer_thread_forwards\": \(fewerThreadForwards)"
+               detects ? String(format: "%.2f", results.median) : "null", peakResidentMegabytes, forwardCPU.median, BLAS.kernelName)
+        let classify = detects ? "" : String(format: ", \"classify_median_ms\": %.2f", results.median)
+        return String(line.dropLast()) + classify + ", \"fewer_thread_forwards\": \(fewerThreadForwards)"
             + ", \"precision\": \"\(precision)\", \"int8_layers\": \(int8Layers), \"int16_layers\": \(int16Layers), \"load_phases_ms\": \(jsonMilliseconds(loadPhases))"
             + ", \"forward_ms\": \(samples(forwardSamples)), \"forward_cpu_ms\": \(samples(forwardCPUSamples))}"
     }
@@ -61,7 +65,8 @@ struct BenchReport {
             lines.append("forwards on fewer than \(threads) threads (the session's thread policy): \(fewerThreadForwards) of \(runs)")
         }
         lines.append(String(format: "forward CPU time min %8.2f  median %8.2f  max %8.2f ms (all threads)", forwardCPU.min, forwardCPU.median, forwardCPU.max))
-        lines.append(String(format: "detect           min %8.2f  median %8.2f  max %8.2f ms", detect.min, detect.median, detect.max))
+        lines.append(String(format: "%@ min %8.2f  median %8.2f  max %8.2f ms", detects ? "detect          " : "classify (top 5)",
+                            results.min, results.median, results.max))
         lines.append(String(format: "peak RSS %.1f MB (weights %.1f MB in the file, %.1f MB laid out for the kernels; arena + workspace %.1f MB)",
                             peakResidentMegabytes, weightsMegabytes, residentWeightsMegabytes, sessionMegabytes))
         guard !layerMilliseconds.isEmpty else { return lines.joined(separator: "\n") }

@@ -5,7 +5,7 @@ import DarknetImage
 import BenchmarkKit
 import Foundation
 
-/// `darknet-bench`: load time, forward and detect latency, GFLOPS, peak memory and a
+/// `darknet-bench`: load time, forward and detect (or classify) latency, GFLOPS, peak memory and a
 /// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
 let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
@@ -15,8 +15,10 @@ let usage = """
                          [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
-      --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise)
-      --json       print exactly one JSON line with the summary
+      --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise; noise
+                   for an input that is not an RGB image)
+      --json       print exactly one JSON line with the summary; a network without a detection head
+                   is timed as a classifier (forward and the last layer's top 5: classify_median_ms)
       --serve      after loading and --warmup forwards, print a JSON line, then time one forward per
                    "forward" line on standard input (one JSON line each; peak RSS at end of input),
                    for drivers that interleave systems forward by forward
