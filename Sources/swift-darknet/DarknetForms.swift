@@ -45,8 +45,12 @@ enum DarknetForms {
 
     /// The command a Darknet two-word command names and the arguments after it; nil when
     /// `arguments` does not start with one of Darknet's first words. Throws for a second word
-    /// this tool does not run (`detector train`).
+    /// this tool does not run (`detector train`), and for Darknet's GPU options before the
+    /// command (`darknet -i 1 detect ...`).
     static func command(in arguments: [String]) throws(CLIError) -> (name: String, rest: [String])? {
+        if let first = arguments.first, first == "-i" || first == "-nogpu" {
+            throw CLIError("unknown option \(first) (Darknet's GPU choice: swift-darknet runs on the CPU, leave it out)")
+        }
         guard let first = arguments.first, let seconds = twoWordCommands[first] else { return nil }
         let second = arguments.dropFirst().first ?? ""
         guard let name = seconds[second] else {

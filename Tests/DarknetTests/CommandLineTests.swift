@@ -147,6 +147,7 @@ final class CommandLineTests: XCTestCase {
             (["map", "obj.data", cfg, weights, "-iou_thresh", "0.75"], "unknown option -iou_thresh (did you mean --iou-thresh?)"),
             (["detector", "train", coco, cfg], "unknown command 'detector train' (Darknet's detector commands here: demo, map, recall, test, valid)"),
             (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: predict)"),
+            (["-i", "1", "detect", cfg, weights, image], "unknown option -i (Darknet's GPU choice: swift-darknet runs on the CPU, leave it out)"),
             (["detect", "--cfg", cfg, "--weights", weights], "no image given"),
             (["detect", weights, cfg, image], "missing --cfg"),
         ]
