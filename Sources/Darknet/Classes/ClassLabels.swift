@@ -8,7 +8,8 @@ public enum ClassLabels {
     public static func read(_ url: URL) throws -> [String] {
         let bytes = try readFile(url)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw FileError(path: url.path, reason: "not UTF-8 text" + (FileSignature.guess(bytes).map { ": not a names file but \($0)" } ?? ""))
+            let instead = FileSignature.guess(bytes).map { ": not a names file but \($0)" } ?? ""
+            throw FileError(path: url.path, reason: "not UTF-8 text" + instead)
         }
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map { $0.trimmingWhitespace() }.map(String.init)

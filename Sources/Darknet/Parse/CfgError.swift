@@ -75,9 +75,3 @@ extension CfgError.Reason {
         }
     }
 }
-
-/// `'text'`, or its first 60 characters and how many there are when it is longer (a whole web
-/// page can be one line).
-package func quotedExcerpt(_ text: String) -> String {
-    text.count <= 80 ? "'\(text)'" : "'\(text.prefix(60))...' (\(text.count) characters)"
-}
