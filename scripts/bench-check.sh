@@ -93,6 +93,10 @@ assert 0 < report["median_ms"], report
 print(f"bench-check: {sys.argv[1]}.cfg timed as a classifier ({report['classify_median_ms']:.1f} ms)")
 EOF
 done
+if "$bench" --cfg "$cfg" --weights "$weights" --runs 1 --memory-limit 1 > /dev/null 2>&1; then
+    echo "bench-check: --memory-limit 1 (MiB) planned YOLOv3-tiny" >&2
+    exit 1
+fi
 if printf 'bogus\n' | "$bench" --cfg "$cfg" --weights "$weights" --warmup 1 --serve > /dev/null 2>&1; then
     echo "bench-check: --serve accepted an unknown command" >&2
     exit 1

@@ -41,6 +41,8 @@ struct BenchOptions {
     let fixedThreads: Bool
     /// `--precision`, `--calibrate`, `--calibration`, `--save-calibration` (as swift-darknet's).
     let precision: PrecisionFlags
+    /// `--memory-limit MIB` in bytes: what the network may plan (as swift-darknet's).
+    let memoryLimit: Int
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -74,6 +76,7 @@ struct BenchOptions {
         contend = arguments.flag("contend")
         fixedThreads = arguments.flag("fixed-threads")
         precision = try PrecisionFlags(arguments: &arguments)
+        memoryLimit = try arguments.int("memory-limit", default: PlanOptions().memoryLimit >> 20, range: 1...(1 << 30)) << 20
     }
 
     /// The cfg, resized to `--size`.
@@ -86,7 +89,8 @@ struct BenchOptions {
     /// The plan options `--precision` asks for: for int8, the calibration read, or measured on
     /// the float network (`spec` with `--weights` or `--random` ones).
     func planOptions(_ spec: NetworkSpec) throws -> PlanOptions {
-        try precision.options(PlanOptions(), spec: spec, float: { try network(spec, options: PlanOptions()) }, threads: threads) {
+        let float = PlanOptions(memoryLimit: memoryLimit)
+        return try precision.options(float, spec: spec, float: { try network(spec, options: float) }, threads: threads) {
             FileHandle.standardError.write(Data("darknet-bench: \($0)\n".utf8))
         }
     }

@@ -12,9 +12,12 @@ let usage = """
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
                          [--video FILE [--frames N] [--policy every|latest|stride:N]] [--contend] [--fixed-threads]
+                         [--memory-limit MIB]
                          [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
+      --memory-limit  MiB the network may plan for weights, activations and scratch (default 4096;
+                   yolov4-p6 at 1280x1280 needs 4.5 GB)
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise; noise
                    for an input that is not an RGB image)
       --json       print exactly one JSON line with the summary; a network without a detection head
