@@ -81,7 +81,7 @@ assert report["codec"] == "h264" and report["width"] == 640 and report["policy"]
 assert min(report["decode_fps"], report["end_to_end_fps"], report["lag_p50_ms"]) > 0, report
 print(f"bench-check: --video OK (decode {report['decode_fps']:.0f} fps, end to end {report['end_to_end_fps']:.1f} fps)")
 EOF
-# Networks without a detection head are timed as classifiers (the last layer's top 5), and an
+# Networks without a detection head are timed as classifiers (the top 5 a Classifier reads), and an
 # input that is not an RGB image (Go's 19x19 board, a recurrent network's vector) gets noise.
 for network in darknet go rnn; do
     classifier=$("$bench" --cfg "Weights/darknet/cfg/$network.cfg" --random --runs 2 --warmup 1 --json)

@@ -61,17 +61,17 @@ struct Bench {
             if session.lastPassThreads < session.threads { fewerThreads += 1 }
         }
         // A detector's forward and decoding; a network without a detection head (a classifier, a
-        // recurrent network) is read as a classifier: its last layer's top 5.
-        let detects = network.plan.hasDetectionHead
+        // recurrent network) is read as a classifier: the top 5 of its output layer.
+        let classifierOutput = network.plan.classifierOutput
         var results: [Double] = []
-        let detectionOptions = DetectionOptions(), lastLayer = network.plan.layers.count - 1
+        let detectionOptions = DetectionOptions()
         for _ in 0..<options.runs {
             let start = Clock.now
             try session.forward(input)
-            if detects {
-                _ = try DetectionDecoder.decode(session, geometry: geometry, labels: [], options: detectionOptions)
+            if let classifierOutput {
+                _ = try session.withOutput(ofLayer: classifierOutput) { values, _ in Classifier.topK(values, count: 5) }
             } else {
-                _ = try session.withOutput(ofLayer: lastLayer) { values, _ in Classifier.topK(values, count: 5) }
+                _ = try DetectionDecoder.decode(session, geometry: geometry, labels: [], options: detectionOptions)
             }
             results.append(Clock.milliseconds(since: start))
         }
@@ -88,7 +88,7 @@ struct Bench {
                            forward: Stats(forward),
                            forwardCPU: Stats(forwardCPU), forwardSamples: forward, forwardCPUSamples: forwardCPU,
                            fewerThreadForwards: fewerThreads,
-                           results: Stats(results), detects: detects, flops: network.plan.flops,
+                           results: Stats(results), detects: classifierOutput == nil, flops: network.plan.flops,
                            peakResidentMegabytes: Memory.peakResidentMegabytes(),
                            sessionMegabytes: Double(session.allocatedBytes) / 1_048_576,
                            weightsMegabytes: Double(network.plan.parameterCount * 4) / 1_048_576,
@@ -158,6 +158,7 @@ func readBytes(_ url: URL) throws -> [UInt8] {
 }
 
 extension NetworkPlan {
-    /// Whether the network decodes detections; darknet-bench times any other as a classifier.
-    var hasDetectionHead: Bool { layers.contains { $0.spec.kind.isDetectionHead } }
+    /// For a network without a detection head, the layer darknet-bench reads it at, as a
+    /// `Classifier` would; nil for a detector.
+    var classifierOutput: Int? { detectionHeads.isEmpty ? Classifier.outputLayer(of: self)?.index : nil }
 }

@@ -105,9 +105,9 @@ struct BenchOptions {
     var precisionName: String { precision.int8 ? "int8" : "float32" }
 
     /// A session as the options ask for: with the thread policy unless `--fixed-threads`; it
-    /// keeps the detection heads, or for a network without one its last layer (as a classifier's).
+    /// keeps the detection heads, or for a network without one its classifier output.
     func session(_ network: Network) -> InferenceSession {
-        let retained: LayerSelection = network.plan.hasDetectionHead ? .detection : .layers([network.plan.layers.count - 1])
+        let retained: LayerSelection = network.plan.classifierOutput.map { .layers([$0]) } ?? .detection
         return fixedThreads ? InferenceSession(network: network, retaining: retained, split: ThreadSplit(threads: threads))
             : InferenceSession(network: network, retaining: retained, threads: threads)
     }

@@ -21,7 +21,7 @@ let usage = """
       --image      input image, letterboxed (default: Darknet's dog.jpg if fetched, else noise; noise
                    for an input that is not an RGB image)
       --json       print exactly one JSON line with the summary; a network without a detection head
-                   is timed as a classifier (forward and the last layer's top 5: classify_median_ms)
+                   is timed as a classifier (forward and its output's top 5: classify_median_ms)
       --serve      after loading and --warmup forwards, print a JSON line, then time one forward per
                    "forward" line on standard input (one JSON line each; peak RSS at end of input),
                    for drivers that interleave systems forward by forward

@@ -21,7 +21,8 @@ enum DarknetForms {
         ("-out_filename", "Darknet's -out_filename is --out here", "out"),
         ("-ext_output", "--json prints each box's coordinates", nil),
         ("-dont_show", "swift-darknet opens no window: leave it out", nil),
-        ("-i", "Darknet's GPU index: swift-darknet runs on the CPU, leave it out", nil),
+        ("-i", "Darknet's GPU choice: swift-darknet runs on the CPU, leave it out", nil),
+        ("-nogpu", "Darknet's GPU choice: swift-darknet runs on the CPU, leave it out", nil),
         ("-letter_box", "swift-darknet letterboxes as pjreddie's Darknet; --stretch resizes as AlexeyAB's without -letter_box", nil),
     ]
 
@@ -45,12 +46,10 @@ enum DarknetForms {
 
     /// The command a Darknet two-word command names and the arguments after it; nil when
     /// `arguments` does not start with one of Darknet's first words. Throws for a second word
-    /// this tool does not run (`detector train`), and for Darknet's GPU options before the
-    /// command (`darknet -i 1 detect ...`).
+    /// this tool does not run (`detector train`), and for Darknet's options before the command
+    /// (`darknet -i 1 detect ...`).
     static func command(in arguments: [String]) throws(CLIError) -> (name: String, rest: [String])? {
-        if let first = arguments.first, first == "-i" || first == "-nogpu" {
-            throw CLIError("unknown option \(first) (Darknet's GPU choice: swift-darknet runs on the CPU, leave it out)")
-        }
+        if let first = arguments.first, first.hasPrefix("-") { try checkOptions([first], declared: []) }
         guard let first = arguments.first, let seconds = twoWordCommands[first] else { return nil }
         let second = arguments.dropFirst().first ?? ""
         guard let name = seconds[second] else {

@@ -87,10 +87,7 @@ public final class Classifier: LabelledModel, Sendable {
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
                 sessionPolicy: SessionPolicy = SessionPolicy()) throws {
-        guard let output = network.plan.layers.last(where: { layer in
-            if case .cost = layer.spec.kind { return false }
-            return true
-        }) else { throw ClassifierError.noOutputLayer(cfg: network.plan.file) }
+        guard let output = Self.outputLayer(of: network.plan) else { throw ClassifierError.noOutputLayer(cfg: network.plan.file) }
         let outputs = output.outputShape.count
         guard labels.isEmpty || labels.count >= outputs else {
             throw ClassifierError.tooFewLabels(file: labelsFile, labels: labels.count, outputs: outputs)
@@ -162,6 +159,14 @@ public final class Classifier: LabelledModel, Sendable {
                                    probability: values[index])
                 }
             }
+        }
+    }
+
+    /// The layer a classifier reads its scores from: the last one that is not a `[cost]`.
+    package static func outputLayer(of plan: NetworkPlan) -> LayerPlan? {
+        plan.layers.last { layer in
+            if case .cost = layer.spec.kind { return false }
+            return true
         }
     }
 
