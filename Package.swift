@@ -52,12 +52,12 @@ let package = Package(
             pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]
         ),
-        // FFmpeg's demuxers, decoders, encoders and scaler, for DarknetVideo only.
+        // FFmpeg's demuxers, capture devices, decoders, encoders and scaler, for DarknetVideo only.
         .systemLibrary(
             name: "CFFmpeg",
             path: "Sources/CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+            providers: [.apt(["libavformat-dev", "libavdevice-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         // HTTP and ZMQ for DarknetServe only.
         // No pkgConfig for these two: their headers and libraries are in the default paths, and

@@ -47,7 +47,7 @@ host_packages=(mmdebstrap qemu-user-static binfmt-support)
 compiler_packages=(swiftlang libswiftlang pkg-config libc6-dev libstdc++-14-dev)
 sysroot_packages=(libc6-dev libstdc++-14-dev linux-libc-dev libswiftlang swiftlang libopenblas-dev
     libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libheif-dev libheif-plugin-aomdec
-    libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libmicrohttpd-dev libzmq3-dev)
+    libavformat-dev libavdevice-dev libavcodec-dev libswscale-dev libavutil-dev libmicrohttpd-dev libzmq3-dev)
 
 install_host_packages() {
     local missing=() p

@@ -15,7 +15,7 @@ want_fixtures=0
 
 log() { echo "setup: $*" >&2; }
 
-packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libheif-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
+packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libheif-dev libavformat-dev libavdevice-dev libavcodec-dev libswscale-dev libavutil-dev
           libmicrohttpd-dev libzmq3-dev)
 # python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips;
 # libtiff-tools: tiffcp writes the TIFF variants of the image-format fixtures; libheif-examples:

@@ -55,7 +55,7 @@ struct VideoBench {
         let spec = try options.spec()
         let network = try options.network(spec, options: try options.planOptions(spec))
         let detector = try Detector(network: network, threads: options.threads)
-        let policy = options.policy ?? (reader.kind == .network ? .latest : .every)
+        let policy = options.policy ?? (reader.kind.isLive ? .latest : .every)
         report.policy = policy.description
         let pipeline = DetectionPipeline(detector: detector, policy: policy)
         let feed = VideoFeed(reader: try VideoReader(source: source), pipeline: pipeline,

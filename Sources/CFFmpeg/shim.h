@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <errno.h>
 #include <libavformat/avformat.h>
+#include <libavdevice/avdevice.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
 #include <libavutil/imgutils.h>
@@ -88,6 +89,15 @@ static inline int sd_stream_rotation(const AVStream *stream) {
     theta -= 360 * floor(theta / 360 + 0.9 / 360);
     for (int turn = 90; turn < 360; turn += 90)
         if (fabs(theta - turn) < 1) return turn;
+    return 0;
+}
+
+/* Whether `format` is one of libavdevice's capture inputs (a camera, a screen, a filter graph),
+ * whose frames arrive in real time. */
+static inline int sd_is_capture_device(const AVInputFormat *format) {
+    const AVInputFormat *device = NULL;
+    while ((device = av_input_video_device_next(device)))
+        if (device == format) return 1;
     return 0;
 }
 

@@ -48,17 +48,29 @@ public struct VideoReaderOptions: Sendable, Equatable {
     /// (`VideoReader.rotation`), as `ffmpeg` and OpenCV return them (false: as stored, like
     /// `ffmpeg -noautorotate`). A turned frame is a copy, in the format it would have had.
     public var autorotate: Bool
+    /// The libavformat demuxer or libavdevice input to read the source with, as `ffmpeg -f`
+    /// names it: `v4l2` for a camera (the default for `/dev/video*`), `lavfi`, `x11grab`,
+    /// `mjpeg`...; nil lets libavformat recognise the source.
+    public var inputFormat: String?
+    /// Options of that input, as `ffmpeg` takes them before `-i`: a camera's `video_size`
+    /// (`1280x720`), `framerate` and `input_format` (`mjpeg`), an image sequence's
+    /// `framerate`... An option the input does not have fails the opening.
+    public var inputOptions: [String: String]
 
     /// Options; `VideoReader` refuses invalid ones (`problem`) with `VideoError.cannotOpen`.
-    public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28, autorotate: Bool = true) {
+    public init(timeout: Double = 10, decoderThreads: Int = 1, maxPixels: Int = 1 << 28, autorotate: Bool = true,
+                inputFormat: String? = nil, inputOptions: [String: String] = [:]) {
         self.timeout = timeout
         self.decoderThreads = decoderThreads
         self.maxPixels = maxPixels
         self.autorotate = autorotate
+        self.inputFormat = inputFormat
+        self.inputOptions = inputOptions
     }
 
     /// What is wrong with these options, if anything: a `timeout` that is not a positive
-    /// number of seconds, fewer than 1 `decoderThreads` or `maxPixels`.
+    /// number of seconds, fewer than 1 `decoderThreads` or `maxPixels`, an empty
+    /// `inputFormat` or option name.
     public var problem: ArgumentError? {
         if !(timeout > 0) {
             return ArgumentError(argument: "VideoReaderOptions.timeout", value: String(timeout), expected: "a number of seconds > 0")
@@ -68,6 +80,12 @@ public struct VideoReaderOptions: Sendable, Equatable {
         }
         if maxPixels < 1 {
             return ArgumentError(argument: "VideoReaderOptions.maxPixels", value: String(maxPixels), expected: "an integer >= 1")
+        }
+        if inputFormat?.isEmpty == true {
+            return ArgumentError(argument: "VideoReaderOptions.inputFormat", value: "\"\"", expected: "a format name such as v4l2, or nil")
+        }
+        if inputOptions.keys.contains("") {
+            return ArgumentError(argument: "VideoReaderOptions.inputOptions", value: "\"\" (an option name)", expected: "names such as video_size")
         }
         return nil
     }

@@ -13,10 +13,16 @@ extension VideoReader {
     static func open(_ source: String, kind: VideoSourceKind, memory: MemoryInput?,
                      interrupt: UnsafeMutablePointer<sd_interrupt_state>,
                      options: VideoReaderOptions) throws(VideoError) -> OpenedStream {
+        let input = try inputFormat(for: source, kind: kind, named: options.inputFormat)
         guard var context = avformat_alloc_context() else {
             throw .cannotOpen(source: source, reason: "cannot allocate a format context")
         }
         sd_install_interrupt(context, interrupt)
+        if kind == .device {
+            // A camera that stops sending would block its read forever: read without blocking
+            // and wait in `nextFrame`, within the deadline.
+            context.pointee.flags |= AVFMT_FLAG_NONBLOCK
+        }
         if let memory {
             context.pointee.pb = memory.context
             context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -33,19 +39,27 @@ extension VideoReader {
             av_dict_set(&dictionary, "rw_timeout", microseconds, 0)   // any protocol's reads and writes
             av_dict_set(&dictionary, "overrun_nonfatal", "1", 0)      // udp: a full receive buffer drops, not fails
         }
+        for (name, value) in options.inputOptions { av_dict_set(&dictionary, name, value, 0) }
         sd_set_deadline(interrupt, options.timeout)
         var optional: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = avformat_open_input(&optional, source, nil, &dictionary)
+        let status = avformat_open_input(&optional, source, input, &dictionary)
         guard status >= 0, let opened = optional else {
             // avformat_open_input frees the context on failure.
             if interrupt.pointee.timed_out != 0 { throw .timedOut(source: source, seconds: options.timeout) }
-            throw .cannotOpen(source: source, reason: ffmpegMessage(status))
+            let camera = kind == .device && status == -ENOENT ? " (no camera there)" : ""
+            throw .cannotOpen(source: source, reason: ffmpegMessage(status) + camera)
         }
         context = opened
         func fail(_ error: VideoError) -> VideoError {
             var pointer: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&pointer)
             return error
+        }
+        // avformat_open_input leaves in the dictionary the options nothing took.
+        let unused = options.inputOptions.keys.filter { av_dict_get(dictionary, $0, nil, AV_DICT_MATCH_CASE) != nil }.sorted()
+        if !unused.isEmpty {
+            let name = String(cString: context.pointee.iformat.pointee.name)
+            throw fail(.cannotOpen(source: source, reason: "\(name) has no option \(unused.map { "'\($0)'" }.joined(separator: ", "))"))
         }
         if let reason = misnamedGuess(context, source: source) { throw fail(.cannotOpen(source: source, reason: reason)) }
         sd_set_deadline(interrupt, options.timeout)
@@ -86,6 +100,16 @@ extension VideoReader {
             throw failCodec("frame size \(codec.pointee.width)x\(codec.pointee.height)")
         }
         return OpenedStream(format: context, codec: codec, streamIndex: index)
+    }
+
+    /// The input `name` names, else for a camera path V4L2's, else nil (libavformat probes).
+    private static func inputFormat(for source: String, kind: VideoSourceKind,
+                                    named name: String?) throws(VideoError) -> UnsafePointer<AVInputFormat>? {
+        guard let name = name ?? (kind == .device ? "video4linux2" : nil) else { return nil }
+        guard let format = findInputFormat(name) else {
+            throw .cannotOpen(source: source, reason: "this FFmpeg has no input format '\(name)' (`ffmpeg -formats` lists them)")
+        }
+        return format
     }
 
     /// Why `source` is refused when libavformat recognised it only by a guess it warns about

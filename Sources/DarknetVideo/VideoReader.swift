@@ -3,8 +3,10 @@ import Darknet
 import Dispatch
 
 /// Reads the frames of anything libavformat opens — MP4/MKV/AVI files (H.264, HEVC, MPEG-4,
-/// MJPEG...), image sequences (`frames/%04d.png`) and network URLs (`rtsp://`, `http://`,
-/// `udp://`, `tcp://`) — decoding its best video stream with libavcodec, in software.
+/// MJPEG...), image sequences (`frames/%04d.png`), network URLs (`rtsp://`, `http://`,
+/// `udp://`, `tcp://`) and capture devices (a V4L2 camera, `/dev/video0`; any libavdevice input
+/// through `VideoReaderOptions.inputFormat`) — decoding its best video stream with libavcodec,
+/// in software.
 ///
 /// `nextFrame()` returns frames in decode order with the stream's timestamps and flushes the
 /// decoder at the end, so the last frames are not lost; `frames` gives them as an
@@ -16,7 +18,7 @@ import Dispatch
 public final class VideoReader: @unchecked Sendable {
     /// The path or URL, as given.
     public let source: String
-    /// File, image sequence or network stream.
+    /// File, image sequence, network stream or capture device.
     public let kind: VideoSourceKind
     /// Frame size the stream declares, turned upright when the reader turns its frames
     /// (`rotation`; each frame's own size is in its pixel buffer).
@@ -36,7 +38,7 @@ public final class VideoReader: @unchecked Sendable {
     /// Frames returned so far.
     public private(set) var framesRead = 0
     /// Packets cut short or rejected by the decoder (decoding goes on with the next one; a file
-    /// with any ends in `VideoError.readFailed`, a network stream tolerates them).
+    /// with any ends in `VideoError.readFailed`, a network stream or device tolerates them).
     public private(set) var damagedPackets = 0
 
     private let timeout: Double
@@ -51,6 +53,7 @@ public final class VideoReader: @unchecked Sendable {
     /// The turn applied to each frame (`rotation` when autorotating, else 0).
     private let turn: Int
     private var draining = false
+    private var waitingForDevice = false
     private var finished = false
     private var pendingError: VideoError?
     private var lastPresentationTime: Duration?
@@ -75,10 +78,10 @@ public final class VideoReader: @unchecked Sendable {
 
     private init(source: String, memory: MemoryInput?, options: VideoReaderOptions) throws(VideoError) {
         if let problem = options.problem { throw .cannotOpen(source: source, reason: problem.description) }
-        Self.silenceLibraries
+        Self.prepareLibraries
         self.source = source
         self.memory = memory
-        kind = memory == nil ? VideoSourceKind(source) : .file
+        kind = memory == nil ? VideoSourceKind(source, inputFormat: options.inputFormat) : .file
         timeout = options.timeout
         interrupt = .allocate(capacity: 1)
         interrupt.initialize(to: sd_interrupt_state())
@@ -103,7 +106,7 @@ public final class VideoReader: @unchecked Sendable {
         frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
         if stream.pointee.nb_frames > 0 {
             estimatedFrameCount = Int(stream.pointee.nb_frames)
-        } else if kind != .network, opened.format.pointee.duration > 0, let frameRate {
+        } else if !kind.isLive, opened.format.pointee.duration > 0, let frameRate {
             estimatedFrameCount = Int((Double(opened.format.pointee.duration) / Double(AV_TIME_BASE) * frameRate).rounded())
         } else {
             estimatedFrameCount = nil
@@ -148,8 +151,15 @@ public final class VideoReader: @unchecked Sendable {
                 finished = true
                 break
             }
-            sd_set_deadline(interrupt, timeout)
+            if !waitingForDevice { sd_set_deadline(interrupt, timeout) }
             let read = av_read_frame(format, packet)
+            // A capture device is read without blocking (see `open`): no frame yet is a short
+            // sleep, within the same deadline.
+            waitingForDevice = read == sd_averror_eagain() && sd_interrupt_callback(interrupt) == 0
+            if waitingForDevice {
+                av_usleep(1000)
+                continue
+            }
             if read < 0 {
                 if interrupt.pointee.cancelled != 0 {
                     pendingError = .cancelled(source: source)
@@ -178,7 +188,7 @@ public final class VideoReader: @unchecked Sendable {
             throw error
         }
         if framesRead == 0 { throw .noFrames(source: source) }
-        if kind != .network && damagedPackets > 0 && !reportedDamage {
+        if !kind.isLive && damagedPackets > 0 && !reportedDamage {
             // A file whose packets were cut short or failed to decode (a truncated MP4 ends
             // this way): the frames before the damage were returned, the end is an error.
             reportedDamage = true
@@ -205,5 +215,15 @@ public final class VideoReader: @unchecked Sendable {
         return VideoFrame(pixels: pixels, presentationTime: presentationTime, index: index, decodeInstant: .now)
     }
 
-    private static let silenceLibraries: Void = sd_quiet_logs()
+    /// Quiets libav*'s logs and makes libavdevice's inputs known to libavformat, once.
+    private static let prepareLibraries: Void = {
+        sd_quiet_logs()
+        avdevice_register_all()
+    }()
+
+    /// The demuxer or capture input `name` names (`ffmpeg -formats` lists them), or nil.
+    static func findInputFormat(_ name: String) -> UnsafePointer<AVInputFormat>? {
+        prepareLibraries
+        return av_find_input_format(name)
+    }
 }

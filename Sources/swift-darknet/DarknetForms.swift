@@ -23,6 +23,9 @@ enum DarknetForms {
         ("-dont_show", "swift-darknet opens no window: leave it out", nil),
         ("-i", "Darknet's GPU choice: swift-darknet runs on the CPU, leave it out", nil),
         ("-nogpu", "Darknet's GPU choice: swift-darknet runs on the CPU, leave it out", nil),
+        ("-c", "Darknet's camera index -c N is --camera N here", "camera"),
+        ("-w", "a camera's frame size is --input-option video_size=WxH here", "camera"),
+        ("-fps", "a camera's frame rate is --input-option framerate=N here", "camera"),
         ("-letter_box", "swift-darknet letterboxes as pjreddie's Darknet; --stretch resizes as AlexeyAB's without -letter_box", nil),
     ]
 

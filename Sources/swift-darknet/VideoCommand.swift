@@ -6,22 +6,30 @@ import DarknetVideo
 import Foundation
 
 /// `swift-darknet video`: detections on every (or the latest) frame of a video file, image
-/// sequence or network stream.
+/// sequence, network stream or camera.
 struct VideoCommand: Command {
     static let name = "video"
-    static let abstract = "detect objects in a video file, image sequence or stream"
+    static let abstract = "detect objects in a video file, image sequence, stream or camera"
     static let operands = "INPUT"
     static let description = """
-        INPUT: anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, or a URL
-        (rtsp://, http://, udp://, tcp://)
+        INPUT: anything FFmpeg opens: a file (MP4, MKV, AVI...), frames/%04d.png, a URL
+        (rtsp://, http://, udp://, tcp://) or a camera (/dev/video0, or --camera 0)
         At the end: frames read, processed, dropped, processed fps, latency p50/p95 (stderr).
         """
     static let detectionFlags = DetectionFlags(offersStretch: false)
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
+        OptionGroup("input", [
+            .value("camera", "N", "camera N (/dev/videoN, V4L2) instead of INPUT, as Darknet's demo -c N"),
+            .value("input-format", "NAME", "read INPUT with this FFmpeg input (ffmpeg -f NAME): v4l2, lavfi, x11grab..."),
+            .value("input-option", "KEY=VALUE", """
+                an option of that input, as ffmpeg takes it before -i (repeatable): a camera's
+                video_size=1280x720, framerate=30, input_format=mjpeg
+                """),
+        ]),
         OptionGroup("frames", [
             .flag("every", "process every frame, the decoder waits (default for files and sequences)"),
-            .flag("live", "process the newest frame, drop the others (default for network URLs)"),
+            .flag("live", "process the newest frame, drop the others (default for network URLs and cameras)"),
             .value("stride", "N", default: "1", "only every Nth frame (by decode index) is a candidate"),
             .value("duration", "SECONDS", "stop after that much stream time"),
             .value("input-timeout", "SECONDS", default: "10", "to wait for an input that sends nothing"),
@@ -52,6 +60,8 @@ struct VideoCommand: Command {
 
     let detectorFlags: DetectorFlags
     let input: String
+    let inputFormat: String?
+    let inputOptions: [String: String]
     let options: DetectionOptions
     let classNames: [String]
     let json: Bool
@@ -89,21 +99,41 @@ struct VideoCommand: Command {
         let track = arguments.flag("track")
         tracking = track || smooth > 0
             ? TrackerOptions(smoothing: smooth > 1 ? .movingAverage(frames: smooth) : .none) : nil
-        guard arguments.positionals.count == 1, let input = arguments.positionals.first else {
-            throw CLIError(arguments.positionals.isEmpty ? "no video input given" : "one video input at a time")
+        inputFormat = arguments.string("input-format")
+        inputOptions = try Self.inputOptions(arguments.strings("input-option"))
+        let camera: Int? = arguments.string("camera") == nil ? nil : try arguments.int("camera", default: 0, range: 0...255)
+        switch (camera, arguments.positionals.count) {
+        case (let index?, 0): input = VideoSourceKind.cameraPath(index)
+        case (nil, 1): input = arguments.positionals[0]
+        case (nil, 0): throw CLIError("no video input given: a file, a URL or --camera N (Darknet's demo without a file reads camera 0)")
+        case (_?, _): throw CLIError("--camera and INPUT exclude each other")
+        default: throw CLIError("one video input at a time")
         }
-        self.input = input
+    }
+
+    /// `--input-option KEY=VALUE` items as a dictionary.
+    static func inputOptions(_ items: [String]) throws(CLIError) -> [String: String] {
+        var options: [String: String] = [:]
+        for item in items {
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw CLIError("--input-option takes KEY=VALUE (video_size=1280x720), got '\(item)'")
+            }
+            options[String(item[..<equals])] = String(item[item.index(after: equals)...])
+        }
+        return options
     }
 
     func run() throws -> Int32 {
         let files = try detectorFlags.model.resolve()
         // The input before the network: a bad file or URL fails before the weights load.
-        let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout, autorotate: autorotate))
+        let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout, autorotate: autorotate,
+                                                                                inputFormat: inputFormat,
+                                                                                inputOptions: inputOptions))
         let detector = try detectorFlags.loadDetector(files, threads: threads)
         let network = detector.network
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: detector.labels) }
-        let mode: FramePolicy.Mode = (live ?? (reader.kind == .network)) ? .latest : .every
+        let mode: FramePolicy.Mode = (live ?? reader.kind.isLive) ? .latest : .every
         let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options,
                                          tracking: tracking)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
@@ -113,7 +143,7 @@ struct VideoCommand: Command {
                              options: VideoFeed.Options(duration: duration.map { .rounded(seconds: $0) },
                                                         keptFrames: output != nil ? 120 : 0))
         let run = VideoRun(feed: feed, output: output, json: json,
-                           progress: VideoProgressLine(enabled: isatty(2) != 0 && reader.kind != .network),
+                           progress: VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive),
                            total: reader.estimatedFrameCount)
         let interrupt = Self.onInterrupt { feed.stop() }
         defer { interrupt.cancel() }
@@ -127,7 +157,7 @@ struct VideoCommand: Command {
         }
         let summary = run.statistics.summary(read: feed.framesRead, skipped: feed.framesSkipped)
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
-        if reader.damagedPackets > 0 && reader.kind == .network {
+        if reader.damagedPackets > 0 && reader.kind.isLive {
             warn("\(input): \(reader.damagedPackets) damaged packets skipped")
         }
         if let failure {

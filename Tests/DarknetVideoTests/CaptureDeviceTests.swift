@@ -1,0 +1,98 @@
+import Darknet
+import DarknetVideo
+import Foundation
+import TestSupport
+import XCTest
+
+/// Capture devices through libavdevice. This machine has no camera, so the device is
+/// libavdevice's `lavfi` input (frames from an FFmpeg filter graph, in real time with its
+/// `realtime` filter); a V4L2 camera takes the same path with `v4l2` as its input format.
+final class CaptureDeviceTests: XCTestCase {
+    /// Frames of a device input are the frames the `ffmpeg` command reads from it, byte for
+    /// byte, in the format the graph gives (I420 straight from the device, RGB), with its times.
+    func testDeviceFramesEqualTheFFmpegCommands() throws {
+        let directory = try temporaryDirectory("device")
+        for (format, planes) in [("yuv420p", 3), ("rgb24", 1)] {
+            let graph = "testsrc2=size=64x48:rate=25,format=\(format)"
+            let reader = try VideoReader(source: graph, options: VideoReaderOptions(inputFormat: "lavfi"))
+            XCTAssertEqual(reader.kind, .device)
+            XCTAssertEqual([reader.width, reader.height], [64, 48])
+            XCTAssertNil(reader.estimatedFrameCount, "a device has no length")
+            let frames = try (0..<3).map { _ in try XCTUnwrap(try reader.nextFrame()) }
+            XCTAssertEqual(frames.map(\.index), [0, 1, 2])
+            XCTAssertEqual(frames.map(\.presentationTime), [.zero, .milliseconds(40), .milliseconds(80)])
+
+            let raw = directory.appendingPathComponent("\(format).raw")
+            try FFmpeg.run(["-f", "lavfi", "-i", graph, "-frames:v", "3", "-f", "rawvideo", "-pix_fmt", format, raw.path])
+            let expected = [UInt8](try Data(contentsOf: raw))
+            let read = frames.flatMap { VideoReaderTests.planes($0.pixels).joined() }
+            XCTAssertEqual(VideoReaderTests.planes(frames[0].pixels).count, planes, format)
+            XCTAssertNil(VideoReaderTests.firstDifference(read, expected), "\(format): the first byte that differs from ffmpeg's")
+        }
+    }
+
+    /// A camera path is a device read with V4L2, a missing one an error that says so, and an
+    /// input or option FFmpeg does not have is named instead of ignored.
+    func testDeviceErrorsNameWhatIsMissing() throws {
+        XCTAssertEqual(VideoSourceKind("/dev/video0"), .device)
+        XCTAssertEqual(VideoSourceKind.cameraPath(2), "/dev/video2")
+        XCTAssertEqual(VideoSourceKind("testsrc2", inputFormat: "lavfi"), .device)
+        XCTAssertEqual(VideoSourceKind("clip.raw", inputFormat: "h264"), .file, "a demuxer is not a device")
+        XCTAssertTrue(VideoSourceKind.device.isLive && VideoSourceKind.network.isLive && !VideoSourceKind.file.isLive)
+
+        let cases: [(String, VideoReaderOptions, String)] = [
+            ("/dev/video97", VideoReaderOptions(), "/dev/video97: cannot open as video: No such file or directory (no camera there)"),
+            ("testsrc2", VideoReaderOptions(inputFormat: "nosuch"),
+             "testsrc2: cannot open as video: this FFmpeg has no input format 'nosuch' (`ffmpeg -formats` lists them)"),
+            ("testsrc2", VideoReaderOptions(inputFormat: "lavfi", inputOptions: ["video_size": "640x480", "nosuch": "1"]),
+             "testsrc2: cannot open as video: lavfi has no option 'nosuch', 'video_size'"),
+            ("testsrc2", VideoReaderOptions(inputFormat: ""),
+             "testsrc2: cannot open as video: 'VideoReaderOptions.inputFormat': invalid value \"\", expected a format name such as v4l2, or nil"),
+        ]
+        for (source, options, message) in cases {
+            XCTAssertThrowsError(try VideoReader(source: source, options: options), source) { error in
+                XCTAssertEqual((error as? VideoError)?.description, message)
+            }
+        }
+    }
+
+    /// `video` on a device: a picture from it gives the detections `detect` gives on the same
+    /// pixels, and frames arriving faster than the network runs are dropped by default (the
+    /// newest is processed, as for a network stream), so the lag does not grow.
+    func testVideoOnADeviceDetectsAndDropsStaleFrames() throws {
+        let directory = try temporaryDirectory("device")
+        let photo = try TestPaths.require(TestPaths.sample("dog.jpg"))
+        let png = directory.appendingPathComponent("dog.png")
+        try FFmpeg.run(["-i", photo.path, "-pix_fmt", "rgb24", png.path])
+        let model = try TestPaths.tinyModelArguments()
+        let still = try SwiftDarknetTool.run(["video"] + model + ["--json", "--input-format", "lavfi",
+                                                                "movie=\(photo.path),format=rgb24"])
+        XCTAssertEqual(still.status, 0, still.stderr)
+        let detect = try SwiftDarknetTool.run(["detect"] + model + ["--json", png.path])
+        XCTAssertEqual(detect.status, 0, detect.stderr)
+        let frame = try XCTUnwrap(try still.jsonLines().first)
+        let detections = try XCTUnwrap(frame["detections"] as? [[String: Any]])
+        XCTAssertFalse(detections.isEmpty)
+        XCTAssertEqual(detections as NSArray, try XCTUnwrap(try detect.jsonLines().first?["detections"] as? NSArray))
+
+        let fast = try SwiftDarknetTool.run(["video"] + model + ["--json", "--duration", "1", "--input-format", "lavfi",
+                                                               "testsrc2=size=320x240:rate=500,realtime"], timeout: 60)
+        XCTAssertEqual(fast.status, 0, fast.stderr)
+        let read = try XCTUnwrap(LiveStreamTests.numbers(in: fast.stderr, after: ["frames read ", "processed ", "dropped "]), fast.stderr)
+        XCTAssertGreaterThan(read[0], 400, fast.stderr)
+        XCTAssertGreaterThan(read[2], 0, "a 500 fps device outruns the network: \(fast.stderr)")
+        XCTAssertEqual(read[1] + read[2], read[0], fast.stderr)
+        let indices = try fast.jsonLines().compactMap { $0["frame"] as? Int }
+        XCTAssertEqual(indices.count, Int(read[1]))
+        XCTAssertEqual(indices, indices.sorted())
+    }
+
+    /// A camera that is not there fails before the network loads, naming it, exit status 1.
+    func testMissingCameraIsExitStatusOne() throws {
+        let result = try SwiftDarknetTool.run(["video"] + (try TestPaths.tinyModelArguments()) + ["--camera", "97"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("/dev/video97: cannot open as video: No such file or directory (no camera there)"),
+                      result.stderr)
+    }
+}
