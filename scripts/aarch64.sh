@@ -96,11 +96,15 @@ make_sysroot() {
     mmdebstrap --quiet --arch=arm64 --variant=extract \
         --include="$(IFS=,; echo "${sysroot_packages[*]}")" "$suite" "$1" "$mirror"
     # What the packages' maintainer scripts and the merged-/usr layout would have made:
-    # the loader and libraries under /lib, OpenBLAS's alternatives link, and /sysroot (the
+    # the loader and libraries under /lib, OpenBLAS's alternatives links (libavdevice's
+    # dependencies load libblas.so.3 and liblapack.so.3), and /sysroot (the
     # Swift runtime's rpath in the binaries) naming the sysroot itself when qemu loads from it.
     local d
     for d in lib bin sbin; do [ -e "$1/$d" ] || ln -s "usr/$d" "$1/$d"; done
-    ln -sf openblas-pthread/libopenblas.so.0 "$1/usr/lib/aarch64-linux-gnu/libopenblas.so.0"
+    local library
+    for library in libopenblas.so.0 libblas.so.3 liblapack.so.3; do
+        ln -sf "openblas-pthread/$library" "$1/usr/lib/aarch64-linux-gnu/$library"
+    done
     ln -sfn . "$1/sysroot"
     # qemu looks a guest's paths up in the sysroot first: /dev and /tmp must be the host's.
     rm -rf "$1/dev" "$1/tmp"
@@ -113,7 +117,7 @@ setup() {
     install_host_packages
     enable_binfmt
     make_root "$compiler" "$suite ${compiler_packages[*]}" make_compiler
-    make_root "$sysroot" "$suite ${sysroot_packages[*]} layout-2" make_sysroot
+    make_root "$sysroot" "$suite ${sysroot_packages[*]} layout-3" make_sysroot
     log "compiler: $(in_compiler swift --version 2>/dev/null | head -n 1)"
 }
 
@@ -240,7 +244,8 @@ run() {
 #             on the NEON integer set, which a CPU without dot products plans (OpenBLAS's
 #             Cortex-A57 kernels, which Cortex-A72 runs);
 #   io        image decoding through arm64's libraries against Darknet's pixels, malformed input,
-#             a few command-line runs of the aarch64 swift-darknet.
+#             a few command-line runs of the aarch64 swift-darknet, frames of a capture device
+#             through arm64's libavdevice against the host ffmpeg's.
 # Under a budget of about 20 minutes for setup, build and test on two cores with the roots
 # cached: the build takes about 5, the test modules about 5, the groups about 6.
 ci_groups=()
@@ -279,7 +284,9 @@ group io cortex-a72 \
     DarknetTests.CommandLineTests/testForwardRunsSeveralInputsAsTimeSteps \
     DarknetTests.CommandLineTests/testHelpGoesToStdoutWithStatus0 \
     DarknetTests.CommandLineTests/testInputErrorsExit1AndNameTheFile \
-    DarknetTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr
+    DarknetTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr \
+    DarknetVideoTests.CaptureDeviceTests/testDeviceFramesEqualTheFFmpegCommands \
+    DarknetVideoTests.CaptureDeviceTests/testDeviceErrorsNameWhatIsMissing
 group integer max,sve=off \
     DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
 
