@@ -35,6 +35,9 @@ public final class VideoReader: @unchecked Sendable {
     public let estimatedFrameCount: Int?
     /// The decoder's name (`h264`, `mjpeg`, `png`, ...).
     public let codecName: String
+    /// FFmpeg's name of the pixel format the decoder gives (`yuv420p`, `yuyv422` from a camera,
+    /// `rgb24`...); frames in another format than I420, NV12 or RGB are converted to RGB.
+    public let pixelFormatName: String
     /// Frames returned so far.
     public private(set) var framesRead = 0
     /// Packets cut short or rejected by the decoder (decoding goes on with the next one; a file
@@ -102,6 +105,7 @@ public final class VideoReader: @unchecked Sendable {
         let (storedWidth, storedHeight) = (Int(opened.codec.pointee.width), Int(opened.codec.pointee.height))
         (width, height) = turn == 90 || turn == 270 ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
         codecName = String(cString: opened.codec.pointee.codec.pointee.name)
+        pixelFormatName = av_get_pix_fmt_name(opened.codec.pointee.pix_fmt).map { String(cString: $0) } ?? "unknown"
         let rate = av_guess_frame_rate(opened.format, stream, nil)
         frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
         if stream.pointee.nb_frames > 0 {

@@ -129,6 +129,12 @@ struct VideoCommand: Command {
         let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout, autorotate: autorotate,
                                                                                 inputFormat: inputFormat,
                                                                                 inputOptions: inputOptions))
+        if reader.kind == .device {
+            // What the device agreed to, which its --input-option values may not have asked for.
+            let rate = reader.frameRate.map { String(format: " at %g fps", $0) } ?? ""
+            let opened = "\(reader.width)x\(reader.height) \(reader.codecName) (\(reader.pixelFormatName))\(rate)"
+            FileHandle.standardError.write(Data("swift-darknet: \(input): \(opened)\n".utf8))
+        }
         let detector = try detectorFlags.loadDetector(files, threads: threads)
         let network = detector.network
         var options = options

@@ -57,8 +57,9 @@ final class CaptureDeviceTests: XCTestCase {
     }
 
     /// `video` on a device: a picture from it gives the detections `detect` gives on the same
-    /// pixels, and frames arriving faster than the network runs are dropped by default (the
-    /// newest is processed, as for a network stream), so the lag does not grow.
+    /// pixels, what the device gives is said first, and frames arriving faster than the network
+    /// runs are dropped by default (the newest is processed, as for a network stream), so the
+    /// lag does not grow.
     func testVideoOnADeviceDetectsAndDropsStaleFrames() throws {
         let directory = try temporaryDirectory("device")
         let photo = try TestPaths.require(TestPaths.sample("dog.jpg"))
@@ -78,6 +79,8 @@ final class CaptureDeviceTests: XCTestCase {
         let fast = try SwiftDarknetTool.run(["video"] + model + ["--json", "--duration", "1", "--input-format", "lavfi",
                                                                "testsrc2=size=320x240:rate=500,realtime"], timeout: 60)
         XCTAssertEqual(fast.status, 0, fast.stderr)
+        XCTAssertTrue(fast.stderr.hasPrefix("swift-darknet: testsrc2=size=320x240:rate=500,realtime: 320x240 rawvideo (yuv420p) at 500 fps\n"),
+                      "what the device gives, first: \(fast.stderr)")
         let read = try XCTUnwrap(LiveStreamTests.numbers(in: fast.stderr, after: ["frames read ", "processed ", "dropped "]), fast.stderr)
         XCTAssertGreaterThan(read[0], 400, fast.stderr)
         XCTAssertGreaterThan(read[2], 0, "a 500 fps device outruns the network: \(fast.stderr)")
