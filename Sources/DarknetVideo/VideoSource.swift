@@ -30,7 +30,7 @@ public enum VideoSourceKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `file`, `image sequence` or `network stream`.
+    /// `file`, `image sequence`, `network stream` or `capture device`.
     public var description: String {
         switch self {
         case .file: "file"
