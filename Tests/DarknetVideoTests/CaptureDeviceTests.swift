@@ -90,6 +90,22 @@ final class CaptureDeviceTests: XCTestCase {
         XCTAssertEqual(indices, indices.sorted())
     }
 
+    /// The first V4L2 camera, where the machine has one: one frame of the size it says. Without
+    /// one (the test machines), the output says the V4L2 path was not exercised.
+    func testTheFirstCameraGivesAFrameIfThereIsOne() throws {
+        let cameras = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
+            .filter { $0.hasPrefix("video") }.sorted()
+        guard let first = cameras.first else {
+            print("CaptureDeviceTests: no V4L2 camera (/dev/video*) on this machine: reading one was not exercised; "
+                  + "devices are tested through libavdevice's lavfi input")
+            return
+        }
+        let reader = try VideoReader(source: "/dev/\(first)")
+        XCTAssertEqual(reader.kind, .device)
+        let frame = try XCTUnwrap(try reader.nextFrame())
+        XCTAssertEqual([frame.pixels.width, frame.pixels.height], [reader.width, reader.height])
+    }
+
     /// A camera that is not there fails before the network loads, naming it, exit status 1.
     func testMissingCameraIsExitStatusOne() throws {
         let result = try SwiftDarknetTool.run(["video"] + (try TestPaths.tinyModelArguments()) + ["--camera", "97"])
