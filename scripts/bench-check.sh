@@ -3,7 +3,7 @@
 # `darknet-bench --json` prints exactly one JSON line with every documented key and sane values,
 # that `darknet-bench --serve` answers one line per forward, that `--batch --json` prints one line
 # with its documented keys, that `--video --json` (on a 20-frame clip ffmpeg makes) prints one
-# line with its documented keys, that a classifier and networks whose input is not an image are
+# line with its documented keys and reads a capture device, that a classifier and networks whose input is not an image are
 # timed, and that `darknet-microbench` runs.
 # Timings are not judged here (see Benchmarks/README.md): only that the tools work.
 #
@@ -81,6 +81,22 @@ assert report["codec"] == "h264" and report["width"] == 640 and report["policy"]
 assert min(report["decode_fps"], report["end_to_end_fps"], report["lag_p50_ms"]) > 0, report
 print(f"bench-check: --video OK (decode {report['decode_fps']:.0f} fps, end to end {report['end_to_end_fps']:.1f} fps)")
 EOF
+# A capture device (libavdevice's lavfi input, as a camera's v4l2 would be) defaults to the latest
+# frame, and an option the input does not have is refused by name.
+device=$("$bench" --cfg "$cfg" --weights "$weights" --video "testsrc2=size=640x480:rate=30" --input-format lavfi \
+    --frames 20 --json)
+python3 - "$device" <<'EOF'
+import json, sys
+report = json.loads(sys.argv[1])
+assert report["codec"] == "rawvideo" and report["width"] == 640 and report["policy"] == "latest", report
+assert report["frames"] == 20 and report["processed"] >= 1 and report["processed"] + report["dropped"] == 20, report
+print(f"bench-check: --video on a device OK (processed {report['processed']} of 20, policy latest)")
+EOF
+if refused=$("$bench" --cfg "$cfg" --weights "$weights" --video testsrc2 --input-format lavfi --input-option nosuch=1 2>&1); then
+    echo "bench-check: --input-option nosuch=1 was accepted" >&2
+    exit 1
+fi
+grep -q "lavfi has no option 'nosuch'" <<< "$refused" || { echo "bench-check: unexpected refusal: $refused" >&2; exit 1; }
 # Networks without a detection head are timed as classifiers (the top 5 a Classifier reads), and an
 # input that is not an RGB image (Go's 19x19 board, a recurrent network's vector) gets noise.
 for network in darknet go rnn; do

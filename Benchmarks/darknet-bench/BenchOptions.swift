@@ -43,6 +43,9 @@ struct BenchOptions {
     let precision: PrecisionFlags
     /// `--memory-limit MIB` in bytes: what the network may plan (as swift-darknet's).
     let memoryLimit: Int
+    /// `--input-format NAME` and `--input-option KEY=VALUE` for `--video` (as swift-darknet video's).
+    let inputFormat: String?
+    let inputOptions: [String: String]
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
@@ -77,6 +80,8 @@ struct BenchOptions {
         fixedThreads = arguments.flag("fixed-threads")
         precision = try PrecisionFlags(arguments: &arguments)
         memoryLimit = try arguments.int("memory-limit", default: PlanOptions().memoryLimit >> 20, range: 1...(1 << 30)) << 20
+        inputFormat = arguments.string("input-format")
+        inputOptions = try arguments.keyValues("input-option", example: "video_size=1280x720")
     }
 
     /// The cfg, resized to `--size`.

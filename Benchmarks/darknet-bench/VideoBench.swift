@@ -37,6 +37,10 @@ struct VideoBench {
         }
     }
 
+    private var readerOptions: VideoReaderOptions {
+        VideoReaderOptions(inputFormat: options.inputFormat, inputOptions: options.inputOptions)
+    }
+
     func run() throws -> Report {
         var report = Report()
         report.source = source
@@ -45,7 +49,7 @@ struct VideoBench {
         // once at a time.
         let isLive: Bool
         do {
-            let reader = try VideoReader(source: source)
+            let reader = try VideoReader(source: source, options: readerOptions)
             report.width = reader.width
             report.height = reader.height
             report.codec = reader.codecName
@@ -63,7 +67,7 @@ struct VideoBench {
         let policy = options.policy ?? (isLive ? .latest : .every)
         report.policy = policy.description
         let pipeline = DetectionPipeline(detector: detector, policy: policy)
-        let feed = VideoFeed(reader: try VideoReader(source: source), pipeline: pipeline,
+        let feed = VideoFeed(reader: try VideoReader(source: source, options: readerOptions), pipeline: pipeline,
                              options: VideoFeed.Options(frameLimit: limit))
         let results = Collected()
         let done = DispatchSemaphore(value: 0)

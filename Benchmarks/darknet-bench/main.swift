@@ -11,7 +11,8 @@ let usage = """
     usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
-                         [--video FILE [--frames N] [--policy every|latest|stride:N]] [--contend] [--fixed-threads]
+                         [--video FILE [--frames N] [--policy every|latest|stride:N]
+                                       [--input-format NAME] [--input-option KEY=VALUE ...]] [--contend] [--fixed-threads]
                          [--memory-limit MIB]
                          [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
@@ -30,10 +31,10 @@ let usage = """
                    with --policy (default latest); prints frames, processed, dropped, input and processed
                    fps, the forward median and the capture-to-result lag (p50, p95, p95 of the first and
                    the last 100 frames); --json: exactly one JSON line
-      --video      a video file or URL (anything swift-darknet video opens): decodes it alone (decode fps),
-                   then decodes it into a DetectionPipeline with --policy (default every) and prints
-                   end-to-end fps and the decode-to-result lag (p50, p95); --frames caps both passes;
-                   --json: exactly one JSON line
+      --video      a video file, URL or camera (anything swift-darknet video opens, with its --input-format
+                   and --input-option): decodes it alone (decode fps), then decodes it into a DetectionPipeline
+                   with --policy (default every; latest for URLs and cameras) and prints end-to-end fps and
+                   the decode-to-result lag (p50, p95); --frames caps both passes; --json: exactly one JSON line
       --batch      images/s over DIR's .jpg/.jpeg/.png files: sequential (decode, letterbox, forward,
                    boxes one after another), overlapped (the next image prepared during the forward),
                    with --threads N above 1 parallel (N images at once, one thread each: detect --jobs N

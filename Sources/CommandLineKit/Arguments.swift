@@ -139,6 +139,19 @@ public struct Arguments {
         return options[name] ?? []
     }
 
+    /// Every `--name KEY=VALUE` given, as a dictionary (a later key wins); `example` shows the
+    /// form in the error for a value without `=` or without a key.
+    public mutating func keyValues(_ name: String, example: String) throws(CLIError) -> [String: String] {
+        var pairs: [String: String] = [:]
+        for item in strings(name) {
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw CLIError("--\(name) takes KEY=VALUE (\(example)), got '\(item)'")
+            }
+            pairs[String(item[..<equals])] = String(item[item.index(after: equals)...])
+        }
+        return pairs
+    }
+
     public mutating func required(_ name: String) throws(CLIError) -> String {
         guard let value = string(name) else { throw CLIError("missing --\(name)") }
         return value

@@ -100,7 +100,7 @@ struct VideoCommand: Command {
         tracking = track || smooth > 0
             ? TrackerOptions(smoothing: smooth > 1 ? .movingAverage(frames: smooth) : .none) : nil
         inputFormat = arguments.string("input-format")
-        inputOptions = try Self.inputOptions(arguments.strings("input-option"))
+        inputOptions = try arguments.keyValues("input-option", example: "video_size=1280x720")
         let camera: Int? = arguments.string("camera") == nil ? nil : try arguments.int("camera", default: 0, range: 0...255)
         switch (camera, arguments.positionals.count) {
         case (let index?, 0): input = VideoSourceKind.cameraPath(index)
@@ -109,18 +109,6 @@ struct VideoCommand: Command {
         case (_?, _): throw CLIError("--camera and INPUT exclude each other")
         default: throw CLIError("one video input at a time")
         }
-    }
-
-    /// `--input-option KEY=VALUE` items as a dictionary.
-    static func inputOptions(_ items: [String]) throws(CLIError) -> [String: String] {
-        var options: [String: String] = [:]
-        for item in items {
-            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
-                throw CLIError("--input-option takes KEY=VALUE (video_size=1280x720), got '\(item)'")
-            }
-            options[String(item[..<equals])] = String(item[item.index(after: equals)...])
-        }
-        return options
     }
 
     func run() throws -> Int32 {
