@@ -10,10 +10,9 @@ struct OpenedStream {
 extension VideoReader {
     /// Opens the container (bounded by the interrupt deadline), finds the best video stream
     /// and opens its decoder; frees everything it made if a step fails.
-    static func open(_ source: String, kind: VideoSourceKind, memory: MemoryInput?,
+    static func open(_ source: String, input: UnsafePointer<AVInputFormat>?, kind: VideoSourceKind, memory: MemoryInput?,
                      interrupt: UnsafeMutablePointer<sd_interrupt_state>,
                      options: VideoReaderOptions) throws(VideoError) -> OpenedStream {
-        let input = try inputFormat(for: source, kind: kind, named: options.inputFormat)
         guard var context = avformat_alloc_context() else {
             throw .cannotOpen(source: source, reason: "cannot allocate a format context")
         }
@@ -102,10 +101,10 @@ extension VideoReader {
         return OpenedStream(format: context, codec: codec, streamIndex: index)
     }
 
-    /// The input `name` names, else for a camera path V4L2's, else nil (libavformat probes).
-    private static func inputFormat(for source: String, kind: VideoSourceKind,
-                                    named name: String?) throws(VideoError) -> UnsafePointer<AVInputFormat>? {
-        guard let name = name ?? (kind == .device ? "video4linux2" : nil) else { return nil }
+    /// The input `name` names, else for a camera path (`/dev/video0`) V4L2's, else nil
+    /// (libavformat probes).
+    static func inputFormat(for source: String, named name: String?) throws(VideoError) -> UnsafePointer<AVInputFormat>? {
+        guard let name = name ?? (VideoSourceKind(source) == .device ? "video4linux2" : nil) else { return nil }
         guard let format = findInputFormat(name) else {
             throw .cannotOpen(source: source, reason: "this FFmpeg has no input format '\(name)' (`ffmpeg -formats` lists them)")
         }

@@ -84,13 +84,14 @@ public final class VideoReader: @unchecked Sendable {
         Self.prepareLibraries
         self.source = source
         self.memory = memory
-        kind = memory == nil ? VideoSourceKind(source, inputFormat: options.inputFormat) : .file
+        let input = try Self.inputFormat(for: source, named: options.inputFormat)
+        kind = memory == nil ? VideoSourceKind(source, input: input) : .file
         timeout = options.timeout
         interrupt = .allocate(capacity: 1)
         interrupt.initialize(to: sd_interrupt_state())
         let opened: OpenedStream
         do {
-            opened = try Self.open(source, kind: kind, memory: memory, interrupt: interrupt, options: options)
+            opened = try Self.open(source, input: input, kind: kind, memory: memory, interrupt: interrupt, options: options)
         } catch {
             interrupt.deallocate()
             throw error

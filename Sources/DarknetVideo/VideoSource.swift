@@ -43,7 +43,12 @@ public enum VideoSourceKind: Sendable, Equatable, CustomStringConvertible {
     /// The kind of `source` read with the input format named `inputFormat` (FFmpeg's `-f`):
     /// a capture device if libavdevice lists that format, else the kind of `source` alone.
     public init(_ source: String, inputFormat: String?) {
-        if let inputFormat, let format = VideoReader.findInputFormat(inputFormat), sd_is_capture_device(format) != 0 {
+        self.init(source, input: inputFormat.flatMap(VideoReader.findInputFormat))
+    }
+
+    /// The kind of `source` read with `input`: a capture device if libavdevice lists it.
+    init(_ source: String, input: UnsafePointer<AVInputFormat>?) {
+        if let input, sd_is_capture_device(input) != 0 {
             self = .device
         } else {
             self.init(source)

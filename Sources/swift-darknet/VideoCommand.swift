@@ -60,16 +60,14 @@ struct VideoCommand: Command {
 
     let detectorFlags: DetectorFlags
     let input: String
-    let inputFormat: String?
-    let inputOptions: [String: String]
+    /// `--input-timeout`, `--no-autorotate`, `--input-format` and `--input-option`.
+    let readerOptions: VideoReaderOptions
     let options: DetectionOptions
     let classNames: [String]
     let json: Bool
     let live: Bool?
     let stride: Int
     let duration: Double?
-    let timeout: Double
-    let autorotate: Bool
     let threads: Int
     let out: String?
     let tracking: TrackerOptions?
@@ -91,16 +89,16 @@ struct VideoCommand: Command {
             guard let seconds = Double(text), seconds > 0 else { throw CLIError("--duration must be a positive number of seconds, got '\(text)'") }
             return seconds
         }
-        timeout = Double(try arguments.float("input-timeout", range: 0.1...3600))
-        autorotate = !arguments.flag("no-autorotate")
+        readerOptions = VideoReaderOptions(timeout: Double(try arguments.float("input-timeout", range: 0.1...3600)),
+                                           autorotate: !arguments.flag("no-autorotate"),
+                                           inputFormat: arguments.string("input-format"),
+                                           inputOptions: try arguments.keyValues("input-option", example: "video_size=1280x720"))
         threads = try arguments.int("threads", range: 1...256)
         out = arguments.string("out")
         let smooth = try arguments.int("smooth", range: 0...10_000)
         let track = arguments.flag("track")
         tracking = track || smooth > 0
             ? TrackerOptions(smoothing: smooth > 1 ? .movingAverage(frames: smooth) : .none) : nil
-        inputFormat = arguments.string("input-format")
-        inputOptions = try arguments.keyValues("input-option", example: "video_size=1280x720")
         let camera: Int? = arguments.string("camera") == nil ? nil : try arguments.int("camera", default: 0, range: 0...255)
         switch (camera, arguments.positionals.count) {
         case (let index?, 0): input = VideoSourceKind.cameraPath(index)
@@ -114,9 +112,7 @@ struct VideoCommand: Command {
     func run() throws -> Int32 {
         let files = try detectorFlags.model.resolve()
         // The input before the network: a bad file or URL fails before the weights load.
-        let reader = try VideoReader(source: input, options: VideoReaderOptions(timeout: timeout, autorotate: autorotate,
-                                                                                inputFormat: inputFormat,
-                                                                                inputOptions: inputOptions))
+        let reader = try VideoReader(source: input, options: readerOptions)
         if reader.kind == .device {
             // What the device agreed to, which its --input-option values may not have asked for.
             let rate = reader.frameRate.map { String(format: " at %g fps", $0) } ?? ""
