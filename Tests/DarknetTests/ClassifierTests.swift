@@ -39,6 +39,56 @@ final class ClassifierTests: XCTestCase {
         XCTAssertGreaterThan(predictions[0].probability, predictions[4].probability, "a real ranking", file: file, line: line)
     }
 
+    /// Frames (8-bit pixels in any RGB-family layout) classify exactly as the decoded image does,
+    /// and a region as its crop.
+    func testFramesGiveTheImagePathsClassification() throws {
+        let classifier = try darknetClassifier()
+        let top3 = ClassificationOptions(top: 3)
+        for name in ["dog", "eagle"] {
+            let image = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("\(name).jpg")))
+            let expected = try classifier.classify(image, options: top3)
+            XCTAssertEqual(expected.count, 3)
+            for format in [PixelFormat.bgra, .rgb, .argb, .bgr, .rgba] {
+                let frame = try image.pixelBuffer(format: format)
+                XCTAssertEqual(try classifier.classify(frame, options: top3), expected, "\(name) \(format)")
+            }
+            let frame = try image.pixelBuffer(format: .bgra)
+            let region = PixelRegion(x: 40, y: 30, width: image.width / 2, height: image.height / 2)
+            let crop = PlanarImage(pixels: try frame.cropped(to: region))
+            let inRegion = try classifier.classify(frame, region: region, options: top3)
+            XCTAssertEqual(inRegion, try classifier.classify(crop, options: top3), "\(name) region")
+            XCTAssertNotEqual(inRegion.map(\.probability), expected.map(\.probability), "\(name): the region is another input")
+        }
+        let frame = try PlanarImage(contentsOf: TestPaths.sample("dog.jpg")).pixelBuffer(format: .bgra)
+        XCTAssertThrowsError(try classifier.classify(frame, options: ClassificationOptions(top: -1))) { error in
+            XCTAssertTrue(error is ArgumentError, "\(error)")
+        }
+        XCTAssertThrowsError(try classifier.classify(frame, region: PixelRegion(x: 700, y: 0, width: 100, height: 100))) { error in
+            XCTAssertTrue(error is PixelBufferError, "\(error)")
+        }
+    }
+
+    /// A frame classified from a task gives what the blocking call gives.
+    func testAsyncFrameClassificationEqualsTheBlockingCall() async throws {
+        let classifier = try darknetClassifier()
+        let frame = try PlanarImage(contentsOf: TestPaths.sample("eagle.jpg")).pixelBuffer(format: .rgb)
+        let blocking = try classify(frame, with: classifier)
+        let fromTask = try await classifier.classify(frame, options: ClassificationOptions(top: 4))
+        XCTAssertEqual(fromTask, blocking)
+        XCTAssertEqual(blocking.count, 4)
+    }
+
+    private func classify(_ frame: PixelBuffer, with classifier: Classifier) throws -> [Classification] {
+        try classifier.classify(frame, options: ClassificationOptions(top: 4))
+    }
+
+    private func darknetClassifier() throws -> Classifier {
+        let zoo = ZooFidelityTests.zoo
+        return try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
+                              weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")),
+                              names: try TestPaths.require(TestPaths.sample("imagenet.shortnames.list")))
+    }
+
     /// The README's classifier example, run on the random-weights `darknet.cfg`.
     func testReadmeClassifierExample() throws {
         let zoo = ZooFidelityTests.zoo

@@ -135,6 +135,33 @@ public final class Classifier: LabelledModel, Sendable {
         return try await runner.run { pooled in try self.classify(input, top: options.top, in: pooled) }
     }
 
+    /// Classifies 8-bit pixels (a camera or decoder frame), letterboxed straight from the bytes
+    /// into the network input (see `PixelBuffer.letterbox(into:width:height:channels:)`).
+    /// - Parameters:
+    ///   - pixels: the frame.
+    ///   - region: only this part of the frame is classified (a crop).
+    ///   - options: how many classes to report.
+    /// - Returns: for RGB-family pixels, exactly what `classify(PlanarImage(pixels: pixels), options:)`
+    ///   returns.
+    /// - Throws: `ArgumentError` for a negative `top`, `PixelBufferError` for a region outside the
+    ///   frame or colour pixels into a 1-channel network.
+    public func classify(_ pixels: PixelBuffer, region: PixelRegion? = nil,
+                         options: ClassificationOptions = ClassificationOptions()) throws -> [Classification] {
+        try options.validate()
+        let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        return try runner.run { pooled in try self.classify(source, top: options.top, in: pooled) }
+    }
+
+    /// `classify(_:region:options:)` with the forward pass on the library's own threads; the
+    /// calling task suspends meanwhile.
+    public func classify(_ pixels: PixelBuffer, region: PixelRegion? = nil,
+                         options: ClassificationOptions = ClassificationOptions()) async throws -> [Classification] {
+        try Task.checkCancellation()
+        try options.validate()
+        let source = try region.map { region throws(PixelBufferError) in try pixels.cropped(to: region) } ?? pixels
+        return try await runner.run { pooled in try self.classify(source, top: options.top, in: pooled) }
+    }
+
     /// Sessions created and alive, and calls run so far.
     public var sessionStatistics: SessionStatistics { runner.statistics }
 
@@ -146,9 +173,21 @@ public final class Classifier: LabelledModel, Sendable {
         return try image.letterboxed(width: shape.width, height: shape.height).image.pixels
     }
 
+    private func classify(_ pixels: PixelBuffer, top: Int, in pooled: PooledSession) throws -> [Classification] {
+        let shape = network.inputShape
+        _ = try pixels.letterbox(into: pooled.input, width: shape.width, height: shape.height, channels: shape.channels)
+        try pooled.session.forward(UnsafeBufferPointer(pooled.input))
+        return try predictions(in: pooled, top: top)
+    }
+
     private func classify(_ input: [Float], top: Int, in pooled: PooledSession) throws -> [Classification] {
         try pooled.session.forward(input)
-        return try pooled.session.withOutput(ofLayer: outputLayer) { output, _ in
+        return try predictions(in: pooled, top: top)
+    }
+
+    /// The `top` classes of the forward pass `pooled` has just run.
+    private func predictions(in pooled: PooledSession, top: Int) throws -> [Classification] {
+        try pooled.session.withOutput(ofLayer: outputLayer) { output, _ in
             var values = Array(output)
             if let hierarchy, hierarchy.count == values.count {
                 values.withUnsafeMutableBufferPointer { hierarchy.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: true) }
