@@ -16,31 +16,21 @@ struct ClassifyCommand: Command {
         """
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
-        OptionGroup("classification", [
-            .value("top", "N", default: "5", "how many classes to print per image"),
-            .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
+        OptionGroup("classification", ClassifierFlags.classificationOptions + [
             .flag("json", #"one line per image: {"image", "width", "height", "predictions": [{"class", "label", "prob"}]}"#),
         ]),
         OptionGroup("images", ImageSourceFlags.options),
         PlanFlags.options,
     ]
 
-    let model: ModelOptions
-    let labelFiles: LabelFiles
-    let plan: PlanFlags
-    let top: Int
+    let classifierFlags: ClassifierFlags
     let json: Bool
-    let threads: Int
     let sources: ImageSourceFlags
     let images: [String]
 
     init(arguments: inout Arguments) throws {
-        model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
-        plan = try PlanFlags(arguments: &arguments)
-        top = try arguments.int("top", range: 1...100_000)
+        classifierFlags = try ClassifierFlags(arguments: &arguments)
         json = arguments.flag("json")
-        threads = try arguments.int("threads", range: 1...256)
         sources = ImageSourceFlags(arguments: &arguments)
         images = arguments.positionals
         try sources.requireImages(images)
@@ -48,19 +38,12 @@ struct ClassifyCommand: Command {
 
     func run() throws -> Int32 {
         let paths = try sources.imagePaths(images)
-        let (cfg, weights, names) = try model.resolve()
-        let spec = try loadSpec(cfg)
-        try report(spec, options: plan.options)
-        let network = try Network(spec: spec, weights: weights, options: plan.options)
-        let unlabelled = try Classifier(network: network, threads: threads)
-        let outputs = network.plan.layers[unlabelled.outputLayer].outputShape.count
-        let (labels, labelsFile) = try labelFiles.load(names: names, classes: outputs, cfg: cfg, what: "outputs")
-        let classifier = try Classifier(network: network, labels: labels, labelsFile: labelsFile, threads: threads)
+        let classifier = try classifierFlags.loadClassifier()
         var failures = 0
         for path in paths {
             do {
                 let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
-                let predictions = try classifier.classify(image, top: top)
+                let predictions = try classifier.classify(image, top: classifierFlags.top)
                 if json {
                     print(ClassificationJSON.line(image: path, width: image.width, height: image.height,
                                                   predictions: predictions))
@@ -79,9 +62,14 @@ struct ClassifyCommand: Command {
 /// The `classify --json` line format: one object per image, most probable class first.
 enum ClassificationJSON {
     static func line(image: String, width: Int, height: Int, predictions: [Classification]) -> String {
+        #"{"image": \#(jsonStringLiteral(image)), "width": \#(width), "height": \#(height), "predictions": \#(array(predictions))}"#
+    }
+
+    /// `[{"class", "label", "prob"}, ...]`, most probable first.
+    static func array(_ predictions: [Classification]) -> String {
         let items = predictions.map { p in
             String(format: #"{"class": %d, "label": %@, "prob": %.6f}"#, p.classIndex, jsonStringLiteral(p.label), p.probability)
         }
-        return #"{"image": \#(jsonStringLiteral(image)), "width": \#(width), "height": \#(height), "predictions": [\#(items.joined(separator: ", "))]}"#
+        return "[" + items.joined(separator: ", ") + "]"
     }
 }

@@ -19,25 +19,8 @@ struct VideoCommand: Command {
     static let detectionFlags = DetectionFlags(offersStretch: false)
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
-        OptionGroup("input", [
-            .value("camera", "N", "camera N (/dev/videoN, V4L2) instead of INPUT, as Darknet's demo -c N"),
-            .value("input-format", "NAME", "read INPUT with this FFmpeg input (ffmpeg -f NAME): v4l2, lavfi, x11grab..."),
-            .value("input-option", "KEY=VALUE", """
-                an option of that input, as ffmpeg takes it before -i (repeatable): a camera's
-                video_size=1280x720, framerate=30, input_format=mjpeg
-                """),
-        ]),
-        OptionGroup("frames", [
-            .flag("every", "process every frame, the decoder waits (default for files and sequences)"),
-            .flag("live", "process the newest frame, drop the others (default for network URLs and cameras)"),
-            .value("stride", "N", default: "1", "only every Nth frame (by decode index) is a candidate"),
-            .value("duration", "SECONDS", "stop after that much stream time"),
-            .value("input-timeout", "SECONDS", default: "10", "to wait for an input that sends nothing"),
-            .flag("no-autorotate", """
-                frames as stored: without it, a video whose display matrix says to turn it (a
-                phone's portrait video) is read upright, as ffmpeg shows it
-                """),
-        ]),
+        VideoInputFlags.inputOptions,
+        VideoInputFlags.frameOptions,
         OptionGroup("detection", detectionFlags.options + [
             .value("max-det", "N", default: "0", "at most N detections a frame, the most confident (0: all)"),
             .value("classes", "0,16|dog,cat", "only these classes (indices or labels)"),
@@ -59,15 +42,10 @@ struct VideoCommand: Command {
     ]
 
     let detectorFlags: DetectorFlags
-    let input: String
-    /// `--input-timeout`, `--no-autorotate`, `--input-format` and `--input-option`.
-    let readerOptions: VideoReaderOptions
+    let source: VideoInputFlags
     let options: DetectionOptions
     let classNames: [String]
     let json: Bool
-    let live: Bool?
-    let stride: Int
-    let duration: Double?
     let threads: Int
     let out: String?
     let tracking: TrackerOptions?
@@ -81,56 +59,29 @@ struct VideoCommand: Command {
         self.options = options
         classNames = arguments.string("classes").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         json = arguments.flag("json")
-        let live = arguments.flag("live"), every = arguments.flag("every")
-        guard !(live && every) else { throw CLIError("--live and --every exclude each other") }
-        self.live = live ? true : every ? false : nil
-        stride = try arguments.int("stride", range: 1...1_000_000)
-        duration = try arguments.string("duration").map { text in
-            guard let seconds = Double(text), seconds > 0 else { throw CLIError("--duration must be a positive number of seconds, got '\(text)'") }
-            return seconds
-        }
-        readerOptions = VideoReaderOptions(timeout: Double(try arguments.float("input-timeout", range: 0.1...3600)),
-                                           autorotate: !arguments.flag("no-autorotate"),
-                                           inputFormat: arguments.string("input-format"),
-                                           inputOptions: try arguments.keyValues("input-option", example: "video_size=1280x720"))
         threads = try arguments.int("threads", range: 1...256)
         out = arguments.string("out")
         let smooth = try arguments.int("smooth", range: 0...10_000)
         let track = arguments.flag("track")
         tracking = track || smooth > 0
             ? TrackerOptions(smoothing: smooth > 1 ? .movingAverage(frames: smooth) : .none) : nil
-        let camera: Int? = arguments.string("camera") == nil ? nil : try arguments.int("camera", default: 0, range: 0...255)
-        switch (camera, arguments.positionals.count) {
-        case (let index?, 0): input = VideoSourceKind.cameraPath(index)
-        case (nil, 1): input = arguments.positionals[0]
-        case (nil, 0): throw CLIError("no video input given: a file, a URL or --camera N (Darknet's demo without a file reads camera 0)")
-        case (_?, _): throw CLIError("--camera and INPUT exclude each other")
-        default: throw CLIError("one video input at a time")
-        }
+        source = try VideoInputFlags(arguments: &arguments)
     }
 
     func run() throws -> Int32 {
         let files = try detectorFlags.model.resolve()
-        // The input before the network: a bad file or URL fails before the weights load.
-        let reader = try VideoReader(source: input, options: readerOptions)
-        if reader.kind == .device {
-            // What the device agreed to, which its --input-option values may not have asked for.
-            let rate = reader.frameRate.map { String(format: " at %g fps", $0) } ?? ""
-            let opened = "\(reader.width)x\(reader.height) \(reader.codecName) (\(reader.pixelFormatName))\(rate)"
-            FileHandle.standardError.write(Data("swift-darknet: \(input): \(opened)\n".utf8))
-        }
+        let reader = try source.openReader()
         let detector = try detectorFlags.loadDetector(files, threads: threads)
         let network = detector.network
         var options = options
         if !classNames.isEmpty { options.classes = try Self.classIndices(classNames, labels: detector.labels) }
-        let mode: FramePolicy.Mode = (live ?? reader.kind.isLive) ? .latest : .every
-        let pipeline = DetectionPipeline(detector: detector, policy: FramePolicy(mode: mode, stride: stride), options: options,
+        let pipeline = DetectionPipeline(detector: detector, policy: source.policy(for: reader), options: options,
                                          tracking: tracking)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader, classCount: DetectionDecoder.classCount(of: network.plan)) }
         // --out draws each result on its frame: the latest 120 frames are kept for it (a
         // --live run drops most of them unseen).
         let feed = VideoFeed(reader: reader, pipeline: pipeline,
-                             options: VideoFeed.Options(duration: duration.map { .rounded(seconds: $0) },
+                             options: VideoFeed.Options(duration: source.duration,
                                                         keptFrames: output != nil ? 120 : 0))
         let run = VideoRun(feed: feed, output: output, json: json,
                            progress: VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive),
@@ -148,7 +99,7 @@ struct VideoCommand: Command {
         let summary = run.statistics.summary(read: feed.framesRead, skipped: feed.framesSkipped)
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
         if reader.damagedPackets > 0 && reader.kind.isLive {
-            warn("\(input): \(reader.damagedPackets) damaged packets skipped")
+            warn("\(source.input): \(reader.damagedPackets) damaged packets skipped")
         }
         if let failure {
             FileHandle.standardError.write(Data("swift-darknet: \(failure)\n".utf8))
