@@ -1,7 +1,7 @@
 import Darknet
 import Foundation
 
-/// Per-frame timings of a `video` run and the closing summary.
+/// Per-frame timings of a `video` or `classify-video` run and the closing summary.
 struct VideoStatistics {
     private(set) var latencies: [Double] = []
     private let start = DispatchTime.now().uptimeNanoseconds
@@ -10,8 +10,13 @@ struct VideoStatistics {
 
     /// Records one processed frame: its latency (decoded to result) and forward time.
     mutating func record(_ frame: FrameStatistics) {
-        latencies.append(frame.captureToResult.inSeconds)
-        forwards.append(frame.forwardTime.inSeconds)
+        record(latency: frame.captureToResult, forward: frame.forwardTime)
+    }
+
+    /// Records one processed frame: decoded to result, and the network's part of it.
+    mutating func record(latency: Duration, forward: Duration) {
+        latencies.append(latency.inSeconds)
+        forwards.append(forward.inSeconds)
     }
 
     var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }

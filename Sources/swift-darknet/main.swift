@@ -9,8 +9,8 @@ import Foundation
 /// unknown command or option, a missing or malformed option value), with the mistake and a line
 /// pointing to the command's help on stderr.
 let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self,
-                                    ServeCommand.self, MapCommand.self, ValidCommand.self, RecallCommand.self,
-                                    HeadsCommand.self]
+                                    ClassifyVideoCommand.self, ServeCommand.self, MapCommand.self, ValidCommand.self,
+                                    RecallCommand.self, HeadsCommand.self]
 
 /// The tool's version (`--version`).
 let version = "0.1.0"
@@ -22,7 +22,8 @@ enum ExitStatus {
 
 @MainActor func overview() -> String {
     var text = "usage: swift-darknet <command> [options]\n       swift-darknet --version\n\ncommands:\n"
-    for command in commands { text += "  \(command.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(command.abstract)\n" }
+    let width = (commands.map { command in command.name.count }.max() ?? 0) + 2
+    for command in commands { text += "  \(command.name.padding(toLength: width, withPad: " ", startingAt: 0))\(command.abstract)\n" }
     text += "\nswift-darknet help <command> (or <command> --help) shows a command's options.\n"
     text += DarknetForms.overview + "\n"
     text += "Exit status: 0 success, 1 input error, 2 usage mistake.\n"

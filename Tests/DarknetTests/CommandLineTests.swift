@@ -128,6 +128,8 @@ final class CommandLineTests: XCTestCase {
             (["detector", "demo", coco, cfg, weights, "no/such.mp4"], "no/such.mp4"),
             (["classifier", "predict", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg",
               "no/such.weights", image], "no/such.weights"),
+            (["classifier", "demo", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg",
+              weights, "no/such.mp4"], "no/such.mp4"),
         ]
         for (arguments, file) in missing {
             let result = try run(arguments)
@@ -154,7 +156,12 @@ final class CommandLineTests: XCTestCase {
              "--input-option takes KEY=VALUE (video_size=1280x720), got 'video_size'"),
             (["map", "obj.data", cfg, weights, "-iou_thresh", "0.75"], "unknown option -iou_thresh (did you mean --iou-thresh?)"),
             (["detector", "train", coco, cfg], "unknown command 'detector train' (Darknet's detector commands here: demo, map, recall, test, valid)"),
-            (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: predict)"),
+            (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: demo, predict)"),
+            (["classifier", "demo", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg", weights, "-c", "1"],
+             "unknown option -c (Darknet's camera index -c N is --camera N here)"),
+            (["classifier", "demo", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg", weights],
+             "no video input given: a file, a URL or --camera N (Darknet's demo without a file reads camera 0)"),
+            (["classify-video", cfg, weights, "--top", "0", "pan.mp4"], "--top must be an integer in 1...100000, got '0'"),
             (["-i", "1", "detect", cfg, weights, image], "unknown option -i (Darknet's GPU choice: swift-darknet runs on the CPU, leave it out)"),
             (["detect", "--cfg", cfg, "--weights", weights], "no image given"),
             (["detect", weights, cfg, image], "missing --cfg"),
@@ -363,11 +370,14 @@ final class CommandLineTests: XCTestCase {
             if text.contains("ImageSourceFlags(arguments:") { found.formUnion(try options(in: "ImageSourceFlags.swift")) }
             if text.contains("TilingFlags(arguments:") { found.formUnion(try options(in: "TilingFlags.swift")) }
             if text.contains("EvaluationFlags(arguments:") { found.formUnion(try options(in: "EvaluationFlags.swift")) }
+            if text.contains("VideoInputFlags(arguments:") { found.formUnion(try options(in: "VideoInputFlags.swift")) }
+            if text.contains("ClassifierFlags(arguments:") { found.formUnion(try options(in: "ClassifierFlags.swift")) }
             return found
         }
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
                         "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift", "map": "MapCommand.swift",
-                        "valid": "ValidCommand.swift", "recall": "RecallCommand.swift", "heads": "HeadsCommand.swift"]
+                        "valid": "ValidCommand.swift", "recall": "RecallCommand.swift", "heads": "HeadsCommand.swift",
+                        "classify-video": "ClassifyVideoCommand.swift"]
         for (name, file) in commands {
             let read = try options(in: file)
             XCTAssertFalse(read.isEmpty, file)

@@ -1,0 +1,90 @@
+import CommandLineKit
+import Darknet
+import DarknetVideo
+import Foundation
+
+/// `swift-darknet classify-video`: the top classes of a Darknet classifier for every (or the
+/// latest) frame of a video file, image sequence, network stream or camera, as Darknet's
+/// `classifier demo` shows them.
+struct ClassifyVideoCommand: Command {
+    static let name = "classify-video"
+    static let abstract = "classify the frames of a video file, image sequence, stream or camera"
+    static let operands = "INPUT"
+    static let description = """
+        INPUT: anything FFmpeg opens, as for video: a file, frames/%04d.png, a URL or a camera
+        (/dev/video0, or --camera 0). Each frame is letterboxed as Darknet's classifier demo does.
+        default output: "frame N at T s: label: NN.NN%, ..." per classified frame
+        At the end: frames read, classified (processed), dropped, fps, latency p50/p95 (stderr).
+        """
+    static let optionGroups = [
+        ModelOptions.options([LabelFiles.option]),
+        VideoInputFlags.inputOptions,
+        VideoInputFlags.frameOptions,
+        OptionGroup("classification", ClassifierFlags.classificationOptions),
+        OptionGroup("output", [
+            .flag("json", #"one line per classified frame: {"frame", "time", "predictions": [{"class", "label", "prob"}]}"#),
+        ]),
+        PlanFlags.options,
+    ]
+
+    let classifierFlags: ClassifierFlags
+    let source: VideoInputFlags
+    let json: Bool
+
+    init(arguments: inout Arguments) throws {
+        classifierFlags = try ClassifierFlags(arguments: &arguments)
+        json = arguments.flag("json")
+        source = try VideoInputFlags(arguments: &arguments)
+    }
+
+    func run() throws -> Int32 {
+        _ = try classifierFlags.model.resolve()
+        let reader = try source.openReader()
+        let classifier = try classifierFlags.loadClassifier()
+        let queue = FrameQueue(reader: reader, policy: source.policy(for: reader), duration: source.duration)
+        let progress = VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive)
+        let interrupt = VideoCommand.onInterrupt { queue.stop() }
+        defer { interrupt.cancel() }
+        let options = ClassificationOptions(top: classifierFlags.top)
+        var statistics = VideoStatistics()
+        var failure: (any Error)?
+        queue.start()
+        while let frame = queue.next() {
+            let started = ContinuousClock.now
+            do {
+                let predictions = try classifier.classify(frame.pixels, options: options)
+                let now = ContinuousClock.now
+                statistics.record(latency: now - frame.decodeInstant, forward: now - started)
+                emit(predictions, of: frame)
+            } catch {
+                failure = error
+                queue.stop()
+                break
+            }
+            progress.update { statistics.progress(read: queue.framesRead, total: reader.estimatedFrameCount) }
+        }
+        queue.join()
+        progress.clear()
+        if failure == nil, let error = queue.error { failure = error }
+        let summary = statistics.summary(read: queue.framesRead, skipped: queue.framesSkipped)
+        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
+        if reader.damagedPackets > 0 && reader.kind.isLive {
+            warn("\(source.input): \(reader.damagedPackets) damaged packets skipped")
+        }
+        if let failure {
+            FileHandle.standardError.write(Data("swift-darknet: \(cliMessage(failure))\n".utf8))
+            return 1
+        }
+        return 0
+    }
+
+    /// One JSON line, or a text line, per classified frame, written unbuffered.
+    private func emit(_ predictions: [Classification], of frame: VideoFrame) {
+        let line = json
+            ? String(format: #"{"frame": %d, "time": %.6f, "predictions": "#, frame.index, frame.presentationTime.inSeconds)
+                + ClassificationJSON.array(predictions) + "}"
+            : String(format: "frame %d at %.3f s: ", frame.index, frame.presentationTime.inSeconds)
+                + predictions.map(\.description).joined(separator: ", ")
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `swift-darknet classify-video` (Darknet's `classifier demo`): Darknet's reference classifier
+/// (`darknet.cfg`, random weights) on frames of a file and of a device.
+final class ClassifyVideoCommandTests: XCTestCase {
+    private func model() throws -> [String] {
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        return ["--cfg", try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
+                "--weights", try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path,
+                "--names", try TestPaths.require(TestPaths.sample("imagenet.shortnames.list")).path]
+    }
+
+    /// Every frame of a lossless video, and the picture a device gives, classify as `classify`
+    /// classifies the same pixels in a PNG: the same classes, the same probabilities.
+    func testFramesClassifyAsTheSamePixelsInAnImage() throws {
+        let directory = try temporaryDirectory("classify-video")
+        let photo = try TestPaths.require(TestPaths.sample("eagle.jpg"))
+        let png = directory.appendingPathComponent("eagle.png")
+        try FFmpeg.run(["-i", photo.path, "-pix_fmt", "rgb24", png.path])
+        let clip = directory.appendingPathComponent("eagle.mkv")
+        try FFmpeg.run(["-loop", "1", "-framerate", "25", "-i", png.path, "-frames:v", "3", "-c:v", "png", clip.path])
+        let model = try model()
+        let image = try SwiftDarknetTool.run(["classify"] + model + ["--json", "--top", "3", png.path])
+        XCTAssertEqual(image.status, 0, image.stderr)
+        let expected = try XCTUnwrap(try image.jsonLines().first?["predictions"] as? [[String: Any]])
+        XCTAssertEqual(expected.count, 3)
+
+        let file = try SwiftDarknetTool.run(["classify-video"] + model + ["--json", "--top", "3", clip.path])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        let frames = try file.jsonLines()
+        XCTAssertEqual(frames.compactMap { $0["frame"] as? Int }, [0, 1, 2], "a file: every frame")
+        XCTAssertEqual(frames.compactMap { $0["time"] as? Double }, [0, 0.04, 0.08])
+        for frame in frames {
+            XCTAssertEqual(try XCTUnwrap(frame["predictions"] as? [[String: Any]]) as NSArray, expected as NSArray)
+        }
+        XCTAssertTrue(file.stderr.contains("frames read 3, processed 3, dropped 0"), file.stderr)
+
+        let device = try SwiftDarknetTool.run(["classify-video"] + model + ["--top", "3", "--input-format", "lavfi",
+                                                                            "movie=\(png.path),format=rgb24"])
+        XCTAssertEqual(device.status, 0, device.stderr)
+        let text = expected.map { p in String(format: "%@: %.2f%%", p["label"] as! String, (p["prob"] as! Double) * 100) }
+        XCTAssertEqual(device.stdout, "frame 0 at 0.000 s: " + text.joined(separator: ", ") + "\n")
+
+        let strided = try SwiftDarknetTool.run(["classify-video"] + model + ["--json", "--stride", "2", clip.path])
+        XCTAssertEqual(strided.status, 0, strided.stderr)
+        XCTAssertEqual(try strided.jsonLines().compactMap { $0["frame"] as? Int }, [0, 2])
+        XCTAssertTrue(strided.stderr.contains("frames read 3, processed 2, dropped 0, skipped by --stride 1"), strided.stderr)
+    }
+
+    /// A device faster than the network: the newest frame is classified, the others dropped
+    /// and counted, so the lag does not grow.
+    func testALiveSourceDropsStaleFrames() throws {
+        let fast = try SwiftDarknetTool.run(["classify-video"] + (try model()) + ["--json", "--duration", "1",
+                                            "--input-format", "lavfi", "testsrc2=size=320x240:rate=500,realtime"], timeout: 60)
+        XCTAssertEqual(fast.status, 0, fast.stderr)
+        XCTAssertTrue(fast.stderr.hasPrefix("swift-darknet: testsrc2=size=320x240:rate=500,realtime: 320x240 rawvideo (yuv420p) at 500 fps\n"),
+                      fast.stderr)
+        let read = try XCTUnwrap(LiveStreamTests.numbers(in: fast.stderr, after: ["frames read ", "processed ", "dropped "]), fast.stderr)
+        XCTAssertGreaterThan(read[0], 400, fast.stderr)
+        XCTAssertGreaterThan(read[2], 0, "a 500 fps device outruns the network: \(fast.stderr)")
+        XCTAssertEqual(read[1] + read[2], read[0], fast.stderr)
+        let indices = try fast.jsonLines().compactMap { $0["frame"] as? Int }
+        XCTAssertEqual(indices.count, Int(read[1]))
+        XCTAssertEqual(indices, indices.sorted())
+        XCTAssertEqual(Set(indices).count, indices.count)
+    }
+
+    /// A camera that is not there, and a file that is not one, fail before the network loads,
+    /// naming the input; nothing is printed on stdout.
+    func testBadInputsAreExitStatusOne() throws {
+        let directory = try temporaryDirectory("classify-video")
+        let text = directory.appendingPathComponent("notes.mp4")
+        try Data("not a video".utf8).write(to: text)
+        for (input, message) in [(["--camera", "97"], "/dev/video97: cannot open as video: No such file or directory (no camera there)"),
+                                 ([text.path], "\(text.path): cannot open as video")] {
+            let result = try SwiftDarknetTool.run(["classify-video"] + (try model()) + input)
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+    }
+}
