@@ -3,7 +3,7 @@ import DarknetImage
 import DarknetVideo
 import Foundation
 
-/// `video --out`: the processed frames with their boxes drawn, as a video file (see
+/// `video --out` and `classify-video --out`: the processed frames with their boxes or classes drawn, as a video file (see
 /// `VideoWriter`) or, for a path with a `%d` pattern, as numbered PNG or JPEG images named by
 /// the frame's index.
 final class AnnotatedOutput {
@@ -11,7 +11,8 @@ final class AnnotatedOutput {
     private let writer: VideoWriter?
     private let classCount: Int
 
-    init(path: String, reader: VideoReader, classCount: Int) throws {
+    /// An output at `path` of `reader`'s size and frame rate; `classCount` sets the box colours.
+    init(path: String, reader: VideoReader, classCount: Int = 80) throws {
         self.classCount = classCount
         if VideoSourceKind.hasFramePattern(path) {
             pattern = path
@@ -27,8 +28,13 @@ final class AnnotatedOutput {
         }
     }
 
+    /// `frame` with `annotations`' boxes drawn.
     func write(_ frame: VideoFrame, annotations: [BoxAnnotation]) throws {
-        let image = PlanarImage(pixels: frame.pixels).annotated(with: annotations, classCount: classCount)
+        try write(PlanarImage(pixels: frame.pixels).annotated(with: annotations, classCount: classCount), of: frame)
+    }
+
+    /// `image`, drawn on `frame`, at the frame's time (a video) or index (images).
+    func write(_ image: PlanarImage, of frame: VideoFrame) throws {
         if let pattern {
             try image.write(to: URL(fileURLWithPath: Self.fill(pattern, with: frame.index)))
         } else if let writer {

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Darknet
+import DarknetImage
 import DarknetVideo
 import Foundation
 
@@ -23,6 +24,11 @@ struct ClassifyVideoCommand: Command {
         OptionGroup("classification", ClassifierFlags.classificationOptions),
         OptionGroup("output", [
             .flag("json", #"one line per classified frame: {"frame", "time", "predictions": [{"class", "label", "prob"}]}"#),
+            .value("out", "annotated.mp4|frame%04d.png", """
+                the classified frames with their classes drawn at the top left, as Darknet's demo
+                shows them: a video (H.264 MP4, or MJPEG AVI without an H.264 encoder), or numbered
+                PNG/JPEG images for a path with %d
+                """),
         ]),
         PlanFlags.options,
     ]
@@ -30,10 +36,12 @@ struct ClassifyVideoCommand: Command {
     let classifierFlags: ClassifierFlags
     let source: VideoInputFlags
     let json: Bool
+    let out: String?
 
     init(arguments: inout Arguments) throws {
         classifierFlags = try ClassifierFlags(arguments: &arguments)
         json = arguments.flag("json")
+        out = arguments.string("out")
         source = try VideoInputFlags(arguments: &arguments)
     }
 
@@ -41,6 +49,7 @@ struct ClassifyVideoCommand: Command {
         _ = try classifierFlags.model.resolve()
         let reader = try source.openReader()
         let classifier = try classifierFlags.loadClassifier()
+        let output = try out.map { try AnnotatedOutput(path: $0, reader: reader) }
         let queue = FrameQueue(reader: reader, policy: source.policy(for: reader), duration: source.duration)
         let progress = VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive)
         let interrupt = VideoCommand.onInterrupt { queue.stop() }
@@ -56,6 +65,7 @@ struct ClassifyVideoCommand: Command {
                 let now = ContinuousClock.now
                 statistics.record(latency: now - frame.decodeInstant, forward: now - started)
                 emit(predictions, of: frame)
+                try output?.write(PlanarImage(pixels: frame.pixels).annotated(with: predictions), of: frame)
             } catch {
                 failure = error
                 queue.stop()
@@ -66,6 +76,11 @@ struct ClassifyVideoCommand: Command {
         queue.join()
         progress.clear()
         if failure == nil, let error = queue.error { failure = error }
+        do {
+            try output?.finish()
+        } catch {
+            if failure == nil { failure = error }
+        }
         let summary = statistics.summary(read: queue.framesRead, skipped: queue.framesSkipped)
         FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
         if reader.damagedPackets > 0 && reader.kind.isLive {

@@ -1,5 +1,5 @@
 import Darknet
-import DarknetImage
+@testable import DarknetImage
 import XCTest
 
 /// Boxes, labels, the bitmap font and Darknet's class colours.
@@ -98,5 +98,29 @@ final class DrawingTests: XCTestCase {
         let car = RGBColor.forClass(2, of: 80)
         XCTAssertEqual([out[0, 2, 101], out[1, 2, 101], out[2, 2, 101]], [car.red, car.green, car.blue])
         XCTAssertEqual(out[0, 90, 60] + out[1, 90, 60] + out[2, 90, 60], 0, "box interiors stay untouched")
+    }
+
+    /// Classes drawn as `darknet classifier demo` draws them: white strips at the top left,
+    /// `lh` = 3% of the height from the left edge, the first ending at `3 lh`, the next `2 lh` lower.
+    func testClassesAreDrawnAsTheClassifierDemoDrawsThem() throws {
+        let image = try PlanarImage(width: 300, height: 400, channels: 3, filledWith: 0.25)
+        let predictions = [Classification(classIndex: 3, label: "dog", probability: 0.4123),
+                           Classification(classIndex: 7, label: "cat", probability: 0.05)]
+        let out = image.annotated(with: predictions)
+        // 400 rows: lh 12, text scale 2, so each strip is 7 * 2 + 2 * 2 = 18 rows: rows 18...35 and 42...59.
+        let white: [Float] = [1, 1, 1]
+        for (x, y) in [(12, 18), (12, 35), (12, 42), (12, 59)] {
+            XCTAssertEqual([out[0, y, x], out[1, y, x], out[2, y, x]], white, "(\(x), \(y)) is on a strip")
+        }
+        for (x, y) in [(11, 18), (12, 17), (12, 36), (12, 41), (12, 60), (200, 25)] {
+            XCTAssertEqual([out[0, y, x], out[1, y, x], out[2, y, x]], [0.25, 0.25, 0.25], "(\(x), \(y)) is left alone")
+        }
+        // "41.2%: dog": 10 glyphs 6 columns apart, the last 5 wide, at scale 2 (118 columns), and
+        // 2 columns of padding each side: columns 12...133.
+        XCTAssertEqual(out[0, 25, 133], 1, "the strip's last column")
+        XCTAssertEqual(out[0, 25, 134], 0.25, "past the strip")
+        XCTAssertTrue((20...33).contains { y in (14...130).contains { x in out[0, y, x] == 0 } }, "black text")
+        XCTAssertEqual(PlanarImage.demoLine(predictions[0]), "41.2%: dog")
+        XCTAssertEqual(PlanarImage.demoLine(predictions[1]), "5.0%: cat")
     }
 }

@@ -1,3 +1,5 @@
+import Darknet
+import DarknetImage
 import Foundation
 import TestSupport
 import XCTest
@@ -42,6 +44,18 @@ final class ClassifyVideoCommandTests: XCTestCase {
         XCTAssertEqual(device.status, 0, device.stderr)
         let text = expected.map { p in String(format: "%@: %.2f%%", p["label"] as! String, (p["prob"] as! Double) * 100) }
         XCTAssertEqual(device.stdout, "frame 0 at 0.000 s: " + text.joined(separator: ", ") + "\n")
+
+        let drawn = directory.appendingPathComponent("drawn")
+        let annotated = try SwiftDarknetTool.run(["classify-video"] + model + ["--top", "3", "--out", drawn.path + "/f%02d.png",
+                                                                               clip.path])
+        XCTAssertEqual(annotated.status, 0, annotated.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: drawn.path).sorted(), ["f00.png", "f01.png", "f02.png"])
+        let source = try PlanarImage(contentsOf: png)
+        let first = try PlanarImage(contentsOf: drawn.appendingPathComponent("f00.png"))
+        XCTAssertEqual(first, source.annotated(with: try expected.map { p in
+            Classification(classIndex: try XCTUnwrap(p["class"] as? Int), label: try XCTUnwrap(p["label"] as? String),
+                           probability: Float(try XCTUnwrap(p["prob"] as? Double)))
+        }), "the frame with the demo's labels drawn (the probabilities to the tenth of a percent JSON keeps)")
 
         let strided = try SwiftDarknetTool.run(["classify-video"] + model + ["--json", "--stride", "2", clip.path])
         XCTAssertEqual(strided.status, 0, strided.stderr)
