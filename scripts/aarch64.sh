@@ -286,7 +286,8 @@ group io cortex-a72 \
     DarknetTests.CommandLineTests/testInputErrorsExit1AndNameTheFile \
     DarknetTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr \
     DarknetVideoTests.CaptureDeviceTests/testDeviceFramesEqualTheFFmpegCommands \
-    DarknetVideoTests.CaptureDeviceTests/testDeviceErrorsNameWhatIsMissing
+    DarknetVideoTests.CaptureDeviceTests/testDeviceErrorsNameWhatIsMissing \
+    DarknetTests.ClassifierTests/testFramesGiveTheImagePathsClassification
 group integer max,sve=off \
     DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
 
