@@ -76,21 +76,8 @@ struct ClassifyVideoCommand: Command {
         queue.join()
         progress.clear()
         if failure == nil, let error = queue.error { failure = error }
-        do {
-            try output?.finish()
-        } catch {
-            if failure == nil { failure = error }
-        }
-        let summary = statistics.summary(read: queue.framesRead, skipped: queue.framesSkipped)
-        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
-        if reader.damagedPackets > 0 && reader.kind.isLive {
-            warn("\(source.input): \(reader.damagedPackets) damaged packets skipped")
-        }
-        if let failure {
-            FileHandle.standardError.write(Data("swift-darknet: \(cliMessage(failure))\n".utf8))
-            return 1
-        }
-        return 0
+        return source.conclude(reader, output: output, statistics: statistics, read: queue.framesRead,
+                               skipped: queue.framesSkipped, failure: failure)
     }
 
     /// One JSON line, or a text line, per classified frame, written unbuffered.

@@ -91,21 +91,8 @@ struct VideoCommand: Command {
         feed.start()
         var failure = run.consume(pipeline.results)
         if failure == nil, let error = feed.error { failure = error }
-        do {
-            try output?.finish()
-        } catch {
-            if failure == nil { failure = error }
-        }
-        let summary = run.statistics.summary(read: feed.framesRead, skipped: feed.framesSkipped)
-        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
-        if reader.damagedPackets > 0 && reader.kind.isLive {
-            warn("\(source.input): \(reader.damagedPackets) damaged packets skipped")
-        }
-        if let failure {
-            FileHandle.standardError.write(Data("swift-darknet: \(failure)\n".utf8))
-            return 1
-        }
-        return 0
+        return source.conclude(reader, output: output, statistics: run.statistics, read: feed.framesRead,
+                               skipped: feed.framesSkipped, failure: failure)
     }
 
     /// Class indices for `--classes` items: numbers, or labels from --names.

@@ -74,6 +74,27 @@ struct VideoInputFlags {
         return reader
     }
 
+    /// Ends a run: finishes `output`, prints `statistics`' summary (and a live source's damaged
+    /// packets) on stderr, then the error that ended the run, if any, or that finishing the
+    /// output threw. Returns the exit status.
+    func conclude(_ reader: VideoReader, output: AnnotatedOutput?, statistics: VideoStatistics, read: Int, skipped: Int,
+                  failure: (any Error)?) -> Int32 {
+        var failure = failure
+        do {
+            try output?.finish()
+        } catch {
+            if failure == nil { failure = error }
+        }
+        let summary = statistics.summary(read: read, skipped: skipped)
+        FileHandle.standardError.write(Data("swift-darknet: \(summary)\n".utf8))
+        if reader.damagedPackets > 0 && reader.kind.isLive {
+            warn("\(input): \(reader.damagedPackets) damaged packets skipped")
+        }
+        guard let failure else { return 0 }
+        FileHandle.standardError.write(Data("swift-darknet: \(cliMessage(failure))\n".utf8))
+        return 1
+    }
+
     /// `--live`/`--every` and `--stride` for `reader`: newest frame only for live sources by default.
     func policy(for reader: VideoReader) -> FramePolicy {
         FramePolicy(mode: (live ?? reader.kind.isLive) ? .latest : .every, stride: stride)

@@ -76,18 +76,7 @@ final class CaptureDeviceTests: XCTestCase {
         XCTAssertFalse(detections.isEmpty)
         XCTAssertEqual(detections as NSArray, try XCTUnwrap(try detect.jsonLines().first?["detections"] as? NSArray))
 
-        let fast = try SwiftDarknetTool.run(["video"] + model + ["--json", "--duration", "1", "--input-format", "lavfi",
-                                                               "testsrc2=size=320x240:rate=500,realtime"], timeout: 60)
-        XCTAssertEqual(fast.status, 0, fast.stderr)
-        XCTAssertTrue(fast.stderr.hasPrefix("swift-darknet: testsrc2=size=320x240:rate=500,realtime: 320x240 rawvideo (yuv420p) at 500 fps\n"),
-                      "what the device gives, first: \(fast.stderr)")
-        let read = try XCTUnwrap(LiveStreamTests.numbers(in: fast.stderr, after: ["frames read ", "processed ", "dropped "]), fast.stderr)
-        XCTAssertGreaterThan(read[0], 400, fast.stderr)
-        XCTAssertGreaterThan(read[2], 0, "a 500 fps device outruns the network: \(fast.stderr)")
-        XCTAssertEqual(read[1] + read[2], read[0], fast.stderr)
-        let indices = try fast.jsonLines().compactMap { $0["frame"] as? Int }
-        XCTAssertEqual(indices.count, Int(read[1]))
-        XCTAssertEqual(indices, indices.sorted())
+        try VideoTestSupport.assertFastDeviceDropsStaleFrames("video", model: model)
     }
 
     /// The first V4L2 camera, where the machine has one: one frame of the size it says. Without

@@ -66,19 +66,7 @@ final class ClassifyVideoCommandTests: XCTestCase {
     /// A device faster than the network: the newest frame is classified, the others dropped
     /// and counted, so the lag does not grow.
     func testALiveSourceDropsStaleFrames() throws {
-        let fast = try SwiftDarknetTool.run(["classify-video"] + (try model()) + ["--json", "--duration", "1",
-                                            "--input-format", "lavfi", "testsrc2=size=320x240:rate=500,realtime"], timeout: 60)
-        XCTAssertEqual(fast.status, 0, fast.stderr)
-        XCTAssertTrue(fast.stderr.hasPrefix("swift-darknet: testsrc2=size=320x240:rate=500,realtime: 320x240 rawvideo (yuv420p) at 500 fps\n"),
-                      fast.stderr)
-        let read = try XCTUnwrap(LiveStreamTests.numbers(in: fast.stderr, after: ["frames read ", "processed ", "dropped "]), fast.stderr)
-        XCTAssertGreaterThan(read[0], 400, fast.stderr)
-        XCTAssertGreaterThan(read[2], 0, "a 500 fps device outruns the network: \(fast.stderr)")
-        XCTAssertEqual(read[1] + read[2], read[0], fast.stderr)
-        let indices = try fast.jsonLines().compactMap { $0["frame"] as? Int }
-        XCTAssertEqual(indices.count, Int(read[1]))
-        XCTAssertEqual(indices, indices.sorted())
-        XCTAssertEqual(Set(indices).count, indices.count)
+        try VideoTestSupport.assertFastDeviceDropsStaleFrames("classify-video", model: try model())
     }
 
     /// A camera that is not there, and a file that is not one, fail before the network loads,

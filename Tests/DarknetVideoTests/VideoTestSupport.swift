@@ -22,6 +22,28 @@ enum VideoTestSupport {
         return url
     }
 
+    /// `swift-darknet COMMAND MODEL --json --duration 1` on a 500 fps real-time `lavfi` device:
+    /// the device's line first on stderr, over 400 frames read, some dropped (the newest is
+    /// processed, so the lag does not grow), one result a processed frame, in frame order.
+    static func assertFastDeviceDropsStaleFrames(_ command: String, model: [String],
+                                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let graph = "testsrc2=size=320x240:rate=500,realtime"
+        let fast = try SwiftDarknetTool.run([command] + model + ["--json", "--duration", "1", "--input-format", "lavfi", graph],
+                                            timeout: 60)
+        XCTAssertEqual(fast.status, 0, fast.stderr, file: file, line: line)
+        XCTAssertTrue(fast.stderr.hasPrefix("swift-darknet: \(graph): 320x240 rawvideo (yuv420p) at 500 fps\n"),
+                      "what the device gives, first: \(fast.stderr)", file: file, line: line)
+        let read = try XCTUnwrap(LiveStreamTests.numbers(in: fast.stderr, after: ["frames read ", "processed ", "dropped "]),
+                                 fast.stderr, file: file, line: line)
+        XCTAssertGreaterThan(read[0], 400, fast.stderr, file: file, line: line)
+        XCTAssertGreaterThan(read[2], 0, "a 500 fps device outruns the network: \(fast.stderr)", file: file, line: line)
+        XCTAssertEqual(read[1] + read[2], read[0], fast.stderr, file: file, line: line)
+        let indices = try fast.jsonLines().compactMap { $0["frame"] as? Int }
+        XCTAssertEqual(indices.count, Int(read[1]), file: file, line: line)
+        XCTAssertEqual(indices, indices.sorted(), file: file, line: line)
+        XCTAssertEqual(Set(indices).count, indices.count, "each frame once", file: file, line: line)
+    }
+
     static let h264 = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]
     static let mjpeg = ["-c:v", "mjpeg", "-q:v", "3"]
 
