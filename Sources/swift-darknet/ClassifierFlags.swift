@@ -7,22 +7,34 @@ import Foundation
 /// and the threads of each forward pass.
 struct ClassifierFlags {
     static let classificationOptions: [Option] = [
-        .value("top", "N", default: "5", "how many classes to report, the most probable first"),
+        .value("top", "N", """
+            how many classes to report, the most probable first (default: 5; with --data, its
+            top=, or 1 without one, as Darknet)
+            """),
         .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
     ]
 
     let model: ModelOptions
     let labelFiles: LabelFiles
     let plan: PlanFlags
-    let top: Int
+    /// `--top`, if given.
+    let top: Int?
     let threads: Int
 
     init(arguments: inout Arguments) throws {
         model = try ModelOptions(arguments: &arguments)
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
         plan = try PlanFlags(arguments: &arguments)
-        top = try arguments.int("top", range: 1...100_000)
+        top = arguments.string("top") == nil ? nil : try arguments.int("top", default: 5, range: 1...100_000)
         threads = try arguments.int("threads", range: 1...256)
+    }
+
+    /// How many classes to report: `--top`, else the `--data` file's `top=` (1 without one, as
+    /// Darknet's `classifier predict` and `demo`), else 5.
+    func options() throws -> ClassificationOptions {
+        if let top { return ClassificationOptions(top: top) }
+        guard let data = labelFiles.data else { return ClassificationOptions(top: 5) }
+        return ClassificationOptions(top: try DataFile(contentsOf: data).top ?? 1)
     }
 
     /// The classifier of the model files: the cfg's diagnostics reported (errors under

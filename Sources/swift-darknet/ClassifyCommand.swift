@@ -38,12 +38,13 @@ struct ClassifyCommand: Command {
 
     func run() throws -> Int32 {
         let paths = try sources.imagePaths(images)
+        let options = try classifierFlags.options()
         let classifier = try classifierFlags.loadClassifier()
         var failures = 0
         for path in paths {
             do {
                 let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
-                let predictions = try classifier.classify(image, top: classifierFlags.top)
+                let predictions = try classifier.classify(image, options: options)
                 if json {
                     print(ClassificationJSON.line(image: path, width: image.width, height: image.height,
                                                   predictions: predictions))

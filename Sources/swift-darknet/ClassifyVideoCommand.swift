@@ -47,6 +47,7 @@ struct ClassifyVideoCommand: Command {
 
     func run() throws -> Int32 {
         _ = try classifierFlags.model.resolve()
+        let options = try classifierFlags.options()
         let reader = try source.openReader()
         let classifier = try classifierFlags.loadClassifier()
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader) }
@@ -54,7 +55,6 @@ struct ClassifyVideoCommand: Command {
         let progress = VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive)
         let interrupt = VideoCommand.onInterrupt { queue.stop() }
         defer { interrupt.cancel() }
-        let options = ClassificationOptions(top: classifierFlags.top)
         var statistics = VideoStatistics()
         var failure: (any Error)?
         queue.start()

@@ -343,6 +343,32 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains(empty.path), none.stderr)
     }
 
+    /// Without `--top`, a `.data` file's `top=` sets the count (1 without one), as Darknet's
+    /// `classifier predict` reads it; with `--names` the count is 5.
+    func testClassifyTakesTopFromTheDataFileAsDarknet() throws {
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let model = ["classify", "--cfg", try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
+                     "--weights", try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path]
+        let names = try TestPaths.require(TestPaths.sample("imagenet.shortnames.list")).path
+        let image = try TestPaths.require(TestPaths.sample("dog.jpg")).path
+        let folder = try temporaryDirectory("classify-top")
+        func data(_ top: String?) throws -> String {
+            let file = folder.appendingPathComponent("top-\(top ?? "none").data")
+            try Data("classes=1000\nnames=\(names)\n\(top.map { "top=\($0)\n" } ?? "")".utf8).write(to: file)
+            return file.path
+        }
+        for (arguments, lines) in [(["--data", try data(nil)], 1), (["--data", try data("3")], 3),
+                                   (["--data", try data("3"), "--top", "2"], 2), (["--names", names], 5)] {
+            let result = try run(model + arguments + [image])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout.split(separator: "\n").count, lines, "\(arguments): \(result.stdout)")
+        }
+        let zero = try data("0")
+        let refused = try run(model + ["--data", zero, image])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "swift-darknet: \(zero):3: 'top': invalid value '0', expected an integer >= 1\n")
+    }
+
     func testDetectWithTilesTheImagesSizeIsDetectAndAutoTilesLargeImages() throws {
         let model = ["detect", "--cfg", "Weights/darknet/cfg/yolov3-tiny.cfg", "--weights", "Weights/yolov3-tiny.weights",
                      "--names", "Weights/darknet/data/coco.names", "--json", "--thresh", "0.25", "Weights/darknet/data/dog.jpg"]

@@ -60,6 +60,7 @@ final class DataFileTests: XCTestCase {
         _ = try write("x\ny\n", to: "up/data/coco.names")
         let file = try DataFile(contentsOf: data, workingDirectory: scratch)
         XCTAssertEqual(file.classes, 2, "the first of a repeated key, as Darknet's option_find")
+        XCTAssertNil(file.top)
         XCTAssertEqual(try file.labels(), ["x", "y"])
     }
 
@@ -81,6 +82,12 @@ final class DataFileTests: XCTestCase {
             XCTAssertEqual((error as? DataFileError)?.reason, .invalidValue(value: "many", expected: "an integer >= 1"))
             XCTAssertEqual((error as? DataFileError)?.line, 1)
         }
+        let badTop = try write("classes=3\ntop=0\n", to: "top.data")
+        XCTAssertThrowsError(try DataFile(contentsOf: badTop)) { error in
+            XCTAssertEqual(error as? DataFileError, DataFileError(file: badTop.path, line: 2, key: "top",
+                                                                   reason: .invalidValue(value: "0", expected: "an integer >= 1")))
+        }
+        XCTAssertEqual(try DataFile(contentsOf: try write("classes=3\ntop = 2\n", to: "top2.data")).top, 2)
         XCTAssertThrowsError(try DataFile(contentsOf: scratch.appendingPathComponent("none.data"))) { error in
             XCTAssertEqual((error as? FileError)?.reason, "No such file or directory")
         }

@@ -4,8 +4,8 @@ import Foundation
 /// takes it: `key = value` lines (`classes`, `names`, `train`, `valid`, `backup`, `eval`,
 /// `top`, ...), `#` or `;` comments, blank lines.
 ///
-/// Only `classes` and `names` matter for inference; every other key is kept as written in
-/// `values`.
+/// `classes` and `names` matter for inference, `top` for a classifier's report; every other key
+/// is kept as written in `values`.
 ///
 /// **Relative paths.** Darknet opens them from the process's working directory (its own files
 /// say `names = data/coco.names` and are meant to be run from Darknet's folder). A relative
@@ -20,6 +20,9 @@ public struct DataFile: Sendable, Equatable {
     public let path: String
     /// `classes=`, if present.
     public let classes: Int?
+    /// `top=`, if present: how many classes `darknet classifier predict` and `demo` print (1
+    /// without it, when no `-t` is given).
+    public let top: Int?
     /// The names file (`names=`) resolved to one that exists; nil without a `names` key.
     public let names: URL?
     /// Every `key = value` as written (the first of a repeated key, as Darknet's lookup takes).
@@ -64,16 +67,16 @@ public struct DataFile: Sendable, Equatable {
                 lines[key] = number
             }
         }
-        var classes: Int?
-        if let text = values["classes"] {
+        func positive(_ key: String) throws(DataFileError) -> Int? {
+            guard let text = values[key] else { return nil }
             guard let count = Int(text), count >= 1 else {
-                throw DataFileError(file: path, line: lines["classes"], key: "classes",
-                                    reason: .invalidValue(value: text, expected: "an integer >= 1"))
+                throw DataFileError(file: path, line: lines[key], key: key, reason: .invalidValue(value: text, expected: "an integer >= 1"))
             }
-            classes = count
+            return count
         }
         self.path = path
-        self.classes = classes
+        classes = try positive("classes")
+        top = try positive("top")
         self.values = values
         self.lines = lines
         names = try Self.existingFile(values["names"], key: "names", line: lines["names"], dataFile: path,
