@@ -1,5 +1,6 @@
 import Darknet
 import DarknetImage
+import DarknetVideo
 import Foundation
 import TestSupport
 import XCTest
@@ -67,6 +68,27 @@ final class ClassifyVideoCommandTests: XCTestCase {
     /// and counted, so the lag does not grow.
     func testALiveSourceDropsStaleFrames() throws {
         try VideoTestSupport.assertFastDeviceDropsStaleFrames("classify-video", model: try model())
+    }
+
+    /// Ctrl-C on a source that never ends (a device): reading stops, the frames taken are
+    /// reported, the annotated video is finished with every classified frame in it, exit 0.
+    func testInterruptEndsALiveRunAndFinishesTheOutput() throws {
+        let directory = try temporaryDirectory("classify-video")
+        let out = directory.appendingPathComponent("annotated.mp4")
+        let child = try SwiftDarknetTool.start(["classify-video"] + (try model()) + [
+            "--json", "--out", out.path, "--input-format", "lavfi", "testsrc2=size=160x120:rate=25,realtime"])
+        _ = child.waitForLines(timeout: 120) { $0.count >= 3 ? true : nil }
+        XCTAssertTrue(child.isRunning, "a device does not end by itself")
+        child.signal(SIGINT)
+        let result = child.wait(timeout: 30)
+        XCTAssertEqual(result.reason, .exit)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let processed = try XCTUnwrap(LiveStreamTests.numbers(in: result.stderr, after: ["processed "]), result.stderr)[0]
+        XCTAssertEqual(result.lines.count, Int(processed))
+        let reader = try VideoReader(source: out.path)
+        var count = 0
+        while try reader.nextFrame() != nil { count += 1 }
+        XCTAssertEqual(count, result.lines.count, "every classified frame is in the finished file")
     }
 
     /// A camera that is not there, and a file that is not one, fail before the network loads,
