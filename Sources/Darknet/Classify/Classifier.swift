@@ -162,6 +162,17 @@ public final class Classifier: LabelledModel, Sendable {
         return try await runner.run { pooled in try self.classify(source, top: options.top, in: pooled) }
     }
 
+    /// Every class's score for an input already the network's size, taken as it is (no
+    /// letterbox): a crop as `darknet classifier valid` makes (`PlanarImage.centreCropped`), say.
+    /// With a class hierarchy, path probabilities with only the leaves kept, as `classify` ranks.
+    /// - Throws: `InferenceError.inputSizeMismatch` when `input` is not the network input's size.
+    public func scores(forInput input: PlanarImage) throws -> [Float] {
+        try runner.run { pooled in
+            try pooled.session.forward(input.pixels)
+            return try self.scores(in: pooled)
+        }
+    }
+
     /// Sessions created and alive, and calls run so far.
     public var sessionStatistics: SessionStatistics { runner.statistics }
 
@@ -187,17 +198,22 @@ public final class Classifier: LabelledModel, Sendable {
 
     /// The `top` classes of the forward pass `pooled` has just run.
     private func predictions(in pooled: PooledSession, top: Int) throws -> [Classification] {
+        try scores(in: pooled).withUnsafeBufferPointer { values in
+            Self.topK(values, count: top).map { index in
+                Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),
+                               probability: values[index])
+            }
+        }
+    }
+
+    /// The output layer's values after the pass `pooled` has just run, through the hierarchy.
+    private func scores(in pooled: PooledSession) throws -> [Float] {
         try pooled.session.withOutput(ofLayer: outputLayer) { output, _ in
             var values = Array(output)
             if let hierarchy, hierarchy.count == values.count {
                 values.withUnsafeMutableBufferPointer { hierarchy.multiplyAlongPaths($0.baseAddress!, stride: 1, onlyLeaves: true) }
             }
-            return values.withUnsafeBufferPointer { values in
-                Self.topK(values, count: top).map { index in
-                    Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),
-                                   probability: values[index])
-                }
-            }
+            return values
         }
     }
 

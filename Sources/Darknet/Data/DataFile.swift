@@ -83,6 +83,9 @@ public struct DataFile: Sendable, Equatable {
                                       workingDirectory: workingDirectory)
     }
 
+    /// The line `key` is on, if the file has it.
+    package func line(of key: String) -> Int? { lines[key] }
+
     /// The existing file the path under `key` names (nil without the key), looked for as
     /// `names` is (see above).
     /// - Throws: `DataFileError` with `.fileNotFound` listing the places tried.

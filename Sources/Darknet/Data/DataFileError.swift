@@ -26,6 +26,14 @@ public struct DataFileError: DarknetError, Equatable, Sendable {
     public let reason: Reason
 
     public var description: String { FileLocation(file: file, line: line, key: key).describe(reason.message) }
+
+    /// An error in `file`, at `line` and `key` when known.
+    package init(file: String, line: Int?, key: String?, reason: Reason) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.reason = reason
+    }
 }
 
 extension DataFileError.Reason {
