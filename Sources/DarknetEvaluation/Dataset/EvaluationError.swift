@@ -4,7 +4,8 @@ import Foundation
 /// Why a validation run could not start or go on: a `.data` file, image list or image whose
 /// problem is not a malformed label line (`LabelFileError`) or an unreadable image (`ImageError`).
 public enum EvaluationError: DarknetError, Equatable, Sendable {
-    /// The `.data` file has no `key` (`valid`, which lists the images to score).
+    /// The `.data` file has no `key` (`valid`, which lists the images to score, or a
+    /// classifier's `labels`, which an image's path is matched against).
     case missingKey(file: String, key: String)
     /// The image list names no image.
     case emptyList(file: String)
@@ -25,6 +26,8 @@ public enum EvaluationError: DarknetError, Equatable, Sendable {
 
     public var description: String {
         switch self {
+        case .missingKey(let file, let key) where key == "labels":
+            "\(file): no 'labels=' line: it names the class labels (one a line) an image's path is matched against"
         case .missingKey(let file, let key):
             "\(file): no '\(key)=' line: it names the list of images to score (one path a line)"
         case .emptyList(let file): "\(file): the list names no image"

@@ -34,12 +34,12 @@ public struct ValidationSet: Sendable {
         self.data = data
         images = try Self.imageList(data, key: "valid", workingDirectory: workingDirectory) {
             FileManager.default.fileExists(atPath: $0)
-        }
+        }.map(\.found)
         // Only the labels of these images are read: the images themselves need not exist.
         difficultImages = try data.values["difficult"].map { _ in
             try Self.imageList(data, key: "difficult", workingDirectory: workingDirectory) { image in
                 LabelPaths.candidates(forImage: image).contains { FileManager.default.fileExists(atPath: $0) }
-            }
+            }.map(\.found)
         }
         if let difficultImages, difficultImages.count != images.count {
             throw EvaluationError.difficultListMismatch(file: data.path, images: difficultImages.count, expected: images.count)
@@ -50,15 +50,15 @@ public struct ValidationSet: Sendable {
         resultsFolder = results.hasPrefix("/") ? results : workingDirectory.appendingPathComponent(results).path
     }
 
-    /// The images the list under `key` names, in order, each resolved to the first place where
-    /// `isPresent` holds.
+    /// The images the list under `key` names, in order, each as written and resolved to the
+    /// first place where `isPresent` holds.
     static func imageList(_ data: DataFile, key: String, workingDirectory: URL,
-                          isPresent: (String) -> Bool) throws -> [String] {
+                          isPresent: (String) -> Bool) throws -> [(written: String, found: String)] {
         guard let list = try data.file(forKey: key, workingDirectory: workingDirectory) else { return [] }
         let bytes = try FileError.contents(of: list)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw FileError(path: list.path, reason: "not UTF-8 text") }
         let dataURL = URL(fileURLWithPath: data.path)
-        var images: [String] = []
+        var images: [(written: String, found: String)] = []
         var bases = [workingDirectory, list.deletingLastPathComponent(), dataURL.deletingLastPathComponent(),
                      dataURL.deletingLastPathComponent().deletingLastPathComponent()].map(\.standardizedFileURL)
         bases = bases.enumerated().filter { index, base in !bases[..<index].contains(base) }.map(\.1)
@@ -70,7 +70,7 @@ public struct ValidationSet: Sendable {
             guard let found = tried.first(where: isPresent) else {
                 throw EvaluationError.imageNotFound(list: list.path, line: index + 1, path: path, tried: tried)
             }
-            images.append(found)
+            images.append((path, found))
         }
         guard !images.isEmpty else { throw EvaluationError.emptyList(file: list.path) }
         return images
