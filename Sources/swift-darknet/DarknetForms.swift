@@ -8,7 +8,7 @@ enum DarknetForms {
     /// Darknet's two-word commands and the command each is here.
     static let twoWordCommands: [String: [String: String]] = [
         "detector": ["test": "detect", "demo": "video", "map": "map", "valid": "valid", "recall": "recall"],
-        "classifier": ["predict": "classify", "demo": "classify-video"],
+        "classifier": ["predict": "classify", "demo": "classify-video", "valid": "classify-valid"],
     ]
 
     /// The order in which Darknet's commands take their files by position, each by its ending.
@@ -44,7 +44,7 @@ enum DarknetForms {
     /// One line for the tool's overview.
     static let overview = """
         Darknet's command lines work too: files by position (detect [DATA] CFG WEIGHTS IMAGE...) and
-        detector test|demo|map|valid|recall, classifier predict|demo; options take two dashes (--thresh).
+        detector test|demo|map|valid|recall, classifier predict|demo|valid; options take two dashes (--thresh).
         """
 
     /// The command a Darknet two-word command names and the arguments after it; nil when

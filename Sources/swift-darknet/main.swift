@@ -9,7 +9,7 @@ import Foundation
 /// unknown command or option, a missing or malformed option value), with the mistake and a line
 /// pointing to the command's help on stderr.
 let commands: [any Command.Type] = [InfoCommand.self, ForwardCommand.self, DetectCommand.self, VideoCommand.self, ClassifyCommand.self,
-                                    ClassifyVideoCommand.self, ServeCommand.self, MapCommand.self, ValidCommand.self,
+                                    ClassifyVideoCommand.self, ClassifyValidCommand.self, ServeCommand.self, MapCommand.self, ValidCommand.self,
                                     RecallCommand.self, HeadsCommand.self]
 
 /// The tool's version (`--version`).

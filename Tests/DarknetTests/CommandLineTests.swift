@@ -156,7 +156,7 @@ final class CommandLineTests: XCTestCase {
              "--input-option takes KEY=VALUE (video_size=1280x720), got 'video_size'"),
             (["map", "obj.data", cfg, weights, "-iou_thresh", "0.75"], "unknown option -iou_thresh (did you mean --iou-thresh?)"),
             (["detector", "train", coco, cfg], "unknown command 'detector train' (Darknet's detector commands here: demo, map, recall, test, valid)"),
-            (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: demo, predict)"),
+            (["classifier"], "unknown command 'classifier' (Darknet's classifier commands here: demo, predict, valid)"),
             (["classifier", "demo", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg", weights, "-c", "1"],
              "unknown option -c (Darknet's camera index -c N is --camera N here)"),
             (["classifier", "demo", "Weights/darknet/cfg/imagenet1k.data", "Weights/darknet/cfg/darknet.cfg", weights],
@@ -403,7 +403,7 @@ final class CommandLineTests: XCTestCase {
         let commands = ["info": "InfoCommand.swift", "forward": "ForwardCommand.swift", "detect": "DetectCommand.swift",
                         "classify": "ClassifyCommand.swift", "video": "VideoCommand.swift", "map": "MapCommand.swift",
                         "valid": "ValidCommand.swift", "recall": "RecallCommand.swift", "heads": "HeadsCommand.swift",
-                        "classify-video": "ClassifyVideoCommand.swift"]
+                        "classify-video": "ClassifyVideoCommand.swift", "classify-valid": "ClassifyValidCommand.swift"]
         for (name, file) in commands {
             let read = try options(in: file)
             XCTAssertFalse(read.isEmpty, file)
