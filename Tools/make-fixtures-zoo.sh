@@ -11,6 +11,9 @@
 #   NAME/                         layer outputs on dog (layers.json + layerNNN.bin)
 #   detect/NAME-thresh-T.jsonl    `darknet detect` logic (get_network_boxes): the 7 images (yolov2-416: 3)
 #   classify/NAME.txt             `darknet classifier predict` (the Debian binary) on dog.jpg
+#   classify-valid/               `darknet classifier valid` (the Debian binary): valid.data, valid.list,
+#                                 labels.list, img/ (the images under labelled names), expected.txt
+#                                 (its output), input/IMAGE-256x256.bin (its input, darknet_ref centrecrop)
 #   flops/CFG.json                BFLOPs of every Debian cfg Darknet parses (darknet_ref flops)
 #   stats.txt                     activation statistics and sanity checks
 set -euo pipefail
@@ -171,6 +174,45 @@ for name in darknet tiny; do
 done
 step_done "darknet classifier predict"
 
+# 5b. `darknet classifier valid` (the Debian binary) on the 7 images copied under names that
+#     carry ImageNet labels: most an image's most probable class, one a class ranked 2nd to 5th,
+#     one an unrelated class, one no label (the ranks from darknet_ref forward on darknet_ref
+#     centrecrop, the binary's input). Run from classify-valid/, whose list has relative paths.
+V=$Z/classify-valid
+mkdir -p "$V/img" "$V/input" "$V/scores"
+for img in "${IMAGES[@]}"; do
+    run classify-valid-crop "$TOOL" centrecrop "$DATA/$img.jpg" 256 256 "$V/input/$img-256x256.bin"
+    run classify-valid-forward "$TOOL" forward "$Z/cfg/darknet.cfg" "$Z/weights/darknet.weights" "$V/input/$img-256x256.bin" \
+        "$V/scores/$img" all
+done
+head -n 1000 "$DATA/imagenet.labels.list" > "$V/labels.list"
+PYTHONPATH="$REPO/Tools" python3 - "$V" "${IMAGES[@]}" <<'PY'
+import json, os, shutil, sys
+from fixture_checks import load
+v, images = sys.argv[1], sys.argv[2:]
+labels = open(os.path.join(v, "labels.list")).read().split()
+ranked = {}
+for img in images:
+    with open(os.path.join(v, "scores", img, "layers.json")) as f:
+        last = json.load(f)["layers"][-1]
+    scores = load(os.path.join(v, "scores", img, last["file"]))
+    ranked[img] = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:5]
+names = {img: labels[ranked[img][0]] for img in images}
+names["eagle"] = labels[ranked["eagle"][3]]      # in its top 5, not first
+names["giraffe"] = next(l for i, l in enumerate(labels) if i not in ranked["giraffe"])
+names["scream"] = "nolabel"
+order = ["dog", "eagle", "giraffe", "horses", "scream", "person", "kite", "eagle"]
+with open(os.path.join(v, "valid.list"), "w") as f:
+    for n, img in enumerate(order):
+        name = "img/%s_%s%d.jpg" % (names[img] if n < 7 else labels[ranked[img][0]], img, n)
+        shutil.copyfile(os.path.join("Weights/darknet/data", img + ".jpg"), os.path.join(v, name))
+        f.write(name + "\n")
+PY
+printf 'classes=1000\nlabels=labels.list\nvalid=valid.list\ntop=5\n' > "$V/valid.data"
+(cd "$V" && run classify-valid darknet classifier valid valid.data "$Z/cfg/darknet.cfg" "$Z/weights/darknet.weights") > "$V/expected.txt"
+rm -rf "$V/scores"
+step_done "darknet classifier valid"
+
 # 6. BFLOPs of every Debian cfg Darknet's parser accepts (batch=1 to keep allocations small)
 mkdir -p "$Z/flops/cfg"
 for src in "$CFG_SRC"/*.cfg; do
@@ -224,6 +266,12 @@ for net, size in (("darknet", 256), ("tiny", 224)):
     print("\n%s dog: darknet classifier predict %s; forward on letterbox %s" % (net, theirs, mine))
     if mine != theirs:
         problems.append("%s: darknet classifier predict %r != letterboxed forward %r" % (net, theirs, mine))
+# `darknet classifier valid`: hits at top 1, one more at top 5, an unlabelled image
+valid = open(os.path.join(z, "classify-valid", "expected.txt")).read().splitlines()
+final = re.match(r"(\d+): top 1: ([0-9.]+), top 5: ([0-9.]+)", valid[-1]).groups()
+print("\ndarknet classifier valid: %s" % valid[-1])
+if not (0 < float(final[1]) < float(final[2]) < 1) or not any(", -1, " in line for line in valid):
+    problems.append("classifier valid: expected top-1 hits, a top-5-only hit and an unlabelled image: %s" % valid[-1])
 finish(problems)
 PY
 step_done "sanity checks"

@@ -887,6 +887,19 @@ static void cmd_letterbox(int argc, char **argv)
     free_image(im);
 }
 
+/* `darknet classifier valid`'s input (center_crop_image: the centred square, resized). */
+static void cmd_centrecrop(int argc, char **argv)
+{
+    if (argc != 6) die("usage: centrecrop IMAGE W H OUT.bin");
+    long w = parse_long(argv[3], "W"), h = parse_long(argv[4], "H");
+    if (w <= 0 || h <= 0 || w > 65536 || h > 65536) die("W and H must be positive");
+    image im = load_color_checked(argv[2]);
+    image crop = center_crop_image(im, (int)w, (int)h);
+    write_floats(argv[5], crop.data, (size_t)crop.w * crop.h * crop.c);
+    free_image(crop);
+    free_image(im);
+}
+
 /* ------------------------------------------------------------------ detect */
 
 static char **read_names(const char *path, int *count)
@@ -1024,6 +1037,7 @@ static void usage(void)
           "  darknet_ref binsteps CFG WEIGHTS OUTDIR LAYERS IN0.bin ... (one input file per step, state carried)\n"
           "  darknet_ref load IMAGE OUT.bin\n"
           "  darknet_ref letterbox IMAGE W H OUT.bin\n"
+          "  darknet_ref centrecrop IMAGE W H OUT.bin                 (classifier valid's input)\n"
           "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n"
           "  darknet_ref flops CFG\n",
           stderr);
@@ -1041,6 +1055,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "sequence") == 0) cmd_sequence(argc, argv);
     else if (strcmp(cmd, "load") == 0) cmd_load(argc, argv);
     else if (strcmp(cmd, "letterbox") == 0) cmd_letterbox(argc, argv);
+    else if (strcmp(cmd, "centrecrop") == 0) cmd_centrecrop(argc, argv);
     else if (strcmp(cmd, "detect") == 0) cmd_detect(argc, argv);
     else if (strcmp(cmd, "flops") == 0) cmd_flops(argc, argv);
     else if (strcmp(cmd, "binsteps") == 0) cmd_binsteps(argc, argv);
