@@ -15,3 +15,11 @@ func darknetEvaluation1() throws {
     // end Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 1, Sources/DarknetEvaluation/README.md 1
     _ = json
 }
+
+func darknetEvaluation2() throws {
+    // begin Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 2, Sources/DarknetEvaluation/README.md 2
+    let validation = try ClassifierValidation(data: imagenetDataURL)  // valid=, labels=, classes=, top=
+    let tally = try validation.run(classifier) { image, _, tally in print(image.listed, tally.darknetLine) }
+    print(tally.top1, tally.topK)
+    // end Sources/DarknetEvaluation/DarknetEvaluation.docc/DarknetEvaluation.md 2, Sources/DarknetEvaluation/README.md 2
+}

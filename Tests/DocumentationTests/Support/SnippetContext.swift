@@ -18,6 +18,7 @@ let imagenetNamesURL = URL(fileURLWithPath: "imagenet.shortnames.list")
 let calibrationFolderURL = URL(fileURLWithPath: "calibration", isDirectory: true)
 let sidecarURL = URL(fileURLWithPath: "yolov3-tiny.int8.json")
 let objDataURL = URL(fileURLWithPath: "obj.data")
+let imagenetDataURL = URL(fileURLWithPath: "imagenet1k.data")
 let cachesURL = URL(fileURLWithPath: "Caches", isDirectory: true)
 let bundledCfg = URL(fileURLWithPath: "bundled/yolov3-tiny.cfg")
 let bundledWeights = URL(fileURLWithPath: "bundled/yolov3-tiny.weights")
@@ -25,6 +26,7 @@ let bundledNames = URL(fileURLWithPath: "bundled/coco.names")
 let weightsSHA256 = "dccea06f59b781ec1234ddf8d1e94b9519a97f4245748a7d4db75d5b7080a42c"
 
 var detector: Detector { unavailable() }
+var classifier: Classifier { unavailable() }
 var image: PlanarImage { unavailable() }
 var detections: [Detection] { unavailable() }
 var input: [Float] { unavailable() }
