@@ -875,28 +875,17 @@ static void cmd_load(int argc, char **argv)
     free_image(im);
 }
 
-static void cmd_letterbox(int argc, char **argv)
+/* IMAGE fitted to W x H by FIT (letterbox_image, or center_crop_image: `darknet classifier
+ * valid`'s input), written to OUT.bin. */
+static void write_fitted(int argc, char **argv, const char *name, image (*fit)(image, int, int))
 {
-    if (argc != 6) die("usage: letterbox IMAGE W H OUT.bin");
+    if (argc != 6) die("usage: %s IMAGE W H OUT.bin", name);
     long w = parse_long(argv[3], "W"), h = parse_long(argv[4], "H");
     if (w <= 0 || h <= 0 || w > 65536 || h > 65536) die("W and H must be positive");
     image im = load_color_checked(argv[2]);
-    image boxed = letterbox_image(im, (int)w, (int)h);
-    write_floats(argv[5], boxed.data, (size_t)boxed.w * boxed.h * boxed.c);
-    free_image(boxed);
-    free_image(im);
-}
-
-/* `darknet classifier valid`'s input (center_crop_image: the centred square, resized). */
-static void cmd_centrecrop(int argc, char **argv)
-{
-    if (argc != 6) die("usage: centrecrop IMAGE W H OUT.bin");
-    long w = parse_long(argv[3], "W"), h = parse_long(argv[4], "H");
-    if (w <= 0 || h <= 0 || w > 65536 || h > 65536) die("W and H must be positive");
-    image im = load_color_checked(argv[2]);
-    image crop = center_crop_image(im, (int)w, (int)h);
-    write_floats(argv[5], crop.data, (size_t)crop.w * crop.h * crop.c);
-    free_image(crop);
+    image fitted = fit(im, (int)w, (int)h);
+    write_floats(argv[5], fitted.data, (size_t)fitted.w * fitted.h * fitted.c);
+    free_image(fitted);
     free_image(im);
 }
 
@@ -1054,8 +1043,8 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "steps") == 0) cmd_steps(argc, argv);
     else if (strcmp(cmd, "sequence") == 0) cmd_sequence(argc, argv);
     else if (strcmp(cmd, "load") == 0) cmd_load(argc, argv);
-    else if (strcmp(cmd, "letterbox") == 0) cmd_letterbox(argc, argv);
-    else if (strcmp(cmd, "centrecrop") == 0) cmd_centrecrop(argc, argv);
+    else if (strcmp(cmd, "letterbox") == 0) write_fitted(argc, argv, cmd, letterbox_image);
+    else if (strcmp(cmd, "centrecrop") == 0) write_fitted(argc, argv, cmd, center_crop_image);
     else if (strcmp(cmd, "detect") == 0) cmd_detect(argc, argv);
     else if (strcmp(cmd, "flops") == 0) cmd_flops(argc, argv);
     else if (strcmp(cmd, "binsteps") == 0) cmd_binsteps(argc, argv);

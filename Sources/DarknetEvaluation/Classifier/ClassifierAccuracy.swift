@@ -15,6 +15,10 @@ public struct ClassifierAccuracy: Sendable, Equatable, Codable {
     public var topKHits: Int
     /// Images whose path contains no label: scored as misses, as Darknet scores them.
     public var unlabelled: Int
+    /// Top-1 accuracy (`top1Hits / images` in float32, as Darknet divides), 0 before any image.
+    public private(set) var top1: Float = 0
+    /// Top-k accuracy, 0 before any image.
+    public private(set) var topK: Float = 0
 
     /// An empty tally for the top `k`.
     public init(k: Int) {
@@ -24,11 +28,6 @@ public struct ClassifierAccuracy: Sendable, Equatable, Codable {
         topKHits = 0
         unlabelled = 0
     }
-
-    /// Top-1 accuracy, 0 before any image.
-    public var top1: Float { images > 0 ? Float(top1Hits) / Float(images) : 0 }
-    /// Top-k accuracy, 0 before any image.
-    public var topK: Float { images > 0 ? Float(topKHits) / Float(images) : 0 }
 
     /// Darknet's running line after the last image: `6: top 1: 0.571429, top 5: 0.714286`.
     public var darknetLine: String {
@@ -46,26 +45,11 @@ public struct ClassifierAccuracy: Sendable, Equatable, Codable {
         let places = Array(ranked.prefix(k)) + Array(repeating: -1, count: max(0, k - ranked.count))
         if places.first == truthIndex { top1Hits += 1 }
         topKHits += places.filter { $0 == truthIndex }.count
+        top1 = Float(top1Hits) / Float(images)
+        topK = Float(topKHits) / Float(images)
     }
 
     enum CodingKeys: String, CodingKey {
-        case images, k = "top", top1Hits = "top1_hits", topKHits = "topk_hits", unlabelled
-    }
-
-    private enum FractionKeys: String, CodingKey {
-        case top1, topK = "topk"
-    }
-
-    /// The counts, and the two fractions as `top1` and `topk`.
-    public func encode(to encoder: any Encoder) throws {
-        var counts = encoder.container(keyedBy: CodingKeys.self)
-        try counts.encode(images, forKey: .images)
-        try counts.encode(k, forKey: .k)
-        try counts.encode(top1Hits, forKey: .top1Hits)
-        try counts.encode(topKHits, forKey: .topKHits)
-        try counts.encode(unlabelled, forKey: .unlabelled)
-        var fractions = encoder.container(keyedBy: FractionKeys.self)
-        try fractions.encode(top1, forKey: .top1)
-        try fractions.encode(topK, forKey: .topK)
+        case images, k = "top", top1Hits = "top1_hits", topKHits = "topk_hits", unlabelled, top1, topK = "topk"
     }
 }
