@@ -287,7 +287,8 @@ group io cortex-a72 \
     DarknetTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr \
     DarknetVideoTests.CaptureDeviceTests/testDeviceFramesEqualTheFFmpegCommands \
     DarknetVideoTests.CaptureDeviceTests/testDeviceErrorsNameWhatIsMissing \
-    DarknetTests.ClassifierTests/testFramesGiveTheImagePathsClassification
+    DarknetTests.ClassifierTests/testFramesGiveTheImagePathsClassification \
+    DarknetEvaluationTests.ClassifierValidationTests/testCentreCropIsDarknetsInputBitForBit
 group integer max,sve=off \
     DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
 
