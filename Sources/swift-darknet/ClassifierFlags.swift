@@ -37,11 +37,11 @@ struct ClassifierFlags {
         return ClassificationOptions(top: try DataFile(contentsOf: data).top ?? 1)
     }
 
-    /// The classifier of the model files: the cfg's diagnostics reported (errors under
-    /// `--strict`), the weights loaded, the labels from `--names` or `--data` checked against the
-    /// network's outputs.
-    func loadClassifier() throws -> Classifier {
-        let (cfg, weights, names) = try model.resolve()
+    /// The classifier of the resolved model files (`model.resolve()`): the cfg's diagnostics
+    /// reported (errors under `--strict`), the weights loaded, the labels from `--names` or
+    /// `--data` checked against the network's outputs.
+    func loadClassifier(_ files: (cfg: URL, weights: URL, names: URL?)) throws -> Classifier {
+        let (cfg, weights, names) = files
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
         let network = try Network(spec: spec, weights: weights, options: plan.options)

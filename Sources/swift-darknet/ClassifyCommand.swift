@@ -39,7 +39,7 @@ struct ClassifyCommand: Command {
     func run() throws -> Int32 {
         let paths = try sources.imagePaths(images)
         let options = try classifierFlags.options()
-        let classifier = try classifierFlags.loadClassifier()
+        let classifier = try classifierFlags.loadClassifier(try classifierFlags.model.resolve())
         var failures = 0
         for path in paths {
             do {

@@ -25,23 +25,26 @@ struct ClassifyValidCommand: Command {
     ]
 
     let classifierFlags: ClassifierFlags
+    /// `--data`.
+    let data: URL
     let json: Bool
 
     init(arguments: inout Arguments) throws {
         classifierFlags = try ClassifierFlags(arguments: &arguments)
         json = arguments.flag("json")
-        guard classifierFlags.labelFiles.data != nil else {
+        guard let data = classifierFlags.labelFiles.data else {
             throw CLIError("missing --data (the .data file naming the images to score and their labels)")
         }
+        self.data = data
         guard arguments.positionals.isEmpty else {
             throw CLIError("classify-valid takes its images from the .data file's valid= list, not '\(arguments.positionals[0])'")
         }
     }
 
     func run() throws -> Int32 {
-        _ = try classifierFlags.model.resolve()
-        let validation = try ClassifierValidation(data: classifierFlags.labelFiles.data!)
-        let classifier = try classifierFlags.loadClassifier()
+        let files = try classifierFlags.model.resolve()
+        let validation = try ClassifierValidation(data: data)
+        let classifier = try classifierFlags.loadClassifier(files)
         let tally = try validation.run(classifier, k: classifierFlags.top) { image, scores, tally in
             guard !json else { return }
             let first = scores.map { String(format: "%f", Double($0)) }.joined(separator: ", ")

@@ -46,10 +46,10 @@ struct ClassifyVideoCommand: Command {
     }
 
     func run() throws -> Int32 {
-        _ = try classifierFlags.model.resolve()
+        let files = try classifierFlags.model.resolve()
         let options = try classifierFlags.options()
         let reader = try source.openReader()
-        let classifier = try classifierFlags.loadClassifier()
+        let classifier = try classifierFlags.loadClassifier(files)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader) }
         let queue = FrameQueue(reader: reader, policy: source.policy(for: reader), duration: source.duration)
         let progress = VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive)

@@ -6,15 +6,15 @@ import Foundation
 /// `Codable` with the keys `swift-darknet classify-valid --json` writes.
 public struct ClassifierAccuracy: Sendable, Equatable, Codable {
     /// Images scored.
-    public var images: Int
+    public private(set) var images: Int
     /// How many of the most probable classes count for `topKHits`.
-    public var k: Int
+    public private(set) var k: Int
     /// Images whose most probable class is their class.
-    public var top1Hits: Int
+    public private(set) var top1Hits: Int
     /// Images with their class among the `k` most probable.
-    public var topKHits: Int
+    public private(set) var topKHits: Int
     /// Images whose path contains no label: scored as misses, as Darknet scores them.
-    public var unlabelled: Int
+    public private(set) var unlabelled: Int
     /// Top-1 accuracy (`top1Hits / images` in float32, as Darknet divides), 0 before any image.
     public private(set) var top1: Float = 0
     /// Top-k accuracy, 0 before any image.

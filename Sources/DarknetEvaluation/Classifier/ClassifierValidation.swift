@@ -16,9 +16,12 @@ import Foundation
 /// leaves changed for scoring) is refused rather than ignored.
 public struct ClassifierValidation: Sendable {
     /// One image: its path as the list writes it, the file found for it, and its class.
-    public struct Image: Sendable, Equatable {
+    public struct ListedImage: Sendable, Equatable {
+        /// The line of the list: what the labels are matched against, and what Darknet prints.
         public let listed: String
+        /// The file found for it.
         public let path: String
+        /// The index of the first label `listed` contains; nil for none.
         public let truth: Int?
     }
 
@@ -29,7 +32,7 @@ public struct ClassifierValidation: Sendable {
     /// `classes=`, or 2 without it.
     public let classes: Int
     /// The images in list order.
-    public let images: [Image]
+    public let images: [ListedImage]
 
     /// Reads `data` and the lists it names.
     /// - Throws: `FileError`, `DataFileError`, `EvaluationError`.
@@ -56,7 +59,7 @@ public struct ClassifierValidation: Sendable {
         images = try ValidationSet.imageList(data, key: "valid", workingDirectory: workingDirectory) {
             FileManager.default.fileExists(atPath: $0)
         }.map { image in
-            Image(listed: image.written, path: image.found, truth: candidates.firstIndex { image.written.contains($0) })
+            ListedImage(listed: image.written, path: image.found, truth: candidates.firstIndex { image.written.contains($0) })
         }
     }
 
@@ -69,7 +72,7 @@ public struct ClassifierValidation: Sendable {
     /// - Throws: an image that cannot be read (`FileError`, `ImageFileError`), a network whose
     ///   outputs are fewer than `classes` (`DataFileError`), a forward pass's error.
     public func run(_ classifier: Classifier, k: Int? = nil,
-                    progress: (Image, [Float], ClassifierAccuracy) -> Void = { _, _, _ in }) throws -> ClassifierAccuracy {
+                    progress: (ListedImage, [Float], ClassifierAccuracy) -> Void = { _, _, _ in }) throws -> ClassifierAccuracy {
         let outputs = classifier.network.plan.layers[classifier.outputLayer].outputShape.count
         guard classes <= outputs else {
             throw DataFileError(file: data.path, line: data.line(of: "classes"), key: "classes", reason: .classCountMismatch(
