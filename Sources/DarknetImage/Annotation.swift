@@ -32,7 +32,7 @@ extension PlanarImage {
     public func annotated(with boxes: [BoxAnnotation], classCount: Int = 80) -> PlanarImage {
         var out = self
         let thickness = max(1, Int(Float(height) * 0.006))
-        let scale = max(1, Int((Float(height) * 0.03 / Float(BitmapFont.lineHeight)).rounded()))
+        let scale = labelScale
         for box in boxes {
             let color = RGBColor.forClass(box.classIndex, of: classCount)
             out.drawBox(left: box.left, top: box.top, right: box.right, bottom: box.bottom,
@@ -48,4 +48,9 @@ extension PlanarImage {
         }
         return out
     }
+}
+
+extension PlanarImage {
+    /// The text scale of drawn labels: about 3% of the image height, as Darknet sizes its labels.
+    var labelScale: Int { max(1, Int((Float(height) * 0.03 / Float(BitmapFont.lineHeight)).rounded())) }
 }

@@ -10,7 +10,7 @@ extension PlanarImage {
     public func annotated(with predictions: [Classification]) -> PlanarImage {
         var out = self
         let lineHeight = max(1, Int(Float(height) * 0.03))
-        let scale = max(1, Int((Float(height) * 0.03 / Float(BitmapFont.lineHeight)).rounded()))
+        let scale = labelScale
         var bottom = 3 * lineHeight
         for prediction in predictions {
             let text = Self.demoLine(prediction)
