@@ -81,14 +81,22 @@ class Handler(BaseHTTPRequestHandler):
                 body = json.dumps(log).encode()
             return self.reply(200, body, [("Content-Type", "application/json")])
         fault = take_fault(self.path)
-        entry = {"path": self.path, "range": self.headers.get("Range"),
-                 "if_range": self.headers.get("If-Range"),
-                 "if_none_match": self.headers.get("If-None-Match"),
-                 "if_modified_since": self.headers.get("If-Modified-Since")}
-        status = self.serve(fault)
-        entry["status"] = status
-        with lock:
-            log.append(entry)
+        self.entry = {"path": self.path, "range": self.headers.get("Range"),
+                      "if_range": self.headers.get("If-Range"),
+                      "if_none_match": self.headers.get("If-None-Match"),
+                      "if_modified_since": self.headers.get("If-Modified-Since")}
+        self.serve(fault)
+
+    def send_response(self, code, message=None):
+        # A file request is logged with its status before any byte of the answer goes out, so a
+        # client that has its answer always finds the request in /_log.
+        entry = getattr(self, "entry", None)
+        if entry is not None:
+            entry["status"] = code
+            with lock:
+                log.append(entry)
+            self.entry = None
+        super().send_response(code, message)
 
     def serve(self, fault):
         file = os.path.join(self.root, self.path.lstrip("/"))
