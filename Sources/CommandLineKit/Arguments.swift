@@ -7,6 +7,8 @@ public struct Arguments {
     private var flags: Set<String> = []
     public private(set) var positionals: [String] = []
     private var consumed: Set<String> = []
+    /// The options `takeLeadingOperands` gave an operand to (Darknet's form of the command line).
+    public private(set) var optionsByPosition: Set<String> = []
     /// The declared options, by name (nil: any `--name` is taken, `init(_:flagNames:)`).
     private var declared: [String: Option]?
 
@@ -67,6 +69,7 @@ public struct Arguments {
             guard let operand = positionals.first, declared?[option] != nil, options[option] == nil,
                   Self.path(of: operand).lowercased().hasSuffix(suffix.lowercased()) else { continue }
             options[option] = [operand]
+            optionsByPosition.insert(option)
             positionals.removeFirst()
         }
     }

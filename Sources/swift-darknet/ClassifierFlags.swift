@@ -21,9 +21,10 @@ struct ClassifierFlags {
     let top: Int?
     let threads: Int
 
-    init(arguments: inout Arguments) throws {
+    /// `darknetDefault`: where Darknet's form of the command reads its labels when none are named (`LabelFiles`).
+    init(arguments: inout Arguments, darknetDefault: DarknetForms.DefaultData? = nil) throws {
         model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
+        labelFiles = try LabelFiles(arguments: &arguments, names: model.names, darknetDefault: darknetDefault)
         plan = try PlanFlags(arguments: &arguments)
         top = arguments.string("top") == nil ? nil : try arguments.int("top", default: 5, range: 1...100_000)
         threads = try arguments.int("threads", range: 1...256)

@@ -29,7 +29,7 @@ struct ClassifyCommand: Command {
     let images: [String]
 
     init(arguments: inout Arguments) throws {
-        classifierFlags = try ClassifierFlags(arguments: &arguments)
+        classifierFlags = try ClassifierFlags(arguments: &arguments, darknetDefault: .classify)
         json = arguments.flag("json")
         sources = ImageSourceFlags(arguments: &arguments)
         images = arguments.positionals

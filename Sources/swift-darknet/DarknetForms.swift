@@ -1,4 +1,6 @@
 import CommandLineKit
+import Darknet
+import Foundation
 
 /// Darknet's own command lines, so one copied from Darknet's documentation runs here: its
 /// two-word commands (`detector test`, `classifier predict`, ...) and its files given by
@@ -37,6 +39,48 @@ enum DarknetForms {
         for argument in arguments {
             if let hint = hints.first(where: { $0.option == argument }) {
                 throw CLIError("unknown option \(argument) (\(hint.hint))")
+            }
+        }
+    }
+
+    /// The `.data` file one of Darknet's one-word commands reads its labels from: `detect` reads
+    /// `cfg/coco.data` and `classify` `cfg/imagenet1k.data` (pjreddie's Darknet from its own
+    /// folder; Debian's build from /usr/share/darknet/cfg). A command line in Darknet's form that
+    /// names no labels gets them from there, as Darknet's would.
+    struct DefaultData {
+        /// The command, as Darknet's one-word command names it.
+        let command: String
+        let fileName: String
+
+        static let detect = DefaultData(command: "detect", fileName: "coco.data")
+        static let classify = DefaultData(command: "classify", fileName: "imagenet1k.data")
+        /// Where it is looked for, in order; a relative folder is in the working directory.
+        static let folders = ["cfg", "/usr/share/darknet/cfg"]
+
+        /// The file in the first of `folders` that has it.
+        func locate() -> URL? {
+            Self.folders.lazy.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName) }
+                .first { FileManager.default.isReadableFile(atPath: $0.path) }
+        }
+
+        /// The labels of the file `locate()` finds, checked against the network's `classes`
+        /// (`what`, as `DataFile.check` names them); none, with a warning saying why and what to
+        /// give instead, when there is no such file or it does not fit the network: the labels
+        /// of a command the user did not name never make it fail.
+        func labels(classes: Int, cfg: URL, what: String) -> (labels: [String], file: String) {
+            let instead = "labels are class indices; give --names FILE or --data FILE"
+            guard let url = locate() else {
+                warn("Darknet's \(command) reads its labels from cfg/\(fileName), found neither in this folder nor in "
+                     + "/usr/share/darknet: \(instead)")
+                return ([], "<labels>")
+            }
+            do {
+                let file = try DataFile(contentsOf: url)
+                try file.check(classes: classes, cfg: cfg.path, what: what)
+                return (try file.labels(), file.names?.path ?? url.path)
+            } catch {
+                warn("Darknet's \(command) reads its labels from \(url.path): \(error); \(instead)")
+                return ([], "<labels>")
             }
         }
     }

@@ -40,7 +40,7 @@ struct DetectCommand: Command {
     let batch: DetectBatchOptions
 
     init(arguments: inout Arguments) throws {
-        detectorFlags = try DetectorFlags(arguments: &arguments)
+        detectorFlags = try DetectorFlags(arguments: &arguments, darknetDefault: .detect)
         var options = try Self.detectionFlags.read(&arguments)
         options.tiling = try TilingFlags(arguments: &arguments).tiling
         self.options = options

@@ -11,9 +11,10 @@ struct DetectorFlags {
     let plan: PlanFlags
     let precision: PrecisionFlags
 
-    init(arguments: inout Arguments) throws {
+    /// `darknetDefault`: where Darknet's form of the command reads its labels when none are named (`LabelFiles`).
+    init(arguments: inout Arguments, darknetDefault: DarknetForms.DefaultData? = nil) throws {
         model = try ModelOptions(arguments: &arguments)
-        labelFiles = try LabelFiles(arguments: &arguments, names: model.names)
+        labelFiles = try LabelFiles(arguments: &arguments, names: model.names, darknetDefault: darknetDefault)
         plan = try PlanFlags(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
     }

@@ -10,11 +10,18 @@ struct LabelFiles {
     static let option = Option.value("data", "FILE", "a Darknet .data file (coco.data, obj.data): its names=, its classes= checked")
 
     let data: URL?
+    /// Where the labels come from when neither is given in Darknet's form of the command line
+    /// (`detect yolov3.cfg yolov3.weights dog.jpg`): the `.data` file Darknet's command reads.
+    let darknetDefault: DarknetForms.DefaultData?
 
     /// Reads `--data`; with `--names` (`names`, read by `ModelOptions`) too, a usage mistake.
-    init(arguments: inout Arguments, names: String?) throws {
+    /// `darknetDefault`: the command's `DarknetForms.DefaultData`, taken when the cfg was given
+    /// by position and neither `--names` nor `--data` was.
+    init(arguments: inout Arguments, names: String?, darknetDefault: DarknetForms.DefaultData? = nil) throws {
         data = arguments.string("data").map { URL(fileURLWithPath: $0) }
         if names != nil, data != nil { throw CLIError("give --names or --data, not both") }
+        let darknetForm = arguments.optionsByPosition.contains("cfg") && names == nil && data == nil
+        self.darknetDefault = darknetForm ? darknetDefault : nil
     }
 
     /// The labels and the file they came from: the `.data` file's names (its `classes` checked
@@ -26,6 +33,7 @@ struct LabelFiles {
             try file.check(classes: classes, cfg: cfg.path, what: what)
             return (try file.labels(), file.names?.path ?? "<labels>")
         }
+        if names == nil, let darknetDefault { return darknetDefault.labels(classes: classes, cfg: cfg, what: what) }
         return (try names.map { try ClassLabels.read($0) } ?? [], names?.path ?? "<labels>")
     }
 }

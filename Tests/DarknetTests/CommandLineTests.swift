@@ -105,19 +105,20 @@ final class CommandLineTests: XCTestCase {
         let coco = try TestPaths.require(URL(fileURLWithPath: "/usr/share/darknet/cfg/coco.data")).path
         let cfg = "Weights/darknet/cfg/yolov3-tiny.cfg", image = "Weights/darknet/data/dog.jpg"
         let weights = try TestPaths.require(TestPaths.tinyWeights).path
-        for data in [[], [coco]] {
-            let expected = try run(["detect", "--cfg", cfg, "--weights", weights, "--json", image]
-                                   + (data.isEmpty ? [] : ["--data", coco]))
-            XCTAssertEqual(expected.status, 0, expected.stderr)
-            XCTAssertTrue(expected.stdout.contains(data.isEmpty ? #""class": 16"# : #""label": "dog""#), expected.stdout)
-            var forms = [["detect"] + data + [cfg, weights, "--json", image],
-                         ["detect", "--json"] + data + [cfg, "--weights", weights, image]]
-            if !data.isEmpty { forms.append(["detector", "test"] + data + [cfg, weights, image, "--json"]) }
-            for arguments in forms {
-                let result = try run(arguments)
-                XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
-                XCTAssertEqual(result.stdout, expected.stdout, "\(arguments)")
-            }
+        let withData = try run(["detect", "--cfg", cfg, "--weights", weights, "--json", image, "--data", coco])
+        XCTAssertEqual(withData.status, 0, withData.stderr)
+        XCTAssertTrue(withData.stdout.contains(#""class": 16, "label": "dog""#), withData.stdout)
+        let indices = try run(["detect", "--cfg", cfg, "--weights", weights, "--json", image])
+        XCTAssertTrue(indices.stdout.contains(#""class": 16, "label": "16""#), indices.stdout)
+        // Without a .data file, Darknet's form reads Debian's coco.data as `darknet detect` does
+        // (this folder has no cfg/coco.data).
+        for arguments in [["detect", cfg, weights, "--json", image], ["detect", "--json", cfg, "--weights", weights, image],
+                          ["detect", coco, cfg, weights, "--json", image], ["detect", "--json", coco, cfg, "--weights", weights, image],
+                          ["detector", "test", coco, cfg, weights, image, "--json"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "", "\(arguments)")
+            XCTAssertEqual(result.stdout, withData.stdout, "\(arguments)")
         }
         // Each two-word command reaches its command: the first file it reads is the one named.
         let missing: [([String], String)] = [
@@ -341,6 +342,59 @@ final class CommandLineTests: XCTestCase {
         let none = try run(model + [empty.path])
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.stderr.contains(empty.path), none.stderr)
+    }
+
+    /// Darknet's one-word `detect` and `classify` read their labels from `cfg/coco.data` and
+    /// `cfg/imagenet1k.data` in the working directory (pjreddie's Darknet run from its folder;
+    /// Debian's build reads /usr/share/darknet/cfg): the same command line here labels its
+    /// output from the same file, gives class indices with a warning when the file does not fit
+    /// the network, and never reads it in the option form.
+    func testDarknetFormReadsItsLabelsWhereDarknetDoes() throws {
+        let folder = try temporaryDirectory("darknet-folder")
+        for name in ["cfg", "data"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        // As in Darknet's folder: the names path relative to the working directory.
+        try Data("classes= 80\nnames = data/coco.names\n".utf8).write(to: folder.appendingPathComponent("cfg/coco.data"))
+        try Data((0..<80).map { "thing\($0)\n" }.joined().utf8).write(to: folder.appendingPathComponent("data/coco.names"))
+        let shortNames = try TestPaths.require(TestPaths.sample("imagenet.shortnames.list")).path
+        try Data("classes=1000\nnames=\(shortNames)\ntop=1\n".utf8).write(to: folder.appendingPathComponent("cfg/imagenet1k.data"))
+        func run(_ arguments: [String]) throws -> ChildProcess.Result {
+            let result = try SwiftDarknetTool.run(arguments, in: folder)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        let cfg = TestPaths.tinyCfg.path, weights = try TestPaths.require(TestPaths.tinyWeights).path
+        let image = try TestPaths.require(TestPaths.sample("dog.jpg")).path
+
+        let darknetForm = try run(["detect", cfg, weights, image])
+        XCTAssertEqual(darknetForm.stderr, "")
+        XCTAssertTrue(darknetForm.stdout.contains("\nthing16: 56%\n"), darknetForm.stdout)
+        // The first line is the image's timing.
+        let named = try run(["detect", "--cfg", cfg, "--weights", weights, "--names", "data/coco.names", image])
+        XCTAssertEqual(darknetForm.stdout.split(separator: "\n").dropFirst(), named.stdout.split(separator: "\n").dropFirst())
+        let optionForm = try run(["detect", "--cfg", cfg, "--weights", weights, image])
+        XCTAssertEqual(optionForm.stderr, "")
+        XCTAssertTrue(optionForm.stdout.contains("\n16: 56%\n"), optionForm.stdout)
+
+        // A 20-class network: coco.data's 80 classes do not fit it.
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let voc = try run(["detect", try TestPaths.require(zoo.appendingPathComponent("cfg/yolov2-tiny-voc-416.cfg")).path,
+                           try TestPaths.require(zoo.appendingPathComponent("weights/yolov2-tiny-voc.weights")).path,
+                           "--thresh", "0", "--json", image])
+        XCTAssertTrue(voc.stderr.hasPrefix("swift-darknet: warning: Darknet's detect reads its labels from \(folder.path)/cfg/coco.data: "),
+                      voc.stderr)
+        XCTAssertTrue(voc.stderr.hasSuffix("; labels are class indices; give --names FILE or --data FILE\n"), voc.stderr)
+        XCTAssertFalse(voc.stdout.contains("thing"), voc.stdout)
+
+        // `classify`: Darknet's 5 classes whatever the file's top=, as `darknet classify` asks for 5.
+        let classifier = [try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
+                          try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path]
+        let classified = try run(["classify"] + classifier + [image])
+        XCTAssertEqual(classified.stderr, "")
+        XCTAssertEqual(classified.stdout.split(separator: "\n").count, 5, classified.stdout)
+        XCTAssertEqual(classified.stdout,
+                       try run(["classify", "--cfg", classifier[0], "--weights", classifier[1], "--names", shortNames, image]).stdout)
     }
 
     /// Without `--top`, a `.data` file's `top=` sets the count (1 without one), as Darknet's
