@@ -33,6 +33,32 @@ final class VideoFramesTests: XCTestCase {
         }
     }
 
+    /// A video's frames through a `ClassificationPipeline`: every frame under `.every`, each
+    /// with the classes the single call gives for its pixels.
+    func testClassificationPipelineClassifiesEveryFrameOfAVideo() async throws {
+        let directory = try temporaryDirectory("video")
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
+                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")))
+        let expected = try classifyEachFrame(of: clip, with: classifier)
+        let pipeline = ClassificationPipeline(classifier: classifier, policy: .every, options: ClassificationOptions(top: 2))
+        var results: [FrameClassification] = []
+        for try await result in pipeline.process(try VideoReader(source: clip.path)) { results.append(result) }
+        XCTAssertEqual(results.map(\.index), Array(0..<6))
+        XCTAssertEqual(results.map(\.presentationTime), (0..<6).map { .rounded(seconds: Double($0) / 30) })
+        XCTAssertEqual(results.map(\.classifications), expected)
+    }
+
+    /// The blocking calls, frame by frame (synchronous, so the async test does not pick the
+    /// async overload).
+    private func classifyEachFrame(of clip: URL, with classifier: Classifier) throws -> [[Classification]] {
+        let reader = try VideoReader(source: clip.path)
+        var classes: [[Classification]] = []
+        while let frame = try reader.nextFrame() { classes.append(try classifier.classify(frame.pixels, options: ClassificationOptions(top: 2))) }
+        return classes
+    }
+
     func testFramesThrowTheTypedErrorOfADamagedFile() async throws {
         let directory = try temporaryDirectory("video")
         let truncated = try VideoTestSupport.truncatedClip(in: directory)

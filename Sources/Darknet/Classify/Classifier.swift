@@ -82,7 +82,7 @@ public final class Classifier: LabelledModel, Sendable {
     public let sessionPolicy: SessionPolicy
     /// The network's class hierarchy (the last `[softmax] tree=`, Darknet's `net->hierarchy`).
     public let hierarchy: ClassTree?
-    private let runner: SessionRunner
+    let runner: SessionRunner
 
     /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
@@ -185,10 +185,15 @@ public final class Classifier: LabelledModel, Sendable {
     }
 
     private func classify(_ pixels: PixelBuffer, top: Int, in pooled: PooledSession) throws -> [Classification] {
-        let shape = network.inputShape
-        _ = try pixels.letterbox(into: pooled.input, width: shape.width, height: shape.height, channels: shape.channels)
+        _ = try prepareInput(pixels, into: pooled.input)
         try pooled.session.forward(UnsafeBufferPointer(pooled.input))
         return try predictions(in: pooled, top: top)
+    }
+
+    /// Letterboxes `pixels` into `input`, the network input's size.
+    func prepareInput(_ pixels: PixelBuffer, into input: UnsafeMutableBufferPointer<Float>) throws -> LetterboxGeometry {
+        let shape = network.inputShape
+        return try pixels.letterbox(into: input, width: shape.width, height: shape.height, channels: shape.channels)
     }
 
     private func classify(_ input: [Float], top: Int, in pooled: PooledSession) throws -> [Classification] {
@@ -197,7 +202,7 @@ public final class Classifier: LabelledModel, Sendable {
     }
 
     /// The `top` classes of the forward pass `pooled` has just run.
-    private func predictions(in pooled: PooledSession, top: Int) throws -> [Classification] {
+    func predictions(in pooled: PooledSession, top: Int) throws -> [Classification] {
         try scores(in: pooled).withUnsafeBufferPointer { values in
             Self.topK(values, count: top).map { index in
                 Classification(classIndex: index, label: index < labels.count ? labels[index] : String(index),

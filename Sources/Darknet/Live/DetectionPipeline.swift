@@ -20,7 +20,7 @@ import Foundation
 /// it an `AsyncSequence` of frames with `process(_:)`; call `finish()` after the last frame.
 /// Deinitialising the pipeline finishes it too: frames already in are still processed.
 public final class DetectionPipeline: Sendable {
-    private let core: PipelineCore
+    private let core: PipelineCore<DetectionWork>
 
     /// The results, in frame order; ends after `finish()` once every frame is processed or
     /// dropped, or with an error if a frame cannot be processed (or, before any frame, with an
@@ -58,15 +58,9 @@ public final class DetectionPipeline: Sendable {
                  now: @escaping @Sendable () -> ContinuousClock.Instant) {
         let (stream, continuation) = AsyncThrowingStream<FrameResult, any Error>.makeStream()
         results = stream
-        core = PipelineCore(detector: detector, policy: policy, options: options,
-                            tracker: tracking.map { ObjectTracker(options: $0) }, now: now, output: continuation)
+        let work = DetectionWork(detector: detector, options: options, tracker: tracking.map { ObjectTracker(options: $0) })
+        core = PipelineCore(work: work, policy: policy, now: now, output: continuation)
         continuation.onTermination = { [core] _ in core.stop() }
-        do {
-            try ArgumentError.require("FramePolicy.stride", policy.stride, atLeast: 1)
-            try options.validate()
-        } catch {
-            core.fail(error)
-        }
         core.start()
     }
 
@@ -83,11 +77,7 @@ public final class DetectionPipeline: Sendable {
 
     /// Hands over a frame, waiting under `.every` until there is room (back-pressure).
     /// - Throws: `DetectionPipeline.Stopped` if the pipeline stopped or finished.
-    public func send(_ frame: Frame) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            core.send(frame, continuation)
-        }
-    }
+    public func send(_ frame: Frame) async throws { try await core.send(frame) }
 
     /// Hands over a frame from a thread of the caller's own (a camera or decoder thread): under
     /// `.latest` at once, as `offer`; under `.every` blocking the thread until there is room.
@@ -103,19 +93,11 @@ public final class DetectionPipeline: Sendable {
     package func finish(throwing error: any Error) { core.finish(throwing: error) }
 
     /// Feeds every frame of `frames` (with `send`, so `.every` holds the sequence back; under
-    /// `.latest` frames are offered as they come), then finishes. Returns `results`.
+    /// `.latest` frames are offered as they come), then finishes. Returns `results`; if the
+    /// sequence throws, they end with its error once the frames it gave are processed.
     public func process<Frames: AsyncSequence & Sendable>(_ frames: Frames) -> AsyncThrowingStream<FrameResult, any Error>
         where Frames.Element == Frame {
-        Task { [self] in
-            do {
-                for try await frame in frames {
-                    if policy.mode == .latest { offer(frame) } else { try await send(frame) }
-                }
-            } catch {
-                core.fail(error)
-            }
-            finish()
-        }
+        core.feed(frames)
         return results
     }
 
@@ -126,288 +108,5 @@ public final class DetectionPipeline: Sendable {
     /// The pipeline no longer takes frames (finished, stopped or failed).
     public struct Stopped: DarknetError {
         public var description: String { "the detection pipeline has finished or stopped" }
-    }
-}
-
-/// The pipeline's shared state and its two threads.
-private final class PipelineCore: @unchecked Sendable {
-    // Invariant: every `var` is read and written under `condition`'s lock; the input buffers
-    // are written by the preprocess thread while their index is out of `freeBuffers` and read
-    // by the forward thread while it forwards that index.
-    let policy: FramePolicy
-    private let detector: Detector
-    private let options: DetectionOptions
-    /// Used by the forward thread only.
-    private var tracker: ObjectTracker?
-    private let now: @Sendable () -> ContinuousClock.Instant
-    private let output: AsyncThrowingStream<FrameResult, any Error>.Continuation
-    private let condition = NSCondition()
-    private var scheduler: FrameScheduler<Arrived, Prepared>
-    private var pendingSends: [(Arrived, CheckedContinuation<Void, any Error>)] = []
-    private var stopped = false
-    private var failure: (any Error)?
-    private var nextIndex = 0
-    private var inputRate = RateMeter()
-    private var resultRate = RateMeter()
-    /// Three network inputs: one forwarding, one prepared, one being written.
-    private let buffers: [UnsafeMutableBufferPointer<Float>]
-    private var freeBuffers: [Int] = [0, 1, 2]
-
-    struct Arrived {
-        let frame: Frame
-        let index: Int
-        let arrival: ContinuousClock.Instant
-    }
-    struct Prepared {
-        let index: Int
-        let presentationTime: Duration
-        let captured: ContinuousClock.Instant
-        let input: Input
-        let preprocess: Duration
-
-        /// The letterboxed network input (an index into `buffers`, and where the frame sits in
-        /// it), or, with tiling, the frame itself: its tiles are fitted on the forward thread.
-        enum Input {
-            case letterboxed(buffer: Int, geometry: LetterboxGeometry)
-            case tiled(PixelBuffer)
-        }
-
-        /// The input buffer this frame holds, if any.
-        var buffer: Int? {
-            if case .letterboxed(let buffer, _) = input { return buffer }
-            return nil
-        }
-    }
-
-    init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracker: ObjectTracker?,
-         now: @escaping @Sendable () -> ContinuousClock.Instant, output: AsyncThrowingStream<FrameResult, any Error>.Continuation) {
-        self.detector = detector
-        self.tracker = tracker
-        self.policy = policy
-        self.options = options
-        self.now = now
-        self.output = output
-        scheduler = FrameScheduler(policy: policy)
-        let count = detector.network.inputShape.count
-        buffers = (0..<3).map { _ in
-            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
-            buffer.initialize(repeating: 0)
-            return buffer
-        }
-    }
-
-    deinit { for buffer in buffers { buffer.deallocate() } }
-
-    func start() {
-        let preprocess = Thread { [self] in preprocessLoop() }
-        preprocess.name = "SwiftDarknet.Pipeline.preprocess"
-        preprocess.start()
-        let forward = Thread { [self] in forwardLoop() }
-        forward.name = "SwiftDarknet.Pipeline.forward"
-        forward.start()
-    }
-
-    // MARK: Producers
-
-    func offer(_ frame: Frame) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped, !scheduler.isFinished else { return false }
-        let arrived = arrivedLocked(frame)
-        if case .full = scheduler.arrive(arrived, index: arrived.index) {
-            nextIndex -= frame.index == nil ? 1 : 0  // not taken: the next frame gets this number
-            return false
-        }
-        inputRate.record(arrived.arrival)
-        condition.broadcast()
-        return true
-    }
-
-    func send(_ frame: Frame, _ continuation: CheckedContinuation<Void, any Error>) {
-        condition.lock()
-        guard !stopped, !scheduler.isFinished else {
-            condition.unlock()
-            continuation.resume(throwing: DetectionPipeline.Stopped())
-            return
-        }
-        let arrived = arrivedLocked(frame)
-        guard pendingSends.isEmpty, !isFull(scheduler.arrive(arrived, index: arrived.index)) else {
-            pendingSends.append((arrived, continuation))
-            condition.unlock()
-            return
-        }
-        inputRate.record(arrived.arrival)
-        condition.broadcast()
-        condition.unlock()
-        continuation.resume()
-    }
-
-    func submit(_ frame: Frame) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        let arrived = arrivedLocked(frame)
-        while true {
-            guard !stopped, !scheduler.isFinished else { throw DetectionPipeline.Stopped() }
-            if pendingSends.isEmpty, !isFull(scheduler.arrive(arrived, index: arrived.index)) { break }
-            condition.wait()
-        }
-        inputRate.record(arrived.arrival)
-        condition.broadcast()
-    }
-
-    private func isFull(_ arrival: FrameScheduler<Arrived, Prepared>.Arrival) -> Bool {
-        if case .full = arrival { return true }
-        return false
-    }
-
-    private func arrivedLocked(_ frame: Frame) -> Arrived {
-        let index = frame.index ?? nextIndex
-        nextIndex = max(nextIndex, index + 1)
-        return Arrived(frame: frame, index: index, arrival: now())
-    }
-
-    /// Under the lock: moves waiting senders into the queue while there is room.
-    private func admitPendingSendsLocked() {
-        while let (arrived, continuation) = pendingSends.first {
-            guard !isFull(scheduler.arrive(arrived, index: arrived.index)) else { return }
-            pendingSends.removeFirst()
-            inputRate.record(arrived.arrival)
-            continuation.resume()
-        }
-    }
-
-    func finish(throwing error: (any Error)? = nil) {
-        condition.lock()
-        if failure == nil { failure = error }
-        scheduler.finish()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Stops at once: waiting frames are dropped and the threads end.
-    func stop() {
-        condition.lock()
-        stopped = true
-        let senders = pendingSends
-        pendingSends = []
-        condition.broadcast()
-        condition.unlock()
-        for (_, continuation) in senders { continuation.resume(throwing: DetectionPipeline.Stopped()) }
-    }
-
-    /// Ends `results` with `error` after the frame under way.
-    func fail(_ error: any Error) {
-        condition.lock()
-        if failure == nil { failure = error }
-        condition.unlock()
-        stop()
-    }
-
-    // MARK: Threads
-
-    private func preprocessLoop() {
-        condition.lock()
-        while !stopped {
-            guard let arrived = scheduler.startPreprocess() else {
-                if scheduler.isFinished && scheduler.waiting.isEmpty && pendingSends.isEmpty { break }
-                condition.wait()
-                continue
-            }
-            admitPendingSendsLocked()
-            condition.broadcast()  // room for a blocked `submit`
-            let buffer = options.tiling == nil ? freeBuffers.removeLast() : nil
-            condition.unlock()
-            let start = now()
-            let input: Prepared.Input?
-            var error: (any Error)?
-            do {
-                input = try buffer.map { buffer in
-                    .letterboxed(buffer: buffer, geometry: try detector.prepareInput(arrived.frame.pixels, letterbox: options.letterbox,
-                                                                                     into: buffers[buffer]))
-                } ?? .tiled(arrived.frame.pixels)
-            } catch let caught {
-                input = nil
-                error = caught
-            }
-            let preprocessTime = now() - start
-            condition.lock()
-            guard let input else {
-                scheduler.abandonPreprocess()
-                if let buffer { freeBuffers.append(buffer) }
-                if failure == nil { failure = error }
-                stopped = true
-                condition.broadcast()
-                break
-            }
-            let prepared = Prepared(index: arrived.index, presentationTime: arrived.frame.presentationTime,
-                                    captured: arrived.frame.captureInstant ?? arrived.arrival, input: input,
-                                    preprocess: preprocessTime)
-            if let older = scheduler.finishPreprocess(prepared), let buffer = older.buffer { freeBuffers.append(buffer) }
-            condition.broadcast()
-        }
-        let senders = stopped ? pendingSends : []
-        if stopped { pendingSends = [] }
-        condition.unlock()
-        for (_, continuation) in senders { continuation.resume(throwing: DetectionPipeline.Stopped()) }
-    }
-
-    private func forwardLoop() {
-        // With tiling the detector borrows its own sessions for each frame's tiles.
-        let pooled = options.tiling == nil ? detector.runner.pool.take() : nil
-        defer { if let pooled { detector.runner.pool.give(pooled) } }
-        condition.lock()
-        while !stopped {
-            guard let frame = scheduler.startForward() else {
-                if scheduler.isDrained { break }
-                condition.wait()
-                continue
-            }
-            condition.unlock()
-            let result = Result { try run(frame, in: pooled) }
-            condition.lock()
-            scheduler.finishForward()
-            if let buffer = frame.buffer { freeBuffers.append(buffer) }
-            condition.broadcast()
-            switch result {
-            case .success(let (detections, tracks, forward, postprocess)):
-                let finished = now()
-                resultRate.record(finished)
-                let statistics = FrameStatistics(
-                    captureToResult: finished - frame.captured, preprocessTime: frame.preprocess, forwardTime: forward,
-                    postprocessTime: postprocess, received: scheduler.received, processed: scheduler.processed,
-                    dropped: scheduler.dropped, processedFPS: resultRate.rate, inputFPS: inputRate.rate)
-                output.yield(FrameResult(index: frame.index, presentationTime: frame.presentationTime, detections: detections,
-                                         tracks: tracks, statistics: statistics))
-            case .failure(let error):
-                if failure == nil { failure = error }
-                stopped = true
-            }
-        }
-        let failure = self.failure
-        condition.broadcast()
-        condition.unlock()
-        if let failure { output.finish(throwing: failure) } else { output.finish() }
-    }
-
-    /// The forward pass, decoding and tracking of one prepared frame (on the forward thread),
-    /// with the times of the pass and of the rest.
-    private func run(_ frame: Prepared, in pooled: PooledSession?) throws -> ([Detection], [TrackedDetection], Duration, Duration) {
-        let start = now()
-        let detections: [Detection], forwarded: ContinuousClock.Instant, width: Int, height: Int
-        switch frame.input {
-        case .letterboxed(let buffer, let geometry):
-            let session = pooled!.session  // held whenever frames are letterboxed here (no tiling)
-            try session.forward(UnsafeBufferPointer(buffers[buffer]))
-            forwarded = now()
-            detections = try DetectionDecoder.decode(session, geometry: geometry, labels: detector.labels, options: options)
-            (width, height) = (geometry.imageWidth, geometry.imageHeight)
-        case .tiled(let pixels):
-            detections = try detector.detect(pixels, options: options)
-            forwarded = now()
-            (width, height) = (pixels.width, pixels.height)
-        }
-        let tracks = tracker?.update(detections, frameIndex: frame.index, imageWidth: width, imageHeight: height) ?? []
-        let finished = now()
-        return (detections, tracks, forwarded - start, finished - forwarded)
     }
 }
