@@ -128,7 +128,7 @@ run() {
 
 case "$which" in
     all|address) run address --skip "$asan_skip" "$side_classes" ;;&
-    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive|BatchDetectorTests|TilingDetectionTests.testPipelineRunsEachFramesTiles|ServerLimitsTests|RequestPipelineTests|HTTPAPITests.testHealthAndMetrics|RealClientTests.testFrigateZMQDetector" ;;
+    all|thread) run thread --filter "DetectionTests.testConcurrentDetectionsEqualSingleThreadedOnes|WorkerPoolTests|ThreadingTests|DetectionPipelineTests|ClassificationPipelineTests|PixelDetectionTests.testSixteen|PixelDetectionTests.testCancelled|PixelDetectionTests.testIdle|ReadmeExampleTests.testReadmeLive|BatchDetectorTests|TilingDetectionTests.testPipelineRunsEachFramesTiles|ServerLimitsTests|RequestPipelineTests|HTTPAPITests.testHealthAndMetrics|RealClientTests.testFrigateZMQDetector" ;;
     all|address|thread) ;;
     *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac

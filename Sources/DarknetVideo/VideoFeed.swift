@@ -16,8 +16,7 @@ import Foundation
 /// for try await result in pipeline.results { print(result.index, result.detections.count) }
 /// ```
 /// `DetectionPipeline.process(_:options:)` does the same in one call.
-public final class VideoFeed: @unchecked Sendable {
-    // Invariant: every `var` is read and written under `lock`.
+public final class VideoFeed: Sendable {
 
     /// When a feed stops reading, and which decoded frames it keeps.
     public struct Options: Sendable, Equatable {
@@ -48,108 +47,34 @@ public final class VideoFeed: @unchecked Sendable {
     public let pipeline: DetectionPipeline
     /// When it stops and what it keeps.
     public let options: Options
-    private let stride: Int
-    private let lock = NSLock()
-    private var failure: VideoError?
-    private var stopped = false
-    private var started = false
-    private var read = 0
-    private var skipped = 0
-    private var kept: [Int: VideoFrame] = [:]
+    private let feeder: FrameFeeder
 
     /// A feed of `reader`'s frames into `pipeline`; nothing is read before `start()`.
     public init(reader: VideoReader, pipeline: DetectionPipeline, options: Options = Options()) {
         self.reader = reader
         self.pipeline = pipeline
         self.options = options
-        stride = pipeline.policy.stride
+        feeder = FrameFeeder(reader: reader, consumer: pipeline, options: options)
     }
 
     /// Starts decoding on a thread of the feed's own (once; later calls do nothing).
-    public func start() {
-        let first = lock.withLock {
-            defer { started = true }
-            return !started
-        }
-        guard first else { return }
-        do {
-            try options.validate()
-        } catch {
-            pipeline.finish(throwing: error)
-            return
-        }
-        let thread = Thread { [self] in decodeLoop() }
-        thread.name = "SwiftDarknet.VideoFeed"
-        thread.start()
-    }
+    public func start() { feeder.start() }
 
     /// Stops decoding (a Ctrl-C): the frames already in the pipeline are still processed, and
     /// `results` end without an error.
-    public func stop() {
-        lock.withLock { stopped = true }
-        reader.cancel()
-    }
+    public func stop() { feeder.stop() }
 
     /// The error that ended reading early, if any (a `stop()` is none).
-    public var error: VideoError? { lock.withLock { failure } }
+    public var error: VideoError? { feeder.error }
 
     /// Frames decoded so far.
-    public var framesRead: Int { lock.withLock { read } }
+    public var framesRead: Int { feeder.framesRead }
 
     /// Frames decoded so far that the pipeline's stride skips.
-    public var framesSkipped: Int { lock.withLock { skipped } }
+    public var framesSkipped: Int { feeder.framesSkipped }
 
     /// Frame `index`, if it is still kept (`Options.keptFrames`); forgets it and every older frame.
-    public func takeFrame(_ index: Int) -> VideoFrame? {
-        lock.withLock {
-            let frame = kept[index]
-            kept = kept.filter { $0.key > index }
-            return frame
-        }
-    }
-
-    private func decodeLoop() {
-        var firstTime: Duration?
-        var ending: VideoError?
-        defer {
-            if let ending { pipeline.finish(throwing: ending) } else { pipeline.finish() }
-        }
-        while options.frameLimit.map({ framesRead < $0 }) ?? true {
-            let next: VideoFrame?
-            do {
-                next = try reader.nextFrame()
-            } catch {
-                ending = lock.withLock {
-                    if case .cancelled = error, stopped { return nil }
-                    failure = error
-                    return error
-                }
-                return
-            }
-            guard let frame = next else { return }
-            let start = firstTime ?? frame.presentationTime
-            firstTime = start
-            if let duration = options.duration, frame.presentationTime - start >= duration { return }
-            guard record(frame) else { return }
-            // Waits for room under .every; ends when the pipeline has stopped.
-            do { try pipeline.submit(frame.pipelineFrame) } catch { return }
-        }
-    }
-
-    /// Counts `frame` and keeps it if asked; false once `stop()` was called.
-    private func record(_ frame: VideoFrame) -> Bool {
-        lock.withLock {
-            guard !stopped else { return false }
-            read += 1
-            if frame.index % stride != 0 {
-                skipped += 1
-            } else if options.keptFrames > 0 {
-                kept[frame.index] = frame
-                if kept.count > options.keptFrames, let oldest = kept.keys.min() { kept[oldest] = nil }
-            }
-            return true
-        }
-    }
+    public func takeFrame(_ index: Int) -> VideoFrame? { feeder.takeFrame(index) }
 }
 
 extension DetectionPipeline {
@@ -166,6 +91,26 @@ extension DetectionPipeline {
     /// ```
     public func process(_ reader: VideoReader, options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<FrameResult, any Error> {
         VideoFeed(reader: reader, pipeline: self, options: options).start()
+        return results
+    }
+}
+
+extension ClassificationPipeline {
+    /// Classifies the frames of `reader` (as the policy admits), decoded on a thread of its own
+    /// as for `DetectionPipeline.process(_:options:)`, and returns `results`: they end after the
+    /// last frame, or with the `VideoError` that ended reading once the frames before it are
+    /// classified. Stopping iteration stops the pipeline and the reading.
+    ///
+    /// ```swift
+    /// let pipeline = ClassificationPipeline(classifier: classifier, policy: .every)
+    /// for try await result in pipeline.process(try VideoReader(source: "clip.mp4")) {
+    ///     print(result.presentationTime, result.classifications.first?.label ?? "-")
+    /// }
+    /// ```
+    /// `options.keptFrames` keeps nothing here (the feed is not returned).
+    public func process(_ reader: VideoReader,
+                        options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<FrameClassification, any Error> {
+        FrameFeeder(reader: reader, consumer: self, options: options).start()
         return results
     }
 }

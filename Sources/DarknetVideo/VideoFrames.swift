@@ -56,20 +56,3 @@ public struct VideoFrames: AsyncSequence, Sendable {
         }
     }
 }
-
-extension ClassificationPipeline {
-    /// Classifies the frames of `reader` (as the policy admits: `.every` holds the decoder back,
-    /// `.latest` offers each frame as it is decoded), decoded while the pipeline works, and
-    /// returns `results`: they end after the last frame, or with the `VideoError` that ended
-    /// reading. Stopping iteration stops the pipeline and the reading.
-    ///
-    /// ```swift
-    /// let pipeline = ClassificationPipeline(classifier: classifier, policy: .every)
-    /// for try await result in pipeline.process(try VideoReader(source: "clip.mp4")) {
-    ///     print(result.presentationTime, result.classifications.first?.label ?? "-")
-    /// }
-    /// ```
-    public func process(_ reader: VideoReader) -> AsyncThrowingStream<FrameClassification, any Error> {
-        process(reader.frames.map { @Sendable frame in frame.pipelineFrame })
-    }
-}

@@ -51,42 +51,19 @@ struct ClassifyVideoCommand: Command {
         let reader = try source.openReader()
         let classifier = try classifierFlags.loadClassifier(files)
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader) }
-        let queue = FrameQueue(reader: reader, policy: source.policy(for: reader), duration: source.duration)
-        let progress = VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive)
-        let interrupt = VideoCommand.onInterrupt { queue.stop() }
+        let pipeline = ClassificationPipeline(classifier: classifier, policy: source.policy(for: reader), options: options)
+        // --out draws each result on its frame: the latest 120 frames are kept for it.
+        let feeder = FrameFeeder(reader: reader, consumer: pipeline,
+                                 options: VideoFeed.Options(duration: source.duration, keptFrames: output != nil ? 120 : 0))
+        let run = VideoRun(feed: feeder, output: output, json: json,
+                           progress: VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive),
+                           total: reader.estimatedFrameCount)
+        let interrupt = VideoCommand.onInterrupt { feeder.stop() }
         defer { interrupt.cancel() }
-        var statistics = VideoStatistics()
-        var failure: (any Error)?
-        queue.start()
-        while let frame = queue.next() {
-            let started = ContinuousClock.now
-            do {
-                let predictions = try classifier.classify(frame.pixels, options: options)
-                let now = ContinuousClock.now
-                statistics.record(latency: now - frame.decodeInstant, forward: now - started)
-                emit(predictions, of: frame)
-                try output?.write(PlanarImage(pixels: frame.pixels).annotated(with: predictions), of: frame)
-            } catch {
-                failure = error
-                queue.stop()
-                break
-            }
-            progress.update { statistics.progress(read: queue.framesRead, total: reader.estimatedFrameCount) }
-        }
-        queue.join()
-        progress.clear()
-        if failure == nil, let error = queue.error { failure = error }
-        return source.conclude(reader, output: output, statistics: statistics, read: queue.framesRead,
-                               skipped: queue.framesSkipped, failure: failure)
-    }
-
-    /// One JSON line, or a text line, per classified frame, written unbuffered.
-    private func emit(_ predictions: [Classification], of frame: VideoFrame) {
-        let line = json
-            ? String(format: #"{"frame": %d, "time": %.6f, "predictions": "#, frame.index, frame.presentationTime.inSeconds)
-                + ClassificationJSON.array(predictions) + "}"
-            : String(format: "frame %d at %.3f s: ", frame.index, frame.presentationTime.inSeconds)
-                + predictions.map(\.description).joined(separator: ", ")
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        feeder.start()
+        var failure = run.consume(pipeline.results)
+        if failure == nil, let error = feeder.error { failure = error }
+        return source.conclude(reader, output: output, statistics: run.statistics, read: feeder.framesRead,
+                               skipped: feeder.framesSkipped, failure: failure)
     }
 }

@@ -3,19 +3,19 @@ import DarknetImage
 import DarknetVideo
 import Foundation
 
-/// The consuming side of `swift-darknet video`: prints each result (JSON or text line),
-/// writes the annotated frame, keeps the statistics and the progress line.
+/// The consuming side of `swift-darknet video` and `classify-video`: prints each result (JSON
+/// or text line), writes the annotated frame, keeps the statistics and the progress line.
 final class VideoRun: @unchecked Sendable {
     // Used by one task at a time: `consume` runs the loop and returns before anything else
     // reads `statistics`.
-    private let feed: VideoFeed
+    private let feed: any VideoRunFeed
     private let output: AnnotatedOutput?
     private let json: Bool
     private let progress: VideoProgressLine
     private let total: Int?
     private(set) var statistics = VideoStatistics()
 
-    init(feed: VideoFeed, output: AnnotatedOutput?, json: Bool, progress: VideoProgressLine, total: Int?) {
+    init(feed: any VideoRunFeed, output: AnnotatedOutput?, json: Bool, progress: VideoProgressLine, total: Int?) {
         self.feed = feed
         self.output = output
         self.json = json
@@ -25,7 +25,7 @@ final class VideoRun: @unchecked Sendable {
 
     /// Handles every result until the stream ends; returns the error that ended it, if any.
     /// Blocks the calling (non-async) thread meanwhile.
-    func consume(_ results: AsyncThrowingStream<FrameResult, any Error>) -> (any Error)? {
+    func consume<Result: VideoRunResult>(_ results: AsyncThrowingStream<Result, any Error>) -> (any Error)? {
         let done = DispatchSemaphore(value: 0)
         let outcome = Outcome()
         Task {
@@ -42,12 +42,12 @@ final class VideoRun: @unchecked Sendable {
         return outcome.error
     }
 
-    private func handle(_ result: FrameResult) throws {
+    private func handle(_ result: some VideoRunResult) throws {
         statistics.record(result.statistics)
-        emit(result)
+        FileHandle.standardOutput.write(Data((result.line(json: json) + "\n").utf8))
         if let output {
             if let frame = feed.takeFrame(result.index) {
-                try output.write(frame, annotations: Self.annotations(result))
+                try result.write(frame, to: output)
             } else {
                 warn("frame \(result.index) was no longer kept; not written to --out")
             }
@@ -55,39 +55,74 @@ final class VideoRun: @unchecked Sendable {
         progress.update { statistics.progress(read: feed.framesRead, total: total) }
     }
 
+    private final class Outcome: @unchecked Sendable {
+        var error: (any Error)?  // written by the task before `done.signal()`, read after `wait()`
+    }
+}
+
+/// What a `VideoRun` reads frames through: `VideoFeed` (`video`) or `FrameFeeder` (`classify-video`).
+protocol VideoRunFeed: AnyObject, Sendable {
+    func takeFrame(_ index: Int) -> VideoFrame?
+    var framesRead: Int { get }
+    func stop()
+}
+
+extension VideoFeed: VideoRunFeed {}
+extension FrameFeeder: VideoRunFeed {}
+
+/// A pipeline's result as a `VideoRun` prints and draws it.
+protocol VideoRunResult: Sendable {
+    var index: Int { get }
+    var statistics: FrameStatistics { get }
+    /// The line printed for the frame (`--json`: one JSON object).
+    func line(json: Bool) -> String
+    /// Writes `frame` with the result drawn on it.
+    func write(_ frame: VideoFrame, to output: AnnotatedOutput) throws
+}
+
+extension FrameResult: VideoRunResult {
+    /// With tracking, each detection has its `"track"` ID and its box is the track's reported
+    /// (smoothed) box.
+    func line(json: Bool) -> String {
+        let tracked = tracks.count == detections.count && !tracks.isEmpty
+        if json {
+            let array = tracked
+                ? DetectionJSON.array(detections, rects: tracks.map(\.rect), extra: tracks.map { #""track": \#($0.trackID)"# })
+                : DetectionJSON.array(detections)
+            return String(format: #"{"frame": %d, "time": %.6f, "detections": "#, index, presentationTime.inSeconds) + array + "}"
+        }
+        let found = detections.enumerated().map { i, d in
+            String(format: "%@%@: %.0f%%", d.label, tracked ? " #\(tracks[i].trackID)" : "", d.confidence * 100)
+        }
+        return String(format: "frame %d at %.3f s: ", index, presentationTime.inSeconds)
+            + (found.isEmpty ? "-" : found.joined(separator: ", "))
+    }
+
+    func write(_ frame: VideoFrame, to output: AnnotatedOutput) throws {
+        try output.write(frame, annotations: annotations)
+    }
+
     /// Boxes to draw: detect's (labels of one box joined), or with tracking each track's
     /// (smoothed) box labelled with its ID.
-    static func annotations(_ result: FrameResult) -> [BoxAnnotation] {
-        guard !result.tracks.isEmpty else { return DetectCommand.annotations(result.detections) }
-        return result.tracks.map { t in
+    var annotations: [BoxAnnotation] {
+        guard !tracks.isEmpty else { return DetectCommand.annotations(detections) }
+        return tracks.map { t in
             BoxAnnotation(label: "\(t.label) \(t.trackID)", classIndex: t.classIndex,
                           left: t.rect.left, top: t.rect.top, right: t.rect.right, bottom: t.rect.bottom)
         }
     }
+}
 
-    /// One JSON line, or a text line, per processed frame, written unbuffered. With tracking,
-    /// each detection has its `"track"` ID and its box is the track's reported (smoothed) box.
-    private func emit(_ result: FrameResult) {
-        let tracked = result.tracks.count == result.detections.count && !result.tracks.isEmpty
-        let line: String
-        if json {
-            let array = tracked
-                ? DetectionJSON.array(result.detections, rects: result.tracks.map(\.rect),
-                                      extra: result.tracks.map { #""track": \#($0.trackID)"# })
-                : DetectionJSON.array(result.detections)
-            line = String(format: #"{"frame": %d, "time": %.6f, "detections": "#, result.index, result.presentationTime.inSeconds)
-                + array + "}"
-        } else {
-            let found = result.detections.enumerated().map { i, d in
-                String(format: "%@%@: %.0f%%", d.label, tracked ? " #\(result.tracks[i].trackID)" : "", d.confidence * 100)
-            }
-            line = String(format: "frame %d at %.3f s: ", result.index, result.presentationTime.inSeconds)
-                + (found.isEmpty ? "-" : found.joined(separator: ", "))
-        }
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+extension FrameClassification: VideoRunResult {
+    func line(json: Bool) -> String {
+        json ? String(format: #"{"frame": %d, "time": %.6f, "predictions": "#, index, presentationTime.inSeconds)
+                + ClassificationJSON.array(classifications) + "}"
+             : String(format: "frame %d at %.3f s: ", index, presentationTime.inSeconds)
+                + classifications.map(\.description).joined(separator: ", ")
     }
 
-    private final class Outcome: @unchecked Sendable {
-        var error: (any Error)?  // written by the task before `done.signal()`, read after `wait()`
+    /// The classes drawn as Darknet's classifier demo shows them.
+    func write(_ frame: VideoFrame, to output: AnnotatedOutput) throws {
+        try output.write(PlanarImage(pixels: frame.pixels).annotated(with: classifications), of: frame)
     }
 }

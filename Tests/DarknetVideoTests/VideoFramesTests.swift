@@ -34,7 +34,8 @@ final class VideoFramesTests: XCTestCase {
     }
 
     /// A video's frames through a `ClassificationPipeline`: every frame under `.every`, each
-    /// with the classes the single call gives for its pixels.
+    /// with the classes the single call gives for its pixels; a cut file's frames before the
+    /// damage, then its `VideoError`.
     func testClassificationPipelineClassifiesEveryFrameOfAVideo() async throws {
         let directory = try temporaryDirectory("video")
         let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
@@ -48,6 +49,20 @@ final class VideoFramesTests: XCTestCase {
         XCTAssertEqual(results.map(\.index), Array(0..<6))
         XCTAssertEqual(results.map(\.presentationTime), (0..<6).map { .rounded(seconds: Double($0) / 30) })
         XCTAssertEqual(results.map(\.classifications), expected)
+
+        // A cut file: the frames before the damage are classified, then the read error.
+        let truncated = try VideoTestSupport.truncatedClip(in: directory)
+        let damaged = ClassificationPipeline(classifier: classifier, policy: .every, options: ClassificationOptions(top: 2))
+        var indices: [Int] = []
+        do {
+            for try await result in damaged.process(try VideoReader(source: truncated.path)) { indices.append(result.index) }
+            XCTFail("the results should end with the read error")
+        } catch let error as VideoError {
+            guard case .readFailed(let source, let framesRead, _) = error else { return XCTFail("unexpected \(error)") }
+            XCTAssertEqual(source, truncated.path)
+            XCTAssertGreaterThan(framesRead, 0)
+            XCTAssertEqual(indices, Array(0..<framesRead), "every frame before the damage is classified")
+        }
     }
 
     /// The blocking calls, frame by frame (synchronous, so the async test does not pick the

@@ -72,6 +72,10 @@ public final class ClassificationPipeline: Sendable {
     /// No more frames: `results` ends once the frames already in are classified.
     public func finish() { core.finish() }
 
+    /// No more frames, because the producer failed: the frames already in are classified, then
+    /// `results` ends with `error` (a video that cannot be read further).
+    package func finish(throwing error: any Error) { core.finish(throwing: error) }
+
     /// Feeds every frame of `frames` (with `send`, so `.every` holds the sequence back; under
     /// `.latest` frames are offered as they come), then finishes. Returns `results`; if the
     /// sequence throws, they end with its error once the frames it gave are processed.
