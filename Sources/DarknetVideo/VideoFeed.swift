@@ -17,7 +17,6 @@ import Foundation
 /// ```
 /// `DetectionPipeline.process(_:options:)` does the same in one call.
 public final class VideoFeed: Sendable {
-
     /// When a feed stops reading, and which decoded frames it keeps.
     public struct Options: Sendable, Equatable {
         /// Stream time after the first frame at which reading stops (nil: to the end).
@@ -107,10 +106,12 @@ extension ClassificationPipeline {
     ///     print(result.presentationTime, result.classifications.first?.label ?? "-")
     /// }
     /// ```
-    /// `options.keptFrames` keeps nothing here (the feed is not returned).
+    /// `options.keptFrames` does not apply: no feed is returned to take frames from.
     public func process(_ reader: VideoReader,
                         options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<FrameClassification, any Error> {
-        FrameFeeder(reader: reader, consumer: self, options: options).start()
+        var fed = options
+        if fed.keptFrames > 0 { fed.keptFrames = 0 }  // a negative count is still refused
+        FrameFeeder(reader: reader, consumer: self, options: fed).start()
         return results
     }
 }
