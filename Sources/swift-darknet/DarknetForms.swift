@@ -70,8 +70,8 @@ enum DarknetForms {
         func labels(classes: Int, cfg: URL, what: String) -> (labels: [String], file: String) {
             let instead = "labels are class indices; give --names FILE or --data FILE"
             guard let url = locate() else {
-                warn("Darknet's \(command) reads its labels from cfg/\(fileName), found neither in this folder nor in "
-                     + "/usr/share/darknet: \(instead)")
+                let places = Self.folders.map { "\($0)/\(fileName)" }.joined(separator: " nor ")
+                warn("Darknet's \(command) reads its labels from cfg/\(fileName): there is neither \(places); \(instead)")
                 return ([], "<labels>")
             }
             do {

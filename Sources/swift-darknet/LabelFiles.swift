@@ -33,7 +33,7 @@ struct LabelFiles {
             try file.check(classes: classes, cfg: cfg.path, what: what)
             return (try file.labels(), file.names?.path ?? "<labels>")
         }
-        if names == nil, let darknetDefault { return darknetDefault.labels(classes: classes, cfg: cfg, what: what) }
+        if let darknetDefault { return darknetDefault.labels(classes: classes, cfg: cfg, what: what) }
         return (try names.map { try ClassLabels.read($0) } ?? [], names?.path ?? "<labels>")
     }
 }
