@@ -37,11 +37,12 @@ struct ClassifyCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let paths = try sources.imagePaths(images)
+        let prompts = sources.prompts(images)
+        let paths = prompts ? [] : try sources.imagePaths(images)
         let options = try classifierFlags.options()
         let classifier = try classifierFlags.loadClassifier(try classifierFlags.model.resolve())
         var failures = 0
-        for path in paths {
+        for path in prompts ? AnySequence(ImagePathPrompt(toStandardError: json)) : AnySequence(paths) {
             do {
                 let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
                 let predictions = try classifier.classify(image, options: options)

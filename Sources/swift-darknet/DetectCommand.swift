@@ -53,9 +53,19 @@ struct DetectCommand: Command {
         images = arguments.positionals
         batch = try DetectBatchOptions(arguments: &arguments)
         try batch.sources.requireImages(images)
+        if batch.sources.prompts(images), batch.outJSON != nil {
+            throw CLIError("--out-json needs IMAGE or --list: it is not written for paths typed at Darknet's prompt")
+        }
     }
 
     func run() throws -> Int32 {
+        if batch.sources.prompts(images) {
+            let detector = try detectorFlags.loadDetector(try detectorFlags.model.resolve(), letterbox: options.letterbox,
+                                                          threads: threads)
+            var status: Int32 = 0
+            for path in ImagePathPrompt(toStandardError: json) { status = max(status, try runBatch([path], with: detector)) }
+            return status
+        }
         let paths = try batch.sources.imagePaths(images)
         if let out, paths.count > 1, Self.isImageFile(out) {
             throw CLIError("--out \(out.path) names one file but \(paths.count) images were given; pass a directory")

@@ -397,6 +397,48 @@ final class CommandLineTests: XCTestCase {
                        try run(["classify", "--cfg", classifier[0], "--weights", classifier[1], "--names", shortNames, image]).stdout)
     }
 
+    /// Without an image, Darknet's `detect CFG WEIGHTS` and `classify CFG WEIGHTS` ask for
+    /// image paths ("Enter Image Path: " before each line of stdin, to its end), as Darknet's
+    /// do: each path gives what it gives on the command line. The option form still needs one.
+    func testDarknetFormWithoutAnImagePromptsForImagePaths() throws {
+        let cfg = "Weights/darknet/cfg/yolov3-tiny.cfg", weights = try TestPaths.require(TestPaths.tinyWeights).path
+        let dog = "Weights/darknet/data/dog.jpg", eagle = "Weights/darknet/data/eagle.jpg"
+        func typed(_ arguments: [String], _ lines: [String]) throws -> ChildProcess.Result {
+            try SwiftDarknetTool.run(arguments, in: TestPaths.packageRoot, input: Data(lines.map { $0 + "\n" }.joined().utf8))
+        }
+        let prompt = "Enter Image Path: "
+
+        // --json: the prompt on stderr, stdout as for the images given; an empty line is asked again.
+        let given = try run(["detect", cfg, weights, "--json", dog, eagle])
+        XCTAssertEqual(given.status, 0, given.stderr)
+        let prompted = try typed(["detect", cfg, weights, "--json"], [dog, "", "  " + eagle])
+        XCTAssertEqual(prompted.status, 0, prompted.stderr)
+        XCTAssertEqual(prompted.stdout, given.stdout)
+        XCTAssertEqual(prompted.stderr, String(repeating: prompt, count: 4))
+
+        // Text: the prompt on stdout, as Darknet prints it; a path that fails is reported and
+        // the prompt comes back; the exit status says one failed.
+        let text = try typed(["detect", cfg, weights], [dog, "no/such.jpg"])
+        XCTAssertEqual(text.status, 1, text.stderr)
+        XCTAssertTrue(text.stdout.hasPrefix(prompt + dog + ": Predicted in "), text.stdout)
+        XCTAssertTrue(text.stdout.contains("\ndog: 56%\n"), text.stdout)
+        XCTAssertTrue(text.stdout.hasSuffix("\n" + prompt + prompt), text.stdout)
+        XCTAssertTrue(text.stderr.contains("no/such.jpg"), text.stderr)
+
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let classifier = [try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")).path,
+                          try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")).path]
+        let classified = try run(["classify"] + classifier + [dog])
+        XCTAssertEqual(classified.status, 0, classified.stderr)
+        let classifiedTyped = try typed(["classify"] + classifier, [dog])
+        XCTAssertEqual(classifiedTyped.stdout, prompt + classified.stdout + prompt)
+
+        let outJSON = try typed(["detect", cfg, weights, "--out-json", "result.json"], [dog])
+        XCTAssertEqual(outJSON.status, 2)
+        XCTAssertTrue(outJSON.stderr.hasPrefix(
+            "swift-darknet: --out-json needs IMAGE or --list: it is not written for paths typed at Darknet's prompt\n"), outJSON.stderr)
+    }
+
     /// Without `--top`, a `.data` file's `top=` sets the count (1 without one), as Darknet's
     /// `classifier predict` reads it; with `--names` the count is 5.
     func testClassifyTakesTopFromTheDataFileAsDarknet() throws {
