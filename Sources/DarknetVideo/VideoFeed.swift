@@ -76,11 +76,12 @@ public final class VideoFeed: Sendable {
     public func takeFrame(_ index: Int) -> VideoFrame? { feeder.takeFrame(index) }
 }
 
-extension DetectionPipeline {
-    /// Runs the pipeline on every frame of `reader` (as the policy admits), decoded by a
-    /// `VideoFeed` on a thread of its own, and returns `results`: they end after the last frame,
-    /// or with the `VideoError` that ended reading once the frames before it are processed.
-    /// Stopping iteration stops the pipeline and the feed.
+extension FramePipeline {
+    /// Runs the pipeline (a `DetectionPipeline` or a `ClassificationPipeline`) on every frame of
+    /// `reader` (as the policy admits), decoded on a thread of its own as a `VideoFeed` decodes,
+    /// and returns `results`: they end after the last frame, or with the `VideoError` that ended
+    /// reading once the frames before it are processed. Stopping iteration stops the pipeline
+    /// and the reading.
     ///
     /// ```swift
     /// let pipeline = DetectionPipeline(detector: detector, policy: .every)
@@ -88,27 +89,9 @@ extension DetectionPipeline {
     ///     print(result.presentationTime, result.detections.map(\.label))
     /// }
     /// ```
-    public func process(_ reader: VideoReader, options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<FrameResult, any Error> {
-        VideoFeed(reader: reader, pipeline: self, options: options).start()
-        return results
-    }
-}
-
-extension ClassificationPipeline {
-    /// Classifies the frames of `reader` (as the policy admits), decoded on a thread of its own
-    /// as for `DetectionPipeline.process(_:options:)`, and returns `results`: they end after the
-    /// last frame, or with the `VideoError` that ended reading once the frames before it are
-    /// classified. Stopping iteration stops the pipeline and the reading.
-    ///
-    /// ```swift
-    /// let pipeline = ClassificationPipeline(classifier: classifier, policy: .every)
-    /// for try await result in pipeline.process(try VideoReader(source: "clip.mp4")) {
-    ///     print(result.presentationTime, result.classifications.first?.label ?? "-")
-    /// }
-    /// ```
-    /// `options.keptFrames` does not apply: no feed is returned to take frames from.
-    public func process(_ reader: VideoReader,
-                        options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<FrameClassification, any Error> {
+    /// `options.keptFrames` does not apply: no feed is returned to take frames from (make the
+    /// `VideoFeed` yourself for that).
+    public func process(_ reader: VideoReader, options: VideoFeed.Options = VideoFeed.Options()) -> AsyncThrowingStream<Result, any Error> {
         var fed = options
         if fed.keptFrames > 0 { fed.keptFrames = 0 }  // a negative count is still refused
         FrameFeeder(reader: reader, consumer: self, options: fed).start()

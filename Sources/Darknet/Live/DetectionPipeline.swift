@@ -16,18 +16,11 @@ import Foundation
 /// }
 /// ```
 ///
-/// Feed it with `offer` (never waits: for callbacks) or `send` (waits under `.every`), or hand
-/// it an `AsyncSequence` of frames with `process(_:)`; call `finish()` after the last frame.
-/// Deinitialising the pipeline finishes it too: frames already in are still processed.
-public final class DetectionPipeline: Sendable {
-    private let core: PipelineCore<DetectionWork>
-
-    /// The results, in frame order; ends after `finish()` once every frame is processed or
-    /// dropped, or with an error if a frame cannot be processed (or, before any frame, with an
-    /// `ArgumentError` if the policy or options are invalid). One consumer; stopping iteration
-    /// stops the pipeline.
-    public let results: AsyncThrowingStream<FrameResult, any Error>
-
+/// Feed it with `offer` (never waits: for callbacks), `send` (waits under `.every`) or `submit`
+/// (from a thread of the caller's own), or hand it an `AsyncSequence` of frames with
+/// `process(_:)`; call `finish()` after the last frame (`FramePipeline`). Deinitialising the
+/// pipeline finishes it too: frames already in are still processed.
+public final class DetectionPipeline: FramePipeline<FrameResult>, @unchecked Sendable {
     /// A pipeline over `detector`'s network.
     /// - Parameters:
     ///   - detector: runs the forward passes (its `threads` each); it may serve other callers too.
@@ -56,54 +49,9 @@ public final class DetectionPipeline: Sendable {
 
     private init(detector: Detector, policy: FramePolicy, options: DetectionOptions, tracking: TrackerOptions?,
                  now: @escaping @Sendable () -> ContinuousClock.Instant) {
-        let (stream, continuation) = AsyncThrowingStream<FrameResult, any Error>.makeStream()
-        results = stream
-        let work = DetectionWork(detector: detector, options: options, tracker: tracking.map { ObjectTracker(options: $0) })
-        core = PipelineCore(work: work, policy: policy, now: now, output: continuation)
-        continuation.onTermination = { [core] _ in core.stop() }
-        core.start()
+        super.init(work: DetectionWork(detector: detector, options: options, tracker: tracking.map { ObjectTracker(options: $0) }),
+                   policy: policy, now: now)
     }
-
-    deinit { core.finish() }
-
-    /// The pipeline's policy.
-    public var policy: FramePolicy { core.policy }
-
-    /// Hands over a frame without waiting. Under `.latest` it is always taken (an older frame
-    /// still waiting is dropped); under `.every` it is refused (`false`) while the queue is
-    /// full, and after `finish()`.
-    @discardableResult
-    public func offer(_ frame: Frame) -> Bool { core.offer(frame) }
-
-    /// Hands over a frame, waiting under `.every` until there is room (back-pressure).
-    /// - Throws: `DetectionPipeline.Stopped` if the pipeline stopped or finished.
-    public func send(_ frame: Frame) async throws { try await core.send(frame) }
-
-    /// Hands over a frame from a thread of the caller's own (a camera or decoder thread): under
-    /// `.latest` at once, as `offer`; under `.every` blocking the thread until there is room.
-    /// - Throws: `DetectionPipeline.Stopped` if the pipeline finished or stopped (the frame
-    ///   was not taken).
-    public func submit(_ frame: Frame) throws { try core.submit(frame) }
-
-    /// No more frames: `results` ends once the frames already in are processed.
-    public func finish() { core.finish() }
-
-    /// No more frames, because the producer failed: the frames already in are processed, then
-    /// `results` ends with `error` (a video that cannot be read further).
-    package func finish(throwing error: any Error) { core.finish(throwing: error) }
-
-    /// Feeds every frame of `frames` (with `send`, so `.every` holds the sequence back; under
-    /// `.latest` frames are offered as they come), then finishes. Returns `results`; if the
-    /// sequence throws, they end with its error once the frames it gave are processed.
-    public func process<Frames: AsyncSequence & Sendable>(_ frames: Frames) -> AsyncThrowingStream<FrameResult, any Error>
-        where Frames.Element == Frame {
-        core.feed(frames)
-        return results
-    }
-
-    /// Ends `results` with `error` after the frame under way; no more frames are taken (a
-    /// producer that cannot go on, such as a video that cannot be read further).
-    package func fail(_ error: any Error) { core.fail(error) }
 
     /// The pipeline no longer takes frames (finished, stopped or failed).
     public struct Stopped: DarknetError {

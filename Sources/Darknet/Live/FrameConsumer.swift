@@ -12,7 +12,3 @@ package protocol FrameConsumer: AnyObject, Sendable {
     /// already in.
     func finish(throwing error: any Error)
 }
-
-extension DetectionPipeline: FrameConsumer {}
-
-extension ClassificationPipeline: FrameConsumer {}
