@@ -55,17 +55,7 @@ final class DetectionPipelineTests: XCTestCase {
 
     func testLatestDropsWaitingFramesAndEndsOnTheNewest() async throws {
         let pipeline = DetectionPipeline(detector: try detector(), policy: .latest)
-        for frame in try frames(10) { XCTAssertTrue(pipeline.offer(frame)) }
-        pipeline.finish()
-        var results: [FrameResult] = []
-        for try await result in pipeline.results { results.append(result) }
-        let indices = results.map(\.index)
-        XCTAssertEqual(indices, indices.sorted())
-        XCTAssertEqual(indices.last, 9, "the newest frame is never dropped")
-        let last = try XCTUnwrap(results.last?.statistics)
-        XCTAssertEqual(last.processed + last.dropped, 10)
-        XCTAssertGreaterThan(last.dropped, 0, "ten frames at once: the network cannot take them all")
-        XCTAssertEqual(last.processed, results.count)
+        _ = try await offerAllAndCheckLatestPolicy(pipeline, try frames(10), index: \.index, statistics: \.statistics)
     }
 
     func testStrideOverAnAsyncSequence() async throws {

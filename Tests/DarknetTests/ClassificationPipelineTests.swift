@@ -67,16 +67,7 @@ final class ClassificationPipelineTests: XCTestCase {
         let classifier = try classifier()
         let frames = try frames(10)
         let pipeline = ClassificationPipeline(classifier: classifier, policy: .latest, options: top3)
-        for frame in frames { XCTAssertTrue(pipeline.offer(frame)) }
-        pipeline.finish()
-        let results = try await collect(pipeline.results)
-        let indices = results.map(\.index)
-        XCTAssertEqual(indices, indices.sorted())
-        XCTAssertEqual(indices.last, 9, "the newest frame is never dropped")
-        let last = try XCTUnwrap(results.last?.statistics)
-        XCTAssertEqual(last.processed + last.dropped, 10)
-        XCTAssertGreaterThan(last.dropped, 0, "ten frames at once: the network cannot take them all")
-        XCTAssertEqual(last.processed, results.count)
+        let results = try await offerAllAndCheckLatestPolicy(pipeline, frames, index: \.index, statistics: \.statistics)
         for result in results {
             XCTAssertEqual(result.classifications, try singleCall(classifier, frames[result.index]))
         }
