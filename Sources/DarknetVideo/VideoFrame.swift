@@ -32,6 +32,12 @@ public struct VideoFrame: Sendable {
     public var decodedAt: UInt64 { decodeInstant.uptimeNanoseconds }
 }
 
+extension VideoFrame: CustomStringConvertible {
+    /// Its index, presentation time and pixels' format and size, as
+    /// `VideoFrame(index 3, 0.12 seconds, I420 (video range), 640 x 480)`.
+    public var description: String { "VideoFrame(index \(index), \(presentationTime), \(pixels.summary))" }
+}
+
 /// How `VideoReader` opens and waits.
 public struct VideoReaderOptions: Sendable, Equatable {
     /// Longest wait in seconds for opening a source and for each packet after that; a source

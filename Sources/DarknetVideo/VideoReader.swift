@@ -232,3 +232,16 @@ public final class VideoReader: @unchecked Sendable {
         return av_find_input_format(name)
     }
 }
+
+extension VideoReader: CustomStringConvertible {
+    /// The source and what the stream declares, as
+    /// `VideoReader(pan.mp4: file, h264 640 x 480, 25 fps)`.
+    public var description: String {
+        let rate = frameRate.map { rate in
+            let rounded = (rate * 1000).rounded() / 1000
+            let whole = rounded.isFinite && rounded == rounded.rounded() && abs(rounded) < 1e9
+            return ", \(whole ? String(Int(rounded)) : String(rounded)) fps"
+        } ?? ""
+        return "VideoReader(\(source): \(kind), \(codecName) \(width) x \(height)\(rate))"
+    }
+}

@@ -23,7 +23,10 @@ final class VideoReaderTests: XCTestCase {
         XCTAssertEqual(reader.height, 240)
         XCTAssertEqual(reader.frameRate ?? 0, 30, accuracy: 0.01)
         XCTAssertEqual(reader.estimatedFrameCount, 30)
+        XCTAssertEqual("\(reader)", "VideoReader(\(clip.path): file, h264 320 x 240, 30 fps)")
         let frames = try readAll(reader)
+        XCTAssertEqual("\(frames[0])", "VideoFrame(index 0, 0.0 seconds, I420 (video range), 320 x 240)",
+                       "the frame's size and format, not its planes")
         XCTAssertEqual(frames.count, 30, "the decoder must be flushed at the end")
         XCTAssertEqual(frames.map(\.index), Array(0..<30))
         for (i, frame) in frames.enumerated() {

@@ -94,6 +94,13 @@ public struct ClassTree: Sendable, Equatable {
     }
 }
 
+extension ClassTree: CustomStringConvertible {
+    /// Its size, as `ClassTree(5 classes in 3 groups, 2 roots)`, not the names.
+    public var description: String {
+        "ClassTree(\(counted(count, "class", "classes")) in \(counted(groups.count, "group")), \(counted(parents.filter { $0 < 0 }.count, "root")))"
+    }
+}
+
 /// Why a `.tree` file was rejected: the file, the line (1-based) and the reason.
 public struct ClassTreeError: DarknetError, Equatable, Sendable {
     public enum Reason: Equatable, Sendable {

@@ -186,3 +186,13 @@ public final class Detector: LabelledModel, Sendable {
     /// (`ClassLabels.read`).
     public static func readLabels(_ url: URL) throws -> [String] { try ClassLabels.read(url) }
 }
+
+extension Detector: CustomStringConvertible {
+    /// The cfg, classes, input and threads, as
+    /// `Detector(yolov3-tiny.cfg: 80 classes, input 416 x 416 x 3, 1 thread)`.
+    public var description: String {
+        let plan = network.plan
+        return "Detector(\(plan.file): \(counted(DetectionDecoder.classCount(of: plan), "class", "classes")), input \(plan.inputShape), "
+            + "\(counted(threads, "thread")))"
+    }
+}

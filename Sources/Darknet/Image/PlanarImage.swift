@@ -66,6 +66,11 @@ public struct PlanarImage: Sendable, Equatable {
     }
 }
 
+extension PlanarImage: CustomStringConvertible {
+    /// Its size, as `PlanarImage(768 x 576 x 3)`: width x height x channels, not the pixels.
+    public var description: String { "PlanarImage(\(width) x \(height) x \(channels))" }
+}
+
 /// The former name of `PlanarImage`. While this alias exists, a file that imports both SwiftUI and
 /// Darknet must write `SwiftUI.Image` for the view.
 @available(*, deprecated, renamed: "PlanarImage")

@@ -48,6 +48,14 @@ public struct Frame: Sendable {
     }
 }
 
+extension Frame: CustomStringConvertible {
+    /// Its index (where set), presentation time and pixels' format and size, as
+    /// `Frame(index 3, 0.1 seconds, BGRA, 640 x 480)`.
+    public var description: String {
+        "Frame(\(index.map { "index \($0), " } ?? "")\(presentationTime), \(pixels.summary))"
+    }
+}
+
 /// Which frames a `DetectionPipeline` runs the network on.
 public struct FramePolicy: Sendable, Equatable, CustomStringConvertible {
     /// What happens to frames that arrive while the network is busy.

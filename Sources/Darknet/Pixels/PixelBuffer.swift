@@ -178,3 +178,15 @@ extension PixelBuffer {
         }
     }
 }
+
+extension PixelBuffer: CustomStringConvertible {
+    /// Its format and visible size, as `PixelBuffer(BGRA, 640 x 480)` (a crop adds where it
+    /// starts), not the bytes.
+    public var description: String { "PixelBuffer(\(summary))" }
+
+    /// Format and visible size, for the descriptions of the frames that carry a buffer.
+    package var summary: String {
+        let crop = originX == 0 && originY == 0 ? "" : " at (\(originX), \(originY))"
+        return "\(format), \(width) x \(height)\(crop)"
+    }
+}

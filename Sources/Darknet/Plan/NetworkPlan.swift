@@ -277,3 +277,15 @@ public struct NetworkPlan: Sendable, Equatable {
         return !area.overflow && !total.overflow && total.partialValue < Int(Int32.max)
     }
 }
+
+extension NetworkPlan: CustomStringConvertible {
+    /// A one-line summary, as `NetworkPlan(yolov3-tiny.cfg: 24 layers, input 416 x 416 x 3,
+    /// 5.565 BFLOPs, float32)`; `layers` has each layer's plan.
+    public var description: String { "NetworkPlan(\(summary))" }
+
+    /// The file, layer count, input, BFLOPs (the sum of Darknet's per-layer figures) and precision.
+    package var summary: String {
+        "\(file): \(layers.count) layers, input \(inputShape), "
+            + String(format: "%.3f BFLOPs", Double(flops) / 1e9) + ", \(precision)"
+    }
+}

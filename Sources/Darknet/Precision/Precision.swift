@@ -22,6 +22,17 @@ public enum Precision: Sendable, Equatable {
     }
 }
 
+extension Precision: CustomStringConvertible {
+    /// `float32`, or `int8` with how many convolutions the calibration covers (not its ranges).
+    public var description: String {
+        switch self {
+        case .float32: "float32"
+        case .int8(let calibration, _):
+            "int8 (\(counted(calibration.layers.count, "calibrated convolution")))"
+        }
+    }
+}
+
 /// Which calibrated convolutions an int8 network keeps in float.
 ///
 /// Measured on YOLOv3-tiny (README, int8 section): the convolutions reading few channels are

@@ -31,6 +31,11 @@ public struct Tensor: Sendable, Equatable {
     public let values: [Float]
 }
 
+extension Tensor: CustomStringConvertible {
+    /// Its shape, as `Tensor(13 x 13 x 255)`, not the values.
+    public var description: String { "Tensor(\(shape))" }
+}
+
 /// The memory one forward pass needs: the activation arena and the im2col workspace.
 ///
 /// A session belongs to one thread at a time; create one per thread to run a shared
@@ -196,4 +201,11 @@ public final class InferenceSession {
 /// The layers an `InferenceSession`'s last pass computed.
 private enum PassExtent {
     case none, allLayers, detectionHeads
+}
+
+extension InferenceSession: CustomStringConvertible {
+    /// The network's file and the session's threads, as `InferenceSession(yolov3-tiny.cfg, 2 threads)`.
+    public var description: String {
+        "InferenceSession(\(network.plan.file), \(counted(threads, "thread")))"
+    }
 }

@@ -203,3 +203,9 @@ public final class Network: Sendable {
     /// The `[net]` input shape (planar CHW).
     public var inputShape: TensorShape { plan.inputShape }
 }
+
+extension Network: CustomStringConvertible {
+    /// Its plan's summary, as `Network(yolov3-tiny.cfg: 24 layers, input 416 x 416 x 3,
+    /// 5.565 BFLOPs, float32)`.
+    public var description: String { "Network(\(plan.summary))" }
+}

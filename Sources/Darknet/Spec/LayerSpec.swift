@@ -38,3 +38,10 @@ public struct NetworkSpec: Sendable, Equatable {
                     layers: layers, diagnostics: diagnostics)
     }
 }
+
+extension NetworkSpec: CustomStringConvertible {
+    /// The file, its layer count and input, as `NetworkSpec(yolov3-tiny.cfg: 24 layers, input 416 x 416 x 3)`.
+    public var description: String {
+        "NetworkSpec(\(file): \(layers.count) layers, input \(net.width) x \(net.height) x \(net.channels))"
+    }
+}
