@@ -94,13 +94,6 @@ public struct ClassTree: Sendable, Equatable {
     }
 }
 
-extension ClassTree: CustomStringConvertible {
-    /// Its size, as `ClassTree(5 classes in 3 groups, 2 roots)`, not the names.
-    public var description: String {
-        "ClassTree(\(counted(count, "class", "classes")) in \(counted(groups.count, "group")), \(counted(parents.filter { $0 < 0 }.count, "root")))"
-    }
-}
-
 /// Why a `.tree` file was rejected: the file, the line (1-based) and the reason.
 public struct ClassTreeError: DarknetError, Equatable, Sendable {
     public enum Reason: Equatable, Sendable {
@@ -145,5 +138,13 @@ public struct ClassTreeError: DarknetError, Equatable, Sendable {
             what = "the children of class \(parent) are not consecutive lines (the first is on line \(firstChildLine))"
         }
         return "\(place): \(what)"
+    }
+}
+
+extension ClassTree: CustomStringConvertible {
+    /// Its size, as `ClassTree(5 classes in 3 groups, 2 roots)`, not the names.
+    public var description: String {
+        let roots = parents.filter { $0 < 0 }.count
+        return "ClassTree(\(counted(count, "class", "classes")) in \(counted(groups.count, "group")), \(counted(roots, "root")))"
     }
 }
