@@ -23,6 +23,7 @@
 #   rnn.train-5/             rnn.train with time_steps=5: "Hello" in one forward (darknet_ref
 #                            sequence), every layer's 5 outputs; checked against rnn.train-1's steps
 #   detect/NAME.json         `darknet detect` logic (get_network_boxes + do_nms_sort) on dog.jpg
+#   detect/NAME-yolo-test-*.json  `darknet yolo test` logic (YOLOv1's test_yolo) on dog.jpg
 #   classify/darknet9000-224-dog.txt   `darknet classifier predict` (the Debian binary), top 5
 #   flops/NAME.json          BFLOPs as Darknet prints them, at the fixture's size
 #   stats.txt                activation statistics and sanity checks
@@ -131,6 +132,19 @@ detect yolov1-192 0.2 0.5 "$DATA/voc.names"
 detect yolo9000-224 0.1 0.5 "$DATA/9k.names"
 detect detection-softmax 0.05 0.5 "$DATA/voc.names"
 step_done "detect"
+
+# YOLOv1's own command, `darknet yolo test` (test_yolo): the image stretched, boxes relative to
+# it, NMS 0.4, threshold 0.2 (its default), VOC's names
+yolo_test() {
+    local name=$1 line
+    line=$(run "yolo-test-$name" "$TOOL" detect "$D/cfg/$name.cfg" "$D/weights/$name.weights" "$DATA/dog.jpg" \
+           0.2 0 0.4 --names "$DATA/voc.names" --yolo-test)
+    [ "${line:0:1}" = "{" ] || die "yolo test $name: expected a JSON line, got: $line"
+    printf '%s\n' "$line" > "$D/detect/$name-yolo-test-thresh-0.2.json"
+}
+yolo_test yolov1-tiny-224
+yolo_test yolov1-192
+step_done "yolo test"
 
 # 6. `darknet classifier predict` itself (the Debian binary), top 5 with the tree
 printf 'classes=9418\nnames=%s\ntop=5\n' "$REPO/$DATA/9k.names" > "$D/classify/9k.data"

@@ -44,15 +44,31 @@ final class YoloV1Tests: XCTestCase {
 
     func testYoloV1Detections() throws { try compareDetections("yolov1-192") }
 
-    private func compareDetections(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// YOLOv1's own command, `darknet yolo test` (`DetectionOptions.yoloTest`): the image
+    /// stretched, NMS 0.4, and boxes relative to the image, so that they are drawn where the
+    /// network puts them instead of on the image's border as `darknet detect` draws them.
+    func testYoloV1TinyYoloTest() throws {
+        let boxes = try compareDetections("yolov1-tiny-224", reference: "yolo-test-thresh-0.2", options: .yoloTest)
+        XCTAssertGreaterThan(boxes.filter { $0.rect.left > 0 && $0.rect.right < 767 }.count, boxes.count / 4,
+                             "yolo test's boxes lie inside the image, not on its border")
+    }
+
+    func testYoloV1YoloTest() throws {
+        try compareDetections("yolov1-192", reference: "yolo-test-thresh-0.2", options: .yoloTest)
+    }
+
+    @discardableResult
+    private func compareDetections(_ name: String, reference suffix: String = "thresh-0.2",
+                                   options: DetectionOptions = DetectionOptions(threshold: 0.2, nmsThreshold: 0.45),
+                                   file: StaticString = #filePath, line: UInt = #line) throws -> [Detection] {
         let d = Self.debian
-        let url = try TestPaths.require(d.appendingPathComponent("detect/\(name)-thresh-0.2.json"), file: file, line: line)
+        let url = try TestPaths.require(d.appendingPathComponent("detect/\(name)-\(suffix).json"), file: file, line: line)
         let reference = try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(contentsOf: url))
         let detector = try Detector(cfg: try TestPaths.require(d.appendingPathComponent("cfg/\(name).cfg"), file: file, line: line),
                                     weights: try TestPaths.require(d.appendingPathComponent("weights/\(name).weights"), file: file, line: line),
                                     names: try TestPaths.require(TestPaths.sample("voc.names"), file: file, line: line))
         let image = try PlanarImage(contentsOf: TestPaths.packageRoot.appendingPathComponent(reference.image))
-        let detections = try detector.detect(image, threshold: 0.2, nmsThreshold: 0.45)
+        let detections = try detector.detect(image, options: options)
         XCTAssertGreaterThanOrEqual(reference.detections.count, 3, "\(name): Darknet finds something to compare", file: file, line: line)
         XCTAssertEqual(detections.count, reference.detections.count, "\(name) detections", file: file, line: line)
         // The decoding itself is exact on Darknet's own layer output (DebianLayerKernelTests); here
@@ -77,5 +93,6 @@ final class YoloV1Tests: XCTestCase {
                           file: file, line: line)
         }
         XCTAssertGreaterThan(compared, reference.detections.count, "\(name): edges inside the image are compared", file: file, line: line)
+        return detections
     }
 }

@@ -8,7 +8,7 @@
  *   darknet_ref binsteps    CFG WEIGHTS OUTDIR LAYERS IN0.bin ...   (one step per input file)
  *   darknet_ref load        IMAGE OUT.bin                           (prints "W H C")
  *   darknet_ref letterbox   IMAGE W H OUT.bin
- *   darknet_ref detect      CFG WEIGHTS IMAGE THRESH HIER NMS [NAMES] [--names NAMES]
+ *   darknet_ref detect      CFG WEIGHTS IMAGE THRESH HIER NMS [NAMES] [--names NAMES] [--yolo-test]
  *   darknet_ref flops       CFG                                     (JSON: per-conv and total BFLOPs)
  *
  * Tensors are raw float32 little-endian, CHW. Every error: message on stderr, exit 1.
@@ -918,8 +918,11 @@ static void cmd_detect(int argc, char **argv)
     const char *names_path = NULL;
     const char *pos[8];
     int npos = 0;
+    int yolo_test = 0;
     for (int i = 2; i < argc; ++i) {
-        if (strcmp(argv[i], "--names") == 0) {
+        if (strcmp(argv[i], "--yolo-test") == 0) {
+            yolo_test = 1;
+        } else if (strcmp(argv[i], "--names") == 0) {
             if (i + 1 >= argc) die("--names needs a file");
             names_path = argv[++i];
         } else {
@@ -931,7 +934,7 @@ static void cmd_detect(int argc, char **argv)
         if (names_path) die("names file given twice");
         names_path = pos[6];
     } else if (npos != 6) {
-        die("usage: detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]");
+        die("usage: detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES] [--yolo-test]");
     }
     const char *cfg = pos[0], *weights = pos[1], *imgpath = pos[2];
     float thresh = (float)parse_double(pos[3], "THRESH");
@@ -941,15 +944,18 @@ static void cmd_detect(int argc, char **argv)
     int nnames = 0;
     char **names = names_path ? read_names(names_path, &nnames) : NULL;
 
-    /* as test_detector: load_network, batch 1, then the image */
+    /* as test_detector: load_network, batch 1, then the image; with --yolo-test as YOLOv1's
+     * test_yolo (and test_coco): the image stretched by resize_image, boxes asked for a 1 x 1
+     * image (relative), no hierarchy threshold, not relative to the letterbox */
     network *net = load_net(cfg, weights);
     srand(2222222);
     image im = load_color_checked(imgpath);
-    image sized = letterbox_image(im, net->w, net->h);
+    image sized = yolo_test ? resize_image(im, net->w, net->h) : letterbox_image(im, net->w, net->h);
     layer last = net->layers[net->n - 1];
     network_predict(net, sized.data);
     int nboxes = 0;
-    detection *dets = get_network_boxes(net, im.w, im.h, thresh, hier, 0, 1, &nboxes);
+    detection *dets = yolo_test ? get_network_boxes(net, 1, 1, thresh, 0, 0, 0, &nboxes)
+                                : get_network_boxes(net, im.w, im.h, thresh, hier, 0, 1, &nboxes);
     if (nms > 0) do_nms_sort(dets, nboxes, last.classes, nms);
 
     FILE *out = stdout;
@@ -1027,7 +1033,7 @@ static void usage(void)
           "  darknet_ref load IMAGE OUT.bin\n"
           "  darknet_ref letterbox IMAGE W H OUT.bin\n"
           "  darknet_ref centrecrop IMAGE W H OUT.bin                 (classifier valid's input)\n"
-          "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES]\n"
+          "  darknet_ref detect CFG WEIGHTS IMAGE THRESH HIER_THRESH NMS [NAMES] [--names NAMES] [--yolo-test]\n"
           "  darknet_ref flops CFG\n",
           stderr);
     exit(1);

@@ -117,6 +117,21 @@ extension Detection: CustomStringConvertible {
     public var description: String { String(format: "%@: %.0f%% (%@)", label, confidence * 100, rect.description) }
 }
 
+/// Where YOLOv1's `[detection]` head puts its boxes, as one Darknet command or the other prints
+/// them.
+public enum DetectionLayerBoxes: Sendable, Equatable {
+    /// As `darknet detect` and `detector test` print them (the default): Darknet's
+    /// `get_network_boxes` puts these boxes in pixels of the image, and `draw_detections`
+    /// multiplies them by the image size once more, so most of their edges end on the image's
+    /// border.
+    case darknetDetect
+    /// As YOLOv1's own command, `darknet yolo test` (and `coco test`), prints them: relative to
+    /// the image, the boxes the network predicts. Darknet's command stretches the image
+    /// (`letterbox: false`); a letterboxed image's boxes are mapped back through the letterbox, as
+    /// the other heads' are. `DetectionOptions.yoloTest` has the command's other settings.
+    case yoloTest
+}
+
 /// The order detections are listed in.
 public enum DetectionOrder: Sendable, Equatable {
     /// Darknet's print order (by box, then class): what `darknet detect` prints.
@@ -148,10 +163,13 @@ public struct DetectionOptions: Sendable, Equatable {
     /// is one input, as in Darknet. `classes`, `maximumDetections` and `order` apply to the
     /// merged result.
     public var tiling: TilingOptions?
+    /// Which of Darknet's commands YOLOv1's `[detection]` boxes are as (default: `darknet detect`'s,
+    /// see `DetectionLayerBoxes`); the other heads ignore it.
+    public var detectionLayerBoxes: DetectionLayerBoxes
 
     public init(threshold: Float = 0.5, hierThreshold: Float = 0.5, nmsThreshold: Float = 0.45, letterbox: Bool = true,
                 maximumDetections: Int? = nil, classes: Set<Int>? = nil, order: DetectionOrder = .darknet,
-                tiling: TilingOptions? = nil) {
+                tiling: TilingOptions? = nil, detectionLayerBoxes: DetectionLayerBoxes = .darknetDetect) {
         self.threshold = threshold
         self.hierThreshold = hierThreshold
         self.nmsThreshold = nmsThreshold
@@ -160,7 +178,13 @@ public struct DetectionOptions: Sendable, Equatable {
         self.classes = classes
         self.order = order
         self.tiling = tiling
+        self.detectionLayerBoxes = detectionLayerBoxes
     }
+
+    /// YOLOv1's own command, `darknet yolo test`: the image stretched, threshold 0.2, NMS 0.4,
+    /// boxes relative to the image (`DetectionLayerBoxes.yoloTest`).
+    public static let yoloTest = DetectionOptions(threshold: 0.2, hierThreshold: 0, nmsThreshold: 0.4, letterbox: false,
+                                                  detectionLayerBoxes: .yoloTest)
 
     /// Throws for values no detection can use: a NaN threshold, a negative
     /// `maximumDetections`, or invalid `tiling` (`TilingOptions.validate()`). Every `detect`

@@ -2,9 +2,11 @@
 /// `get_network_boxes`, `do_nms_sort` and `draw_detections` do.
 public enum DetectionDecoder {
     /// Every head's candidates in layer order, mapped back to the original image. `hierThreshold`
-    /// applies to heads with a class hierarchy (YOLO9000's `[region] tree=`).
+    /// applies to heads with a class hierarchy (YOLO9000's `[region] tree=`),
+    /// `detectionLayerBoxes` to YOLOv1's `[detection]` heads.
     public static func candidates(from session: InferenceSession, geometry: LetterboxGeometry,
-                                  threshold: Float, hierThreshold: Float = 0.5) throws -> [BoxCandidate] {
+                                  threshold: Float, hierThreshold: Float = 0.5,
+                                  detectionLayerBoxes: DetectionLayerBoxes = .darknetDetect) throws -> [BoxCandidate] {
         let plan = session.network.plan
         var candidates: [BoxCandidate] = []
         for layer in plan.layers {
@@ -12,10 +14,10 @@ public enum DetectionDecoder {
             var decoded: [BoxCandidate] = []
             try session.withOutput(ofLayer: layer.index) { output, shape in
                 head.decode(output, shape: shape, networkShape: plan.inputShape, geometry: geometry, threshold: threshold,
-                            hierThreshold: hierThreshold, into: &decoded)
+                            hierThreshold: hierThreshold, detectionLayerBoxes: detectionLayerBoxes, into: &decoded)
             }
             // correct_region_boxes and correct_yolo_boxes do the same arithmetic.
-            if !head.boxesAreInImagePixels { YoloDecoder.correct(&decoded, geometry: geometry) }
+            if !head.boxesAreInImagePixels(detectionLayerBoxes) { YoloDecoder.correct(&decoded, geometry: geometry) }
             candidates += decoded
         }
         return candidates
@@ -66,7 +68,7 @@ public enum DetectionDecoder {
         try options.validate()
         let classes = try checkedClassCount(of: session.network.plan)
         var candidates = try candidates(from: session, geometry: geometry, threshold: options.threshold,
-                                        hierThreshold: options.hierThreshold)
+                                        hierThreshold: options.hierThreshold, detectionLayerBoxes: options.detectionLayerBoxes)
         if options.nmsThreshold > 0 {
             NonMaximumSuppression.apply(&candidates, classes: classes,
                                         threshold: options.nmsThreshold, kind: nmsKind(of: session.network.plan))

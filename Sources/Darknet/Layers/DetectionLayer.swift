@@ -45,14 +45,24 @@ extension DetectionSpec: DetectionHead, WeightlessLayer {
                                          into: pass.output(of: layer))
     }
 
-    /// Boxes in pixels of the original image, as Darknet's `get_detection_detections` makes them.
-    var boxesAreInImagePixels: Bool { true }
+    /// Boxes in pixels of the original image, as Darknet's `get_detection_detections` makes them
+    /// for `darknet detect`; relative to the network input for `darknet yolo test`.
+    func boxesAreInImagePixels(_ detectionLayerBoxes: DetectionLayerBoxes) -> Bool { detectionLayerBoxes == .darknetDetect }
 
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
                 geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate]) {
+        decode(output, shape: shape, networkShape: networkShape, geometry: geometry, threshold: threshold, hierThreshold: 0,
+               detectionLayerBoxes: .darknetDetect, into: &candidates)
+    }
+
+    func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
+                geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float,
+                detectionLayerBoxes: DetectionLayerBoxes, into candidates: inout [BoxCandidate]) {
         DetectionLayerDecoder.decodeDetection(output.baseAddress!, side: side, num: num, classes: classes, sqrt: sqrt,
                                               threshold: threshold, imageWidth: geometry.imageWidth,
-                                              imageHeight: geometry.imageHeight, units: .darknetPixels, into: &candidates)
+                                              imageHeight: geometry.imageHeight,
+                                              units: detectionLayerBoxes == .darknetDetect ? .darknetPixels : .relative,
+                                              into: &candidates)
     }
 }
 

@@ -111,11 +111,12 @@ extension RegionSpec: DetectionHead, WeightlessLayer {
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
                 geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate]) {
         decode(output, shape: shape, networkShape: networkShape, geometry: geometry, threshold: threshold, hierThreshold: 0.5,
-               into: &candidates)
+               detectionLayerBoxes: .darknetDetect, into: &candidates)
     }
 
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
-                geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float, into candidates: inout [BoxCandidate]) {
+                geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float,
+                detectionLayerBoxes: DetectionLayerBoxes, into candidates: inout [BoxCandidate]) {
         if let tree {
             RegionDecoder.decode(output, shape: shape, spec: self, tree: tree, threshold: threshold,
                                  hierThreshold: hierThreshold, into: &candidates)
