@@ -13,6 +13,15 @@ enum DarknetForms {
         "classifier": ["predict": "classify", "demo": "classify-video", "valid": "classify-valid"],
     ]
 
+    /// YOLOv1's own Darknet command, `yolo test` (`test_yolo`), and the `detect` options that are
+    /// its settings: the image stretched, threshold 0.2 (`-thresh` still sets it: `--thresh`), no
+    /// hierarchy, NMS 0.4, boxes where the network puts them.
+    static let yoloTestOptions = ["--stretch", "--thresh", "0.2", "--hier", "0", "--nms", "0.4", "--yolov1-boxes", "yolo-test"]
+
+    /// The names `yolo test` prints, which Darknet compiles in: VOC's, as `data/voc.names` has them
+    /// (in the working directory, else Debian's in /usr/share/darknet/data).
+    static let yoloTestNames = ["data", "/usr/share/darknet/data"].map { URL(fileURLWithPath: $0).appendingPathComponent("voc.names") }
+
     /// The order in which Darknet's commands take their files by position, each by its ending.
     static let fileOrder: [(option: String, suffix: String)] = [("data", ".data"), ("cfg", ".cfg"), ("weights", ".weights")]
 
@@ -88,7 +97,7 @@ enum DarknetForms {
     /// One line for the tool's overview.
     static let overview = """
         Darknet's command lines work too: files by position (detect [DATA] CFG WEIGHTS IMAGE...) and
-        detector test|demo|map|valid|recall, classifier predict|demo|valid; options take two dashes (--thresh).
+        detector test|demo|map|valid|recall, classifier predict|demo|valid, yolo test; options take two dashes (--thresh).
         """
 
     /// The command a Darknet two-word command names and the arguments after it; nil when
@@ -97,6 +106,7 @@ enum DarknetForms {
     /// (`darknet -i 1 detect ...`).
     static func command(in arguments: [String]) throws(CLIError) -> (name: String, rest: [String])? {
         if let first = arguments.first, first.hasPrefix("-") { try checkOptions([first], declared: []) }
+        if arguments.first == "yolo" { return try yoloTest(Array(arguments.dropFirst())) }
         guard let first = arguments.first, let seconds = twoWordCommands[first] else { return nil }
         let second = arguments.dropFirst().first ?? ""
         guard let name = seconds[second] else {
@@ -104,5 +114,18 @@ enum DarknetForms {
             throw CLIError("unknown command '\(given)' (Darknet's \(first) commands here: \(seconds.keys.sorted().joined(separator: ", ")))")
         }
         return (name, Array(arguments.dropFirst(2)))
+    }
+
+    /// `yolo test ...` as `detect` with `yoloTestOptions` and, unless `--names` or `--data` is
+    /// given, the first `yoloTestNames` file there is; the options given after it override these.
+    private static func yoloTest(_ arguments: [String]) throws(CLIError) -> (name: String, rest: [String]) {
+        guard arguments.first == "test" else {
+            let given = arguments.first.map { $0.hasPrefix("-") ? "yolo" : "yolo \($0)" } ?? "yolo"
+            throw CLIError("unknown command '\(given)' (Darknet's yolo commands here: test)")
+        }
+        let rest = Array(arguments.dropFirst())
+        let namesGiven = rest.contains { ["--names", "--data"].contains($0) || $0.hasPrefix("--names=") || $0.hasPrefix("--data=") }
+        let names = namesGiven ? nil : yoloTestNames.first { FileManager.default.isReadableFile(atPath: $0.path) }
+        return ("detect", yoloTestOptions + (names.map { ["--names", $0.path] } ?? []) + rest)
     }
 }

@@ -397,6 +397,48 @@ final class CommandLineTests: XCTestCase {
                        try run(["classify", "--cfg", classifier[0], "--weights", classifier[1], "--names", shortNames, image]).stdout)
     }
 
+    /// YOLOv1's own command, `darknet yolo test CFG WEIGHTS IMAGE`: `detect` with test_yolo's
+    /// settings (stretched, threshold 0.2, NMS 0.4, boxes where the network puts them) and VOC's
+    /// names, which Darknet compiles in, from `data/voc.names` (here, else Debian's). Its
+    /// detections are Darknet's own `yolo test` ones, box for box.
+    func testYoloTestIsYOLOv1sOwnCommand() throws {
+        let debian = TestPaths.fixtures.appendingPathComponent("debian")
+        let model = [try TestPaths.require(debian.appendingPathComponent("cfg/yolov1-tiny-224.cfg")).path,
+                     try TestPaths.require(debian.appendingPathComponent("weights/yolov1-tiny-224.weights")).path]
+        let reference = try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(contentsOf: try TestPaths.require(
+            debian.appendingPathComponent("detect/yolov1-tiny-224-yolo-test-thresh-0.2.json"))))
+        let image = TestPaths.packageRoot.appendingPathComponent(reference.image).path
+        let yoloTest = try run(["yolo", "test"] + model + [image, "--json"])
+        XCTAssertEqual(yoloTest.status, 0, yoloTest.stderr)
+        XCTAssertEqual(yoloTest.stderr, "")
+        let mine = try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(yoloTest.stdout.utf8))
+        XCTAssertEqual(mine.detections.count, reference.detections.count)
+        for (k, (a, b)) in zip(mine.detections, reference.detections).enumerated() {
+            XCTAssertTrue(a.class == b.class && a.label == b.label && abs(a.prob - b.prob) <= 1e-3 * max(1, abs(b.prob))
+                          && abs(a.x - b.x) <= 1 && abs(a.y - b.y) <= 1 && abs(a.w - b.w) <= 2 && abs(a.h - b.h) <= 2,
+                          "#\(k): mine \(a), Darknet's \(b)")
+        }
+        let voc = try TestPaths.require(URL(fileURLWithPath: "/usr/share/darknet/data/voc.names")).path
+        let spelledOut = try run(["detect", "--cfg", model[0], "--weights", model[1], "--stretch", "--thresh", "0.2", "--hier", "0",
+                                  "--nms", "0.4", "--yolov1-boxes", "yolo-test", "--names", voc, image, "--json"])
+        XCTAssertEqual(spelledOut.stdout, yoloTest.stdout)
+
+        // Options given after it override its settings; a folder's own data/voc.names is read first.
+        let folder = try temporaryDirectory("yolo-test")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data((0..<20).map { "voc\($0)\n" }.joined().utf8).write(to: folder.appendingPathComponent("data/voc.names"))
+        let stricter = try SwiftDarknetTool.run(["yolo", "test"] + model + [image, "--thresh", "1"], in: folder)
+        XCTAssertEqual(stricter.status, 0, stricter.stderr)
+        let lines = stricter.stdout.split(separator: "\n").dropFirst()
+        XCTAssertEqual(lines.count, reference.detections.filter { $0.prob > 1 }.count)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("voc") }, stricter.stdout)
+
+        let unknown = try run(["yolo", "train"] + model)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.hasPrefix("swift-darknet: unknown command 'yolo train' (Darknet's yolo commands here: test)"),
+                      unknown.stderr)
+    }
+
     /// Without an image, Darknet's `detect CFG WEIGHTS` and `classify CFG WEIGHTS` ask for
     /// image paths ("Enter Image Path: " before each line of stdin, to its end), as Darknet's
     /// do: each path gives what it gives on the command line. The option form still needs one.
