@@ -33,6 +33,9 @@ final class DescriptionTests: XCTestCase {
         XCTAssertEqual("\(detector.network)", "Network(\(summary))")
         XCTAssertEqual("\(detector.network.plan)", "NetworkPlan(\(summary))")
         XCTAssertEqual("\(detector.network.spec)", "NetworkSpec(\(cfg): 24 layers, input 416 x 416 x 3)")
+        let first = detector.network.plan.layers[0], pool = detector.network.plan.layers[1]
+        XCTAssertEqual("\(first)", "LayerPlan(0: \(first.summary), \(first.algorithm!))")
+        XCTAssertEqual("\(pool)", "LayerPlan(1: max          2 x 2 / 2   416 x 416 x  16   ->   208 x 208 x  16)")
 
         let session = InferenceSession(network: detector.network, retaining: .all, threads: 1)
         XCTAssertEqual("\(session)", "InferenceSession(\(cfg), 1 thread)")

@@ -51,6 +51,14 @@ public struct LayerPlan: Sendable, Equatable {
     }
 }
 
+extension LayerPlan: CustomStringConvertible {
+    /// Its index, Darknet's summary line and the convolution algorithm chosen, as
+    /// `LayerPlan(4: conv     64  3 x 3 / 1   104 x 104 x  32   ->   104 x 104 x  64  0.399 BFLOPs, winograd F(4,3) bands)`.
+    public var description: String {
+        "LayerPlan(\(index): \(summary)\(algorithm.map { ", \($0)" } ?? ""))"
+    }
+}
+
 /// Limits checked while planning.
 public struct PlanOptions: Sendable, Equatable {
     /// Refuse networks whose weights, activations, workspace and one thread's scratch need more
