@@ -51,18 +51,21 @@ extension DetectionSpec: DetectionHead, WeightlessLayer {
 
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
                 geometry: LetterboxGeometry, threshold: Float, into candidates: inout [BoxCandidate]) {
-        decode(output, shape: shape, networkShape: networkShape, geometry: geometry, threshold: threshold, hierThreshold: 0,
-               detectionLayerBoxes: .darknetDetect, into: &candidates)
+        decode(output, geometry: geometry, threshold: threshold, units: .darknetPixels, into: &candidates)
     }
 
     func decode(_ output: UnsafeBufferPointer<Float>, shape: TensorShape, networkShape: TensorShape,
                 geometry: LetterboxGeometry, threshold: Float, hierThreshold: Float,
                 detectionLayerBoxes: DetectionLayerBoxes, into candidates: inout [BoxCandidate]) {
+        decode(output, geometry: geometry, threshold: threshold,
+               units: detectionLayerBoxes == .darknetDetect ? .darknetPixels : .relative, into: &candidates)
+    }
+
+    private func decode(_ output: UnsafeBufferPointer<Float>, geometry: LetterboxGeometry, threshold: Float,
+                        units: DetectionLayerDecoder.Units, into candidates: inout [BoxCandidate]) {
         DetectionLayerDecoder.decodeDetection(output.baseAddress!, side: side, num: num, classes: classes, sqrt: sqrt,
                                               threshold: threshold, imageWidth: geometry.imageWidth,
-                                              imageHeight: geometry.imageHeight,
-                                              units: detectionLayerBoxes == .darknetDetect ? .darknetPixels : .relative,
-                                              into: &candidates)
+                                              imageHeight: geometry.imageHeight, units: units, into: &candidates)
     }
 }
 
