@@ -13,9 +13,9 @@ enum DarknetForms {
         "classifier": ["predict": "classify", "demo": "classify-video", "valid": "classify-valid"],
     ]
 
-    /// YOLOv1's own Darknet command, `yolo test` (`test_yolo`), and the `detect` options that are
-    /// its settings: the image stretched, threshold 0.2 (`-thresh` still sets it: `--thresh`), no
-    /// hierarchy, NMS 0.4, boxes where the network puts them.
+    /// The `detect` options that are the settings of YOLOv1's own Darknet command, `yolo test`
+    /// (`test_yolo`): the image stretched, threshold 0.2, no hierarchy, NMS 0.4, boxes where the
+    /// network puts them. Options given after the command override them (`--thresh 0.3`).
     static let yoloTestOptions = ["--stretch", "--thresh", "0.2", "--hier", "0", "--nms", "0.4", "--yolov1-boxes", "yolo-test"]
 
     /// The names `yolo test` prints, which Darknet compiles in: VOC's, as `data/voc.names` has them

@@ -144,7 +144,7 @@ public struct ClassTreeError: DarknetError, Equatable, Sendable {
 extension ClassTree: CustomStringConvertible {
     /// Its size, as `ClassTree(5 classes in 3 groups, 2 roots)`, not the names.
     public var description: String {
-        let roots = parents.filter { $0 < 0 }.count
-        return "ClassTree(\(counted(count, "class", "classes")) in \(counted(groups.count, "group")), \(counted(roots, "root")))"
+        let classes = counted(count, "class", "classes"), roots = counted(parents.filter { $0 < 0 }.count, "root")
+        return "ClassTree(\(classes) in \(counted(groups.count, "group")), \(roots))"
     }
 }

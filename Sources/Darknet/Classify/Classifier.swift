@@ -251,8 +251,7 @@ extension Classifier: CustomStringConvertible {
     /// The cfg, classes, input and threads, as
     /// `Classifier(darknet19.cfg: 1000 classes, input 256 x 256 x 3, 1 thread)`.
     public var description: String {
-        let plan = network.plan
-        return "Classifier(\(plan.file): \(counted(plan.layers[outputLayer].outputShape.count, "class", "classes")), input \(plan.inputShape), "
-            + "\(counted(threads, "thread")))"
+        let plan = network.plan, classes = counted(plan.layers[outputLayer].outputShape.count, "class", "classes")
+        return "Classifier(\(plan.file): \(classes), input \(plan.inputShape), \(counted(threads, "thread")))"
     }
 }

@@ -191,8 +191,7 @@ extension Detector: CustomStringConvertible {
     /// The cfg, classes, input and threads, as
     /// `Detector(yolov3-tiny.cfg: 80 classes, input 416 x 416 x 3, 1 thread)`.
     public var description: String {
-        let plan = network.plan
-        return "Detector(\(plan.file): \(counted(DetectionDecoder.classCount(of: plan), "class", "classes")), input \(plan.inputShape), "
-            + "\(counted(threads, "thread")))"
+        let plan = network.plan, classes = counted(DetectionDecoder.classCount(of: plan), "class", "classes")
+        return "Detector(\(plan.file): \(classes), input \(plan.inputShape), \(counted(threads, "thread")))"
     }
 }

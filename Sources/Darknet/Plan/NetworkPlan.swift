@@ -53,7 +53,7 @@ public struct LayerPlan: Sendable, Equatable {
 
 extension LayerPlan: CustomStringConvertible {
     /// Its index, Darknet's summary line and the convolution algorithm chosen, as
-    /// `LayerPlan(4: conv     64  3 x 3 / 1   104 x 104 x  32   ->   104 x 104 x  64  0.399 BFLOPs, winograd F(4,3) bands)`.
+    /// `LayerPlan(4: conv     64  3 x 3 / 1   104 x 104 x  32   ->   104 x 104 x  64  0.399 BFLOPs, winograd bands)`.
     public var description: String {
         "LayerPlan(\(index): \(summary)\(algorithm.map { ", \($0)" } ?? ""))"
     }
