@@ -18,9 +18,15 @@ enum DarknetForms {
     /// network puts them. Options given after the command override them (`--thresh 0.3`).
     static let yoloTestOptions = ["--stretch", "--thresh", "0.2", "--hier", "0", "--nms", "0.4", "--yolov1-boxes", "yolo-test"]
 
-    /// The names `yolo test` prints, which Darknet compiles in: VOC's, as `data/voc.names` has them
-    /// (in the working directory, else Debian's in /usr/share/darknet/data).
-    static let yoloTestNames = ["data", "/usr/share/darknet/data"].map { URL(fileURLWithPath: $0).appendingPathComponent("voc.names") }
+    /// Where Darknet finds one of its own files (`cfg/coco.data`, `data/voc.names`), in order:
+    /// in the working directory (pjreddie's Darknet run from its folder), then in Debian's
+    /// /usr/share/darknet.
+    static func places(of darknetFile: String) -> [String] { [darknetFile, "/usr/share/darknet/" + darknetFile] }
+
+    /// The first of `places(of: darknetFile)` that can be read.
+    static func locate(_ darknetFile: String) -> URL? {
+        places(of: darknetFile).lazy.map { URL(fileURLWithPath: $0) }.first { FileManager.default.isReadableFile(atPath: $0.path) }
+    }
 
     /// The order in which Darknet's commands take their files by position, each by its ending.
     static let fileOrder: [(option: String, suffix: String)] = [("data", ".data"), ("cfg", ".cfg"), ("weights", ".weights")]
@@ -63,23 +69,15 @@ enum DarknetForms {
 
         static let detect = DefaultData(command: "detect", fileName: "coco.data")
         static let classify = DefaultData(command: "classify", fileName: "imagenet1k.data")
-        /// Where it is looked for, in order; a relative folder is in the working directory.
-        static let folders = ["cfg", "/usr/share/darknet/cfg"]
 
-        /// The file in the first of `folders` that has it.
-        func locate() -> URL? {
-            Self.folders.lazy.map { URL(fileURLWithPath: $0).appendingPathComponent(fileName) }
-                .first { FileManager.default.isReadableFile(atPath: $0.path) }
-        }
-
-        /// The labels of the file `locate()` finds, checked against the network's `classes`
+        /// The labels of the file `DarknetForms.locate` finds, checked against the network's `classes`
         /// (`what`, as `DataFile.check` names them); none, with a warning saying why and what to
         /// give instead, when there is no such file or it does not fit the network: the labels
         /// of a command the user did not name never make it fail.
         func labels(classes: Int, cfg: URL, what: String) -> (labels: [String], file: String) {
             let instead = "labels are class indices; give --names FILE or --data FILE"
-            guard let url = locate() else {
-                let places = Self.folders.map { "\($0)/\(fileName)" }.joined(separator: " nor ")
+            guard let url = DarknetForms.locate("cfg/" + fileName) else {
+                let places = DarknetForms.places(of: "cfg/" + fileName).joined(separator: " nor ")
                 warn("Darknet's \(command) reads its labels from cfg/\(fileName): there is neither \(places); \(instead)")
                 return ([], "<labels>")
             }
@@ -117,7 +115,8 @@ enum DarknetForms {
     }
 
     /// `yolo test ...` as `detect` with `yoloTestOptions` and, unless `--names` or `--data` is
-    /// given, the first `yoloTestNames` file there is; the options given after it override these.
+    /// given, the names `yolo test` prints, which Darknet compiles in: VOC's, as `data/voc.names`
+    /// has them. The options given after it override these.
     private static func yoloTest(_ arguments: [String]) throws(CLIError) -> (name: String, rest: [String]) {
         guard arguments.first == "test" else {
             let given = arguments.first.map { $0.hasPrefix("-") ? "yolo" : "yolo \($0)" } ?? "yolo"
@@ -125,7 +124,7 @@ enum DarknetForms {
         }
         let rest = Array(arguments.dropFirst())
         let namesGiven = rest.contains { ["--names", "--data"].contains($0) || $0.hasPrefix("--names=") || $0.hasPrefix("--data=") }
-        let names = namesGiven ? nil : yoloTestNames.first { FileManager.default.isReadableFile(atPath: $0.path) }
+        let names = namesGiven ? nil : locate("data/voc.names")
         return ("detect", yoloTestOptions + (names.map { ["--names", $0.path] } ?? []) + rest)
     }
 }
