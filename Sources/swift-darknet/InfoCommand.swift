@@ -7,22 +7,38 @@ struct InfoCommand: Command {
     static let name = "info"
     static let abstract = "print each layer's shapes and BFLOPs for a .cfg"
     static let optionGroups = [
-        OptionGroup("network", [.value("cfg", "FILE", required: true, "the Darknet .cfg")]),
+        OptionGroup("network", [
+            .value("cfg", "FILE", required: true, "the Darknet .cfg"),
+            .flag("plan", "also the processor and BLAS planned for, and each convolution's algorithm"),
+        ]),
         PlanFlags.options,
+        PlannedCPU.options,
     ]
 
     let cfg: URL
     let plan: PlanFlags
+    let showsPlan: Bool
+    let processor: PlannedCPU
 
     init(arguments: inout Arguments) throws {
         cfg = URL(fileURLWithPath: try arguments.required("cfg"))
         plan = try PlanFlags(arguments: &arguments)
+        showsPlan = arguments.flag("plan")
+        processor = try PlannedCPU(arguments: &arguments)
     }
 
     func run() throws -> Int32 {
         let spec = try loadSpec(cfg)
         try report(spec, options: plan.options)
-        print(LayerTable.render(try NetworkPlan(spec: spec, options: plan.options)))
+        guard showsPlan else {
+            print(LayerTable.render(try NetworkPlan(spec: spec, options: plan.options)))
+            return 0
+        }
+        var options = plan.options
+        options.cpu = processor.cpu
+        let planned = try NetworkPlan(spec: spec, options: options)
+        print("plan for \(planned.cpu)")
+        print(LayerTable.render(planned, algorithms: true))
         return 0
     }
 }

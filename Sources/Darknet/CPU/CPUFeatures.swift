@@ -31,6 +31,10 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         public static let avx512vnni = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512VNNI))
         /// AVX-VNNI (VEX-encoded `vpdpbusd` on ymm registers).
         public static let avxVNNI = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVXVNNI))
+        /// AVX-512 BF16 (`vdpbf16ps`: pairs of bfloat16 products summed into float32).
+        public static let avx512bf16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512BF16))
+        /// AVX-512 FP16 (half-precision arithmetic on zmm registers).
+        public static let avx512fp16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512FP16))
         /// arm64 Advanced SIMD.
         public static let neon = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_NEON))
         /// arm64 `SDOT`/`UDOT` (FEAT_DotProd, ARMv8.2).
@@ -41,6 +45,8 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         public static let sve = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_SVE))
         /// arm64 half-precision arithmetic (FEAT_FP16).
         public static let fp16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_FP16))
+        /// arm64 `BFDOT`/`BFMMLA` (FEAT_BF16, ARMv8.6).
+        public static let bf16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_BF16))
 
         /// AVX-512 F, BW, DQ and VL: what OpenBLAS's SkylakeX kernels and the library's
         /// AVX-512 int8 kernels need besides VNNI.
@@ -122,11 +128,32 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// ones' weights to 7 bits (`IntegerKernels.narrowLimit`).
     package var int8WithoutDotProduct: Bool { integerKernels.lacksDotProduct }
 
+    /// OpenBLAS kernel families without AVX2 (what it falls back to on a CPU model it does not
+    /// know), lowercased.
+    static let familiesWithoutAVX2: Set<String> = [
+        "prescott", "core2", "penryn", "dunnington", "nehalem", "sandybridge", "atom", "barcelona", "opteron",
+        "opteron_sse3", "bobcat", "bulldozer", "piledriver", "steamroller", "excavator", "katmai", "coppermine",
+        "northwood", "banias", "athlon",
+    ]
+
+    /// One line to log when the BLAS runs kernels narrower than this x86-64 CPU's AVX2 (OpenBLAS
+    /// did not know the CPU model and fell back), saying how to choose its family; nil otherwise.
+    /// The library never chooses one itself: a family set inside a process would reach only the
+    /// processes that open OpenBLAS after it, and families give different bits (`COpenBLAS/shim.h`).
+    public var blasWarning: String? {
+        guard architecture == .x86_64, extensions.isSuperset(of: [.avx2, .fma]),
+              Self.familiesWithoutAVX2.contains(blas.kernelFamily.lowercased()) else { return nil }
+        let family = extensions.isSuperset(of: .avx512) ? "SkylakeX" : "Haswell"
+        return "OpenBLAS runs its \(blas.kernelFamily) kernels on a CPU with AVX2 (it did not recognise the CPU model): "
+            + "the GEMMs run several times slower; set OPENBLAS_CORETYPE=\(family) in the environment before the program starts"
+    }
+
     public var description: String {
         let names: [(Extensions, String)] = [
             (.avx2, "avx2"), (.fma, "fma"), (.avx512f, "avx512f"), (.avx512bw, "avx512bw"), (.avx512dq, "avx512dq"),
-            (.avx512vl, "avx512vl"), (.avx512vnni, "avx512vnni"), (.avxVNNI, "avxvnni"), (.neon, "neon"),
-            (.dotProduct, "dotprod"), (.i8mm, "i8mm"), (.sve, "sve"), (.fp16, "fp16"),
+            (.avx512vl, "avx512vl"), (.avx512vnni, "avx512vnni"), (.avxVNNI, "avxvnni"), (.avx512bf16, "avx512bf16"),
+            (.avx512fp16, "avx512fp16"), (.neon, "neon"), (.dotProduct, "dotprod"), (.i8mm, "i8mm"), (.sve, "sve"),
+            (.fp16, "fp16"), (.bf16, "bf16"),
         ]
         let present = names.filter { extensions.contains($0.0) }.map(\.1)
         return "\(architecture.rawValue) [\(present.joined(separator: " "))], BLAS \(blas)"
