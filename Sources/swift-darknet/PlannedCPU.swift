@@ -21,6 +21,7 @@ struct PlannedCPU {
         "x86-64-avx2-vnni": .x86_64(avxVNNI: true),
         "x86-64-avx512": .x86_64(avx512: true),
         "x86-64-avx512-vnni": .x86_64(avx512VNNI: true),
+        "x86-64-avx512-bf16": .x86_64(avx512VNNI: true, avx512BF16: true),
         "arm64": .arm64(),
         "arm64-dotprod": .arm64(dotProduct: true),
         "arm64-i8mm": .arm64(dotProduct: true, i8mm: true),

@@ -106,7 +106,7 @@ final class BLASFamilyTests: XCTestCase {
                 for layer in plan.layers {
                     guard let algorithm = layer.algorithm else { continue }
                     let line = lines.first { $0.hasPrefix(String(format: "%5d ", layer.index)) }
-                    XCTAssertTrue(line?.hasSuffix("  \(algorithm)") == true,
+                    XCTAssertTrue(line?.hasSuffix("  \(algorithm) | \(layer.arithmetic): \(layer.arithmeticReason ?? "")") == true,
                                   "\(cfgName) as \(item.cpu) with \(item.blas): layer \(layer.index) is \(algorithm) in the library, "
                                   + "the command line says \(line ?? "nothing")")
                 }

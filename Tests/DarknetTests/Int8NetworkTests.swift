@@ -62,15 +62,15 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     /// Each float detection matched to the unmatched int8 one of its class with the highest IoU
-    /// (at least 0.8).
-    static func compare(_ float: [Detection], _ int8: [Detection], into result: inout Comparison) {
+    /// (at least `minimumIoU`).
+    static func compare(_ float: [Detection], _ int8: [Detection], minimumIoU: Float = 0.8, into result: inout Comparison) {
         var unmatched = Set(int8.indices)
         result.float += float.count
         for reference in float {
             let candidates = unmatched.filter { int8[$0].classIndex == reference.classIndex }
             guard let best = candidates.max(by: { int8[$0].box.intersectionOverUnion(reference.box)
                                                   < int8[$1].box.intersectionOverUnion(reference.box) }),
-                  int8[best].box.intersectionOverUnion(reference.box) >= 0.8 else { continue }
+                  int8[best].box.intersectionOverUnion(reference.box) >= minimumIoU else { continue }
             unmatched.remove(best)
             let match = int8[best]
             result.recovered += 1

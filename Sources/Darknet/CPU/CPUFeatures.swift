@@ -68,11 +68,7 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The architecture this library was compiled for (what `current` reports).
-    public static let compiledArchitecture: Architecture = switch swiftdarknet_cpu_architecture() {
-    case Int32(SWIFTDARKNET_ARCH_X86_64): .x86_64
-    case Int32(SWIFTDARKNET_ARCH_ARM64): .arm64
-    default: .other
-    }
+    public static let compiledArchitecture = Architecture(kernelArchitecture: swiftdarknet_cpu_architecture())
 
     /// The running machine: its extensions read once, its BLAS opened and probed on first use
     /// (`BLASFeatures.current`), synchronously, so no probe is left running when the process exits.
@@ -84,22 +80,27 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// another machine; `blas` defaults to OpenBLAS's kernels for it (SkylakeX with AVX-512,
     /// else Haswell), which cut invariantly.
     public static func x86_64(avx512: Bool = false, avx512VNNI: Bool = false, avxVNNI: Bool = false,
-                              blas: BLASFeatures? = nil) -> CPUFeatures {
+                              avx512BF16: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.avx2, .fma]
-        if avx512 || avx512VNNI { extensions.formUnion(.avx512) }
+        if avx512 || avx512VNNI || avx512BF16 { extensions.formUnion(.avx512) }
         if avx512VNNI { extensions.insert(.avx512vnni) }
         if avxVNNI { extensions.insert(.avxVNNI) }
+        if avx512BF16 { extensions.insert(.avx512bf16) }
         let family = extensions.contains(.avx512) ? "SkylakeX" : "Haswell"
         return CPUFeatures(architecture: .x86_64, extensions: extensions,
                            blas: blas ?? BLASFeatures(kernelFamily: family, cutsInvariantly: true))
     }
 
-    /// An arm64 CPU (Advanced SIMD, optionally dot products and I8MM), for planning as another
-    /// machine; `blas` defaults to OpenBLAS's ARMv8 kernels, cutting invariantly.
-    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
+    /// An arm64 CPU (Advanced SIMD, optionally dot products, I8MM, half-precision arithmetic and
+    /// BF16), for planning as another machine; `blas` defaults to OpenBLAS's ARMv8 kernels,
+    /// cutting invariantly.
+    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, fp16: Bool = false, bf16: Bool = false,
+                             blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.neon]
         if dotProduct { extensions.insert(.dotProduct) }
         if i8mm { extensions.insert(.i8mm) }
+        if fp16 { extensions.insert(.fp16) }
+        if bf16 { extensions.insert(.bf16) }
         return CPUFeatures(architecture: .arm64, extensions: extensions,
                            blas: blas ?? BLASFeatures(kernelFamily: "ARMV8", cutsInvariantly: true))
     }
@@ -109,6 +110,13 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
 
     /// The integer kernel set the planner picks for int8 layers: the fastest this CPU runs.
     package var integerKernels: IntegerKernels { .best(on: architecture, extensions) }
+
+    /// The bfloat16 kernel set the planner picks for bfloat16 layers, or nil where this CPU has
+    /// no bfloat16 products (the layers then stay float32).
+    package var reducedKernels: ReducedKernels? { .best(on: architecture, extensions) }
+
+    /// The name of `reducedKernels` (`avx512-bf16`), or `none`.
+    public var reducedKernelsName: String { reducedKernels?.description ?? "none" }
 
     /// Every vector kernel set this CPU runs, portable first.
     package var supportedVectorKernels: [VectorKernels] { VectorKernels.allCases.filter(runs) }
