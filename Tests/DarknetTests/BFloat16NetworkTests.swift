@@ -22,8 +22,9 @@ final class BFloat16NetworkTests: XCTestCase {
         return try all + all.map { ("\($0.0)-mirrored", try Int8NetworkTests.mirrored($0.1)) }
     }
 
-    /// The plan gives every convolution but the input's bfloat16 where the CPU multiplies it,
-    /// float32 elsewhere, and says why.
+    /// The plan gives bfloat16 to every convolution but the input's and those float32's Winograd
+    /// or sliding window computes faster, where the CPU multiplies it; float32 elsewhere; and
+    /// says why.
     func testPlanGivesBFloat16WhereTheCPUHasIt() throws {
         let spec = try NetworkSpec.parse(contentsOf: try TestPaths.require(TestPaths.tinyCfg))
         let withBF16 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512BF16: true)))
@@ -31,13 +32,20 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertEqual(convolutions.count, 13)
         XCTAssertEqual(convolutions[0].arithmetic, .float32, "the input's convolution reads pixels")
         XCTAssertEqual(convolutions[0].algorithm, .slidingWindow)
-        XCTAssertTrue(convolutions.dropFirst().allSatisfy { $0.arithmetic == .bfloat16 && $0.algorithm == .bfloat16GEMM })
-        XCTAssertTrue(convolutions.dropFirst().allSatisfy { $0.reducedKernels == .avx512 })
-        let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512VNNI: true)))
-        XCTAssertTrue(without.layers.filter { $0.algorithm != nil }.dropFirst().allSatisfy {
-            $0.arithmetic == .float32 && $0.arithmeticReason == "bfloat16 precision, but the CPU has no bfloat16 products"
-        })
         let float = try NetworkPlan(spec: spec, options: PlanOptions(cpu: .x86_64(avx512BF16: true)))
+        for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
+            let floatFaster = BFloat16Convolution.floatIsFaster(floatLayer.algorithm!, ConvolutionShapes(
+                conv: { if case .convolutional(let c) = floatLayer.spec.kind { c } else { fatalError() } }(),
+                input: floatLayer.inputShape, output: floatLayer.outputShape))
+            XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .bfloat16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
+            if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
+        }
+        let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }
+        XCTAssertGreaterThanOrEqual(reduced.count, 6, "the 1x1 and 13x13 convolutions")
+        XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .bfloat16GEMM && $0.reducedKernels == .avx512 })
+        let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512VNNI: true)))
+        XCTAssertTrue(without.layers.filter { $0.algorithm != nil }.allSatisfy { $0.arithmetic == .float32 })
+        XCTAssertTrue(without.layers.contains { $0.arithmeticReason == "bfloat16 precision, but the CPU has no bfloat16 products" })
         XCTAssertEqual(float.layers.map(\.algorithm), without.layers.map(\.algorithm), "float32 plans ignore bfloat16 kernels")
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512BF16: true)), .bfloat16)
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512VNNI: true)), .float32)
@@ -49,7 +57,7 @@ final class BFloat16NetworkTests: XCTestCase {
     /// same bits, on one thread and on two.
     func testSIMDAndThreadsGiveThePortableBits() throws {
         let portable = try Self.network(.bfloat16, kernels: .portable)
-        XCTAssertTrue(portable.plan.layers.filter { $0.algorithm != nil }.dropFirst().allSatisfy { $0.reducedKernels == .portable })
+        XCTAssertTrue(portable.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == .portable })
         let input = try Int8NetworkTests.evaluationImages()[0].1.letterboxed(width: 416, height: 416).image.pixels
         func outputs(_ network: Network, threads: Int) throws -> [[Float]] {
             let session = InferenceSession(network: network, retaining: .layers(Set(network.plan.layers.indices)), threads: threads)
@@ -63,7 +71,7 @@ final class BFloat16NetworkTests: XCTestCase {
             return
         }
         let best = try Self.network(.bfloat16)
-        XCTAssertTrue(best.plan.layers.filter { $0.algorithm != nil }.dropFirst().allSatisfy { $0.reducedKernels == simd })
+        XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == simd })
         XCTAssertEqual(try outputs(best, threads: 1), reference, "\(simd) vs portable")
         XCTAssertEqual(try outputs(best, threads: 2), reference, "\(simd) on 2 threads")
     }

@@ -16,8 +16,8 @@ package enum ArithmeticChoice {
         package let pinnedReduced: ReducedKernels?
         /// Whether it reads the network input.
         package let readsNetworkInput: Bool
-        /// Whether a detection head reads its output.
-        package let feedsDetectionHead: Bool
+        /// The algorithm the planner takes for it in float32.
+        package let floatAlgorithm: ConvolutionAlgorithm
 
         /// The bfloat16 kernels this convolution would run: the pinned set, else the CPU's.
         var reducedKernels: ReducedKernels? { pinnedReduced ?? cpu.reducedKernels }
@@ -40,6 +40,13 @@ package enum ArithmeticChoice {
         // of float32's detections kept and 6-7 % added; in float32, all kept, none added.
         Rule(arithmetic: .float32, reason: "bfloat16 precision keeps the network input's convolution in float32 (pixels need more than bfloat16's 8 significant bits)") {
             $0.precision == .bfloat16 && $0.readsNetworkInput
+        },
+        // The bfloat16 GEMM runs at about twice float32's rate (530 against 270 GFLOPS, one Zen 5
+        // core), but Winograd over a large output does a quarter of the multiplications, and the
+        // sliding window reads few channels without an im2col: YOLOv3-tiny's 26x26 384 -> 256 took
+        // 3.9 ms in bfloat16, 2.0 in float32's Winograd; 208x208 16 -> 32, 12 against 2.
+        Rule(arithmetic: .float32, reason: "bfloat16 precision, but float32's Winograd or sliding window is faster here") {
+            $0.precision == .bfloat16 && BFloat16Convolution.floatIsFaster($0.floatAlgorithm, $0.shapes)
         },
         Rule(arithmetic: .bfloat16, reason: "bfloat16 precision, and the CPU multiplies bfloat16") {
             $0.precision == .bfloat16 && $0.reducedKernels != nil && BFloat16Convolution.takes($0.shapes)

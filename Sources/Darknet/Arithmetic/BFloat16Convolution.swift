@@ -8,13 +8,25 @@ extension ConvolutionAlgorithm {
 
 /// `.bfloat16GEMM`: a convolution in bfloat16. The weights are rounded to bfloat16 pairs at load
 /// (`swiftdarknet_bf16_pack_weights`, batch norm folded first); a run writes the column matrix
-/// (im2col, skipped for 1x1 stride-1 unpadded layers), then cuts the output positions into
-/// chunks: each thread packs a chunk's columns to bfloat16 pairs in its scratch and multiplies
-/// every filter by them (`ReducedKernels`), float32 sums; bias and activation follow in float32.
+/// (im2col, skipped for 1x1 stride-1 unpadded layers), packs it to bfloat16 pairs and multiplies
+/// every filter by them (`ReducedKernels`), float32 sums: a small plane packed whole, the filters
+/// split over the threads; a large one in chunks of positions, one per thread at a time. Bias and
+/// activation follow in float32.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
 package struct BFloat16Convolution: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
+
+    /// Largest output plane on which this algorithm beats float32's Winograd paths: YOLOv3-tiny's
+    /// 13x13 3x3 layers took 1.1 ms against 1.7; at 26x26 and 52x52, 1.1 and 1.3 against 0.75 and
+    /// 1.0 (one Zen 5 core).
+    static let largestPlaneAgainstWinograd = 256
+
+    /// Whether float32's `algorithm` computes a convolution of `shapes` faster than this one
+    /// (`ArithmeticChoice`): Winograd over large outputs, and the sliding window over few channels.
+    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes) -> Bool {
+        algorithm == .slidingWindow || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
+    }
 
     /// Whether the algorithm computes a convolution of these shapes (one group).
     static func takes(_ shapes: ConvolutionShapes) -> Bool { shapes.conv.groups == 1 }
@@ -36,22 +48,22 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     private var pairs: Int { (shapes.kernelArea + 1) / 2 }
     private var plane: Int { shapes.output.planeSize }
 
-    /// Bytes of packed columns a chunk aims at: about a quarter of one core's L2, so that the
-    /// chunk stays there while every filter row passes over it.
-    static let chunkBytes = 262_144
+    /// Most output positions a chunk holds: a plane up to this size is packed whole and its
+    /// filters split over the threads (each thread streams only its share of the weights); a
+    /// larger one is cut into chunks of at most this many positions, one thread packing and
+    /// multiplying each.
+    static let chunkLimit = 480
 
-    /// Output positions per chunk: a multiple of 48 (three vectors of the AVX-512 tile), at least
-    /// 48, at most 480, and no more than the plane needs.
-    var chunkColumns: Int {
-        let aim = max(48, min(480, Self.chunkBytes / 4 / max(pairs, 1) / 48 * 48))
-        return min(aim, (plane + 15) / 16 * 16)
-    }
+    private var packsWhole: Bool { plane <= Self.chunkLimit }
+    private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, plane) }
 
+    /// The column matrix (im2col) and, for a plane packed whole, its bfloat16 pairs.
     package var workspaceCount: Int {
-        shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, plane)
+        let (total, overflow) = columnCount.addingReportingOverflow(packsWhole ? saturatingProduct(pairs, plane) : 0)
+        return overflow ? .max : total
     }
     /// A chunk's packed pairs (one 32-bit word, the size of a float, per pair and position).
-    package var scratchCount: Int { saturatingProduct(pairs, chunkColumns) }
+    package var scratchCount: Int { packsWhole ? 0 : saturatingProduct(pairs, Self.chunkLimit) }
     /// The weights as bfloat16 pairs, `filters x pairs` words.
     package var weightCount: Int { saturatingProduct(shapes.conv.filters, pairs) }
 
@@ -85,15 +97,29 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
             }
             columns = UnsafePointer(workspace)
         }
-        let chunk = chunkColumns, chunks = (plane + chunk - 1) / chunk
-        let functions = kernels.functions.pointee, scratch = buffers.scratch, stride = buffers.scratchStride
+        let functions = kernels.functions.pointee
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
-        buffers.split(chunks) { range, worker in
-            let packed = UnsafeMutableRawPointer(scratch + worker * stride).assumingMemoryBound(to: UInt32.self)
-            for index in range {
-                let first = index * chunk, count = min(chunk, plane - first)
-                functions.pack(columns + first, depth, plane, count, packed)
-                functions.gemm(packedWeights, filters, pairs, packed, count, out + first, plane)
+        if packsWhole {
+            let packed = UnsafeMutableRawPointer(buffers.workspace + columnCount).assumingMemoryBound(to: UInt32.self)
+            buffers.split(pairs) { range, _ in
+                let first = 2 * range.lowerBound, rows = min(2 * range.upperBound, depth) - first
+                functions.pack(columns + first * plane, rows, plane, plane, packed + range.lowerBound * plane)
+            }
+            buffers.split((filters + 7) / 8) { blocks, _ in
+                let first = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - first
+                functions.gemm(packedWeights + first * pairs, rows, pairs, packed, plane, out + first * plane, plane)
+            }
+        } else {
+            let threads = buffers.split.threads
+            let chunk = min(Self.chunkLimit, max(48, ((plane + 4 * threads - 1) / (4 * threads) + 47) / 48 * 48))
+            let scratch = buffers.scratch, stride = buffers.scratchStride
+            buffers.split((plane + chunk - 1) / chunk) { range, worker in
+                let packed = UnsafeMutableRawPointer(scratch + worker * stride).assumingMemoryBound(to: UInt32.self)
+                for index in range {
+                    let first = index * chunk, count = min(chunk, plane - first)
+                    functions.pack(columns + first, depth, plane, count, packed)
+                    functions.gemm(packedWeights, filters, pairs, packed, count, out + first, plane)
+                }
             }
         }
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)

@@ -114,10 +114,12 @@ extension ConvolutionalSpec: Layer {
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
         let shapes = ConvolutionShapes(conv: self, input: input, output: output)
+        let floatAlgorithm = type(of: ConvolutionChoice.plan(ConvolutionCandidate(
+            shapes: shapes, cpu: options.cpu, kernels: options.vectorKernels, strategy: options.convolutionStrategy,
+            tuning: options.tuning))).algorithm
         let arithmetic = ArithmeticChoice.rule(for: ArithmeticChoice.Candidate(
             shapes: shapes, precision: options.precision, cpu: options.cpu, integer: context.int8Input,
-            pinnedReduced: options.reducedKernels, readsNetworkInput: context.index == 0,
-            feedsDetectionHead: context.feedsDetectionHead))
+            pinnedReduced: options.reducedKernels, readsNetworkInput: context.index == 0, floatAlgorithm: floatAlgorithm))
         let candidate = ConvolutionCandidate(shapes: shapes, cpu: options.cpu, kernels: options.vectorKernels,
                                              strategy: options.convolutionStrategy, tuning: options.tuning,
                                              integer: context.int8Input, arithmetic: arithmetic.arithmetic,

@@ -61,8 +61,6 @@ struct LayerPlanningContext {
     let options: PlanOptions
     /// For a convolution an int8 network runs in int8, its input quantization.
     var int8Input: Int8LayerQuantization? = nil
-    /// Whether a detection head (`[yolo]`, `[region]`, `[detection]`) reads this layer's output.
-    var feedsDetectionHead = false
 
     /// The output shape of earlier layer `index`.
     func outputShape(of index: Int) -> TensorShape { planned[index].outputShape }

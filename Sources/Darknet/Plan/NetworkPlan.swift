@@ -200,9 +200,7 @@ public struct NetworkPlan: Sendable, Equatable {
             let previous = layer.index == 0 ? input : layers[layer.index - 1].outputShape
             let int8Input = try integerLayers.quantization(of: layer, reading: previous)
             let context = LayerPlanningContext(index: layer.index, section: layer.kind.sectionName, input: previous,
-                                               planned: layers, options: options, int8Input: int8Input,
-                                               feedsDetectionHead: layer.index + 1 < spec.layers.count
-                                                   && spec.layers[layer.index + 1].kind.isDetectionHead)
+                                               planned: layers, options: options, int8Input: int8Input)
             let planned = try layer.kind.layer.plan(context)
             guard Self.fitsInt32(planned.output) else { throw context.fail(.sizeOverflow) }
             layers.append(LayerPlan(spec: layer, inputShape: previous, outputShape: planned.output, flops: planned.flops,
