@@ -22,9 +22,8 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     /// this build has it).
     package func runs(on architecture: CPUFeatures.Architecture, _ extensions: CPUFeatures.Extensions) -> Bool {
         guard let table else { return false }
-        let declared = CPUFeatures.Architecture(kernelArchitecture: table.pointee.architecture)
-        return (declared == .other || declared == architecture)
-            && extensions.isSuperset(of: CPUFeatures.Extensions(rawValue: table.pointee.required_extensions))
+        return CPUFeatures.runs(declaredArchitecture: table.pointee.architecture,
+                                required: table.pointee.required_extensions, on: architecture, extensions)
     }
 
     /// The set with SIMD bfloat16 products this CPU runs, or nil: without one, bfloat16 would
@@ -34,6 +33,16 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     }
 
     package var description: String { String(cString: functions.pointee.name) }
+}
+
+extension CPUFeatures {
+    /// Whether a CPU of `architecture` with `extensions` runs a C kernel table that declares
+    /// `declaredArchitecture` (`SWIFTDARKNET_ARCH_*`; other: any) and the `required` extension bits.
+    static func runs(declaredArchitecture: Int32, required: UInt32, on architecture: Architecture,
+                     _ extensions: Extensions) -> Bool {
+        let declared = Architecture(kernelArchitecture: declaredArchitecture)
+        return (declared == .other || declared == architecture) && extensions.isSuperset(of: Extensions(rawValue: required))
+    }
 }
 
 extension CPUFeatures.Architecture {

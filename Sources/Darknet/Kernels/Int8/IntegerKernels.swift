@@ -35,19 +35,12 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
         preferenceOrder.first { $0.runs(on: architecture, extensions) } ?? .portable
     }
 
-    /// Whether a CPU of `architecture` with `extensions` runs the set (and this build has it).
+    /// Whether a CPU of `architecture` with `extensions` runs the set, as its C table declares
+    /// (and this build has it).
     package func runs(on architecture: CPUFeatures.Architecture, _ extensions: CPUFeatures.Extensions) -> Bool {
-        let required: (CPUFeatures.Architecture?, CPUFeatures.Extensions) = switch self {
-        case .portable: (nil, [])
-        case .avx2: (.x86_64, [.avx2])
-        case .avxVNNI: (.x86_64, [.avx2, .avxVNNI])
-        case .avx512VNNI, .avxVNNIOnAVX512: (.x86_64, [.avx2, .avx512f, .avx512bw, .avx512vl, .avx512vnni])
-        case .neon: (.arm64, [.neon])
-        case .dotProduct: (.arm64, [.neon, .dotProduct])
-        case .i8mm: (.arm64, [.neon, .dotProduct, .i8mm])
-        }
-        return (required.0 ?? architecture) == architecture && extensions.isSuperset(of: required.1)
-            && swiftdarknet_integer_kernel_set(rawValue) != nil
+        guard let table = swiftdarknet_integer_kernel_set(rawValue) else { return false }
+        return CPUFeatures.runs(declaredArchitecture: table.pointee.architecture,
+                                required: table.pointee.required_extensions, on: architecture, extensions)
     }
 
     /// The fastest set the running CPU executes.
