@@ -83,7 +83,7 @@ let package = Package(
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
             ],
-            exclude: ["README.md", "Spec/README.md", "Precision/README.md"]
+            exclude: ["README.md", "Spec/README.md", "Arithmetic/README.md"]
         ),
         .target(
             name: "DarknetImage",

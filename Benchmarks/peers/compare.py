@@ -68,7 +68,7 @@ showing that the systems compute the same network with the same weights. Then it
 system's maps (with --calibrate, also our int8's, default and with every convolution in 8 bits;
 not with --random weights) through Darknet's decoder (`swift-darknet heads`, --image's size) at thresholds
 0.25 and 0.5 and counts, against our float detections, those recovered (a detection of the same
-class with IoU >= 0.8, the measure of Sources/Darknet/Precision/README.md) and the extra ones.
+class with IoU >= 0.8, the measure of Sources/Darknet/Arithmetic/README.md) and the extra ones.
 
 `--contend on` runs every forward with a busy loop (`darknet-bench --busy-loop CPU`: a process
 doing register arithmetic, pinned to the last CPU) keeping one core busy, as a noisy neighbour

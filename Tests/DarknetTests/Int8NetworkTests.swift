@@ -151,7 +151,7 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     // The other choices of float layers (`.inputAndHeads`, `.none`) were measured with
-    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Precision/README.md.
+    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Arithmetic/README.md.
 
     /// One and two threads (the finest split) and the portable and best SIMD variants give the
     /// same [yolo] outputs, bit for bit.
@@ -354,7 +354,7 @@ final class Int8NetworkTests: XCTestCase {
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(resident), "\(name) \(floatLayers)")
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)")
                 if floatLayers == withVNNI {
-                    // The convolutions that pass 8-bit codes (Precision/README.md): tiny's 12 -> 13,
+                    // The convolutions that pass 8-bit codes (Arithmetic/README.md): tiny's 12 -> 13,
                     // and 6 -> 8 and 10 -> 12 through the max pools 7 and 11 (8's output is routed
                     // too), YOLOv3's 1x1 -> 3x3 blocks from the 104x104 level down, and heads.
                     XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 35 : 3, name)

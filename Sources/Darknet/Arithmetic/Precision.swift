@@ -81,7 +81,7 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// deeper ones run with 7-bit weights: without VNNI, exact 8-bit weights (`vpmaddubsw` on
     /// nibble-split activations) and 16 bits (`vpmaddwd`) multiply no faster than float, and
     /// 7-bit weights cost accuracy where K is short (`CDarknetKernels/integer.h`,
-    /// Sources/Darknet/Precision/README.md). No effect on CPUs with VNNI.
+    /// Sources/Darknet/Arithmetic/README.md). No effect on CPUs with VNNI.
     public var minimumDepthWithoutVNNI: Int
 
     public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false,

@@ -61,7 +61,7 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     /// Smallest K whose weights a plan quantizes to 7 bits where the fastest set is `.avx2`
     /// (and, in `Int8FloatLayers.default`, the smallest K such a CPU runs in integers at all):
     /// YOLOv3-tiny's 3x3 convolutions from 256 channels up. Measured with its real weights
-    /// (Sources/Darknet/Precision/README.md): from 1024 up, the accuracy bounds held with no
+    /// (Sources/Darknet/Arithmetic/README.md): from 1024 up, the accuracy bounds held with no
     /// margin left; from 2304 up, with margin, at the same speed within the noise.
     package static let narrowDepth = 2304
 
