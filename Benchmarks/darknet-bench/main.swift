@@ -14,7 +14,7 @@ let usage = """
                          [--video FILE [--frames N] [--policy every|latest|stride:N]
                                        [--input-format NAME] [--input-option KEY=VALUE ...]] [--contend] [--fixed-threads]
                          [--memory-limit MIB]
-                         [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
+                         [--precision bf16|auto | --precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --size       network input width and height (default: the cfg's)
       --memory-limit  MiB the network may plan for weights, activations and scratch (default 4096;
