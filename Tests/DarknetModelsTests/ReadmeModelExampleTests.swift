@@ -22,7 +22,7 @@ final class ReadmeModelExampleTests: ModelTestCase {
             if !serverUp { server.stop() }
 
             // begin README.md 5, Sources/DarknetModels/README.md 1
-            let hosted = HostedModel(name: "yolov3-tiny",           // the cache folder's name
+            let hosted = try HostedModel(name: "yolov3-tiny",           // the cache folder's name
                 cfg: RemoteFile(cfgURL),                            // http(s):// or file:// URLs
                 weights: RemoteFile(weightsURL, sha256: weightsSHA256),
                 names: RemoteFile(namesURL),
