@@ -38,11 +38,15 @@ for module in "${modules[@]}"; do
         || missing+=("$module")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    # The compiler's or SwiftPM's own reason: its first error lines (the whole log is kept).
+    # The compiler's or SwiftPM's own reason: its first error lines, a source line's first (the
+    # whole log is kept).
     grep -E "error:" "$log" | head -n 5 >&2 || true
-    reason=$(grep -E -m 1 "error:" "$log" | sed -E 's/^.*error: //' || true)
+    reason=$({ grep -E -m 1 "^/[^ ]+:[0-9]+:[0-9]+: error: " "$log" || grep -E -m 1 "error:" "$log" || true; } | sed -E 's/^ *error: //')
     [ -n "$reason" ] || reason="swift package dump-symbol-graph exited $dump_status"
-    fail "no symbol graph for ${missing[*]}: $reason (full log: $log; the system libraries come from scripts/setup.sh)"
+    hint=""
+    grep -qE "pkg-config|file not found|could not build C module|cannot find -l" "$log" \
+        && hint="; a system library is missing: ./scripts/setup.sh installs them"
+    fail "no symbol graph for ${missing[*]}: $reason (full log: $log$hint)"
 fi
 
 mkdir -p "$output"
