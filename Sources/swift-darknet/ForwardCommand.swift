@@ -21,7 +21,7 @@ struct ForwardCommand: Command {
         OptionGroup("output", [
             .value("dump", "DIR", "writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json"),
             .value("layers", "yolo|all|i,j,k", default: "yolo", "which layers to dump"),
-            .value("threads", "N", default: "1", "threads for the forward pass"),
+            ThreadsFlag.option("threads for the forward pass (results do not depend on it)"),
         ]),
         PlanFlags.options,
         PrecisionFlags.options,
@@ -46,7 +46,7 @@ struct ForwardCommand: Command {
         }
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.stringOrDefault("layers") ?? "yolo")
-        threads = try arguments.int("threads", range: 1...256)
+        threads = try ThreadsFlag.read(&arguments)
         plan = try PlanFlags(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
     }

@@ -35,6 +35,17 @@ public enum DetectorError: DarknetError, Equatable, Sendable {
 /// (callers beyond `maximumSessions` wait; idle sessions are freed after `idleTimeout`), so the
 /// weights are shared and no two calls share scratch memory. The `async` variants run the
 /// forward pass on the library's own threads, never blocking Swift's cooperative pool.
+///
+/// Threads: by default each call's forward pass runs on **one** thread, so concurrent calls
+/// (a server, a batch) each use a core of their own. A single caller wanting all of them, as
+/// the command line does by default, passes `threads: AvailableCores.count` (the cores this
+/// process may use: its CPU affinity and cgroup quota). Results are the same, bit for bit, for
+/// any thread count.
+///
+/// ```swift
+/// let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL, threads: AvailableCores.count)
+/// let found = try detector.detect(image, threshold: 0.5)
+/// ```
 public final class Detector: LabelledModel, Sendable {
     /// The network, shared by every session.
     public let network: Network
@@ -54,7 +65,8 @@ public final class Detector: LabelledModel, Sendable {
     ///   - network: a network with at least one detection head.
     ///   - labels: class names, index for index: empty (indices are used) or covering every class.
     ///   - labelsFile: where the labels came from, named in errors.
-    ///   - threads: threads one `detect` call may use; results do not depend on it.
+    ///   - threads: threads one `detect` call may use (default 1; `AvailableCores.count` for all
+    ///     the cores this process may use); results do not depend on it.
     ///   - sessionPolicy: how many sessions exist at once and how long idle ones are kept.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
                 sessionPolicy: SessionPolicy = SessionPolicy()) throws {
