@@ -136,6 +136,23 @@ public final class Detector: LabelledModel, Sendable {
         return try await runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
     }
 
+    /// `detect(_:threshold:hierThreshold:nmsThreshold:)` with the forward pass on the library's
+    /// own threads, so `try await detector.detect(image, threshold: 0.5)` in an `async` function
+    /// or top-level code suspends instead of running the pass on its thread.
+    /// - Parameters:
+    ///   - image: the photo or frame; boxes are in its own pixels.
+    ///   - threshold: the confidence a detection needs (Darknet's `-thresh`).
+    ///   - hierThreshold: the hierarchy threshold of YOLO9000's tree (`-hier`).
+    ///   - nmsThreshold: the IoU above which NMS drops the weaker box (`-nms`).
+    ///
+    /// ```swift
+    /// for d in try await detector.detect(image, threshold: 0.5) { print(d.label, d.confidence) }
+    /// ```
+    public func detect(_ image: PlanarImage, threshold: Float, hierThreshold: Float = 0.5,
+                       nmsThreshold: Float = 0.45) async throws -> [Detection] {
+        try await detect(image, options: DetectionOptions(threshold: threshold, hierThreshold: hierThreshold, nmsThreshold: nmsThreshold))
+    }
+
     /// `detect(_:region:options:)` with the forward pass on the library's own threads.
     public func detect(_ pixels: PixelBuffer, region: PixelRegion? = nil,
                        options: DetectionOptions = DetectionOptions()) async throws -> [Detection] {
