@@ -70,7 +70,9 @@ struct DetectApp {
     static func printVideo(_ path: String, _ detector: Detector) async throws {
         let pipeline = DetectionPipeline(detector: detector, policy: .every)
         for try await result in pipeline.process(try VideoReader(source: path)) {
-            print(try json(FrameDetections(frame: result.index, seconds: result.timestamp, detections: result.detections)))
+            let time = result.presentationTime.components
+            let seconds = Double(time.seconds) + Double(time.attoseconds) / 1e18
+            print(try json(FrameDetections(frame: result.index, seconds: seconds, detections: result.detections)))
         }
     }
 
