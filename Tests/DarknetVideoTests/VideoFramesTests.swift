@@ -37,11 +37,7 @@ final class VideoFramesTests: XCTestCase {
     /// with the classes the single call gives for its pixels; a cut file's frames before the
     /// damage, then its `VideoError`.
     func testClassificationPipelineClassifiesEveryFrameOfAVideo() async throws {
-        let directory = try temporaryDirectory("video")
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
-        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
-        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
-                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")))
+        let (directory, clip, classifier) = try sixFrameClipAndClassifier()
         let expected = try classifyEachFrame(of: clip, with: classifier)
         let pipeline = ClassificationPipeline(classifier: classifier, policy: .every, options: ClassificationOptions(top: 2))
         var results: [FrameClassification] = []
@@ -70,11 +66,7 @@ final class VideoFramesTests: XCTestCase {
     /// drawing, the counts read back, and a negative kept count ending the results with an
     /// `ArgumentError` before any frame is read.
     func testFrameFeederFeedsAClassificationPipelineAndKeepsFrames() async throws {
-        let directory = try temporaryDirectory("video")
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
-        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
-        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
-                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")))
+        let (_, clip, classifier) = try sixFrameClipAndClassifier()
         let expected = try classifyEachFrame(of: clip, with: classifier)
         let pipeline = ClassificationPipeline(classifier: classifier, policy: .every, options: ClassificationOptions(top: 2))
         let feeder = FrameFeeder(reader: try VideoReader(source: clip.path), pipeline: pipeline,
@@ -101,6 +93,17 @@ final class VideoFramesTests: XCTestCase {
             XCTAssertEqual(error.argument, "VideoFeed.Options.keptFrames")
         }
         XCTAssertEqual(bad.framesRead, 0)
+    }
+
+    /// A 6-frame H.264 clip of a panning photo in a temporary folder, and the random-weights
+    /// `darknet.cfg` classifier of the zoo fixtures.
+    private func sixFrameClipAndClassifier() throws -> (directory: URL, clip: URL, classifier: Classifier) {
+        let directory = try temporaryDirectory("video")
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
+                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")))
+        return (directory, clip, classifier)
     }
 
     /// The blocking calls, frame by frame (synchronous, so the async test does not pick the
