@@ -74,6 +74,11 @@ extension PlanarImage {
                              : try PlanarImage(data: data, maxPixels: maxPixels)
     }
 
+    /// `init(data:channels: 1)` with its one error type, for callers with typed throws.
+    package init(greyscaleData data: [UInt8], maxPixels: Int) throws(ImageFileError) {
+        self = try Self.greyscale(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
+    }
+
     /// One channel, as `imread(IMREAD_GRAYSCALE)` reads `bytes`.
     private static func greyscale(bytes: [UInt8], path: String, maxPixels: Int) throws(ImageFileError) -> PlanarImage {
         guard !bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }

@@ -60,7 +60,8 @@ struct ForwardCommand: Command {
             tensors = try urls.map { try readFloats($0, expectedCount: network.inputShape.count) }
         case .image(let url):
             let shape = network.inputShape
-            tensors = [try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
+            tensors = [try PlanarImage(contentsOf: url, channels: shape.channels == 1 ? 1 : 3)
+                .letterboxed(width: shape.width, height: shape.height).image.pixels]
         }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)
