@@ -477,26 +477,23 @@ def check(a, files, layers):
         return
     scale = max(float(np.abs(x).max()) for x in ours)
     decoded = []
+    def ours_against_float(name, options, flags):
+        """Our maps with `options` against our float ones, printed and kept for the detection check."""
+        maps, error = our_maps(a, files, heads, name, options)
+        if error is not None:
+            print(f"# check {SYSTEMS[name]} skipped: swift-darknet forward {flags} failed: {error}")
+            return
+        diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, maps)]
+        print(f"# check ours vs {SYSTEMS[name]}, same input tensor: max |diff| per [yolo] input "
+              f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
+        decoded.append((name, maps))
+
     if "ours-bf16" in a.systems.split(","):
         # Our bfloat16 against our float, as OpenVINO's default is compared below.
-        reduced, error = our_maps(a, files, heads, "ours-bf16", ("--precision", "bf16"))
-        if error is not None:
-            print(f"# check ours bf16 skipped: swift-darknet forward --precision bf16 failed: {error}")
-        else:
-            diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, reduced)]
-            print(f"# check ours vs SwiftDk bf16, same input tensor: max |diff| per [yolo] input "
-                  f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
-            decoded.append(("ours-bf16", reduced))
+        ours_against_float("ours-bf16", ("--precision", "bf16"), "--precision bf16")
     if "calibration" in files:
         # Our int8 against our float, as the int8 peers are compared below: how far 8 bits move the maps.
-        mine, error = our_maps(a, files, heads, "ours-int8", ("--precision", "int8", "--calibration", files["calibration"]))
-        if error is not None:
-            print(f"# check ours int8 skipped: swift-darknet forward --precision int8 failed: {error}")
-        else:
-            diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, mine)]
-            print(f"# check ours vs SwiftDk int8, same input tensor: max |diff| per [yolo] input "
-                  f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
-            decoded.append(("ours-int8", mine))
+        ours_against_float("ours-int8", ("--precision", "int8", "--calibration", files["calibration"]), "--precision int8")
         # Every convolution in 8 bits, as ORT's and OpenVINO's int8 quantize them.
         every, error = our_maps(a, files, heads, "ours-int8-all", ("--precision", "int8", "--calibration",
                                                                     files["calibration"], "--float-layers", "none"))
