@@ -30,6 +30,10 @@ struct ServeCommand: Command {
             .value("port", "PORT", default: String(defaults.port), "the HTTP port (0: a free one, printed at start)"),
             .value("zmq", "ipc://PATH|tcp://HOST:PORT",
                    "also answer Frigate's ZMQ detector (REQ/REP: a JSON header and a tensor) on this endpoint"),
+            .value("zmq-models", "DIR", default: "~/.cache/swift-darknet/frigate-models", """
+                where models Frigate's ZMQ detector transfers (model_data) are saved and found
+                again: a .tar of .cfg, .weights and .names, or a .weights for --cfg
+                """),
             .value("api-key", "KEY", "require this api_key in detection forms (else 401)"),
         ]),
         OptionGroup("detection", detectionFlags.options + [
@@ -78,6 +82,8 @@ struct ServeCommand: Command {
         c.host = arguments.stringOrDefault("bind") ?? c.host
         c.port = try arguments.int("port", range: 0...65_535)
         c.zmqEndpoint = arguments.string("zmq")
+        c.zmqModelDirectory = arguments.string("zmq-models").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? ModelOptions.defaultCache.appendingPathComponent("frigate-models", isDirectory: true)
         c.detection = try Self.detectionFlags.read(&arguments)
         c.workers = try arguments.int("workers", default: max(1, ProcessInfo.processInfo.activeProcessorCount / threads), range: 1...256)
         c.queueCapacity = try arguments.int("queue", range: 0...100_000)

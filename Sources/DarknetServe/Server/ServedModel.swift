@@ -10,11 +10,33 @@ public struct ServedModel: Sendable {
     public let detector: Detector
     /// Seconds the model took to parse, plan and load.
     public let loadSeconds: Double
+    /// The files it was loaded from, if known: Frigate's handshake recognises the weights
+    /// file's name.
+    public let files: Files?
 
-    public init(name: String, detector: Detector, loadSeconds: Double) {
+    /// Where a model came from.
+    public struct Files: Sendable {
+        public let cfg: URL
+        public let weights: URL
+        public let names: URL?
+
+        public init(cfg: URL, weights: URL, names: URL?) {
+            (self.cfg, self.weights, self.names) = (cfg, weights, names)
+        }
+    }
+
+    public init(name: String, detector: Detector, loadSeconds: Double, files: Files? = nil) {
         self.name = name
         self.detector = detector
         self.loadSeconds = loadSeconds
+        self.files = files
+    }
+
+    /// Whether Frigate's `model_name` (the file name of its `model.path`) means this model: its
+    /// name, alone or with `.weights`, `.tar` or `.cfg`, or its weights file's name.
+    func answers(frigateName: String) -> Bool {
+        frigateName == name || ["weights", "tar", "cfg"].contains { frigateName == "\(name).\($0)" }
+            || frigateName == files?.weights.lastPathComponent
     }
 
     /// Whether `name` can be a model name: letters, digits, `-`, `_` and `.`, not "list".
