@@ -12,8 +12,9 @@ struct ServeCommand: Command {
     static let abstract = "serve detections over the DeepStack / CodeProject.AI HTTP API and Frigate's ZMQ protocol"
     static let description = """
         POST /v1/vision/detection (multipart: image, min_confidence, api_key), /v1/vision/custom/NAME,
-        /v1/vision/custom/list; GET /health, GET /metrics (Prometheus). SIGTERM or SIGINT: stop taking
-        requests, finish those in progress (up to --drain-timeout), exit 0.
+        /v1/vision/custom/list; GET /health, /v2/health/live, /v2/health/ready, /v1/server/status/ping,
+        /metrics (Prometheus). SIGTERM or SIGINT: answer new requests at once (503, liveness 200), finish
+        those in progress (up to --drain-timeout), exit 0.
         """
     private static let defaults = ServerConfiguration()
     static let detectionFlags = DetectionFlags(threshold: (

@@ -85,7 +85,7 @@ final class FrigateHandshakeTests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: models.appendingPathComponent("tiny.tar")), try Data(contentsOf: bundle), "saved as sent")
             XCTAssertTrue(harness.waitUntilIdle())
             // The request that timed out was still detected in (its reply went to the closed socket).
-            XCTAssertEqual(try harness.metrics()[#"swiftdarknet_inference_duration_seconds_count{model="tiny.tar"}"#], 3)
+            XCTAssertEqual(try harness.metrics()[#"swiftdarknet_inference_duration_seconds_count{model="tiny.tar",arithmetic="float32"}"#], 3)
         }
         // A new server (a restart) loads the saved bundle when Frigate asks for it.
         let harness = try ServerHarness(models: [try tinyModel()]) {

@@ -73,6 +73,53 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(serve.stderr, "", "--log-level none logs nothing")
     }
 
+    func testFreshConnectionsDuringADrainAreAnsweredAtOnce() throws {
+        let (serve, port) = try startServe(["--workers", "1", "--log-level", "info"])
+        let keptAlive = try LoopbackConnection(port: port)
+        var form = MultipartBody()
+        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
+        let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
+        let half = request.count / 2
+        let uploading = try LoopbackConnection(port: port)
+        try uploading.send(Array(request[..<half]))
+        _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
+            try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
+        }
+        serve.signal(SIGTERM)
+        usleep(300_000)
+        // Each on a connection of its own, as a balancer's health check or a new client opens one.
+        let detectionHeaders = Array("POST /v1/vision/detection HTTP/1.1\r\nHost: t\r\nContent-Type: \(form.contentType)\r\nContent-Length: \(form.finished.count)\r\n\r\n".utf8)
+        let probes: [(String, [UInt8], Int)] = [
+            ("readiness", httpRequest("GET", "/v2/health/ready"), 503), ("liveness", httpRequest("GET", "/v2/health/live"), 200),
+            ("ping", httpRequest("GET", "/v1/server/status/ping"), 503), ("health", httpRequest("GET", "/health"), 503),
+            ("detection", detectionHeaders, 503),
+        ]
+        var slowest = 0.0
+        for round in 0..<5 {
+            for (name, bytes, status) in probes {
+                let start = Date()
+                let fresh = try LoopbackConnection(port: port, timeout: 5)
+                try fresh.send(bytes)
+                let reply = try fresh.response()
+                let seconds = Date().timeIntervalSince(start)
+                slowest = max(slowest, seconds)
+                XCTAssertLessThan(seconds, 0.1, "\(name) round \(round): answered in \(Int(seconds * 1000)) ms")
+                XCTAssertEqual(reply.status, status, "\(name) during the drain: \(reply.text)")
+                XCTAssertEqual(reply.headers["connection"], "close", name)
+                if status == 503 { XCTAssertEqual(reply.headers["retry-after"], "1", name) }
+                XCTAssertTrue(fresh.isClosedByServer(), "\(name): the server closes the connection")
+            }
+        }
+        try uploading.send(Array(request[half...]))
+        let finished = try uploading.response()
+        XCTAssertEqual(finished.status, 200, "the upload begun before SIGTERM is answered: \(finished.text)")
+        XCTAssertEqual(try finished.predictions().count, 6)
+        let result = serve.wait(timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("info draining: 1 open request (0 waiting for a worker, 0 running"), result.stderr)
+        print("slowest answer on a fresh connection during the drain: \(String(format: "%.1f", slowest * 1000)) ms")
+    }
+
     /// GETs `path` on `connection` every millisecond until `condition` holds for the reply, and
     /// returns that reply; throws naming `what` after 30 s.
     private func poll(_ path: String, on connection: LoopbackConnection, until what: String,

@@ -8,6 +8,9 @@ enum HTTPRoute: Equatable, Sendable {
     case health
     /// `GET /metrics`.
     case metrics
+    /// The probes of orchestrators and clients: `/v2/health/live`, `/v2/health/ready`,
+    /// `/v1/server/status/ping`.
+    case probe(Probe)
     case notFound
     case methodNotAllowed(allowed: [String])
 
@@ -23,6 +26,12 @@ enum HTTPRoute: Equatable, Sendable {
             (route, allowed) = (.health, ["GET", "HEAD"])
         case "/metrics":
             (route, allowed) = (.metrics, ["GET", "HEAD"])
+        case "/v2/health/live":
+            (route, allowed) = (.probe(.live), ["GET", "HEAD"])
+        case "/v2/health/ready":
+            (route, allowed) = (.probe(.ready), ["GET", "HEAD"])
+        case "/v1/server/status/ping":
+            (route, allowed) = (.probe(.ping), ["GET", "HEAD", "POST"])
         case _ where path.hasPrefix(customPrefix) && path.count > customPrefix.count:
             (route, allowed) = (.detect(model: String(path.dropFirst(customPrefix.count))), ["POST"])
         default:
@@ -37,6 +46,14 @@ enum HTTPRoute: Equatable, Sendable {
         if case .detect = self { true } else { false }
     }
 
+    /// Whether it is a health check or a scrape (logged at `debug`).
+    var isMonitoring: Bool {
+        switch self {
+        case .health, .metrics, .probe: true
+        default: false
+        }
+    }
+
     /// The `endpoint` label of this route's metrics.
     var endpoint: String {
         switch self {
@@ -45,9 +62,17 @@ enum HTTPRoute: Equatable, Sendable {
         case .modelList: "list"
         case .health: "health"
         case .metrics: "metrics"
+        case .probe(let probe): probe.rawValue
         case .notFound, .methodNotAllowed: "other"
         }
     }
+}
+
+/// A probe and what it answers: `live` (KServe v2 liveness: 200 until the process exits),
+/// `ready` (KServe v2 readiness: 200 while taking requests, 503 from SIGTERM on) and `ping`
+/// (CodeProject.AI's `{"success": true}`, 503 while draining).
+enum Probe: String, Equatable, Sendable {
+    case live, ready, ping
 }
 
 /// A response to send: status, body and the headers it needs.

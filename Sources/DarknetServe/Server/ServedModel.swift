@@ -32,6 +32,10 @@ public struct ServedModel: Sendable {
         self.files = files
     }
 
+    /// The convolutions' arithmetic: "int8" when the plan runs any convolution in integers, else
+    /// "float32" (the metrics' `arithmetic` label).
+    public var arithmetic: String { detector.network.plan.integerConvolutions.all > 0 ? "int8" : "float32" }
+
     /// Whether Frigate's `model_name` (the file name of its `model.path`) means this model: its
     /// name, alone or with `.weights`, `.tar` or `.cfg`, or its weights file's name.
     func answers(frigateName: String) -> Bool {

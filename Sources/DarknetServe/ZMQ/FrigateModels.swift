@@ -39,7 +39,7 @@ final class FrigateModels: @unchecked Sendable {
         guard let file = directory?.appendingPathComponent(name), FileManager.default.fileExists(atPath: file.path) else { return nil }
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: file)) } catch { throw .load("\(file.path): \(error.localizedDescription)") }
-        return try remember(name, try load(name, bytes))
+        return remember(name, try load(name, bytes))
     }
 
     /// Loads the transferred `bytes` as model `name`, then saves them in the model directory.

@@ -143,7 +143,7 @@ final class ZMQServer: @unchecked Sendable {
             return { [self] in
                 do throws(ServeError) {
                     let result = try core.service.detect(prepared, with: model)
-                    core.metrics.recordInference(model: model.name, seconds: result.inferenceSeconds, queued: waited.seconds)
+                    core.metrics.recordInference(model: model.name, arithmetic: model.arithmetic, seconds: result.inferenceSeconds, queued: waited.seconds)
                     let detections = FrigateDetections(result.detections, width: result.width, height: result.height)
                     finish(envelope: envelope, frames: [FrigateDetections.header, detections.bytes], outcome: .detected(result),
                            arrived: arrived, summary: summary, bytesIn: bytesIn)
