@@ -1,6 +1,7 @@
 import BatchDetection
 import CommandLineKit
 import Darknet
+import DarknetModels
 import DarknetServe
 import Foundation
 
@@ -12,7 +13,7 @@ struct ServeCommand: Command {
     static let abstract = "serve detections over the DeepStack / CodeProject.AI HTTP API and Frigate's ZMQ protocol"
     static let description = """
         POST /v1/vision/detection (multipart: image, min_confidence, api_key), /v1/vision/custom/NAME,
-        /v1/vision/custom/list; GET /health, /v2/health/live, /v2/health/ready, /v1/server/status/ping,
+        /v1/vision/custom/list; GET / (a status page with a form to try a photo), /health, /v2/health/live, /v2/health/ready, /v1/server/status/ping,
         /metrics (Prometheus). SIGTERM or SIGINT: answer new requests at once (503, liveness 200), finish
         those in progress (up to --drain-timeout), exit 0.
         """
@@ -117,6 +118,19 @@ struct ServeCommand: Command {
         }
     }
 
+    /// Hashes each model's cfg and weights on a background thread for the status page (large
+    /// weights take a while; the server answers meanwhile). A file that cannot be read is noted
+    /// as such.
+    private static func recordChecksums(of models: [ServedModel], on server: DetectionServer) {
+        Thread.detachNewThread {
+            for model in models {
+                guard let files = model.files else { continue }
+                let digest = { (url: URL) in (try? ModelChecksum.hex(contentsOf: url)) ?? "unreadable" }
+                server.recordChecksums(model: model.name, cfg: digest(files.cfg), weights: digest(files.weights))
+            }
+        }
+    }
+
     func run() throws -> Int32 {
         // Every thread started from here on inherits the mask: the signals are taken by
         // `ShutdownSignals.wait()` alone, never by a worker in the middle of a request.
@@ -129,6 +143,7 @@ struct ServeCommand: Command {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let ready = "swift-darknet serve: http://\(host):\(server.port)" + (server.zmqEndpoint.map { " zmq \($0)" } ?? "")
         FileHandle.standardOutput.write(Data((ready + "\n").utf8))
+        Self.recordChecksums(of: models, on: server)
         let signal = signals.wait()
         configuration.log.write(.info, "\(signal): finishing the requests in progress")
         let finished = signals.whileWaitingForASecondSignal { server.shutdown() }

@@ -5,15 +5,7 @@ import XCTest
 /// `swift-darknet serve` as a process: it prints where it listens, finishes the requests in
 /// flight on SIGTERM and exits 0, logs one line per request, and refuses bad options.
 final class ServeCommandTests: XCTestCase {
-    /// Starts `serve` on a free port; returns the process and the port.
-    private func startServe(_ extra: [String]) throws -> (ChildProcess, Int) {
-        let serve = try SwiftDarknetTool.start(["serve"] + (try TestPaths.tinyModelArguments()) + ["--port", "0"] + extra)
-        guard let line = serve.waitForLine(startingWith: "swift-darknet serve: http://127.0.0.1:", timeout: 120),
-              let port = Int(line.split(separator: ":").last?.split(separator: " ").first ?? "") else {
-            throw ServeFixtures.Failure(description: "serve did not start: \(serve.stderr)")
-        }
-        return (serve, port)
-    }
+    private func startServe(_ extra: [String]) throws -> (ChildProcess, Int) { try ServeFixtures.startServe(extra) }
 
     func testSIGTERMFinishesTheRequestsInFlightAndExitsZero() throws {
         let (serve, port) = try startServe(["--workers", "1", "--queue", "8", "--log-level", "info"])

@@ -4,6 +4,8 @@ enum HTTPRoute: Equatable, Sendable {
     case detect(model: String?)
     /// `POST` (or `GET`) `/v1/vision/custom/list`.
     case modelList
+    /// `GET /`: the status page.
+    case statusPage
     /// `GET /health`.
     case health
     /// `GET /metrics`.
@@ -22,6 +24,8 @@ enum HTTPRoute: Equatable, Sendable {
             (route, allowed) = (.detect(model: nil), ["POST"])
         case customPrefix + "list":
             (route, allowed) = (.modelList, ["POST", "GET"])
+        case "/", "/index.html":
+            (route, allowed) = (.statusPage, ["GET", "HEAD"])
         case "/health":
             (route, allowed) = (.health, ["GET", "HEAD"])
         case "/metrics":
@@ -61,6 +65,7 @@ enum HTTPRoute: Equatable, Sendable {
         case .detect(_?): "custom"
         case .modelList: "list"
         case .health: "health"
+        case .statusPage: "status"
         case .metrics: "metrics"
         case .probe(let probe): probe.rawValue
         case .notFound, .methodNotAllowed: "other"

@@ -92,6 +92,7 @@ final class HTTPServer: @unchecked Sendable {
         do throws(ServeError) {
             switch exchange.route {
             case .health: exchange.respond(core.healthResponse(connections: watchdog.count))
+            case .statusPage: exchange.respond(core.statusPageResponse(connections: watchdog.count))
             case .probe(let probe): exchange.respond(core.probeResponse(probe))
             case .metrics: exchange.respond(core.metricsResponse(connections: watchdog.count, cutOff: watchdog.cutOffCount))
             case .modelList: exchange.respond(core.modelListResponse())

@@ -58,6 +58,31 @@ final class ServerMetrics: @unchecked Sendable {
         }
     }
 
+    /// What the status page shows of one endpoint: requests answered, how many with a status of
+    /// 400 or more, and latency quantiles in seconds (estimated from the histogram).
+    struct EndpointSummary: Equatable, Sendable {
+        let endpoint: String
+        let requests: Int
+        let errors: Int
+        let p50: Double?, p90: Double?, p99: Double?
+    }
+
+    /// Every endpoint that answered a request, by name.
+    func endpointSummaries() -> [EndpointSummary] {
+        lock.withLock {
+            requestSeconds.keys.sorted().map { endpoint in
+                let answered = requests.filter { $0.key.endpoint == endpoint }
+                let histogram = requestSeconds[endpoint] ?? Histogram()
+                return EndpointSummary(endpoint: endpoint, requests: answered.values.reduce(0, +),
+                                       errors: answered.filter { $0.key.status >= 400 }.values.reduce(0, +),
+                                       p50: histogram.quantile(0.5), p90: histogram.quantile(0.9), p99: histogram.quantile(0.99))
+            }
+        }
+    }
+
+    /// When the metrics (the server) started.
+    var startDate: Date { started }
+
     /// Requests answered with `status` at `endpoint` so far.
     func requestCount(endpoint: String, status: Int) -> Int {
         lock.withLock { requests[Outcome(endpoint: endpoint, status: status)] ?? 0 }

@@ -100,6 +100,13 @@ public final class DetectionServer: @unchecked Sendable {
     /// request that went away.
     public var openRequests: Int { core.openExchanges }
 
+    /// Shows the SHA-256 digests (hex) of model `name`'s cfg and weights on the status page
+    /// (`GET /`), which says "computing" until they are recorded: hashing large weights is left
+    /// to the caller, off the start path.
+    public func recordChecksums(model name: String, cfg: String, weights: String) {
+        core.recordChecksums(model: name, cfg: cfg, weights: weights)
+    }
+
     /// `GET /metrics`'s text now.
     public var metricsText: String {
         String(decoding: core.metricsResponse(connections: http.connectionCount, cutOff: http.cutOffCount).body, as: UTF8.self)

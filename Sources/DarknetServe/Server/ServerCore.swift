@@ -14,6 +14,8 @@ final class ServerCore: @unchecked Sendable {
     private var draining = false
     /// Exchanges (HTTP requests with a body or a job, ZMQ requests) not yet finished.
     private var open = 0
+    /// SHA-256 of each model's cfg and weights, once computed (`DetectionServer.recordChecksums`).
+    private var checksums: [String: (cfg: String, weights: String)] = [:]
 
     init(models: [ServedModel], configuration: ServerConfiguration) {
         self.configuration = configuration
@@ -107,6 +109,31 @@ final class ServerCore: @unchecked Sendable {
             ("process_open_fds", "Open file descriptors of the server process.", Double(Self.openFileDescriptors())),
         ])
         return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
+    }
+
+    /// Records the SHA-256 of model `name`'s cfg and weights for the status page.
+    func recordChecksums(model name: String, cfg: String, weights: String) {
+        lock.withLock { checksums[name] = (cfg, weights) }
+    }
+
+    /// `GET /`: the status page.
+    func statusPageResponse(connections: Int) -> HTTPResponse {
+        let (waiting, running) = pipeline.depth
+        let sums = lock.withLock { checksums }
+        let page = StatusPage(
+            models: models.map { model in
+                let shape = model.detector.network.inputShape
+                return StatusPage.Model(name: model.name, input: "\(shape.width) × \(shape.height) × \(shape.channels)",
+                                        classes: (try? DetectionDecoder.checkedClassCount(of: model.detector.network.plan)) ?? 0,
+                                        arithmetic: model.arithmetic, loadSeconds: model.loadSeconds,
+                                        cfg: model.files.map { ($0.cfg.path, sums[model.name]?.cfg) },
+                                        weights: model.files.map { ($0.weights.path, sums[model.name]?.weights) })
+            },
+            uptimeSeconds: Date().timeIntervalSince(metrics.startDate), endpoints: metrics.endpointSummaries(),
+            queue: StatusPage.Queue(waiting: waiting, capacity: pipeline.capacity, running: running, workers: pipeline.workers,
+                                    connections: connections),
+            draining: isDraining, apiKeyRequired: configuration.apiKey != nil, defaultConfidence: configuration.detection.threshold)
+        return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(page.html.utf8))
     }
 
     /// `/v1/vision/custom/list`: every model's name, the default one first (each answers

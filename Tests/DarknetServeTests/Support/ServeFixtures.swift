@@ -32,6 +32,17 @@ enum ServeFixtures {
         return try result.jsonLines()
     }
 
+    /// Starts `swift-darknet serve` with YOLOv3-tiny on a free port and `extra` options; returns
+    /// the process and the port.
+    static func startServe(_ extra: [String]) throws -> (ChildProcess, Int) {
+        let serve = try SwiftDarknetTool.start(["serve"] + (try TestPaths.tinyModelArguments()) + ["--port", "0"] + extra)
+        guard let line = serve.waitForLine(startingWith: "swift-darknet serve: http://127.0.0.1:", timeout: 120),
+              let port = Int(line.split(separator: ":").last?.split(separator: " ").first ?? "") else {
+            throw Failure(description: "serve did not start: \(serve.stderr)")
+        }
+        return (serve, port)
+    }
+
     /// YOLOv3-tiny with COCO names, loaded once for every test (sessions for 2 workers).
     static func detector() throws -> Detector {
         try shared.lock.withLock {
