@@ -42,22 +42,13 @@ final class ServeCommandTests: XCTestCase {
         try keptAlive.send(httpRequest("GET", "/health"))
         XCTAssertEqual(try keptAlive.response().status, 200)
         // A request still uploading at SIGTERM holds the drain open until the test finishes it.
-        var form = MultipartBody()
-        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
-        let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
-        let half = request.count / 2
-        let uploading = try LoopbackConnection(port: port)
-        try uploading.send(Array(request[..<half]))
-        _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
-            // The /metrics request itself is the other one open.
-            try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
-        }
+        let (uploading, rest) = try halfSentUpload(port: port, keptAlive: keptAlive)
         serve.signal(SIGTERM)
         let draining = try poll("/health", on: keptAlive, until: "/health reports the drain") { $0.status != 200 }
         XCTAssertEqual(draining.status, 503)
         XCTAssertEqual(try draining.json()["status"] as? String, "draining")
         XCTAssertEqual(draining.headers["connection"], "close")
-        try uploading.send(Array(request[half...]))
+        try uploading.send(rest)
         let finished = try uploading.response()
         XCTAssertEqual(finished.status, 200, "a request begun before SIGTERM is answered: \(finished.text)")
         XCTAssertEqual(try finished.predictions().count, 6)
@@ -67,20 +58,11 @@ final class ServeCommandTests: XCTestCase {
 
     func testFreshConnectionsDuringADrainAreAnsweredAtOnce() throws {
         let (serve, port) = try startServe(["--workers", "1", "--log-level", "info"])
-        let keptAlive = try LoopbackConnection(port: port)
-        var form = MultipartBody()
-        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
-        let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
-        let half = request.count / 2
-        let uploading = try LoopbackConnection(port: port)
-        try uploading.send(Array(request[..<half]))
-        _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
-            try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
-        }
+        let (uploading, rest) = try halfSentUpload(port: port, keptAlive: try LoopbackConnection(port: port))
         serve.signal(SIGTERM)
         usleep(300_000)
         // Each on a connection of its own, as a balancer's health check or a new client opens one.
-        let detectionHeaders = Array("POST /v1/vision/detection HTTP/1.1\r\nHost: t\r\nContent-Type: \(form.contentType)\r\nContent-Length: \(form.finished.count)\r\n\r\n".utf8)
+        let detectionHeaders = Array("POST /v1/vision/detection HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n".utf8)
         let probes: [(String, [UInt8], Int)] = [
             ("readiness", httpRequest("GET", "/v2/health/ready"), 503), ("liveness", httpRequest("GET", "/v2/health/live"), 200),
             ("ping", httpRequest("GET", "/v1/server/status/ping"), 503), ("health", httpRequest("GET", "/health"), 503),
@@ -102,7 +84,7 @@ final class ServeCommandTests: XCTestCase {
                 XCTAssertTrue(fresh.isClosedByServer(), "\(name): the server closes the connection")
             }
         }
-        try uploading.send(Array(request[half...]))
+        try uploading.send(rest)
         let finished = try uploading.response()
         XCTAssertEqual(finished.status, 200, "the upload begun before SIGTERM is answered: \(finished.text)")
         XCTAssertEqual(try finished.predictions().count, 6)
@@ -110,6 +92,22 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("info draining: 1 open request (0 waiting for a worker, 0 running"), result.stderr)
         print("slowest answer on a fresh connection during the drain: \(String(format: "%.1f", slowest * 1000)) ms")
+    }
+
+    /// A detection of dog.jpg sent halfway on a connection of its own, once the server counts it
+    /// open (polled on `keptAlive`): it holds a drain open until the test sends `rest`.
+    private func halfSentUpload(port: Int, keptAlive: LoopbackConnection) throws -> (connection: LoopbackConnection, rest: [UInt8]) {
+        var form = MultipartBody()
+        form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
+        let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
+        let half = request.count / 2
+        let uploading = try LoopbackConnection(port: port)
+        try uploading.send(Array(request[..<half]))
+        _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
+            // The /metrics request itself is the other one open.
+            try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
+        }
+        return (uploading, Array(request[half...]))
     }
 
     /// GETs `path` on `connection` every millisecond until `condition` holds for the reply, and
