@@ -15,6 +15,8 @@ public enum ModelTransferError: DarknetError, Equatable, Sendable {
     case save(String)
     /// The saved model did not load: its cfg, weights or names (the library's error).
     case load(String)
+    /// This many handshakes already wait for the one before them (each model loads in turn).
+    case busy(Int)
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum ModelTransferError: DarknetError, Equatable, Sendable {
             "the model could not be saved: \(reason)"
         case .load(let reason):
             "the model did not load: \(reason)"
+        case .busy(let waiting):
+            "\(waiting) model handshakes already wait; retry shortly"
         }
     }
 }

@@ -133,6 +133,7 @@ extension ModelTransferError: HTTPStatusError {
         case .noDirectory: 403
         case .load: 422
         case .save: 500
+        case .busy: 503
         }
     }
 
@@ -144,6 +145,7 @@ extension ModelTransferError: HTTPStatusError {
         case .bundle: "bad_model"
         case .load: "model_load"
         case .save: "model_save"
+        case .busy: "queue_full"
         }
     }
 }

@@ -21,6 +21,11 @@ final class ZMQServer: @unchecked Sendable {
     private var receiving = true
     private var stopped = false
     private var exited = false
+    /// Handshakes run one at a time, off the socket's thread.
+    private let handshakes = DispatchQueue(label: "SwiftDarknet.Serve zmq handshakes")
+    private var handshakesWaiting = 0
+    /// Handshakes (each holding a message of up to the upload limit) that may wait or run at once.
+    static let maximumHandshakes = 8
     /// The endpoint bound (a wildcard port resolved).
     let endpoint: String
 
@@ -117,9 +122,23 @@ final class ZMQServer: @unchecked Sendable {
         case .tensor(let tensor):
             detect(tensor, model: models.model(for: envelope[0]), envelope: envelope, arrived: arrived, bytesIn: bytesIn)
         case .modelRequest, .modelData:
-            // Loading a model takes seconds: not on the socket's thread, which keeps serving tensors.
-            Thread.detachNewThread { [self] in
+            // Loading a model takes seconds: not on the socket's thread, which keeps serving
+            // tensors, but on one handshake thread, in order, at most `maximumHandshakes` waiting.
+            let accepted = condition.withLock {
+                guard handshakesWaiting < Self.maximumHandshakes else { return false }
+                handshakesWaiting += 1
+                return true
+            }
+            guard accepted else {
+                let error = ModelTransferError.busy(Self.maximumHandshakes)
+                let reply = ModelHandshakeReply(modelAvailable: false, modelSaved: false, modelLoaded: false, modelName: "", message: error.description)
+                finish(envelope: envelope, frames: [reply.jsonBytes()], outcome: .failed(error), arrived: arrived,
+                       summary: Self.summary(request), bytesIn: bytesIn)
+                return
+            }
+            handshakes.async { [self] in
                 let (reply, error) = shakeHands(request, peer: envelope[0])
+                condition.withLock { handshakesWaiting -= 1 }
                 finish(envelope: envelope, frames: [reply.jsonBytes()], outcome: error.map { .failed($0) } ?? .handshake(reply.message),
                        arrived: arrived, summary: Self.summary(request), bytesIn: bytesIn)
             }
