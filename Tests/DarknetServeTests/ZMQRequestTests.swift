@@ -25,7 +25,10 @@ final class ZMQRequestTests: XCTestCase {
             XCTAssertEqual($0 as? ModelTransferError, .noBytes)
         }
         XCTAssertThrowsError(try request([tensor])) { XCTAssertEqual($0 as? TensorError, .frameCount(1)) }
-        for name in ["../etc/passwd", "a/b.tar", ".hidden", "", String(repeating: "x", count: 129), "é.tar"] {
+        guard case .modelRequest("my model (v2).tar") = try request([Array(#"{"model_request": true, "model_name": "my model (v2).tar"}"#.utf8)]) else {
+            return XCTFail("a name with spaces and brackets")
+        }
+        for name in ["../etc/passwd", "a/b.tar", "a\\b.tar", ".hidden", " lead", "", String(repeating: "x", count: 129), "é.tar", "tab\t.tar"] {
             let header = try JSONSerialization.data(withJSONObject: ["model_request": true, "model_name": name])
             XCTAssertThrowsError(try request([[UInt8](header)]), name) { XCTAssertEqual($0 as? ModelTransferError, .name(name)) }
         }

@@ -3,7 +3,8 @@ import Darknet
 /// Why a model Frigate named or transferred (`model_request`, `model_data`) is not served: the
 /// reply then says `model_loaded: false` and the log line gives this reason.
 public enum ModelTransferError: DarknetError, Equatable, Sendable {
-    /// `model_name` is missing or is not a plain file name (letters, digits, `-`, `_`, `.`).
+    /// `model_name` is missing or is not a plain file name (printable ASCII, no `/` or `\`, no
+    /// leading dot).
     case name(String)
     /// `model_data` came without the model's bytes (its second frame).
     case noBytes
@@ -21,7 +22,7 @@ public enum ModelTransferError: DarknetError, Equatable, Sendable {
     public var description: String {
         switch self {
         case .name(let name):
-            "model_name '\(name)': expected a file name of letters, digits, '-', '_' and '.' (at most 128)"
+            "model_name '\(name)': expected a file name of printable ASCII without '/' or '\\', not starting with '.' (at most 128)"
         case .noBytes:
             "model_data needs 2 frames: the JSON header and the model file's bytes"
         case .noDirectory:

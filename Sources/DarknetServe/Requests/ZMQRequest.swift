@@ -48,10 +48,11 @@ public enum ZMQRequest: Sendable {
         return header
     }
 
-    /// `name` if it is a plain file name: no folders, no leading dot.
+    /// `name` if it is a plain file name: printable ASCII (spaces included) without `/` or `\`,
+    /// no leading dot or space, at most 128 characters.
     private static func checkedName(_ name: String?) throws(ModelTransferError) -> String {
-        guard let name, !name.isEmpty, name.count <= 128, !name.hasPrefix("."),
-              name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) })
+        guard let name, !name.isEmpty, name.count <= 128, !name.hasPrefix("."), !name.hasPrefix(" "),
+              name.unicodeScalars.allSatisfy({ (0x20..<0x7f).contains($0.value) && $0 != "/" && $0 != "\\" })
         else { throw .name(name ?? "") }
         return name
     }
