@@ -83,7 +83,7 @@ let package = Package(
                 "CDarknetKernels",
                 .target(name: "COpenBLAS", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi]))
             ],
-            exclude: ["README.md", "Spec/README.md", "Precision/README.md"]
+            exclude: ["README.md", "Spec/README.md", "Arithmetic/README.md"]
         ),
         .target(
             name: "DarknetImage",
@@ -152,7 +152,11 @@ let package = Package(
         // What every test target shares: file locations, temporary folders, child processes
         // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data.
         .target(name: "TestSupport", dependencies: ["Darknet"], path: "Tests/TestSupport"),
-        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
+        // The library as an application linking only Darknet and DarknetImage runs it (no FFmpeg, so
+        // OpenBLAS is opened by the library, not at start-up): BLASFamilyTests compares it with swift-darknet.
+        .executableTarget(name: "darknet-library-probe", dependencies: ["Darknet", "DarknetImage"], path: "Tests/LibraryProbe"),
+        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage", "TestSupport", "swift-darknet",
+                                                 "darknet-library-probe"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
         // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
         .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "TestSupport"]),

@@ -290,13 +290,14 @@ group io cortex-a72 \
     DarknetTests.ClassifierTests/testFramesGiveTheImagePathsClassification \
     DarknetEvaluationTests.ClassifierValidationTests/testCentreCropIsDarknetsInputBitForBit
 group integer max,sve=off \
-    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests
+    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests DarknetTests.BFloat16KernelTests
 
 # Why some tests the groups leave out cannot run here, beyond time (printed with the results).
 left_out=(
     "CPUFeaturesTests/testExtensionsFollowProcCPUInfo: qemu-user (Debian 12's 7.2) shows the host's /proc/cpuinfo, which has no arm64 Features line to compare with"
     "DarknetFidelityTests/testYoloV3TinyRandomWeightsEveryLayer (100 s here), ZooFidelityTests' ResNet-18, ResNeXt-50, Darknet reference, Go and YOLOv2-tiny-VOC networks, RegionDetectionTests (200 s): time; the same layer kernels as YOLOv3-tiny's real-weights run and the small zoo networks, which run"
     "CommandLineTests' classify (70 s here) and every-command help (40 s): time; argument handling, the same on every architecture"
+    "BLASFamilyTests: OpenBLAS has one arm64 family here (its generic ARMv8 kernels under qemu); BFloat16NetworkTests: no arm64 bfloat16 kernels yet (BFloat16KernelTests runs the portable set)"
     "Int8NetworkTests but its small chained network, CommandLineTests/testInt8DetectCalibratesSavesAndLoadsTheSidecar: time; each calibrates YOLOv3-tiny on 12 photos in float and runs it in int8 (some with the portable int8 kernel too): over 20 minutes a test under emulation when int8 took the portable kernel on aarch64 (11 for the CLI's), not measured with the arm64 integer sets"
     "ImageFormatFidelityTests/testHEIFDecodesToLibheifsPixels: its reference is the host's libheif (Debian 12's 1.15); the sysroot has Debian 13's 1.23, which rounds YCbCr to RGB differently (by 1/255, in 1% of 4:2:0 values; x86-64 too)"
 )

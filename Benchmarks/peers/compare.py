@@ -34,6 +34,8 @@ median wall times, of the median CPU times and of the fastest forwards.
   SwiftDarknet  .build/release/darknet-bench --json --no-layers (forward latency, input prepared)
   ONNX Runtime  CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, inter_op=1, sequential
   OpenCV DNN    cv2.dnn.readNetFromDarknet, DNN_BACKEND_OPENCV / CPU, cv2.setNumThreads(T)
+  SwiftDk bf16  (ours-bf16) darknet-bench --precision bf16: bfloat16 products, float32 sums, where
+                the CPU has AVX512_BF16 and float32 is not faster (else float32)
   SwiftDk int8  (ours-int8, needs --calibrate DIR) darknet-bench --precision int8 --calibration
                 FILE, the sidecar written once before the rounds by --calibrate DIR
                 --save-calibration FILE (the load times are those of an app that calibrated once)
@@ -68,7 +70,7 @@ showing that the systems compute the same network with the same weights. Then it
 system's maps (with --calibrate, also our int8's, default and with every convolution in 8 bits;
 not with --random weights) through Darknet's decoder (`swift-darknet heads`, --image's size) at thresholds
 0.25 and 0.5 and counts, against our float detections, those recovered (a detection of the same
-class with IoU >= 0.8, the measure of Sources/Darknet/Precision/README.md) and the extra ones.
+class with IoU >= 0.8, the measure of Sources/Darknet/Arithmetic/README.md) and the extra ones.
 
 `--contend on` runs every forward with a busy loop (`darknet-bench --busy-loop CPU`: a process
 doing register arithmetic, pinned to the last CPU) keeping one core busy, as a noisy neighbour
@@ -95,6 +97,7 @@ sys.path.insert(0, HERE)
 
 SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN",
            "fixed": "SwiftDk fixed",  # `fixed`: ours with darknet-bench --fixed-threads (no thread policy)
+           "ours-bf16": "SwiftDk bf16",  # ours with --precision bf16 (float32 where the CPU has no AVX512_BF16)
            "ours-int8": "SwiftDk int8",  # ours with --precision int8, calibrated once on --calibrate
            "ours-int8-all": "SwiftDk int8 all",  # the same with --float-layers none (every layer, as ORT int8)
            "ort-int8": "ORT int8",  # ONNX Runtime on the graph quantize_static made (needs --calibrate)
@@ -104,15 +107,16 @@ SYSTEMS = {"ours": "SwiftDarknet", "ort": "ONNX Runtime", "opencv": "OpenCV DNN"
            "ncnn": "ncnn fp32",  # ncnn on the pnnx conversion of the same ONNX graph, fp16/bf16 options off
            "ncnn-default": "ncnn dflt"}  # the same with ncnn's default options (fp16 on ARMv8.2)
 OURS_INT8 = ("ours-int8", "ours-int8-all")
-OURS = ("ours", "fixed") + OURS_INT8
+OURS = ("ours", "fixed", "ours-bf16") + OURS_INT8
 OPENVINO = ("openvino", "openvino-default", "openvino-int8")
 QDQ = ("ort-int8", "openvino-int8")  # the systems that run the quantized ONNX graph
 NCNN = ("ncnn", "ncnn-default")
 # The ratio lines: each of our systems against these (when measured).
 RATIOS = {"ours": ("ort", "opencv", "openvino", "openvino-default", "ncnn", "ncnn-default", "fixed"),
+          "ours-bf16": ("ours", "openvino-default", "ncnn-default"),
           "ours-int8": ("ours", "ort-int8", "openvino-int8", "ort", "ncnn-default"),
           "ours-int8-all": ("ours", "ort-int8", "openvino-int8")}
-SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-int8": "int8", "ours-int8-all": "int8 all",
+SHORT = {"ours": "ours", "ort": "ORT", "opencv": "OpenCV", "fixed": "fixed", "ours-bf16": "bf16", "ours-int8": "int8", "ours-int8-all": "int8 all",
          "ort-int8": "ORT int8", "openvino": "OV f32", "openvino-default": "OV dflt", "openvino-int8": "OV int8", "ncnn": "ncnn",
          "ncnn-default": "ncnn dflt"}
 
@@ -283,6 +287,8 @@ def ours_command(system, threads, a, files):
                "--threads", str(threads), "--warmup", str(a.warmup), "--image", a.image]
     if system == "fixed":
         command.append("--fixed-threads")
+    if system == "ours-bf16":
+        command += ["--precision", "bf16"]
     if system in OURS_INT8:
         command += ["--precision", "int8", "--calibration", files["calibration"]]
     if system == "ours-int8-all":
@@ -471,6 +477,16 @@ def check(a, files, layers):
         return
     scale = max(float(np.abs(x).max()) for x in ours)
     decoded = []
+    if "ours-bf16" in a.systems.split(","):
+        # Our bfloat16 against our float, as OpenVINO's default is compared below.
+        reduced, error = our_maps(a, files, heads, "ours-bf16", ("--precision", "bf16"))
+        if error is not None:
+            print(f"# check ours bf16 skipped: swift-darknet forward --precision bf16 failed: {error}")
+        else:
+            diffs = [float(np.abs(x - y).max()) for x, y in zip(ours, reduced)]
+            print(f"# check ours vs SwiftDk bf16, same input tensor: max |diff| per [yolo] input "
+                  f"{', '.join(f'{d:.2e}' for d in diffs)} (values up to {scale:.3g})")
+            decoded.append(("ours-bf16", reduced))
     if "calibration" in files:
         # Our int8 against our float, as the int8 peers are compared below: how far 8 bits move the maps.
         mine, error = our_maps(a, files, heads, "ours-int8", ("--precision", "int8", "--calibration", files["calibration"]))

@@ -31,7 +31,7 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
     swift build -c release --scratch-path "$build" --product swift-darknet
 fi
 binaries=(--bench "$build/release/darknet-bench" --cli "$build/release/swift-darknet")
-defaults=(--systems ours,ours-int8,ours-int8-all,ort,ort-int8,openvino,openvino-default,openvino-int8,opencv --calibrate Weights/calibration)
+defaults=(--systems ours,ours-bf16,ours-int8,ours-int8-all,ort,ort-int8,openvino,openvino-default,openvino-int8,opencv --calibrate Weights/calibration)
 for file in Weights/darknet/cfg/yolov3-tiny.cfg Weights/darknet/cfg/yolov3.cfg Weights/yolov3-tiny.weights \
             Weights/darknet/data/dog.jpg Weights/calibration; do
     [ -e "$file" ] || { echo "missing $file: run Weights/fetch.sh (or scripts/setup.sh)" >&2; exit 1; }

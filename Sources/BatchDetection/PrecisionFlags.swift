@@ -3,17 +3,22 @@ import Darknet
 import DarknetImage
 import Foundation
 
-/// `--precision float32|int8`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
+/// `--precision float32|bf16|int8|auto`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
 /// `--float-layers default|float-early|input-and-heads|none`: the arithmetic a command-line tool runs its
 /// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere.
+/// bf16 rounds operands to bfloat16 and sums in float32 where the CPU multiplies bfloat16 (else
+/// float32, said on standard error); auto is bf16 where the CPU does, else float32.
 /// int8 needs calibration images (`--calibrate`) or a saved calibration (`--calibration`);
 /// `--save-calibration` writes what `--calibrate` measured so the next run can load it, and
 /// `--float-layers` picks the convolutions that stay float (`Int8FloatLayers`).
 public struct PrecisionFlags: Sendable {
     /// These options, for a command's declarations and help.
     public static let options = OptionGroup("precision", [
-        .value("precision", "float32|int8", default: "float32",
-               "float32: Darknet's results; int8: needs --calibrate or --calibration"),
+        .value("precision", "float32|bf16|int8|auto", default: "float32", """
+            float32: Darknet's results; bf16: bfloat16 products, float32 sums, no calibration (CPUs \
+            with AVX512_BF16); int8: needs --calibrate or --calibration; auto: bf16 where the CPU \
+            has it, else float32
+            """),
         .value("calibrate", "DIR", "calibrate int8 on the image files in DIR (keep your test images out of it)"),
         .value("calibration", "FILE", "an int8 calibration written by --save-calibration (checked against the cfg and weights)"),
         .value("save-calibration", "FILE", "write the calibration --calibrate measured (JSON sidecar)"),
@@ -29,8 +34,12 @@ public struct PrecisionFlags: Sendable {
     /// The lines of these options in a hand-written help (`darknet-bench`).
     public static var help: String { options.text }
 
-    /// `.float32` or int8.
+    /// int8 (with calibration).
     public let int8: Bool
+    /// `--precision bf16` (`.bfloat16`), or `auto` on a CPU with bfloat16 kernels.
+    public let bfloat16: Bool
+    /// `--precision auto`: the line saying what it chose, for standard error.
+    public let autoChoice: String?
     public let calibrate: URL?
     public let calibration: URL?
     public let saveCalibration: URL?
@@ -40,8 +49,19 @@ public struct PrecisionFlags: Sendable {
     /// Reads the flags; an inconsistent combination is a usage mistake (`CLIError`).
     public init(arguments: inout Arguments) throws(CLIError) {
         let precision = arguments.stringOrDefault("precision") ?? "float32"
-        guard precision == "float32" || precision == "int8" else {
-            throw CLIError("--precision must be float32 or int8, got '\(precision)'")
+        switch precision {
+        case "float32", "int8", "bf16", "bfloat16":
+            bfloat16 = precision == "bf16" || precision == "bfloat16"
+            autoChoice = nil
+        case "auto":
+            let cpu = CPUFeatures.current
+            bfloat16 = Precision.fastestUncalibrated(on: cpu) == .bfloat16
+            autoChoice = bfloat16 ? "precision auto: bf16 (this CPU multiplies bfloat16: \(cpu.reducedKernelsName))"
+                : "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64; arm64's are not written yet)"
+        case "fp16", "float16":
+            throw CLIError("--precision fp16: no float16 kernels are written yet (arm64 FP16 is planned); use bf16 or auto")
+        default:
+            throw CLIError("--precision must be float32, bf16, int8 or auto, got '\(precision)'")
         }
         int8 = precision == "int8"
         calibrate = arguments.string("calibrate").map { URL(fileURLWithPath: $0) }
@@ -74,7 +94,12 @@ public struct PrecisionFlags: Sendable {
     /// - Throws: `Int8CalibrationError`, `ImageFileError`, `FileError` naming their files.
     public func options(_ options: PlanOptions, spec: NetworkSpec, float: () throws -> Network, letterbox: Bool = true,
                         threads: Int, log: (String) -> Void) throws -> PlanOptions {
-        guard int8 else { return options }
+        if let autoChoice { log(autoChoice) }
+        guard int8 else {
+            var result = options
+            if bfloat16 { result.precision = .bfloat16 }
+            return result
+        }
         let made: Int8Calibration
         if let calibration {
             made = try Int8Calibration(contentsOf: calibration, for: spec)
@@ -98,6 +123,15 @@ public struct PrecisionFlags: Sendable {
     /// SDOT), the rule that keeps the short convolutions float: "int8: 4 of 13 convolutions in integers (0 of them in
     /// 16 bits); ..."; nil for float.
     public func summary(of plan: NetworkPlan) -> String? {
+        if bfloat16 {
+            let convolutions = plan.layers.filter { $0.algorithm != nil }
+            let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }.count
+            var summary = "bf16: \(reduced) of \(convolutions.count) convolutions in bfloat16"
+            if let other = convolutions.first(where: { $0.arithmetic != .bfloat16 }), let reason = other.arithmeticReason {
+                summary += "; layer \(other.index) in \(other.arithmetic): \(reason)"
+            }
+            return summary
+        }
         guard int8 else { return nil }
         let convolutions = plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }.count
         let (all, sixteenBit) = plan.integerConvolutions

@@ -3,12 +3,14 @@ import Darknet
 import Foundation
 
 /// Renders a plan as Darknet's layer summary: index, type, filters, size/stride,
-/// input -> output, BFLOPs; then the total.
+/// input -> output, BFLOPs (with `algorithms`, each convolution's algorithm after two spaces,
+/// then ` | ` its arithmetic and why); then the total.
 enum LayerTable {
-    static func render(_ plan: NetworkPlan) -> String {
+    static func render(_ plan: NetworkPlan, algorithms: Bool = false) -> String {
         var lines = ["layer     filters    size              input                output"]
         for layer in plan.layers {
-            lines.append(String(format: "%5d ", layer.index) + layer.summary)
+            let algorithm = algorithms ? layer.algorithm.map { "  \($0) | \(layer.arithmetic): \(layer.arithmeticReason ?? "")" } ?? "" : ""
+            lines.append(String(format: "%5d ", layer.index) + layer.summary + algorithm)
         }
         lines.append(String(format: "Total BFLOPs %.3f", Double(plan.flops) / 1e9))
         return lines.joined(separator: "\n")

@@ -101,8 +101,10 @@ do {
 }
 // A hint for whoever watches the terminal (`swift run swift-darknet` is a debug build); scripts
 // and tests reading stderr get only what the command itself says.
-if isatty(STDERR_FILENO) != 0, let warning = KernelBuild.warning {
-    printError("swift-darknet: warning: \(warning)\n")
+if isatty(STDERR_FILENO) != 0 {
+    for warning in [KernelBuild.warning, CPUFeatures.current.blasWarning].compactMap({ $0 }) {
+        printError("swift-darknet: warning: \(warning)\n")
+    }
 }
 do {
     exit(try command.run())

@@ -3,7 +3,7 @@ import CDarknetKernels
 import Foundation
 import XCTest
 
-/// The int8 convolution core (`CDarknetKernels/integer.h`, `Kernels/Int8`): every SIMD variant this CPU
+/// The int8 convolution core (`CDarknetKernels/integer.h`, `Arithmetic/Int8/Kernels`): every SIMD variant this CPU
 /// runs against the portable one (bit-identical int32 sums, float and u8 outputs), the portable
 /// one against plain Swift loops, the epilogue against a float reference from dequantized
 /// inputs, int8 against float sgemm within a stated quantization bound, saturation extremes,

@@ -62,15 +62,15 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     /// Each float detection matched to the unmatched int8 one of its class with the highest IoU
-    /// (at least 0.8).
-    static func compare(_ float: [Detection], _ int8: [Detection], into result: inout Comparison) {
+    /// (at least `minimumIoU`).
+    static func compare(_ float: [Detection], _ int8: [Detection], minimumIoU: Float = 0.8, into result: inout Comparison) {
         var unmatched = Set(int8.indices)
         result.float += float.count
         for reference in float {
             let candidates = unmatched.filter { int8[$0].classIndex == reference.classIndex }
             guard let best = candidates.max(by: { int8[$0].box.intersectionOverUnion(reference.box)
                                                   < int8[$1].box.intersectionOverUnion(reference.box) }),
-                  int8[best].box.intersectionOverUnion(reference.box) >= 0.8 else { continue }
+                  int8[best].box.intersectionOverUnion(reference.box) >= minimumIoU else { continue }
             unmatched.remove(best)
             let match = int8[best]
             result.recovered += 1
@@ -151,7 +151,7 @@ final class Int8NetworkTests: XCTestCase {
     }
 
     // The other choices of float layers (`.inputAndHeads`, `.none`) were measured with
-    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Precision/README.md.
+    // `accuracy(_:withMirrors:assert: false)`; their numbers are in Sources/Darknet/Arithmetic/README.md.
 
     /// One and two threads (the finest split) and the portable and best SIMD variants give the
     /// same [yolo] outputs, bit for bit.
@@ -354,7 +354,7 @@ final class Int8NetworkTests: XCTestCase {
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(resident), "\(name) \(floatLayers)")
                 XCTAssertLessThan(Double(bytes), 0.3 * Double(stored), "\(name) \(floatLayers)")
                 if floatLayers == withVNNI {
-                    // The convolutions that pass 8-bit codes (Precision/README.md): tiny's 12 -> 13,
+                    // The convolutions that pass 8-bit codes (Arithmetic/README.md): tiny's 12 -> 13,
                     // and 6 -> 8 and 10 -> 12 through the max pools 7 and 11 (8's output is routed
                     // too), YOLOv3's 1x1 -> 3x3 blocks from the 104x104 level down, and heads.
                     XCTAssertEqual(int8.int8CodeOutputs.count, name == "yolov3.cfg" ? 35 : 3, name)

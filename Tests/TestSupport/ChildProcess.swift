@@ -28,9 +28,10 @@ public final class ChildProcess {
     private let directory: URL
     private let command: String
 
-    /// Starts `executable ARGUMENTS` with `environment` added to this process's, in `directory`
-    /// (or this process's), with `input` on standard input (or nothing).
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+    /// Starts `executable ARGUMENTS` with `environment` added to this process's and the
+    /// variables `unsetting` removed from it, in `directory` (or this process's), with `input` on
+    /// standard input (or nothing).
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, unsetting: [String] = [],
                 in workingDirectory: URL? = nil, input: Data? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftdarknet-child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -38,7 +39,10 @@ public final class ChildProcess {
         for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: file(name).path, contents: nil) }
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if environment != nil || !unsetting.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment ?? [:]) { $1 }
+                .filter { !unsetting.contains($0.key) }
+        }
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         if let input {
             try input.write(to: file("stdin"))
@@ -68,9 +72,10 @@ public final class ChildProcess {
     /// Runs `executable ARGUMENTS` to the end (at most `timeout` seconds: then it is killed and
     /// the test fails).
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                           in workingDirectory: URL? = nil, input: Data? = nil, timeout: Double = 300,
-                           file: StaticString = #filePath, line: UInt = #line) throws -> Result {
-        let child = try ChildProcess(executable, arguments, environment: environment, in: workingDirectory, input: input)
+                           unsetting: [String] = [], in workingDirectory: URL? = nil, input: Data? = nil,
+                           timeout: Double = 300, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
+        let child = try ChildProcess(executable, arguments, environment: environment, unsetting: unsetting,
+                                     in: workingDirectory, input: input)
         return child.wait(timeout: timeout, file: file, line: line)
     }
 

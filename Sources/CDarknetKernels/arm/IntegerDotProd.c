@@ -15,6 +15,8 @@
 #include "IntegerTileDot.h"
 
 #define SUFFIX dotprod
+#define ARCHITECTURE SWIFTDARKNET_ARCH_ARM64
+#define REQUIRED_EXTENSIONS (SWIFTDARKNET_CPU_NEON | SWIFTDARKNET_CPU_DOTPROD)
 #define INT8_TILE int8_tile_dotprod
 #define INT8_TILE_STRIPS 1
 #define INT16_TILE int16_tile_neon

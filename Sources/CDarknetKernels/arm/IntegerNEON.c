@@ -10,6 +10,8 @@
 #include "IntegerTileWiden.h"
 
 #define SUFFIX neon
+#define ARCHITECTURE SWIFTDARKNET_ARCH_ARM64
+#define REQUIRED_EXTENSIONS SWIFTDARKNET_CPU_NEON
 #define INT8_TILE int8_tile_neon
 #define INT8_TILE_STRIPS 1
 #define INT16_TILE int16_tile_neon

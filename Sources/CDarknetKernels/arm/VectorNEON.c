@@ -22,6 +22,8 @@
  */
 #if defined(__aarch64__)
 #define SUFFIX neon
+#define ARCHITECTURE SWIFTDARKNET_ARCH_ARM64
+#define REQUIRED_EXTENSIONS SWIFTDARKNET_CPU_NEON
 #define LANES 4
 #define FILTER_BLOCK 8
 #define VECTOR_BLOCK 3

@@ -39,6 +39,8 @@
 
 const swiftdarknet_integer_kernels CAT(swiftdarknet_integer_kernels_, SUFFIX) = {
     .name = CAT_STRING(SUFFIX),
+    .architecture = ARCHITECTURE,
+    .required_extensions = REQUIRED_EXTENSIONS,
     .tile_columns = 16 * INT8_TILE_STRIPS,
     .gemm = CAT(int8_gemm_, SUFFIX),
     .direct = CAT(int8_direct_, SUFFIX),
@@ -50,6 +52,8 @@ const swiftdarknet_integer_kernels CAT(swiftdarknet_integer_kernels_, SUFFIX) = 
 };
 
 #undef SUFFIX
+#undef ARCHITECTURE
+#undef REQUIRED_EXTENSIONS
 #undef INT8_TILE
 #undef INT8_TILE_STRIPS
 #undef INT16_TILE

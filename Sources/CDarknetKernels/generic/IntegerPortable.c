@@ -6,6 +6,8 @@
 #include "IntegerTiles.h"
 
 #define SUFFIX portable
+#define ARCHITECTURE SWIFTDARKNET_ARCH_OTHER
+#define REQUIRED_EXTENSIONS 0
 #define INT8_TILE int8_tile_portable
 #define INT8_TILE_STRIPS 1
 #define INT16_TILE int16_tile_portable

@@ -2,11 +2,13 @@
  * The registry of compiled kernel sets: every target's table, by its number.
  */
 #include "CDarknetKernels/kernel_sets.h"
+#include "CDarknetKernels/reduced.h"
 
 #include <stddef.h>
 
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_portable;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_portable;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable;
 #if defined(__x86_64__)
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx512;
@@ -15,6 +17,7 @@ extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx2_narr
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni_evex;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx512_vnni;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
 #endif
 #if defined(__aarch64__)
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_neon;
@@ -51,6 +54,16 @@ const swiftdarknet_integer_kernels *swiftdarknet_integer_kernel_set(int variant)
     case SWIFTDARKNET_INT8_NEON: return &swiftdarknet_integer_kernels_neon;
     case SWIFTDARKNET_INT8_DOTPROD: return &swiftdarknet_integer_kernels_dotprod;
     case SWIFTDARKNET_INT8_I8MM: return &swiftdarknet_integer_kernels_i8mm;
+#endif
+    default: return NULL;
+    }
+}
+
+const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
+    switch (target) {
+    case SWIFTDARKNET_BF16_PORTABLE: return &swiftdarknet_bf16_kernels_portable;
+#if defined(__x86_64__)
+    case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
 #endif
     default: return NULL;
     }

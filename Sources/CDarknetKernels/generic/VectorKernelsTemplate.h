@@ -49,6 +49,8 @@
 
 const swiftdarknet_vector_kernels CAT(swiftdarknet_vector_kernels_, SUFFIX) = {
     .name = CAT_STRING(SUFFIX),
+    .architecture = ARCHITECTURE,
+    .required_extensions = REQUIRED_EXTENSIONS,
     .lanes = LANES,
     .convolve_direct = CAT(swiftdarknet_convolve_direct_, SUFFIX),
     .convolve_direct_maxpool2 = CAT(swiftdarknet_convolve_direct_maxpool2_, SUFFIX),

@@ -3,6 +3,8 @@
  * builds for (SSE2 on x86-64, Advanced SIMD on arm64).
  */
 #define SUFFIX portable
+#define ARCHITECTURE SWIFTDARKNET_ARCH_OTHER
+#define REQUIRED_EXTENSIONS 0
 #define LANES 4
 #define FILTER_BLOCK 4
 #define VECTOR_BLOCK 2

@@ -18,6 +18,8 @@ uint32_t swiftdarknet_cpu_extensions(void) {
     if (__builtin_cpu_supports("avx512vl")) bits |= SWIFTDARKNET_CPU_AVX512VL;
     if (__builtin_cpu_supports("avx512vnni")) bits |= SWIFTDARKNET_CPU_AVX512VNNI;
     if (__builtin_cpu_supports("avxvnni")) bits |= SWIFTDARKNET_CPU_AVXVNNI;
+    if (__builtin_cpu_supports("avx512bf16")) bits |= SWIFTDARKNET_CPU_AVX512BF16;
+    if (__builtin_cpu_supports("avx512fp16")) bits |= SWIFTDARKNET_CPU_AVX512FP16;
     return bits;
 }
 #endif

@@ -25,12 +25,16 @@
 #include "IntegerTile256.h"
 
 #define SUFFIX avx2
+#define ARCHITECTURE SWIFTDARKNET_ARCH_X86_64
+#define REQUIRED_EXTENSIONS SWIFTDARKNET_CPU_AVX2
 #define INT8_TILE int8_tile_avx2
 #define INT8_TILE_STRIPS 1
 #define INT16_TILE int16_tile_avx2
 #include "../generic/IntegerKernelsTemplate.h"
 
 #define SUFFIX avx2_narrow
+#define ARCHITECTURE SWIFTDARKNET_ARCH_X86_64
+#define REQUIRED_EXTENSIONS SWIFTDARKNET_CPU_AVX2
 #define INT8_TILE int8_tile_avx2_narrow
 #define INT8_TILE_STRIPS 1
 #include "../generic/IntegerKernelsTemplate.h"

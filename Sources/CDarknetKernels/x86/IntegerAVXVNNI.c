@@ -17,6 +17,8 @@
 #include "IntegerTile256.h"
 
 #define SUFFIX avx_vnni
+#define ARCHITECTURE SWIFTDARKNET_ARCH_X86_64
+#define REQUIRED_EXTENSIONS (SWIFTDARKNET_CPU_AVX2 | SWIFTDARKNET_CPU_AVXVNNI)
 #define INT8_TILE int8_tile_avx_vnni
 #define INT8_TILE_STRIPS 1
 #define INT16_TILE int16_tile_avx_vnni

@@ -4,6 +4,8 @@
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
 #define SUFFIX avx2
+#define ARCHITECTURE SWIFTDARKNET_ARCH_X86_64
+#define REQUIRED_EXTENSIONS (SWIFTDARKNET_CPU_AVX2 | SWIFTDARKNET_CPU_FMA)
 #define LANES 8
 /* 8 accumulators, 2 input vectors and a broadcast: 11 of the 16 registers. A 4 x 3 block fits
  * exactly (16), but clang keeps a second broadcast live and spills an accumulator to the stack on

@@ -52,6 +52,8 @@ static void int16_direct_layout_avx512(const float *input, ptrdiff_t channels, p
 #pragma STDC FP_CONTRACT ON
 
 #define SUFFIX avx512
+#define ARCHITECTURE SWIFTDARKNET_ARCH_X86_64
+#define REQUIRED_EXTENSIONS (SWIFTDARKNET_CPU_AVX512F | SWIFTDARKNET_CPU_FMA)
 #define LANES 16
 #define FILTER_BLOCK 8
 #define VECTOR_BLOCK 3

@@ -4,8 +4,9 @@ import Accelerate
 import COpenBLAS
 #endif
 
-/// The platform BLAS: Accelerate on Apple platforms, OpenBLAS (opened at run time with the
-/// kernels that match the CPU, see `COpenBLAS/shim.h`) elsewhere.
+/// The platform BLAS: Accelerate on Apple platforms, OpenBLAS (opened at run time, or taken as
+/// it is where another library loaded it first, with the kernels OpenBLAS chooses for the CPU or
+/// `OPENBLAS_CORETYPE` names; see `COpenBLAS/shim.h`) elsewhere.
 public enum BLAS {
     /// Why the BLAS could not be used.
     public struct Unavailable: DarknetError, Equatable, Sendable {
@@ -18,10 +19,7 @@ public enum BLAS {
     /// once; a thread that asks while another is opening waits for it). Nothing about the BLAS
     /// ever runs on a thread of its own: a probe still running when the process exits would race
     /// OpenBLAS's and libgfortran's exit handlers.
-    private static let loaded: Bool = {
-        swiftdarknet_blas_prepare_environment()
-        return swiftdarknet_blas_load(&functions) == 0
-    }()
+    private static let loaded: Bool = swiftdarknet_blas_load(&functions) == 0
     #endif
 
     /// Opens the BLAS if it is not yet (OpenBLAS takes 5-10 ms to open and set up). Every

@@ -31,6 +31,10 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         public static let avx512vnni = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512VNNI))
         /// AVX-VNNI (VEX-encoded `vpdpbusd` on ymm registers).
         public static let avxVNNI = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVXVNNI))
+        /// AVX-512 BF16 (`vdpbf16ps`: pairs of bfloat16 products summed into float32).
+        public static let avx512bf16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512BF16))
+        /// AVX-512 FP16 (half-precision arithmetic on zmm registers).
+        public static let avx512fp16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_AVX512FP16))
         /// arm64 Advanced SIMD.
         public static let neon = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_NEON))
         /// arm64 `SDOT`/`UDOT` (FEAT_DotProd, ARMv8.2).
@@ -41,6 +45,8 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         public static let sve = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_SVE))
         /// arm64 half-precision arithmetic (FEAT_FP16).
         public static let fp16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_FP16))
+        /// arm64 `BFDOT`/`BFMMLA` (FEAT_BF16, ARMv8.6).
+        public static let bf16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_BF16))
 
         /// AVX-512 F, BW, DQ and VL: what OpenBLAS's SkylakeX kernels and the library's
         /// AVX-512 int8 kernels need besides VNNI.
@@ -62,11 +68,7 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The architecture this library was compiled for (what `current` reports).
-    public static let compiledArchitecture: Architecture = switch swiftdarknet_cpu_architecture() {
-    case Int32(SWIFTDARKNET_ARCH_X86_64): .x86_64
-    case Int32(SWIFTDARKNET_ARCH_ARM64): .arm64
-    default: .other
-    }
+    public static let compiledArchitecture = Architecture(kernelArchitecture: swiftdarknet_cpu_architecture())
 
     /// The running machine: its extensions read once, its BLAS opened and probed on first use
     /// (`BLASFeatures.current`), synchronously, so no probe is left running when the process exits.
@@ -78,22 +80,27 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// another machine; `blas` defaults to OpenBLAS's kernels for it (SkylakeX with AVX-512,
     /// else Haswell), which cut invariantly.
     public static func x86_64(avx512: Bool = false, avx512VNNI: Bool = false, avxVNNI: Bool = false,
-                              blas: BLASFeatures? = nil) -> CPUFeatures {
+                              avx512BF16: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.avx2, .fma]
-        if avx512 || avx512VNNI { extensions.formUnion(.avx512) }
+        if avx512 || avx512VNNI || avx512BF16 { extensions.formUnion(.avx512) }
         if avx512VNNI { extensions.insert(.avx512vnni) }
         if avxVNNI { extensions.insert(.avxVNNI) }
+        if avx512BF16 { extensions.insert(.avx512bf16) }
         let family = extensions.contains(.avx512) ? "SkylakeX" : "Haswell"
         return CPUFeatures(architecture: .x86_64, extensions: extensions,
                            blas: blas ?? BLASFeatures(kernelFamily: family, cutsInvariantly: true))
     }
 
-    /// An arm64 CPU (Advanced SIMD, optionally dot products and I8MM), for planning as another
-    /// machine; `blas` defaults to OpenBLAS's ARMv8 kernels, cutting invariantly.
-    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
+    /// An arm64 CPU (Advanced SIMD, optionally dot products, I8MM, half-precision arithmetic and
+    /// BF16), for planning as another machine; `blas` defaults to OpenBLAS's ARMv8 kernels,
+    /// cutting invariantly.
+    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, fp16: Bool = false, bf16: Bool = false,
+                             blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.neon]
         if dotProduct { extensions.insert(.dotProduct) }
         if i8mm { extensions.insert(.i8mm) }
+        if fp16 { extensions.insert(.fp16) }
+        if bf16 { extensions.insert(.bf16) }
         return CPUFeatures(architecture: .arm64, extensions: extensions,
                            blas: blas ?? BLASFeatures(kernelFamily: "ARMV8", cutsInvariantly: true))
     }
@@ -103,6 +110,13 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
 
     /// The integer kernel set the planner picks for int8 layers: the fastest this CPU runs.
     package var integerKernels: IntegerKernels { .best(on: architecture, extensions) }
+
+    /// The bfloat16 kernel set the planner picks for bfloat16 layers, or nil where this CPU has
+    /// no bfloat16 products (the layers then stay float32).
+    package var reducedKernels: ReducedKernels? { .best(on: architecture, extensions) }
+
+    /// The name of `reducedKernels` (`avx512-bf16`), or `none`.
+    public var reducedKernelsName: String { reducedKernels?.description ?? "none" }
 
     /// Every vector kernel set this CPU runs, portable first.
     package var supportedVectorKernels: [VectorKernels] { VectorKernels.allCases.filter(runs) }
@@ -122,11 +136,32 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// ones' weights to 7 bits (`IntegerKernels.narrowLimit`).
     package var int8WithoutDotProduct: Bool { integerKernels.lacksDotProduct }
 
+    /// OpenBLAS kernel families without AVX2 (what it falls back to on a CPU model it does not
+    /// know), lowercased.
+    static let familiesWithoutAVX2: Set<String> = [
+        "prescott", "core2", "penryn", "dunnington", "nehalem", "sandybridge", "atom", "barcelona", "opteron",
+        "opteron_sse3", "bobcat", "bulldozer", "piledriver", "steamroller", "excavator", "katmai", "coppermine",
+        "northwood", "banias", "athlon",
+    ]
+
+    /// One line to log when the BLAS runs kernels narrower than this x86-64 CPU's AVX2 (OpenBLAS
+    /// did not know the CPU model and fell back), saying how to choose its family; nil otherwise.
+    /// The library never chooses one itself: a family set inside a process would reach only the
+    /// processes that open OpenBLAS after it, and families give different bits (`COpenBLAS/shim.h`).
+    public var blasWarning: String? {
+        guard architecture == .x86_64, extensions.isSuperset(of: [.avx2, .fma]),
+              Self.familiesWithoutAVX2.contains(blas.kernelFamily.lowercased()) else { return nil }
+        let family = extensions.isSuperset(of: .avx512) ? "SkylakeX" : "Haswell"
+        return "OpenBLAS runs its \(blas.kernelFamily) kernels on a CPU with AVX2 (it did not recognise the CPU model): "
+            + "the GEMMs run several times slower; set OPENBLAS_CORETYPE=\(family) in the environment before the program starts"
+    }
+
     public var description: String {
         let names: [(Extensions, String)] = [
             (.avx2, "avx2"), (.fma, "fma"), (.avx512f, "avx512f"), (.avx512bw, "avx512bw"), (.avx512dq, "avx512dq"),
-            (.avx512vl, "avx512vl"), (.avx512vnni, "avx512vnni"), (.avxVNNI, "avxvnni"), (.neon, "neon"),
-            (.dotProduct, "dotprod"), (.i8mm, "i8mm"), (.sve, "sve"), (.fp16, "fp16"),
+            (.avx512vl, "avx512vl"), (.avx512vnni, "avx512vnni"), (.avxVNNI, "avxvnni"), (.avx512bf16, "avx512bf16"),
+            (.avx512fp16, "avx512fp16"), (.neon, "neon"), (.dotProduct, "dotprod"), (.i8mm, "i8mm"), (.sve, "sve"),
+            (.fp16, "fp16"), (.bf16, "bf16"),
         ]
         let present = names.filter { extensions.contains($0.0) }.map(\.1)
         return "\(architecture.rawValue) [\(present.joined(separator: " "))], BLAS \(blas)"

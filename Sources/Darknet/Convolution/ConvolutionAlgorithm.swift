@@ -6,13 +6,15 @@ public struct ConvolutionAlgorithm: Sendable, Hashable, CustomStringConvertible 
     public let name: String
     /// Whether it is one of the Winograd paths (weights transformed at load).
     public let isWinograd: Bool
+    /// The number format it computes in.
+    public let arithmetic: Arithmetic
     /// Whether it computes in integers (`PlanOptions.precision` `.int8`), 16-bit ones included.
-    public let isInt8: Bool
+    public var isInt8: Bool { arithmetic.isInteger }
 
-    package init(_ name: String, winograd: Bool = false, integer: Bool = false) {
+    package init(_ name: String, winograd: Bool = false, arithmetic: Arithmetic = .float32) {
         self.name = name
         self.isWinograd = winograd
-        self.isInt8 = integer
+        self.arithmetic = arithmetic
     }
 
     public var description: String { name }

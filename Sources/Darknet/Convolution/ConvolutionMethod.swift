@@ -84,16 +84,23 @@ package struct ConvolutionCandidate: Sendable, Equatable {
     /// For a convolution the precision rules run in integers, its input quantization and
     /// integer kernels (8-bit, or 16-bit with `sixteenBitMagnitude`); nil: float.
     package let integer: Int8LayerQuantization?
+    /// The arithmetic the rules give it (`ArithmeticChoice`): the planner picks among the
+    /// algorithms computing in it.
+    package let arithmetic: Arithmetic
+    /// For `.bfloat16`, the kernel set it runs.
+    package let reducedKernels: ReducedKernels?
 
     package init(shapes: ConvolutionShapes, cpu: CPUFeatures, kernels: VectorKernels? = nil,
                  strategy: ConvolutionStrategy = .fastest, tuning: ConvolutionTuning = ConvolutionTuning(),
-                 integer: Int8LayerQuantization? = nil) {
+                 integer: Int8LayerQuantization? = nil, arithmetic: Arithmetic? = nil, reducedKernels: ReducedKernels? = nil) {
         self.shapes = shapes
         self.cpu = cpu
         self.kernels = kernels ?? cpu.vectorKernels
         self.strategy = strategy
         self.tuning = tuning
         self.integer = integer
+        self.arithmetic = arithmetic ?? integer.map { $0.isEightBit ? .int8 : .int16 } ?? .float32
+        self.reducedKernels = reducedKernels ?? (self.arithmetic == .bfloat16 ? cpu.reducedKernels : nil)
     }
 
     var conv: ConvolutionalSpec { shapes.conv }
@@ -122,14 +129,19 @@ package struct ConvolutionTuning: Sendable, Equatable, Hashable {
 /// A convolution's planned algorithm, as a layer's plan keeps it.
 package struct PlannedConvolution: Sendable, Equatable {
     package let method: any ConvolutionMethod
+    /// Why it computes in its algorithm's arithmetic (the `ArithmeticChoice` rule).
+    package let reason: String
 
-    package init(_ method: any ConvolutionMethod) { self.method = method }
+    package init(_ method: any ConvolutionMethod, reason: String = "") {
+        self.method = method
+        self.reason = reason
+    }
 
     package var algorithm: ConvolutionAlgorithm { type(of: method).algorithm }
 
     package static func == (a: PlannedConvolution, b: PlannedConvolution) -> Bool {
         func same<M: ConvolutionMethod>(_ x: M) -> Bool { (b.method as? M) == x }
-        return same(a.method)
+        return a.reason == b.reason && same(a.method)
     }
 }
 

@@ -28,16 +28,12 @@ package enum VectorKernels: Int32, Sendable, CaseIterable, CustomStringConvertib
         return table
     }
 
-    /// Whether a CPU of `architecture` with `extensions` runs the set (and this build has it).
+    /// Whether a CPU of `architecture` with `extensions` runs the set, as its C table declares
+    /// (and this build has it).
     package func runs(on architecture: CPUFeatures.Architecture, _ extensions: CPUFeatures.Extensions) -> Bool {
-        let required: (CPUFeatures.Architecture?, CPUFeatures.Extensions) = switch self {
-        case .portable: (nil, [])
-        case .avx2: (.x86_64, [.avx2, .fma])
-        case .avx512: (.x86_64, [.avx512f, .fma])
-        case .neon: (.arm64, [.neon])
-        }
-        return (required.0 ?? architecture) == architecture && extensions.isSuperset(of: required.1)
-            && swiftdarknet_vector_kernel_set(rawValue) != nil
+        guard let table = swiftdarknet_vector_kernel_set(rawValue) else { return false }
+        return CPUFeatures.runs(declaredArchitecture: table.pointee.architecture,
+                                required: table.pointee.required_extensions, on: architecture, extensions)
     }
 
     /// The widest set a CPU of `architecture` with `extensions` runs (the last of `allCases`

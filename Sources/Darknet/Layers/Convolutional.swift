@@ -113,17 +113,27 @@ extension ConvolutionalSpec: Layer {
         guard kernelArea < Int(Int32.max) else { throw context.fail(.sizeOverflow) }
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
-        let candidate = ConvolutionCandidate(shapes: ConvolutionShapes(conv: self, input: input, output: output),
-                                             cpu: options.cpu, kernels: options.vectorKernels,
-                                             strategy: options.convolutionStrategy,
-                                             tuning: options.tuning, integer: context.int8Input)
+        let shapes = ConvolutionShapes(conv: self, input: input, output: output)
+        let floatAlgorithm = type(of: ConvolutionChoice.plan(ConvolutionCandidate(
+            shapes: shapes, cpu: options.cpu, kernels: options.vectorKernels, strategy: options.convolutionStrategy,
+            tuning: options.tuning))).algorithm
+        let arithmetic = ArithmeticChoice.rule(for: ArithmeticChoice.Candidate(
+            shapes: shapes, precision: options.precision, cpu: options.cpu, integer: context.int8Input,
+            pinnedReduced: options.reducedKernels, readsNetworkInput: context.index == 0, floatAlgorithm: floatAlgorithm))
+        let candidate = ConvolutionCandidate(shapes: shapes, cpu: options.cpu, kernels: options.vectorKernels,
+                                             strategy: options.convolutionStrategy, tuning: options.tuning,
+                                             integer: context.int8Input, arithmetic: arithmetic.arithmetic,
+                                             reducedKernels: options.reducedKernels)
         let method = ConvolutionChoice.plan(candidate)
+        let computed = type(of: method).algorithm.arithmetic
+        let reason = computed == arithmetic.arithmetic ? arithmetic.reason
+            : "\(arithmetic.reason), but no \(arithmetic.arithmetic) algorithm computes it: \(computed)"
         let parameters = try context.product(filters, kernelArea + 1)
         let (resident, overflow) = method.weightCount.addingReportingOverflow(filters)
         guard method.workspaceCount != .max, method.scratchCount != .max, !overflow else { throw context.fail(.sizeOverflow) }
         return LayerPlanning(output: output, flops: flops, workspace: method.workspaceCount,
                              threadScratch: method.scratchCount, parameters: parameters, resident: resident,
-                             convolutions: [PlannedConvolution(method)])
+                             convolutions: [PlannedConvolution(method, reason: reason)])
     }
 
     func summary(_ layer: LayerPlan) -> String {

@@ -22,6 +22,8 @@ package enum ConvolutionChoice {
 
     /// Every algorithm, in the order the planner tries them.
     package static let rules: [Rule] = [
+        // bfloat16 where the arithmetic rules give it (ArithmeticChoice).
+        Rule(BFloat16Convolution.self) { _ in true },
         // Integer arithmetic where the precision rules give a layer integer codes.
         Rule(Int16DirectConvolution.self) { $0.fastest },
         // Every output width: the direct path computes only the output's own columns (13x13 512 -> 1024
@@ -56,10 +58,15 @@ package enum ConvolutionChoice {
         Rule(Im2colConvolution.self) { _ in true },
     ]
 
-    /// The plan of `candidate`'s convolution: the first rule that computes and prefers it.
+    /// The plan of `candidate`'s convolution: the first rule computing in its arithmetic that
+    /// computes and prefers it; where no algorithm computes it in that arithmetic, the first
+    /// float32 one.
     package static func plan(_ candidate: ConvolutionCandidate) -> any ConvolutionMethod {
-        for rule in rules where rule.method.computes(candidate) && rule.prefers(candidate) {
-            return rule.method.init(candidate)
+        for arithmetic in [candidate.arithmetic, .float32] {
+            for rule in rules where rule.algorithm.arithmetic == arithmetic && rule.method.computes(candidate)
+                && rule.prefers(candidate) {
+                return rule.method.init(candidate)
+            }
         }
         return Im2colConvolution(candidate)
     }

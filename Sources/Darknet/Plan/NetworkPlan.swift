@@ -23,6 +23,13 @@ public struct LayerPlan: Sendable, Equatable {
     public var algorithm: ConvolutionAlgorithm? {
         if case .convolutional = spec.kind { convolutions.first?.algorithm } else { nil }
     }
+    /// The number format the layer computes in: its convolution algorithm's, else float32.
+    public var arithmetic: Arithmetic { algorithm?.arithmetic ?? .float32 }
+    /// For a convolution, why it computes in `arithmetic` (the `ArithmeticChoice` rule that
+    /// chose it), as `info --plan` prints it; nil for other layers.
+    public var arithmeticReason: String? {
+        if case .convolutional = spec.kind { convolutions.first?.reason } else { nil }
+    }
     /// Floats the parameters take in memory, laid out for the algorithm (Winograd's transformed
     /// 6x6 kernels take 4x the 3x3 ones).
     public let residentParameterCount: Int
@@ -79,6 +86,9 @@ public struct PlanOptions: Sendable, Equatable {
     package var integerKernels: IntegerKernels?
     /// The vector kernel set every layer runs (tests pin each set `cpu` runs); nil: the widest.
     package var vectorKernels: VectorKernels?
+    /// The bfloat16 kernel set every bfloat16 layer runs (tests pin `.portable` to compare); nil:
+    /// the CPU's (`CPUFeatures.reducedKernels`).
+    package var reducedKernels: ReducedKernels?
 
     /// Thresholds of the planner's rules (tests lower them to reach the F(2x2, 3x3) path and the
     /// 36 GEMMs on small layers).

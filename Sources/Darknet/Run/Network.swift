@@ -128,6 +128,7 @@ public final class Network: Sendable {
         let running = CPUFeatures.current
         let runs = plan.cpu.architecture == running.architecture && running.runs(plan.vectorKernels)
             && plan.layers.allSatisfy { $0.int8.map { running.runs($0.variant) } ?? true }
+            && plan.layers.allSatisfy { $0.reducedKernels?.runs(on: running.architecture, running.extensions) ?? true }
         guard runs else {
             throw PlanError(layer: -1, section: "net", reason: .cpuMismatch(planned: plan.cpu.description,
                                                                             running: running.description)).located(in: spec)

@@ -14,6 +14,7 @@
 #include "winograd.h"
 #include "elementwise.h"
 #include "integer.h"
+#include "reduced.h"
 #include "pixels.h"
 #include "kernel_sets.h"
 #include "worker_pool.h"

@@ -28,12 +28,15 @@ enum {
     SWIFTDARKNET_CPU_AVX512VL = 1 << 5,
     SWIFTDARKNET_CPU_AVX512VNNI = 1 << 6,
     SWIFTDARKNET_CPU_AVXVNNI = 1 << 7,
+    SWIFTDARKNET_CPU_AVX512BF16 = 1 << 8,   /* vdpbf16ps, vcvtne2ps2bf16 (AVX512_BF16) */
+    SWIFTDARKNET_CPU_AVX512FP16 = 1 << 9,   /* half-precision arithmetic (AVX512_FP16) */
     /* arm64 */
     SWIFTDARKNET_CPU_NEON = 1 << 16,        /* Advanced SIMD (every arm64 CPU) */
     SWIFTDARKNET_CPU_DOTPROD = 1 << 17,     /* SDOT/UDOT (ARMv8.2 FEAT_DotProd) */
     SWIFTDARKNET_CPU_I8MM = 1 << 18,        /* SMMLA/USMMLA (ARMv8.6 FEAT_I8MM) */
     SWIFTDARKNET_CPU_SVE = 1 << 19,
-    SWIFTDARKNET_CPU_FP16 = 1 << 20         /* half-precision arithmetic (FEAT_FP16) */
+    SWIFTDARKNET_CPU_FP16 = 1 << 20,        /* half-precision arithmetic (FEAT_FP16) */
+    SWIFTDARKNET_CPU_BF16 = 1 << 21         /* BFDOT/BFMMLA (ARMv8.6 FEAT_BF16) */
 };
 
 /* The architecture this library was compiled for (SWIFTDARKNET_ARCH_*). */

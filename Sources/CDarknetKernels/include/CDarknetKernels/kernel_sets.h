@@ -12,6 +12,9 @@
  * compiled per target by generic/VectorKernelsTemplate.h and generic/IntegerKernelsTemplate.h;
  * architecture-specific code lives in x86/ and arm/.
  */
+#include <stdint.h>
+
+#include "cpu.h"
 #include "convolution.h"
 #include "elementwise.h"
 #include "integer.h"
@@ -33,6 +36,10 @@ enum {
 
 typedef struct {
     const char *_Nonnull name;
+    /* The architecture the set is compiled for and the CPU extensions it needs (cpu.h): the
+     * Swift side reads them from here. */
+    int architecture;
+    uint32_t required_extensions;
     /* Floats per vector. */
     int lanes;
     swiftdarknet_convolve_direct_fn *_Nonnull convolve_direct;
@@ -56,6 +63,9 @@ typedef struct {
 
 typedef struct {
     const char *_Nonnull name;
+    /* The architecture the set is compiled for and the CPU extensions it needs (cpu.h). */
+    int architecture;
+    uint32_t required_extensions;
     /* Columns of B the variant's tile takes at once (16 per strip). */
     int tile_columns;
     swiftdarknet_int8_gemm_fn *_Nonnull gemm;

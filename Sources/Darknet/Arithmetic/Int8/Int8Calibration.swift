@@ -3,7 +3,7 @@ import Foundation
 /// Activation ranges for an int8 network: for every `[convolutional]` layer, the smallest and
 /// largest value its input took while the float network ran over calibration images, and the
 /// 8-bit quantization that covers that range (`x = scale * (code - zeroPoint)`, codes 0...255,
-/// 0.0 exact). Measured once by `init(network:images:)` (Sources/Darknet/Calibrate), saved next to the model as a small JSON
+/// 0.0 exact). Measured once by `init(network:images:)` (Arithmetic/Int8/Int8Calibration+Measure.swift), saved next to the model as a small JSON
 /// sidecar (`write(to:)`, format below) and read back with `init(contentsOf:for:)`, so an app
 /// calibrates once.
 ///

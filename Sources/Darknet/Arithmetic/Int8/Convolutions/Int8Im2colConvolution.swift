@@ -4,7 +4,7 @@ extension ConvolutionAlgorithm {
     /// int8 im2col + GEMM (`Int8Im2colConvolution`): the input quantized to 8 bits with its
     /// calibrated scale, weights quantized per filter at load, float output. Chosen only with
     /// `PlanOptions.precision` `.int8`, for the convolutions it calibrates and keeps in int8.
-    public static let int8Im2col = ConvolutionAlgorithm("int8 im2col", integer: true)
+    public static let int8Im2col = ConvolutionAlgorithm("int8 im2col", arithmetic: .int8)
 }
 
 /// `.int8Im2col`: a convolution in int8 (`PlanOptions.precision` `.int8`). The float input is

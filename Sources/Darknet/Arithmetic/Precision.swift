@@ -15,8 +15,21 @@ public enum Precision: Sendable, Equatable {
     /// those outputs: it writes 8-bit codes in its reader's input quantization, the same codes
     /// the reader would have made of the floats (`NetworkPlan.int8CodeOutputs`, `int8CodePools`).
     case int8(Int8Calibration, floatLayers: Int8FloatLayers = .default)
+    /// bfloat16 convolutions, no calibration: the weights are rounded to bfloat16 at load (batch
+    /// norm folded first), each convolution rounds its float input to bfloat16 and sums the
+    /// products in float32 (`Arithmetic.bfloat16`), with bias and activation in float32. Tensors
+    /// between layers stay float32. Where the CPU has no bfloat16 products (x86-64 without
+    /// AVX512_BF16; arm64 kernels are not written yet), or no bfloat16 algorithm computes a
+    /// convolution (groups), the convolution stays float32 (`info --plan` says which and why).
+    case bfloat16
 
-    /// The calibration of `.int8`, nil for `.float32`.
+    /// The fastest precision `cpu` computes that needs no calibration: `.bfloat16` where it has
+    /// bfloat16 kernels (`Arithmetic.bfloat16`), else `.float32` (`--precision auto`).
+    public static func fastestUncalibrated(on cpu: CPUFeatures) -> Precision {
+        cpu.reducedKernels != nil ? .bfloat16 : .float32
+    }
+
+    /// The calibration of `.int8`, nil for `.float32` and `.bfloat16`.
     public var calibration: Int8Calibration? {
         if case .int8(let calibration, _) = self { calibration } else { nil }
     }
@@ -27,6 +40,7 @@ extension Precision: CustomStringConvertible {
     public var description: String {
         switch self {
         case .float32: "float32"
+        case .bfloat16: "bfloat16"
         case .int8(let calibration, _):
             "int8 (\(counted(calibration.layers.count, "calibrated convolution")))"
         }
@@ -67,7 +81,7 @@ public struct Int8FloatLayers: Sendable, Equatable {
     /// deeper ones run with 7-bit weights: without VNNI, exact 8-bit weights (`vpmaddubsw` on
     /// nibble-split activations) and 16 bits (`vpmaddwd`) multiply no faster than float, and
     /// 7-bit weights cost accuracy where K is short (`CDarknetKernels/integer.h`,
-    /// Sources/Darknet/Precision/README.md). No effect on CPUs with VNNI.
+    /// Sources/Darknet/Arithmetic/README.md). No effect on CPUs with VNNI.
     public var minimumDepthWithoutVNNI: Int
 
     public init(minimumInputChannels: Int, heads: Bool, sixteenBitEarlyLayers: Bool = false,

@@ -6,7 +6,7 @@ extension ConvolutionAlgorithm {
     /// calibrated range, and int16 weights. For the early convolutions `Int8FloatLayers` keeps
     /// from 8-bit activations (`sixteenBitEarlyLayers`): near float's accuracy at twice float's
     /// multiply rate.
-    public static let int16Direct = ConvolutionAlgorithm("int16 direct", integer: true)
+    public static let int16Direct = ConvolutionAlgorithm("int16 direct", arithmetic: .int16)
 }
 
 /// `.int16Direct`: a stride-1 convolution with a window in 16-bit integers (`Int16Direct`), for

@@ -5,7 +5,7 @@ extension ConvolutionAlgorithm {
     /// the input's codes laid out once in padded channel quads, each GEMM panel gathered from
     /// them. The same results as `.int8Im2col`; chosen instead of it where it applies (whole quads
     /// of input channels: `Int8Direct.computes`).
-    public static let int8Direct = ConvolutionAlgorithm("int8 direct", integer: true)
+    public static let int8Direct = ConvolutionAlgorithm("int8 direct", arithmetic: .int8)
 }
 
 /// `.int8Direct`: a stride-1 convolution with a window (3x3 and the like) or a stride-2 one in int8 without

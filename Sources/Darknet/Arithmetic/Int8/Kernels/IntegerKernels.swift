@@ -35,19 +35,12 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
         preferenceOrder.first { $0.runs(on: architecture, extensions) } ?? .portable
     }
 
-    /// Whether a CPU of `architecture` with `extensions` runs the set (and this build has it).
+    /// Whether a CPU of `architecture` with `extensions` runs the set, as its C table declares
+    /// (and this build has it).
     package func runs(on architecture: CPUFeatures.Architecture, _ extensions: CPUFeatures.Extensions) -> Bool {
-        let required: (CPUFeatures.Architecture?, CPUFeatures.Extensions) = switch self {
-        case .portable: (nil, [])
-        case .avx2: (.x86_64, [.avx2])
-        case .avxVNNI: (.x86_64, [.avx2, .avxVNNI])
-        case .avx512VNNI, .avxVNNIOnAVX512: (.x86_64, [.avx2, .avx512f, .avx512bw, .avx512vl, .avx512vnni])
-        case .neon: (.arm64, [.neon])
-        case .dotProduct: (.arm64, [.neon, .dotProduct])
-        case .i8mm: (.arm64, [.neon, .dotProduct, .i8mm])
-        }
-        return (required.0 ?? architecture) == architecture && extensions.isSuperset(of: required.1)
-            && swiftdarknet_integer_kernel_set(rawValue) != nil
+        guard let table = swiftdarknet_integer_kernel_set(rawValue) else { return false }
+        return CPUFeatures.runs(declaredArchitecture: table.pointee.architecture,
+                                required: table.pointee.required_extensions, on: architecture, extensions)
     }
 
     /// The fastest set the running CPU executes.
@@ -68,7 +61,7 @@ package enum IntegerKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     /// Smallest K whose weights a plan quantizes to 7 bits where the fastest set is `.avx2`
     /// (and, in `Int8FloatLayers.default`, the smallest K such a CPU runs in integers at all):
     /// YOLOv3-tiny's 3x3 convolutions from 256 channels up. Measured with its real weights
-    /// (Sources/Darknet/Precision/README.md): from 1024 up, the accuracy bounds held with no
+    /// (Sources/Darknet/Arithmetic/README.md): from 1024 up, the accuracy bounds held with no
     /// margin left; from 2304 up, with margin, at the same speed within the noise.
     package static let narrowDepth = 2304
 

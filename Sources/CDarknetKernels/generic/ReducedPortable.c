@@ -1,0 +1,64 @@
+/*
+ * The portable bfloat16 set: VDPBF16PS's arithmetic in plain C (reduced.h), the reference the
+ * SIMD sets match bit for bit, and the packing every set shares.
+ */
+#include "CDarknetKernels/reduced.h"
+
+#include <stddef.h>
+
+/* A float32 whose exponent is zero (a denormal) becomes signed zero. */
+static inline float flushed(float value) {
+    union { float f; uint32_t u; } bits = { value };
+    if ((bits.u & 0x7f800000u) == 0) bits.u &= 0x80000000u;
+    return bits.f;
+}
+
+/* The value of one half of a pair, denormals read as zero. */
+static inline float operand(uint32_t pair, int high) {
+    return flushed(swiftdarknet_float_from_bf16((uint16_t)(high ? pair >> 16 : pair & 0xffffu)));
+}
+
+static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
+    for (long p = 0; p < (k + 1) / 2; p++) {
+        const float *even = b + 2 * p * ldb, *odd = 2 * p + 1 < k ? even + ldb : NULL;
+        for (long j = 0; j < columns; j++) {
+            uint32_t low = swiftdarknet_bf16_from_float(even[j]);
+            uint32_t high = odd ? swiftdarknet_bf16_from_float(odd[j]) : 0;
+            pairs[p * columns + j] = low | high << 16;
+        }
+    }
+}
+
+void swiftdarknet_bf16_pack_weights(const float *a, long m, long k, uint32_t *pairs) {
+    const long count = (k + 1) / 2;
+    for (long i = 0; i < m; i++) {
+        for (long p = 0; p < count; p++) {
+            uint32_t low = swiftdarknet_bf16_from_float(a[i * k + 2 * p]);
+            uint32_t high = 2 * p + 1 < k ? swiftdarknet_bf16_from_float(a[i * k + 2 * p + 1]) : 0;
+            pairs[i * count + p] = low | high << 16;
+        }
+    }
+}
+
+static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
+                          float *c, long ldc) {
+    for (long i = 0; i < m; i++) {
+        for (long j = 0; j < columns; j++) {
+            float sum = 0;
+            for (long p = 0; p < pairs; p++) {
+                uint32_t w = weights[i * pairs + p], x = packed[p * columns + j];
+                sum = flushed(sum + flushed(operand(w, 1) * operand(x, 1)));
+                sum = flushed(sum + flushed(operand(w, 0) * operand(x, 0)));
+            }
+            c[i * ldc + j] = sum;
+        }
+    }
+}
+
+const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable = {
+    .name = "portable",
+    .architecture = SWIFTDARKNET_ARCH_OTHER,
+    .required_extensions = 0,
+    .pack = pack_portable,
+    .gemm = gemm_portable,
+};

@@ -1,0 +1,104 @@
+import CDarknetKernels
+@testable import Darknet
+import TestSupport
+import XCTest
+
+/// The bfloat16 kernels (`CDarknetKernels/reduced.h`): every SIMD set gives the portable set's
+/// bits (VDPBF16PS's arithmetic written out in C), the portable set is within the stated bound of
+/// the exact sums of the rounded operands, and the rounding is VCVTNEPS2BF16's.
+final class BFloat16KernelTests: XCTestCase {
+    /// The sets this CPU runs besides the portable one; a line says which were not exercised.
+    private var simdSets: [ReducedKernels] {
+        let sets = ReducedKernels.allCases.filter { $0 != .portable && $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
+        let missing = ReducedKernels.allCases.filter { $0 != .portable && !sets.contains($0) }
+        if !missing.isEmpty {
+            print("BFloat16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
+                  + missing.map { "\($0.rawValue)" }.joined(separator: ", "))
+        }
+        return sets
+    }
+
+    /// Rounding: to nearest even at the 16th bit, ties included; denormals to signed zero; NaNs quiet.
+    func testRoundingIsVCVTNEPS2BF16s() {
+        func bf16(_ bits: UInt32) -> UInt16 { swiftdarknet_bf16_from_float(Float(bitPattern: bits)) }
+        XCTAssertEqual(bf16(0x3F80_0000), 0x3F80)                  // 1
+        XCTAssertEqual(bf16(0x3F80_8000), 0x3F80)                  // tie, even stays
+        XCTAssertEqual(bf16(0x3F81_8000), 0x3F82)                  // tie, odd rounds up
+        XCTAssertEqual(bf16(0x3F80_8001), 0x3F81)                  // above the tie
+        XCTAssertEqual(bf16(0x7F7F_FFFF), 0x7F80)                  // the largest float rounds to infinity
+        XCTAssertEqual(bf16(0x0000_0001), 0x0000)                  // denormal
+        XCTAssertEqual(bf16(0x8040_0000), 0x8000)                  // negative denormal
+        XCTAssertEqual(bf16(0x7FA0_0001), 0x7FE0)                  // signalling NaN made quiet
+        XCTAssertEqual(bf16(0xFF80_0000), 0xFF80)                  // -infinity
+    }
+
+    /// Packing on each SIMD set equals the portable packing (the hardware's rounding), over
+    /// values with every kind of tail and special value.
+    func testPackingMatchesThePortableSetBitForBit() {
+        var random = TestRandom(seed: 16)
+        for (k, columns) in [(1, 1), (2, 16), (3, 17), (27, 33), (64, 47), (9, 100)] {
+            var values = (0..<k * columns).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
+            values[0] = .nan
+            if values.count > 3 { values[1] = .infinity; values[2] = Float(bitPattern: 1); values[3] = 1.00390625 }
+            let portable = pack(values, k: k, columns: columns, on: .portable)
+            for set in simdSets {
+                XCTAssertEqual(pack(values, k: k, columns: columns, on: set), portable, "\(set), k \(k), columns \(columns)")
+            }
+        }
+    }
+
+    /// The GEMM on each SIMD set equals the portable one bit for bit, over shapes that exercise
+    /// every row and column tail; the portable one is within `bound` of exact sums.
+    func testGEMMMatchesThePortableSetAndTheExactSums() {
+        var random = TestRandom(seed: 61)
+        for (m, k, columns) in [(1, 1, 1), (3, 5, 17), (8, 27, 48), (13, 64, 49), (16, 576, 96), (255, 256, 169), (4, 9, 1000), (9, 4608, 20)] {
+            let a = (0..<m * k).map { _ in (random.unit() - 0.5) * 4 }
+            let b = (0..<k * columns).map { _ in (random.unit() - 0.3) * 8 }
+            let portable = gemm(a, b, m: m, k: k, columns: columns, on: .portable)
+            for set in simdSets {
+                let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
+                XCTAssertTrue(simd.elementsEqual(portable) { $0.bitPattern == $1.bitPattern },
+                              "\(set) differs from portable at m \(m), k \(k), columns \(columns)")
+            }
+            // Exact sums of the bfloat16 operands in double: float32 summation of K products
+            // errs by at most K ulps of the sum of magnitudes.
+            let rounded = { (x: Float) in Double(swiftdarknet_float_from_bf16(swiftdarknet_bf16_from_float(x))) }
+            for i in 0..<m {
+                for j in 0..<columns {
+                    var exact = 0.0, magnitude = 0.0
+                    for p in 0..<k {
+                        let product = rounded(a[i * k + p]) * rounded(b[p * columns + j])
+                        exact += product
+                        magnitude += abs(product)
+                    }
+                    let bound = Double(k) * Double(Float.ulpOfOne) * magnitude
+                    XCTAssertLessThanOrEqual(abs(Double(portable[i * columns + j]) - exact), bound, "m \(m) k \(k) (\(i), \(j))")
+                }
+            }
+        }
+    }
+
+    private func pack(_ values: [Float], k: Int, columns: Int, on set: ReducedKernels) -> [UInt32] {
+        var pairs = [UInt32](repeating: 0xDEAD_BEEF, count: (k + 1) / 2 * columns)
+        values.withUnsafeBufferPointer { values in
+            pairs.withUnsafeMutableBufferPointer { set.functions.pointee.pack(values.baseAddress!, k, columns, columns, $0.baseAddress!) }
+        }
+        return pairs
+    }
+
+    private func gemm(_ a: [Float], _ b: [Float], m: Int, k: Int, columns: Int, on set: ReducedKernels) -> [Float] {
+        let pairs = (k + 1) / 2
+        var weights = [UInt32](repeating: 0, count: m * pairs)
+        a.withUnsafeBufferPointer { a in weights.withUnsafeMutableBufferPointer { swiftdarknet_bf16_pack_weights(a.baseAddress!, m, k, $0.baseAddress!) } }
+        let packed = pack(b, k: k, columns: columns, on: set)
+        var c = [Float](repeating: .nan, count: m * columns)
+        weights.withUnsafeBufferPointer { w in
+            packed.withUnsafeBufferPointer { x in
+                c.withUnsafeMutableBufferPointer {
+                    set.functions.pointee.gemm(w.baseAddress!, m, pairs, x.baseAddress!, columns, $0.baseAddress!, columns)
+                }
+            }
+        }
+        return c
+    }
+}
