@@ -31,7 +31,7 @@ final class ServerMetrics: @unchecked Sendable {
         let arithmetic: String
     }
 
-    /// Metrics of a server with `models` (name, arithmetic: "float32" or "int8", load time).
+    /// Metrics of a server with `models` (name, arithmetic as `ServedModel.arithmetic` names it, load time).
     init(models: [(name: String, arithmetic: String, loadSeconds: Double)]) {
         self.models = models
     }
@@ -121,7 +121,7 @@ final class ServerMetrics: @unchecked Sendable {
         for model in models {
             out.append("swiftdarknet_model_load_seconds{model=\"\(escape(model.name))\"} \(formatNumber(model.loadSeconds))")
         }
-        family("swiftdarknet_model_info", "gauge", "1 for each model served at start, with its arithmetic (float32 or int8).")
+        family("swiftdarknet_model_info", "gauge", "1 for each model served at start, with the arithmetic its layers compute in (float32, bfloat16, int8, ...).")
         for model in models {
             out.append("swiftdarknet_model_info{model=\"\(escape(model.name))\",arithmetic=\"\(escape(model.arithmetic))\"} 1")
         }

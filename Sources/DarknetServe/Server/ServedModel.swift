@@ -32,9 +32,13 @@ public struct ServedModel: Sendable {
         self.files = files
     }
 
-    /// The convolutions' arithmetic: "int8" when the plan runs any convolution in integers, else
-    /// "float32" (the metrics' `arithmetic` label).
-    public var arithmetic: String { detector.network.plan.integerConvolutions.all > 0 ? "int8" : "float32" }
+    /// The arithmetic the plan's layers compute in besides float32 (`bfloat16`, `int8`, or
+    /// `int16+int8` for int8 with 16-bit layers), or `float32` when there is none: the metrics'
+    /// and the status page's `arithmetic`.
+    public var arithmetic: String {
+        let reduced = Set(detector.network.plan.layers.map(\.arithmetic)).subtracting([.float32])
+        return reduced.isEmpty ? "float32" : reduced.map(\.rawValue).sorted().joined(separator: "+")
+    }
 
     /// Whether Frigate's `model_name` (the file name of its `model.path`) means this model: its
     /// name, alone or with `.weights`, `.tar` or `.cfg`, or its weights file's name.
