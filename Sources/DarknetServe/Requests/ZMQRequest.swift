@@ -7,6 +7,14 @@ import Foundation
 ///   `model.path`) served here, and loaded?
 /// - `[{"model_data": true, "model_name": NAME}, BYTES]`: the file itself, to save and load.
 /// - `[{"shape", "dtype", "model_type"}, TENSOR]`: see `TensorRequest`.
+///
+/// ```swift
+/// switch try ZMQRequest(frames: frames, count: frames.count, maxPixels: 50_000_000) {
+/// case .modelRequest(let name): print("is \(name) served?")
+/// case .modelData(let name, let bytes): print("\(name): \(bytes.count) bytes to load")
+/// case .tensor(let tensor): print("\(tensor.width) x \(tensor.height)")
+/// }
+/// ```
 public enum ZMQRequest: Sendable {
     case modelRequest(name: String)
     case modelData(name: String, bytes: [UInt8])
