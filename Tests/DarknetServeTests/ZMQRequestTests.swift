@@ -1,5 +1,6 @@
 @testable import DarknetServe
 import Foundation
+import TestSupport
 import XCTest
 
 /// Reading Frigate's ZMQ messages (the handshake and tensors told apart, names checked) and the
@@ -63,6 +64,31 @@ final class ZMQRequestTests: XCTestCase {
                 XCTAssertTrue(String(describing: error).contains(message), "\(error)")
             }
         }
+    }
+
+    func testFrigateNamesAndEachPeersModel() throws {
+        let detector = try ServeFixtures.detector()
+        let files = ServedModel.Files(cfg: URL(fileURLWithPath: "/m/yolov3-tiny.cfg"), weights: URL(fileURLWithPath: "/m/tiny-2024.weights"), names: nil)
+        let first = ServedModel(name: "yolov3-tiny", detector: detector, loadSeconds: 0, files: files)
+        let second = ServedModel(name: "plates", detector: detector, loadSeconds: 0)
+        for name in ["yolov3-tiny", "yolov3-tiny.weights", "yolov3-tiny.tar", "yolov3-tiny.cfg", "tiny-2024.weights"] {
+            XCTAssertTrue(first.answers(frigateName: name), name)
+        }
+        for name in ["yolov3.weights", "yolov3-tiny.onnx", "yolov3-tiny.weights.tar", "tiny-2024.cfg"] {
+            XCTAssertFalse(first.answers(frigateName: name), name)
+        }
+        let models = FrigateModels(served: [first, second], directory: nil)
+        XCTAssertEqual(try models.find("plates.tar")?.name, "plates")
+        XCTAssertNil(try models.find("other.tar"), "not served, and no directory to find it in")
+        XCTAssertThrowsError(try models.save("other.tar", bytes: [1, 2, 3])) { XCTAssertEqual($0 as? ModelTransferError, .noDirectory) }
+        // A peer gets the model its handshake chose; one that never shook hands, the first.
+        models.use(second, for: [0])
+        XCTAssertEqual(models.model(for: [0]).name, "plates")
+        XCTAssertEqual(models.model(for: [1]).name, "yolov3-tiny")
+        // Each socket reset is a new peer: the oldest are forgotten past the bound.
+        for peer in 1...FrigateModels.maximumPeers { models.use(second, for: [UInt8(peer & 255), UInt8(peer >> 8)]) }
+        XCTAssertEqual(models.model(for: [0]).name, "yolov3-tiny", "forgotten")
+        XCTAssertEqual(models.model(for: [UInt8(FrigateModels.maximumPeers & 255), UInt8(FrigateModels.maximumPeers >> 8)]).name, "plates")
     }
 
     /// A ustar archive of `members` (name, type flag, bytes), ended by two zero blocks.
