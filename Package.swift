@@ -117,7 +117,9 @@ let package = Package(
         ),
 
         // MARK: Executables
-        .target(name: "CommandLineKit"),
+        // Option parsing and help, and the flag groups both tools share (PrecisionFlags: int8 needs
+        // Darknet's calibration and DarknetImage's image files).
+        .target(name: "CommandLineKit", dependencies: ["Darknet", "DarknetImage"]),
         // Image batches for the command-line tools: inputs, the overlapped pipeline, output files.
         .target(
             name: "BatchDetection",

@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import Foundation
@@ -56,7 +55,7 @@ struct BenchOptions {
         seed = UInt64(try arguments.int("seed", default: 1, range: 0...Int(Int32.max)))
         let size = try arguments.int("size", default: 0, range: 0...8192)
         self.size = size == 0 ? nil : size
-        threads = try arguments.int("threads", default: 1, range: 1...256)
+        threads = try arguments.int("threads", default: min(256, AvailableCores.count), range: 1...256)
         runs = try arguments.int("runs", default: 20, range: 1...100_000)
         warmup = try arguments.int("warmup", default: 3, range: 0...1000)
         image = arguments.string("image").map { URL(fileURLWithPath: $0) }

@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -8,14 +7,16 @@ import Foundation
 /// `darknet-bench`: load time, forward and detect (or classify) latency, GFLOPS, peak memory and a
 /// per-layer profile for any Darknet cfg (with its weights or seeded random ones).
 let usage = """
-    usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads 1] [--runs 20]
+    usage: darknet-bench --cfg FILE (--weights FILE | --random) [--size 416] [--threads N] [--runs 20]
                          [--warmup 3] [--image FILE] [--seed 1] [--json] [--no-layers] [--serve] [--batch DIR]
                          [--live FPS [--frames 300] [--policy latest|every|stride:N]]
                          [--video FILE [--frames N] [--policy every|latest|stride:N]
                                        [--input-format NAME] [--input-option KEY=VALUE ...]] [--contend] [--fixed-threads]
                          [--memory-limit MIB]
-                         [--precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
+                         [--precision bf16|auto | --precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
+      --threads    threads for each forward pass (default: the cores this process may use, its CPU affinity
+                   and cgroup quota: \(AvailableCores.count) here)
       --size       network input width and height (default: the cfg's)
       --memory-limit  MiB the network may plan for weights, activations and scratch (default 4096;
                    yolov4-p6 at 1280x1280 needs 4.5 GB)

@@ -22,7 +22,8 @@ public struct BatchDetector: Sendable {
     public let lookAhead: Int
     /// Images run at once, each on its own thread (1: one at a time, with `lookAhead`).
     public let jobs: Int
-    /// Decodes a file (default: `PlanarImage(contentsOf:)`, any format it reads).
+    /// Decodes a file (default: `PlanarImage(contentsOf:channels:)` with the network input's
+    /// channel count: colour, or for a greyscale network the grey AlexeyAB's darknet loads).
     public let load: @Sendable (String) throws -> PlanarImage
 
     /// A batch runner; `lookAhead` below 0 counts as 0 (sequential), `jobs` below 1 as 1.
@@ -30,12 +31,13 @@ public struct BatchDetector: Sendable {
     /// one `run` hands over, so a folder of large photos holds about `jobs + 1` of them in
     /// memory; `lookAhead` is not used.
     public init(detector: Detector, options: DetectionOptions, lookAhead: Int = 1, jobs: Int = 1,
-                load: @escaping @Sendable (String) throws -> PlanarImage = { try PlanarImage(contentsOf: URL(fileURLWithPath: $0)) }) {
+                load: (@Sendable (String) throws -> PlanarImage)? = nil) {
         self.detector = detector
         self.options = options
         self.lookAhead = max(0, lookAhead)
         self.jobs = max(1, jobs)
-        self.load = load
+        let channels = detector.network.inputShape.channels == 1 ? 1 : 3  // others: colour, refused by the detector
+        self.load = load ?? { try PlanarImage(contentsOf: URL(fileURLWithPath: $0), channels: channels) }
     }
 
     /// Detects objects in every image of `paths`, calling `each` once per image in input order

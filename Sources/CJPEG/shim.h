@@ -27,7 +27,7 @@ typedef struct {
     int status;
     unsigned int width;        /* output size after jpeg_read_header */
     unsigned int height;
-    int components;            /* 3 (RGB) or 4 (CMYK as stored, Adobe-inverted if so) */
+    int components;            /* 3 (RGB), 1 (grey output asked for) or 4 (CMYK as stored, Adobe-inverted if so) */
     int premature_end;         /* the data ended before the EOI marker */
     int missing_data;          /* an entropy-coded segment ran out of bits (JWRN_HIT_MARKER) */
     int multiple_scans;        /* progressive or multi-scan: a missing end may be missing scans */
@@ -73,8 +73,10 @@ static inline void sd_jpeg_free(void *pointer) {
  * Decodes a whole JPEG from memory the way OpenCV 4.x imread(IMREAD_COLOR) does with
  * libjpeg-turbo: default decompression parameters (JDCT_ISLOW, fancy upsampling), output
  * JCS_RGB for 1- and 3-component images (grey is replicated by libjpeg), JCS_CMYK for
- * 4-component ones. Refuses images whose header exceeds max_dimension per side or max_pixels
- * in area before allocating anything for pixels.
+ * 4-component ones; with grey set, JCS_GRAYSCALE for 1- and 3-component images (libjpeg's
+ * own grey output, the luma component as decoded: what imread(IMREAD_GRAYSCALE) gives).
+ * Refuses images whose header exceeds max_dimension per side or max_pixels in area before
+ * allocating anything for pixels.
  */
 /* Routes libjpeg's errors and messages to `err` (longjmp, counted warnings, kept text). */
 static inline struct jpeg_error_mgr *sd_jpeg_install_error_manager(sd_jpeg_error_mgr *err, sd_jpeg_result *result) {
@@ -88,7 +90,7 @@ static inline struct jpeg_error_mgr *sd_jpeg_install_error_manager(sd_jpeg_error
 
 static inline int sd_jpeg_decode(const unsigned char *data, unsigned long size,
                                  unsigned long long max_pixels, unsigned int max_dimension,
-                                 sd_jpeg_result *result) {
+                                 int grey, sd_jpeg_result *result) {
     struct jpeg_decompress_struct cinfo;
     sd_jpeg_error_mgr err;
     unsigned char *volatile pixels = NULL;
@@ -122,6 +124,9 @@ static inline int sd_jpeg_decode(const unsigned char *data, unsigned long size,
     if (cinfo.num_components == 4) {
         cinfo.out_color_space = JCS_CMYK;
         cinfo.out_color_components = 4;
+    } else if (grey) {
+        cinfo.out_color_space = JCS_GRAYSCALE;
+        cinfo.out_color_components = 1;
     } else {
         cinfo.out_color_space = JCS_RGB;
         cinfo.out_color_components = 3;

@@ -10,13 +10,16 @@ import Darknet
 /// does. The EXIF orientation from the first APP1 segment is applied. Samples become
 /// `Float(Double(v) / 255.0)`, planar RGB: the values Darknet's `load_image_color` produces.
 enum JPEGDecoder {
-    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits) throws(ImageFileError) -> PlanarImage {
+    /// The image as planar RGB, or with `grey` as one channel of libjpeg's own grey output
+    /// (`JCS_GRAYSCALE`: the decoded luma, what OpenCV's `imread(IMREAD_GRAYSCALE)` returns);
+    /// a CMYK image comes out in colour either way.
+    static func decode(_ bytes: [UInt8], path: String, limits: DecodeLimits, grey: Bool = false) throws(ImageFileError) -> PlanarImage {
         let header = ImageHeader(jpeg: bytes)
         try header.check(limits, path: path)
 
         var result = sd_jpeg_result()
         let status = bytes.withUnsafeBufferPointer { buffer in
-            sd_jpeg_decode(buffer.baseAddress, UInt(buffer.count), limits.cMaxPixels, limits.cMaxDimension, &result)
+            sd_jpeg_decode(buffer.baseAddress, UInt(buffer.count), limits.cMaxPixels, limits.cMaxDimension, grey ? 1 : 0, &result)
         }
         defer { sd_jpeg_free(result.pixels) }
         try DecoderStatus.check(status, path: path, format: "JPEG", width: Int(result.width), height: Int(result.height),
@@ -28,7 +31,7 @@ enum JPEGDecoder {
             throw .corrupt(path: path, reason: "JPEG data ends before the image does (truncated file)")
         }
         guard let pixels = result.pixels, result.width > 0, result.height > 0,
-              result.components == 3 || result.components == 4 else {
+              result.components == 3 || result.components == 4 || (grey && result.components == 1) else {
             throw .corrupt(path: path, reason: "libjpeg returned no usable pixels")
         }
         return try PlanarImage.decoded(pixels: pixels, width: Int(result.width), height: Int(result.height),

@@ -57,8 +57,15 @@ extension PlanarImage {
     /// bytes (`PixelConversion.planarRGB`), turned upright by `orientation`.
     static func decoded(pixels: UnsafePointer<UInt8>, width: Int, height: Int, components: Int = 3,
                         orientation: EXIFOrientation? = nil, path: String) throws(ImageFileError) -> PlanarImage {
-        let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: components)
-        let image = try decoded(planes: planes, width: width, height: height, path: path)
+        let image: PlanarImage
+        if components == 1 {
+            let lut = ByteToFloat.table
+            image = try decoded(planes: (0..<(width * height)).map { lut[Int(pixels[$0])] }, width: width, height: height,
+                                channels: 1, path: path)
+        } else {
+            let planes = PixelConversion.planarRGB(from: pixels, width: width, height: height, components: components)
+            image = try decoded(planes: planes, width: width, height: height, path: path)
+        }
         return orientation.map { image.applying($0) } ?? image
     }
 
@@ -71,9 +78,10 @@ extension PlanarImage {
     }
 
     /// The core's error named with the file (`ImageFileError.invalidImage`).
-    private static func decoded(planes: [Float], width: Int, height: Int, path: String) throws(ImageFileError) -> PlanarImage {
+    private static func decoded(planes: [Float], width: Int, height: Int, channels: Int = 3,
+                                path: String) throws(ImageFileError) -> PlanarImage {
         do {
-            return try PlanarImage(width: width, height: height, channels: 3, pixels: planes)
+            return try PlanarImage(width: width, height: height, channels: channels, pixels: planes)
         } catch {
             throw .invalidImage(path: path, error)
         }

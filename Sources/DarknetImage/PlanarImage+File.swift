@@ -28,10 +28,86 @@ extension PlanarImage {
         let path = url.path
         // Nothing within the limit needs more than 8 bytes per pixel stored raw, nor 24 as
         // plain-text Netpbm ("65535 " per sample).
-        let (scaled, overflow) = max(0, maxPixels).multipliedReportingOverflow(by: 24)
-        let maxBytes = overflow ? Int.max : scaled + (1 << 20)
-        let bytes = try FileIO.readFile(path: path, maxBytes: maxBytes)
+        let bytes = try FileIO.readFile(path: path, maxBytes: Self.maxFileBytes(maxPixels))
         try self.init(bytes: bytes, path: path, maxPixels: maxPixels)
+    }
+
+    /// Decodes the image file at `url` with `channels` channels, as AlexeyAB's darknet loads an
+    /// image for a network of that many input channels (`load_image(file, 0, 0, net.c)`, built
+    /// with OpenCV): 3 is ``init(contentsOf:maxPixels:)``; 1 is OpenCV's
+    /// `imread(IMREAD_GRAYSCALE)`, byte for byte.
+    ///
+    /// For one channel, a JPEG is decoded to libjpeg's own grey (the luma as stored, no RGB
+    /// round trip); an 8-bit PNG goes through libpng's `rgb_to_gray` with OpenCV's weights
+    /// 0.299 and 0.587 (`(9797 R + 19234 G + 3737 B) >> 15`); any other format is decoded in
+    /// colour and converted with OpenCV's `cvtColor(COLOR_BGR2GRAY)` (`(4899 R + 9617 G + 1868 B
+    /// + 8192) >> 14`). A grey file gives its own values either way. (A 16-bit PNG and a CMYK JPEG
+    /// take the colour route: OpenCV's exact handling of those is not reproduced.)
+    ///
+    /// ```swift
+    /// let grey = try PlanarImage(contentsOf: photoURL, channels: detector.network.inputShape.channels)
+    /// ```
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - channels: 1 or 3, the network input's channel count.
+    ///   - maxPixels: as ``init(contentsOf:maxPixels:)``.
+    /// - Throws: `ArgumentError` naming `channels` for another count; the `ImageFileError`s of
+    ///   ``init(contentsOf:maxPixels:)``.
+    public init(contentsOf url: URL, channels: Int, maxPixels: Int = 100_000_000) throws {
+        try ArgumentError.require(channels == 1 || channels == 3, "channels", channels, expected: "1 or 3")
+        guard channels == 1 else {
+            try self.init(contentsOf: url, maxPixels: maxPixels)
+            return
+        }
+        guard url.isFileURL else {
+            throw ImageFileError.unreadable(path: url.absoluteString, reason: "not a file URL")
+        }
+        let bytes = try FileIO.readFile(path: url.path, maxBytes: Self.maxFileBytes(maxPixels))
+        self = try Self.greyscale(bytes: bytes, path: url.path, maxPixels: maxPixels)
+    }
+
+    /// `init(contentsOf:channels:maxPixels:)` for an image held in memory; errors name
+    /// ``inMemoryPath``.
+    public init(data: [UInt8], channels: Int, maxPixels: Int = 100_000_000) throws {
+        try ArgumentError.require(channels == 1 || channels == 3, "channels", channels, expected: "1 or 3")
+        self = channels == 1 ? try Self.greyscale(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
+                             : try PlanarImage(data: data, maxPixels: maxPixels)
+    }
+
+    /// `init(data:channels: 1)` with its one error type, for callers with typed throws.
+    package init(greyscaleData data: [UInt8], maxPixels: Int) throws(ImageFileError) {
+        self = try Self.greyscale(bytes: data, path: Self.inMemoryPath, maxPixels: maxPixels)
+    }
+
+    /// One channel, as `imread(IMREAD_GRAYSCALE)` reads `bytes`.
+    private static func greyscale(bytes: [UInt8], path: String, maxPixels: Int) throws(ImageFileError) -> PlanarImage {
+        guard !bytes.isEmpty else { throw .unreadable(path: path, reason: "the file is empty") }
+        let format = ImageFormat(sniffing: bytes)
+        if format == .jpeg {
+            let image = try JPEGDecoder.decode(bytes, path: path, limits: DecodeLimits(maxPixels: maxPixels), grey: true)
+            if image.channels == 1 { return image }
+            return image.openCVGrey(pngWeights: false)  // CMYK
+        }
+        let colour = try PlanarImage(bytes: bytes, path: path, maxPixels: maxPixels)
+        return colour.openCVGrey(pngWeights: format == .png)
+    }
+
+    /// Bytes a file within `maxPixels` can need (see `init(contentsOf:maxPixels:)`).
+    private static func maxFileBytes(_ maxPixels: Int) -> Int {
+        let (scaled, overflow) = max(0, maxPixels).multipliedReportingOverflow(by: 24)
+        return overflow ? Int.max : scaled + (1 << 20)
+    }
+
+    /// This RGB image in one channel with OpenCV's integer weights: libpng's `rgb_to_gray`
+    /// (`pngWeights`) or `cvtColor(COLOR_BGR2GRAY)`.
+    private func openCVGrey(pngWeights: Bool) -> PlanarImage {
+        let area = width * height, lut = ByteToFloat.table
+        let byte = { (value: Float) in Int((value * 255).rounded()) }
+        let grey = (0..<area).map { i in
+            let (r, g, b) = (byte(pixels[i]), byte(pixels[area + i]), byte(pixels[2 * area + i]))
+            return lut[pngWeights ? (9797 * r + 19234 * g + 3737 * b) >> 15 : (4899 * r + 9617 * g + 1868 * b + 8192) >> 14]
+        }
+        return PlanarImage(validatedWidth: width, height: height, channels: 1, pixels: grey)
     }
 
     /// Decodes an image held in memory (format taken from its first bytes).

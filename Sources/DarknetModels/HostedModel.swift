@@ -1,3 +1,4 @@
+import Darknet
 import Foundation
 
 /// The three files of a Darknet model.
@@ -10,15 +11,40 @@ public enum ModelFileRole: String, Sendable, Codable, CodingKeyRepresentable, Ca
 }
 
 /// Where one file of a hosted model lives: an `http://`, `https://` or `file://` URL, and the
-/// SHA-256 it must have (lower- or upper-case hex), if known.
+/// SHA-256 it must have (64 hex digits, lower- or upper-case), if known.
+///
+/// ```swift
+/// let cfg = RemoteFile(cfgURL)                                      // any content of the right size
+/// let weights = try RemoteFile(weightsURL, sha256: "8c9a...64 hex digits")  // checked when made
+/// ```
 public struct RemoteFile: Sendable, Equatable {
     /// The file's URL.
     public var url: URL
-    /// The expected SHA-256 in hex; `nil` accepts any content (sizes are still checked).
-    public var sha256: String?
+    /// The expected SHA-256 in lower-case hex; `nil` accepts any content (sizes are still
+    /// checked). Set by the initialiser, which refuses a malformed digest.
+    public private(set) var sha256: String?
 
-    /// A file at `url`, optionally with the SHA-256 (hex) it must have.
-    public init(_ url: URL, sha256: String? = nil) {
+    /// A file at `url` whose content is not known in advance.
+    /// - Parameter url: an `http://`, `https://` or `file://` URL.
+    public init(_ url: URL) {
+        self.url = url
+        sha256 = nil
+    }
+
+    /// A file at `url` that must have the SHA-256 `sha256`.
+    ///
+    /// The digest is checked here, before anything is downloaded: a typo is an error at once,
+    /// not after the whole file has arrived.
+    /// - Parameters:
+    ///   - url: an `http://`, `https://` or `file://` URL.
+    ///   - sha256: 64 hex digits (as `sha256sum` prints them, either case), or `nil` for any content.
+    /// - Throws: `ArgumentError` naming `sha256` when it is not 64 hex digits.
+    public init(_ url: URL, sha256: String?) throws(ArgumentError) {
+        if let sha256 {
+            let digits = sha256.unicodeScalars
+            try ArgumentError.require(digits.count == 64 && digits.allSatisfy { $0.properties.isASCIIHexDigit },
+                                      "sha256", "'\(sha256)'", expected: "64 hex digits (a SHA-256 as sha256sum prints it)")
+        }
         self.url = url
         self.sha256 = sha256?.lowercased()
     }

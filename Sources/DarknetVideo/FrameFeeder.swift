@@ -1,11 +1,20 @@
 import Darknet
 import Foundation
 
-/// `VideoFeed`'s engine, for any pipeline: decodes a video on a thread of its own and hands
-/// each frame to `consumer` (a `DetectionPipeline`, or the `ClassificationPipeline` of
-/// `swift-darknet classify-video`), finishing it at the end of the input, at the options'
-/// duration or frame limit, on `stop()`, or with the `VideoError` that ended reading.
-package final class FrameFeeder: @unchecked Sendable {
+/// `VideoFeed` for any pipeline: decodes a video on a thread of its own and hands each frame to
+/// a `DetectionPipeline` or a `ClassificationPipeline` (what `swift-darknet classify-video`
+/// feeds), finishing it at the end of the input, at the options' duration or frame limit, on
+/// `stop()`, or with the `VideoError` that ended reading; it keeps the latest frames for
+/// `takeFrame(_:)` as `VideoFeed` does.
+///
+/// ```swift
+/// let reader = try VideoReader(source: "clip.mp4")
+/// let pipeline = ClassificationPipeline(classifier: classifier, policy: .every)
+/// let feeder = FrameFeeder(reader: reader, pipeline: pipeline, options: VideoFeed.Options(keptFrames: 30))
+/// feeder.start()
+/// for try await result in pipeline.results { print(result.index, feeder.takeFrame(result.index) != nil) }
+/// ```
+public final class FrameFeeder: @unchecked Sendable {
     // Invariant: every `var` is read and written under `lock`.
     private let reader: VideoReader
     private let consumer: any FrameConsumer
@@ -19,6 +28,18 @@ package final class FrameFeeder: @unchecked Sendable {
     private var skipped = 0
     private var kept: [Int: VideoFrame] = [:]
 
+    /// A feeder of `reader`'s frames into `pipeline`; nothing is read before `start()`.
+    /// - Parameters:
+    ///   - reader: the video to decode.
+    ///   - pipeline: a `DetectionPipeline` or a `ClassificationPipeline`; its policy decides
+    ///     whether the decoder waits (`.every`) or never does (`.latest`).
+    ///   - options: when reading stops and how many frames are kept; a negative limit or count
+    ///     ends the pipeline's `results` with an `ArgumentError` when started.
+    public convenience init<Result>(reader: VideoReader, pipeline: FramePipeline<Result>,
+                                    options: VideoFeed.Options = VideoFeed.Options()) {
+        self.init(reader: reader, consumer: pipeline, options: options)
+    }
+
     /// A feeder of `reader`'s frames into `consumer`; nothing is read before `start()`.
     package init(reader: VideoReader, consumer: any FrameConsumer, options: VideoFeed.Options) {
         self.reader = reader
@@ -28,7 +49,7 @@ package final class FrameFeeder: @unchecked Sendable {
     }
 
     /// Starts decoding on a thread of the feed's own (once; later calls do nothing).
-    package func start() {
+    public func start() {
         let first = lock.withLock {
             defer { started = true }
             return !started
@@ -47,22 +68,22 @@ package final class FrameFeeder: @unchecked Sendable {
 
     /// Stops decoding (a Ctrl-C): the frames already in the consumer are still processed, and
     /// its `results` end without an error.
-    package func stop() {
+    public func stop() {
         lock.withLock { stopped = true }
         reader.cancel()
     }
 
     /// The error that ended reading early, if any (a `stop()` is none).
-    package var error: VideoError? { lock.withLock { failure } }
+    public var error: VideoError? { lock.withLock { failure } }
 
     /// Frames decoded so far.
-    package var framesRead: Int { lock.withLock { read } }
+    public var framesRead: Int { lock.withLock { read } }
 
     /// Frames decoded so far that the consumer's stride skips.
-    package var framesSkipped: Int { lock.withLock { skipped } }
+    public var framesSkipped: Int { lock.withLock { skipped } }
 
     /// Frame `index`, if it is still kept (`Options.keptFrames`); forgets it and every older frame.
-    package func takeFrame(_ index: Int) -> VideoFrame? {
+    public func takeFrame(_ index: Int) -> VideoFrame? {
         lock.withLock {
             let frame = kept[index]
             kept = kept.filter { $0.key > index }

@@ -11,7 +11,7 @@ struct ClassifierFlags {
             how many classes to report, the most probable first (default: 5; with --data, its
             top=, or 1 without one, as Darknet)
             """),
-        .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
+        ThreadsFlag.option(),
     ]
 
     let model: ModelOptions
@@ -27,7 +27,7 @@ struct ClassifierFlags {
         labelFiles = try LabelFiles(arguments: &arguments, names: model.names, darknetDefault: darknetDefault)
         plan = try PlanFlags(arguments: &arguments)
         top = arguments.string("top") == nil ? nil : try arguments.int("top", default: 5, range: 1...100_000)
-        threads = try arguments.int("threads", range: 1...256)
+        threads = try ThreadsFlag.read(&arguments)
     }
 
     /// How many classes to report: `--top`, else the `--data` file's `top=` (1 without one, as

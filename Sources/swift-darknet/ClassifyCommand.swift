@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -44,7 +43,7 @@ struct ClassifyCommand: Command {
         var failures = 0
         for path in prompts ? AnySequence(ImagePathPrompt(toStandardError: json)) : AnySequence(paths) {
             do {
-                let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path))
+                let image = try PlanarImage(contentsOf: URL(fileURLWithPath: path), channels: classifier.network.inputShape.channels == 1 ? 1 : 3)
                 let predictions = try classifier.classify(image, options: options)
                 if json {
                     print(ClassificationJSON.line(image: path, width: image.width, height: image.height,

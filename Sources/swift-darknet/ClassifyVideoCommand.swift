@@ -53,7 +53,7 @@ struct ClassifyVideoCommand: Command {
         let output = try out.map { try AnnotatedOutput(path: $0, reader: reader) }
         let pipeline = ClassificationPipeline(classifier: classifier, policy: source.policy(for: reader), options: options)
         // --out draws each result on its frame: the latest 120 frames are kept for it.
-        let feeder = FrameFeeder(reader: reader, consumer: pipeline,
+        let feeder = FrameFeeder(reader: reader, pipeline: pipeline,
                                  options: VideoFeed.Options(duration: source.duration, keptFrames: output != nil ? 120 : 0))
         let run = VideoRun(feed: feeder, output: output, json: json,
                            progress: VideoProgressLine(enabled: isatty(2) != 0 && !reader.kind.isLive),

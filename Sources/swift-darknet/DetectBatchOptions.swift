@@ -8,8 +8,8 @@ struct DetectBatchOptions {
         .value("out-json", "FILE", #"one JSON file in Darknet's -out format: [{"frame_id", "filename", "objects": [...]}]"#),
         .flag("save-labels", "a YOLO label file beside each image (IMAGE minus extension + .txt)"),
         .value("jobs", "N", default: "1", """
-            images run at once, each forward pass on --threads threads (for throughput on N
-            cores: --jobs N --threads 1); output order and results unchanged
+            images run at once, each forward pass on --threads threads (by default the cores
+            divided among them; for throughput on N cores: --jobs N); output order and results unchanged
             """),
     ])
     /// The help's words on images that fail.

@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -18,8 +17,8 @@ struct DetectCommand: Command {
     static let optionGroups = [
         ModelOptions.options([LabelFiles.option]),
         OptionGroup("detection", detectionFlags.options + [
-            .value("threads", "N", default: "1",
-                   "threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
+            ThreadsFlag.option("threads for each forward pass (results do not depend on it); with --tiles, tiles run at once",
+                               sharedBy: "--jobs"),
         ]),
         OptionGroup("output", [
             .flag("json", #"one line per image: {"image", "width", "height", "detections": [...]}"#),
@@ -45,13 +44,13 @@ struct DetectCommand: Command {
         options.tiling = try TilingFlags(arguments: &arguments).tiling
         self.options = options
         json = arguments.flag("json")
-        threads = try arguments.int("threads", range: 1...256)
         out = arguments.string("out").map { URL(fileURLWithPath: $0) }
         if let out, let format = ImageFormat(pathExtension: out.pathExtension), !format.isWritable {
             throw CLIError("--out \(out.path): annotated images are written as .png or .jpg, not .\(out.pathExtension)")
         }
         images = arguments.positionals
         batch = try DetectBatchOptions(arguments: &arguments)
+        threads = try ThreadsFlag.read(&arguments, sharing: batch.jobs)
         try batch.sources.requireImages(images)
         if batch.sources.prompts(images), batch.outJSON != nil {
             throw CLIError("--out-json needs IMAGE or --list: it is not written for paths typed at Darknet's prompt")

@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetEvaluation
@@ -19,7 +18,7 @@ struct EvaluationFlags {
             ]),
             ModelOptions.options(),
             OptionGroup("running", [
-                .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
+                ThreadsFlag.option(),
             ]),
             own,
             PlanFlags.options,
@@ -41,7 +40,7 @@ struct EvaluationFlags {
                                                             : "give --data instead of --names: it names the images to score and their classes")
         }
         self.data = data
-        threads = try arguments.int("threads", range: 1...256)
+        threads = try ThreadsFlag.read(&arguments)
     }
 
     /// The validation set, then the detector (a missing list or image fails before the weights load).

@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -21,7 +20,7 @@ struct ForwardCommand: Command {
         OptionGroup("output", [
             .value("dump", "DIR", "writes DIR/layerNNN.bin (float32 LE, CHW) and DIR/layers.json"),
             .value("layers", "yolo|all|i,j,k", default: "yolo", "which layers to dump"),
-            .value("threads", "N", default: "1", "threads for the forward pass"),
+            ThreadsFlag.option("threads for the forward pass (results do not depend on it)"),
         ]),
         PlanFlags.options,
         PrecisionFlags.options,
@@ -46,7 +45,7 @@ struct ForwardCommand: Command {
         }
         dump = arguments.string("dump").map { URL(fileURLWithPath: $0) }
         selection = try DumpSelection(arguments.stringOrDefault("layers") ?? "yolo")
-        threads = try arguments.int("threads", range: 1...256)
+        threads = try ThreadsFlag.read(&arguments)
         plan = try PlanFlags(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
     }
@@ -61,7 +60,8 @@ struct ForwardCommand: Command {
             tensors = try urls.map { try readFloats($0, expectedCount: network.inputShape.count) }
         case .image(let url):
             let shape = network.inputShape
-            tensors = [try PlanarImage(contentsOf: url).letterboxed(width: shape.width, height: shape.height).image.pixels]
+            tensors = [try PlanarImage(contentsOf: url, channels: shape.channels == 1 ? 1 : 3)
+                .letterboxed(width: shape.width, height: shape.height).image.pixels]
         }
         let layers = try selection.layers(in: network.plan)
         let session = InferenceSession(network: network, retaining: .layers(Set(layers)), threads: threads)

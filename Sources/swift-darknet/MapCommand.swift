@@ -10,7 +10,9 @@ struct MapCommand: Command {
     static let abstract = "score a detector on labelled images: AP per class and mAP, as darknet detector map"
     static let description = """
         default output: AlexeyAB's lines (AP, TP and FP per class; precision, recall, F1, TP, FP, FN and
-        average IoU at --thresh; the mAP), then COCO's mAP@[.50:.95]
+        average IoU at --thresh; the mAP over every class of the network), then the mAP over the classes
+        with labelled objects and their count, then COCO's mAP@[.50:.95] (which leaves out classes without
+        objects too)
         \(EvaluationFlags.letterboxHelp)
         """
     static let optionGroups = EvaluationFlags.optionGroups(OptionGroup("scoring", [

@@ -1,4 +1,4 @@
-import BatchDetection
+import CommandLineKit
 import Darknet
 import Foundation
 

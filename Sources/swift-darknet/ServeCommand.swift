@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetModels
@@ -45,8 +44,10 @@ struct ServeCommand: Command {
                    "float32 tensors' range: 1 (Frigate's input_dtype float) or 255 (float_denorm)"),
         ]),
         OptionGroup("work and limits", [
-            .value("workers", "N", default: "cores / --threads", "requests processed at once, each with a session of its own"),
-            .value("threads", "N", default: "1", "threads for each forward pass (results do not depend on it)"),
+            .value("workers", "N", "requests processed at once, each with a session of its own;\n"
+                   + "default: the cores this process may use (\(AvailableCores.count) here) divided by --threads"),
+            .value("threads", "N", "threads for each forward pass (results do not depend on it); default: 1,\n"
+                   + "or with --workers the cores this process may use (\(AvailableCores.count) here) divided by the workers"),
             .value("queue", "N", default: String(defaults.queueCapacity),
                    "requests that may wait for a worker; more get 503 with Retry-After (ZMQ: an error reply)"),
             .value("max-upload", "MIB", default: String(defaults.maxUploadBytes >> 20), "a request body or tensor may have (larger: 413)"),
@@ -79,7 +80,12 @@ struct ServeCommand: Command {
         detectorFlags = try DetectorFlags(arguments: &arguments)
         name = arguments.string("name")
         extraModels = try arguments.strings("model").map(ExtraModel.init(option:))
-        threads = try arguments.int("threads", range: 1...256)
+        // The cores are split over the workers: one thread each unless --workers leaves cores over.
+        if let workers = arguments.string("workers") {
+            threads = try ThreadsFlag.read(&arguments, sharing: Int(workers) ?? 1)  // a bad count is --workers' error below
+        } else {
+            threads = try arguments.int("threads", default: 1, range: 1...256)
+        }
         var c = ServerConfiguration()
         c.host = arguments.stringOrDefault("bind") ?? c.host
         c.port = try arguments.int("port", range: 0...65_535)
@@ -87,7 +93,7 @@ struct ServeCommand: Command {
         c.zmqModelDirectory = arguments.string("zmq-models").map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? ModelOptions.defaultCache.appendingPathComponent("frigate-models", isDirectory: true)
         c.detection = try Self.detectionFlags.read(&arguments)
-        c.workers = try arguments.int("workers", default: max(1, ProcessInfo.processInfo.activeProcessorCount / threads), range: 1...256)
+        c.workers = try arguments.int("workers", default: max(1, AvailableCores.count / threads), range: 1...256)
         c.queueCapacity = try arguments.int("queue", range: 0...100_000)
         c.maxUploadBytes = try arguments.int("max-upload", range: 1...4096) << 20
         c.maxPixels = try arguments.int("max-pixels", range: 1...1_000_000_000)

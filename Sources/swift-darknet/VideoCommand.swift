@@ -1,4 +1,3 @@
-import BatchDetection
 import CommandLineKit
 import Darknet
 import DarknetImage
@@ -26,8 +25,7 @@ struct VideoCommand: Command {
             .value("classes", "0,16|dog,cat", "only these classes (indices or labels)"),
             .flag("track", #"give each detection a track ID ("track" in --json), kept across frames"#),
             .value("smooth", "N", default: "0", "report each track's box averaged over its last N detections (implies --track)"),
-            .value("threads", "N", default: "1",
-                   "threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
+            ThreadsFlag.option("threads for each forward pass (results do not depend on it); with --tiles, tiles run at once"),
         ]),
         OptionGroup("output", [
             .flag("json", #"one line per processed frame: {"frame", "time", "detections": [...]}"#),
@@ -59,7 +57,7 @@ struct VideoCommand: Command {
         self.options = options
         classNames = arguments.string("classes").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
         json = arguments.flag("json")
-        threads = try arguments.int("threads", range: 1...256)
+        threads = try ThreadsFlag.read(&arguments)
         out = arguments.string("out")
         let smooth = try arguments.int("smooth", range: 0...10_000)
         let track = arguments.flag("track")

@@ -51,9 +51,18 @@ final class EvaluationCommandTests: XCTestCase {
         XCTAssertEqual(report.classes[16].averagePrecision, 1, "the dog is found in each copy")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         for key in ["map", "coco_map", "tp", "fp", "fn", "precision", "recall", "f1", "average_iou", "detections_count",
-                    "unique_truth_count", "classes", "options", "warnings"] {
+                    "unique_truth_count", "classes", "options", "warnings", "classes_with_objects", "map_classes_with_objects"] {
             XCTAssertNotNil(object[key], "key \(key)")
         }
+        // Only the dog is labelled: Darknet's mAP divides its AP by 80, the added value by 1.
+        XCTAssertEqual(report.meanAveragePrecision, 1.0 / 80, accuracy: 1e-12)
+        XCTAssertEqual(object["classes_with_objects"] as? Int, 1)
+        XCTAssertEqual(object["map_classes_with_objects"] as? Double, 1)
+        let text = try SwiftDarknetTool.run(["map", "--data", data.path, "--points", "101"] + model(), in: folder)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("\n mean average precision (mAP@0.50) = 0.012500, or 1.25 % \n"
+                                           + " mean average precision (mAP@0.50) over the 1 of 80 classes with labelled objects = 1.000000, or 100.00 % \n"
+                                           + " COCO mean average precision"), text.stdout)
         let classes = try XCTUnwrap(object["classes"] as? [[String: Any]])
         XCTAssertEqual(Set(classes[16].keys), ["class_id", "name", "ap", "truths", "detections", "tp", "fp", "average_iou", "coco_ap"])
         XCTAssertNil(classes[0]["coco_ap"], "no person labelled: no COCO AP")

@@ -64,7 +64,39 @@ final class ScoringEdgeCaseTests: XCTestCase {
         XCTAssertEqual(report.classes[0].cocoAveragePrecision ?? 0, 1, accuracy: 1e-15)
         XCTAssertEqual(report.classes.map(\.cocoAveragePrecision).dropFirst(), [nil, nil], "COCO leaves classes without objects out")
         XCTAssertEqual(report.cocoMeanAveragePrecision ?? 0, 1, accuracy: 1e-15)
+        XCTAssertEqual(report.classesWithObjects, 1)
+        XCTAssertEqual(report.meanAveragePrecisionOverClassesWithObjects, 1, "the one class with an object")
         try assertMatchesReferences(input)
+    }
+
+    /// The extra line: Darknet's mAP divides by all 4 classes; over the 2 with objects (APs 1
+    /// and 1/2: a miss ranked before the hit) it is 3/4. A class with detections but no object
+    /// (3) and one with nothing (1) are both left out; every AlexeyAB line is still printed.
+    func testMeanOverClassesWithObjectsLeavesTheOthersOut() throws {
+        let input = Input(classes: 4, images: [Input.Scored(width: 100, height: 100,
+            truths: [t(0, 0.5, 0.5, 0.4, 0.4), t(2, 0.25, 0.25, 0.2, 0.2)],
+            detections: [d(0, 0.9, 0.5, 0.5, 0.4, 0.4), d(2, 0.8, 0.75, 0.75, 0.1, 0.1), d(2, 0.7, 0.25, 0.25, 0.2, 0.2),
+                         d(3, 0.6, 0.5, 0.5, 0.4, 0.4)])])
+        let report = try input.report()
+        XCTAssertEqual(report.classes.map(\.averagePrecision), [1, 0, 0.5, 0])
+        XCTAssertEqual(report.meanAveragePrecision, 1.5 / 4, "Darknet's: every class")
+        XCTAssertEqual(report.classesWithObjects, 2)
+        XCTAssertEqual(report.meanAveragePrecisionOverClassesWithObjects, 0.75)
+        let lines = report.darknetText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let mAP = try XCTUnwrap(lines.firstIndex(of: " mean average precision (mAP@0.50) = 0.375000, or 37.50 % "), report.darknetText)
+        XCTAssertEqual(lines[mAP + 1], " mean average precision (mAP@0.50) over the 2 of 4 classes with labelled objects = 0.750000, or 75.00 % ")
+        XCTAssertTrue(lines[mAP + 2].hasPrefix(" COCO mean average precision (mAP@[.50:.95], 101 recall points) = "), lines[mAP + 2])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
+        XCTAssertEqual(json["classes_with_objects"] as? Int, 2)
+        XCTAssertEqual(json["map_classes_with_objects"] as? Double, 0.75)
+        try assertMatchesReferences(input)
+
+        let unlabelled = Input(classes: 2, images: [Input.Scored(width: 10, height: 10, truths: [], detections: [d(1, 0.9, 0.5, 0.5, 0.4, 0.4)])])
+        let none = try unlabelled.report()
+        XCTAssertEqual(none.classesWithObjects, 0)
+        XCTAssertNil(none.meanAveragePrecisionOverClassesWithObjects)
+        XCTAssertTrue(none.darknetText.contains(" mean average precision (mAP@0.50) over the 0 of 2 classes with labelled objects = none (no labelled objects) \n"),
+                      none.darknetText)
     }
 
     func testNoDetectionsAtAll() throws {

@@ -86,6 +86,25 @@ final class ModelDownloadTests: ModelTestCase {
         XCTAssertTrue(String(describing: error!).contains("tiny.weights"))
     }
 
+    /// A digest that is not 64 hex digits is refused when the `RemoteFile` is made, naming the
+    /// argument: nothing is requested from the server (the issue-56 case downloaded 35 MB first).
+    func testMalformedChecksumIsAnArgumentErrorWhenGiven() throws {
+        let url = server.url("tiny.weights")
+        for bad in ["xyz", String(repeating: "0", count: 63), String(repeating: "0", count: 65),
+                    String(repeating: "0", count: 63) + "g", " " + String(repeating: "a", count: 63)] {
+            XCTAssertThrowsError(try RemoteFile(url, sha256: bad), bad) { error in
+                XCTAssertEqual(error as? ArgumentError,
+                               ArgumentError(argument: "sha256", value: "'\(bad)'",
+                                             expected: "64 hex digits (a SHA-256 as sha256sum prints it)"))
+            }
+        }
+        // Either case is accepted and kept in lower case; nil accepts any content.
+        let digest = ModelChecksum.hex(of: TinyModel.weights(seed: 1))
+        XCTAssertEqual(try RemoteFile(url, sha256: digest.uppercased()).sha256, digest)
+        XCTAssertNil(try RemoteFile(url, sha256: nil).sha256)
+        XCTAssertEqual(try RemoteFile(url, sha256: nil), RemoteFile(url))
+    }
+
     func testStalledServerTimesOut() throws {
         try server.fault("tiny.weights", ["stall_after": 100_000, "stall_seconds": 60])
         let start = Date()

@@ -6,7 +6,7 @@ import XCTest
 /// The README's "models from a URL" example, compiled and run against the local server: once
 /// with the server up (downloaded), once with it down and no cache (the bundled model).
 final class ReadmeModelExampleTests: ModelTestCase {
-    func testReadmeExampleDownloadsAndFallsBack() throws {
+    func testReadmeExampleDownloadsAndFallsBack() async throws {
         let cfgURL = server.url("tiny.cfg"), weightsURL = server.url("tiny.weights"), namesURL = server.url("tiny.names")
         let weightsSHA256 = ModelChecksum.hex(of: TinyModel.weights(seed: 1))
         let bundle = cacheDirectory.appendingPathComponent("bundle")
@@ -22,7 +22,7 @@ final class ReadmeModelExampleTests: ModelTestCase {
             if !serverUp { server.stop() }
 
             // begin README.md 5, Sources/DarknetModels/README.md 1
-            let hosted = HostedModel(name: "yolov3-tiny",           // the cache folder's name
+            let hosted = try HostedModel(name: "yolov3-tiny",           // the cache folder's name
                 cfg: RemoteFile(cfgURL),                            // http(s):// or file:// URLs
                 weights: RemoteFile(weightsURL, sha256: weightsSHA256),
                 names: RemoteFile(namesURL),
@@ -31,7 +31,7 @@ final class ReadmeModelExampleTests: ModelTestCase {
             print(store.isDownloaded)                            // from the cache, no network
             let files: ModelFiles
             do {
-                files = try store.update(options: DownloadOptions(idleTimeout: 30, progress: { p in
+                files = try await store.update(options: DownloadOptions(idleTimeout: 30, progress: { p in
                     print(p.role, p.fileBytes, p.fileTotal ?? -1, p.overallBytes, p.overallTotal ?? -1)
                 })).files                                        // or store.download(): no network once cached
             } catch {                                           // a ModelSourceError: the URL and why

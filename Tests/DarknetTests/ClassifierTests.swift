@@ -90,7 +90,7 @@ final class ClassifierTests: XCTestCase {
     }
 
     /// The README's classifier example, run on the random-weights `darknet.cfg`.
-    func testReadmeClassifierExample() throws {
+    func testReadmeClassifierExample() async throws {
         let zoo = ZooFidelityTests.zoo
         let cfgURL = try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg"))
         let weightsURL = try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights"))
@@ -101,12 +101,12 @@ final class ClassifierTests: XCTestCase {
 
         // begin README.md 2
         let classifier = try Classifier(cfg: cfgURL, weights: weightsURL, names: imagenetNamesURL)
-        for c in try classifier.classify(image, top: 5) { print(c.label, c.probability) }
+        for c in try await classifier.classify(image, top: 5) { print(c.label, c.probability) }
         // end README.md 2
 
         XCTAssertEqual(printed.count, 5)
         // The same answer again from the pooled session, and from several threads at once.
-        let first = try classifier.classify(image, top: 5)
+        let first = try await classifier.classify(image, top: 5)
         let results = Locked([Result<[Classification], any Error>?](repeating: nil, count: 4))
         DispatchQueue.concurrentPerform(iterations: 4) { job in
             let result = Result { try classifier.classify(image, top: 5) }

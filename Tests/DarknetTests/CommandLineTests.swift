@@ -534,8 +534,9 @@ final class CommandLineTests: XCTestCase {
             var found = Set(pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
                 String(text[Range($0.range(at: 1), in: text)!])
             })
+            if text.contains("ThreadsFlag.read(") { found.formUnion(try options(in: "ThreadsFlag.swift")) }
             if text.contains("LabelFiles(arguments:") { found.formUnion(try options(in: "LabelFiles.swift")) }
-            if text.contains("PrecisionFlags(arguments:") { found.formUnion(try options(in: "../BatchDetection/PrecisionFlags.swift")) }
+            if text.contains("PrecisionFlags(arguments:") { found.formUnion(try options(in: "../CommandLineKit/PrecisionFlags.swift")) }
             if text.contains("DetectBatchOptions(arguments:") { found.formUnion(try options(in: "DetectBatchOptions.swift")) }
             if text.contains("ImageSourceFlags(arguments:") { found.formUnion(try options(in: "ImageSourceFlags.swift")) }
             if text.contains("TilingFlags(arguments:") { found.formUnion(try options(in: "TilingFlags.swift")) }

@@ -250,6 +250,40 @@ final class Int8NetworkTests: XCTestCase {
         }
     }
 
+    /// A thread count below 1 is an `ArgumentError` before any image is read or prepared (the
+    /// session used to clamp it to 1 silently); a grey image among colour ones is a
+    /// `channelMismatch`.
+    func testCalibrationChecksItsArgumentsFirst() throws {
+        let spec = try NetworkSpec.parse(text: """
+            [net]
+            width=8
+            height=8
+            channels=3
+            [convolutional]
+            filters=2
+            size=1
+            stride=1
+            activation=linear
+            """, file: "one.cfg")
+        let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 3))
+        let missing = URL(fileURLWithPath: "/nonexistent/calibration.jpg")
+        for threads in [0, -1] {
+            XCTAssertThrowsError(try Int8Calibration(network: network, imageFiles: [missing], threads: threads)) { error in
+                XCTAssertEqual(error as? ArgumentError, ArgumentError(argument: "threads", value: "\(threads)", expected: "an integer >= 1"))
+            }
+            XCTAssertThrowsError(try Int8Calibration(network: network, inputs: [[1]], threads: threads)) { error in
+                XCTAssertEqual(error as? ArgumentError, ArgumentError(argument: "threads", value: "\(threads)", expected: "an integer >= 1"))
+            }
+        }
+        let colour = try PlanarImage(width: 4, height: 4, channels: 3, pixels: Array(repeating: 0.5, count: 48))
+        let grey = try PlanarImage(width: 4, height: 4, channels: 1, pixels: Array(repeating: 0.5, count: 16))
+        XCTAssertThrowsError(try Int8Calibration(network: network, images: [colour, grey])) { error in
+            guard case Int8CalibrationError.channelMismatch(let expected, let actual) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual([expected, actual], [3, 1])
+        }
+        XCTAssertEqual(try Int8Calibration(network: network, images: [colour], threads: 2).layers.count, 1)
+    }
+
     /// The sidecar round-trips, and a sidecar for another cfg or a damaged one is refused with
     /// the file named.
     func testCalibrationSidecar() throws {

@@ -6,7 +6,7 @@ import XCTest
 
 /// The README's usage example, compiled and run by the test build so it cannot rot.
 final class ReadmeExampleTests: XCTestCase {
-    func testReadmeUsageExample() throws {
+    func testReadmeUsageExample() async throws {
         let cfgURL = try TestPaths.require(TestPaths.tinyCfg)
         let weightsURL = try TestPaths.require(TestPaths.tinyWeights)
         let namesURL = try TestPaths.require(TestPaths.cocoNames)
@@ -17,7 +17,7 @@ final class ReadmeExampleTests: XCTestCase {
         // begin README.md 1
         let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL)
         let image = try PlanarImage(contentsOf: photoURL)
-        for d in try detector.detect(image, threshold: 0.5) {
+        for d in try await detector.detect(image, threshold: 0.5) {
             print(d.label, d.confidence, d.rect)   // rect in original-image pixels
         }
         // end README.md 1

@@ -37,11 +37,7 @@ final class VideoFramesTests: XCTestCase {
     /// with the classes the single call gives for its pixels; a cut file's frames before the
     /// damage, then its `VideoError`.
     func testClassificationPipelineClassifiesEveryFrameOfAVideo() async throws {
-        let directory = try temporaryDirectory("video")
-        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
-        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
-        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
-                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")))
+        let (directory, clip, classifier) = try sixFrameClipAndClassifier()
         let expected = try classifyEachFrame(of: clip, with: classifier)
         let pipeline = ClassificationPipeline(classifier: classifier, policy: .every, options: ClassificationOptions(top: 2))
         var results: [FrameClassification] = []
@@ -63,6 +59,51 @@ final class VideoFramesTests: XCTestCase {
             XCTAssertGreaterThan(framesRead, 0)
             XCTAssertEqual(indices, Array(0..<framesRead), "every frame before the damage is classified")
         }
+    }
+
+    /// `FrameFeeder`, the public feed for either pipeline (what `classify-video` uses): every
+    /// frame classified as the single call classifies it, each result's frame still kept for
+    /// drawing, the counts read back, and a negative kept count ending the results with an
+    /// `ArgumentError` before any frame is read.
+    func testFrameFeederFeedsAClassificationPipelineAndKeepsFrames() async throws {
+        let (_, clip, classifier) = try sixFrameClipAndClassifier()
+        let expected = try classifyEachFrame(of: clip, with: classifier)
+        let pipeline = ClassificationPipeline(classifier: classifier, policy: .every, options: ClassificationOptions(top: 2))
+        let feeder = FrameFeeder(reader: try VideoReader(source: clip.path), pipeline: pipeline,
+                                 options: VideoFeed.Options(keptFrames: 6))
+        feeder.start()
+        var results: [FrameClassification] = [], kept: [Int] = []
+        for try await result in pipeline.results {
+            results.append(result)
+            if let frame = feeder.takeFrame(result.index) { kept.append(frame.index) }
+        }
+        XCTAssertEqual(results.map(\.classifications), expected)
+        XCTAssertEqual(kept, Array(0..<6))
+        XCTAssertEqual(feeder.framesRead, 6)
+        XCTAssertEqual(feeder.framesSkipped, 0)
+        XCTAssertNil(feeder.error)
+
+        let refused = ClassificationPipeline(classifier: classifier, policy: .every)
+        let bad = FrameFeeder(reader: try VideoReader(source: clip.path), pipeline: refused, options: VideoFeed.Options(keptFrames: -1))
+        bad.start()
+        do {
+            for try await _ in refused.results { XCTFail("no frame is read") }
+            XCTFail("the results should end with the ArgumentError")
+        } catch let error as ArgumentError {
+            XCTAssertEqual(error.argument, "VideoFeed.Options.keptFrames")
+        }
+        XCTAssertEqual(bad.framesRead, 0)
+    }
+
+    /// A 6-frame H.264 clip of a panning photo in a temporary folder, and the random-weights
+    /// `darknet.cfg` classifier of the zoo fixtures.
+    private func sixFrameClipAndClassifier() throws -> (directory: URL, clip: URL, classifier: Classifier) {
+        let directory = try temporaryDirectory("video")
+        let clip = try VideoTestSupport.makeClip(directory.appendingPathComponent("pan.mp4"), frames: 6, codec: VideoTestSupport.h264)
+        let zoo = TestPaths.fixtures.appendingPathComponent("zoo")
+        let classifier = try Classifier(cfg: try TestPaths.require(zoo.appendingPathComponent("cfg/darknet.cfg")),
+                                        weights: try TestPaths.require(zoo.appendingPathComponent("weights/darknet.weights")))
+        return (directory, clip, classifier)
     }
 
     /// The blocking calls, frame by frame (synchronous, so the async test does not pick the

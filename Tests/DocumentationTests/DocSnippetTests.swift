@@ -49,6 +49,70 @@ final class DocSnippetTests: XCTestCase {
               + Self.notCompiled.map { "\($0.key) (\($0.value))" }.sorted().joined(separator: "; "))
     }
 
+    /// The README's snippets as a reader pastes them into an app, with every import the README
+    /// shows and the values earlier snippets made (`SnippetContext`):
+    /// - in an `async` function isolated to the main actor (an `@main` type's `static func main()
+    ///   async throws`, as `Examples/DetectApp` has; the README says the snippets are written for
+    ///   it): no warning and no error (a blocking call where an `async` overload exists needs
+    ///   `await` there, and an `await` on a call without one is a warning);
+    /// - as the whole of a `main.swift`: no error, and no warning but the one the README
+    ///   explains (top-level code picks the blocking overloads, so there an `await` on
+    ///   `detect`, `classify` or `update` has nothing to wait for).
+    func testReadmeSnippetsCompileWithoutWarningsAsAppCode() throws {
+        let compiler = try SnippetCompiler()
+        let folder = try temporaryDirectory("readme-snippets")
+        let context = TestPaths.packageRoot.appendingPathComponent("Tests/DocumentationTests/Support/SnippetContext.swift")
+        let contextLines = try String(contentsOf: context, encoding: .utf8).components(separatedBy: "\n")
+        let snippets = try Snippet.all(in: "README.md").filter { Self.notCompiled[$0.id] == nil }
+        XCTAssertGreaterThanOrEqual(snippets.count, 7)
+        let imports = Set(snippets.flatMap(\.imports)).sorted().map { "import \($0)" }
+        var functions: [String] = []
+        for snippet in snippets {
+            let declared = snippet.code.filter { !$0.hasPrefix(" ") }.compactMap(Self.declaredName)
+            // The values a snippet makes are the reader's to use later: used here, so that an
+            // unused value is no warning.
+            functions.append("@MainActor func readme\(snippet.id.number)() async throws {\n"
+                             + (snippet.code + declared.map { "_ = \($0)" }).map { "    " + $0 }.joined(separator: "\n") + "\n}")
+            // Top-level code: the context's globals a snippet declares itself are left out.
+            let directory = folder.appendingPathComponent("snippet\(snippet.id.number)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let main = directory.appendingPathComponent("main.swift")
+            try (imports + snippet.code).joined(separator: "\n").write(to: main, atomically: true, encoding: .utf8)
+            let globals = directory.appendingPathComponent("SnippetContext.swift")
+            try contextLines.filter { Self.declaredName($0).map { !declared.contains($0) } ?? true }.joined(separator: "\n")
+                .write(to: globals, atomically: true, encoding: .utf8)
+            let topLevel = try compiler.diagnostics(of: main, with: [globals], library: false)
+            XCTAssertEqual(topLevel.filter { !$0.hasSuffix(": warning: no 'async' operations occur within 'await' expression") }, [],
+                           "\(snippet.id) as top-level code")
+        }
+        let app = folder.appendingPathComponent("AsyncMain.swift")
+        try (imports + functions).joined(separator: "\n").write(to: app, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try compiler.diagnostics(of: app, with: [context], library: true), [],
+                       "the README's snippets in async functions on the main actor (AsyncMain.swift: readmeN is snippet N)")
+    }
+
+    /// The compile-only copies (`*Snippets.swift`) give no warning either: typechecked again,
+    /// file by file, to read what the build only shows.
+    func testCompiledCopiesGiveNoWarnings() throws {
+        let compiler = try SnippetCompiler()
+        let folder = TestPaths.packageRoot.appendingPathComponent("Tests/DocumentationTests")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix("Snippets.swift") }.sorted()
+        XCTAssertGreaterThanOrEqual(copies.count, 10)
+        let context = folder.appendingPathComponent("Support/SnippetContext.swift")
+        for copy in copies {
+            let others = copies.filter { $0 != copy }.map { folder.appendingPathComponent($0) }
+            XCTAssertEqual(try compiler.diagnostics(of: folder.appendingPathComponent(copy), with: others + [context], library: true), [],
+                           copy)
+        }
+    }
+
+    /// `x` for a line `let x = ...`, `var x: T ...` (a top-level declaration of the context or a snippet).
+    static func declaredName(_ line: String) -> String? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "=" || $0 == "(" })
+        guard words.count >= 2, words[0] == "let" || words[0] == "var" else { return nil }
+        return String(words[1])
+    }
+
     /// The products a `Package.swift` fragment names are this package's library products.
     func testManifestFragmentsNameRealProducts() throws {
         let manifestURL = TestPaths.packageRoot.appendingPathComponent("Package.swift")

@@ -5,7 +5,7 @@ import Darknet
 
 func modelsFromURLs1() throws {
     // begin Sources/DarknetModels/DarknetModels.docc/ModelsFromURLs.md 1
-    let hosted = HostedModel(name: "yolov3-tiny",
+    let hosted = try HostedModel(name: "yolov3-tiny",
         cfg: RemoteFile(cfgURL),
         weights: RemoteFile(weightsURL, sha256: weightsSHA256),
         names: RemoteFile(namesURL),

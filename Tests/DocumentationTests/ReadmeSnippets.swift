@@ -12,10 +12,10 @@ func readme6() async throws {
     // end README.md 6
 }
 
-func readme7() throws {
+func readme7() async throws {
     // begin README.md 7
     let options = DetectionOptions(threshold: 0.3, tiling: TilingOptions())   // or .pixels(width:height:), overlap, ...
-    let found = try detector.detect(image, options: options)                 // also PixelBuffer, async, DetectionPipeline
+    let found = try await detector.detect(image, options: options)           // also PixelBuffer, DetectionPipeline
     // end README.md 7
     _ = found
 }

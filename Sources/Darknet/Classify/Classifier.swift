@@ -69,6 +69,16 @@ public enum ClassifierError: DarknetError, Equatable, Sendable {
 ///
 /// `Classifier` is immutable and `Sendable`: call `classify` from any number of threads; each
 /// call borrows an `InferenceSession` from a small pool (creating one when all are busy).
+///
+/// Threads: by default each call's forward pass runs on **one** thread, so concurrent calls
+/// each use a core of their own; a single caller wanting all of them passes
+/// `threads: AvailableCores.count`, as the command line does by default. Results are the same,
+/// bit for bit, for any thread count.
+///
+/// ```swift
+/// let classifier = try Classifier(cfg: cfgURL, weights: weightsURL, names: namesURL, threads: AvailableCores.count)
+/// for c in try classifier.classify(image, top: 5) { print(c.label, c.probability) }
+/// ```
 public final class Classifier: LabelledModel, Sendable {
     /// The network, shared by every call.
     public let network: Network
@@ -84,7 +94,9 @@ public final class Classifier: LabelledModel, Sendable {
     public let hierarchy: ClassTree?
     let runner: SessionRunner
 
-    /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output.
+    /// Wraps a loaded network. `labels` may be empty (indices are used) or cover every output;
+    /// `threads` (default 1, `AvailableCores.count` for all the cores) is what one `classify`
+    /// call may use.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
                 sessionPolicy: SessionPolicy = SessionPolicy()) throws {
         guard let output = Self.outputLayer(of: network.plan) else { throw ClassifierError.noOutputLayer(cfg: network.plan.file) }

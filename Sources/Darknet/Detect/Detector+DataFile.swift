@@ -8,7 +8,8 @@ extension Detector {
     ///   - data: the `.data` file.
     ///   - cfg: the network's `.cfg` file.
     ///   - weights: its `.weights` file.
-    ///   - threads: threads one `detect` call may use; results do not depend on it.
+    ///   - threads: threads one `detect` call may use (default 1; `AvailableCores.count`: all the cores
+    ///     this process may use); results do not depend on it.
     ///   - options: how the network is planned (precision, algorithms, memory limit).
     ///   - workingDirectory: where relative paths are looked for first (see `DataFile`).
     /// - Throws: `FileError`, `DataFileError`, `CfgError`, `PlanError`, `WeightsError`, `DetectorError`.

@@ -35,6 +35,17 @@ public enum DetectorError: DarknetError, Equatable, Sendable {
 /// (callers beyond `maximumSessions` wait; idle sessions are freed after `idleTimeout`), so the
 /// weights are shared and no two calls share scratch memory. The `async` variants run the
 /// forward pass on the library's own threads, never blocking Swift's cooperative pool.
+///
+/// Threads: by default each call's forward pass runs on **one** thread, so concurrent calls
+/// (a server, a batch) each use a core of their own. A single caller wanting all of them, as
+/// the command line does by default, passes `threads: AvailableCores.count` (the cores this
+/// process may use: its CPU affinity and cgroup quota). Results are the same, bit for bit, for
+/// any thread count.
+///
+/// ```swift
+/// let detector = try Detector(cfg: cfgURL, weights: weightsURL, names: namesURL, threads: AvailableCores.count)
+/// let found = try detector.detect(image, threshold: 0.5)
+/// ```
 public final class Detector: LabelledModel, Sendable {
     /// The network, shared by every session.
     public let network: Network
@@ -54,7 +65,8 @@ public final class Detector: LabelledModel, Sendable {
     ///   - network: a network with at least one detection head.
     ///   - labels: class names, index for index: empty (indices are used) or covering every class.
     ///   - labelsFile: where the labels came from, named in errors.
-    ///   - threads: threads one `detect` call may use; results do not depend on it.
+    ///   - threads: threads one `detect` call may use (default 1; `AvailableCores.count` for all
+    ///     the cores this process may use); results do not depend on it.
     ///   - sessionPolicy: how many sessions exist at once and how long idle ones are kept.
     public init(network: Network, labels: [String] = [], labelsFile: String = "<labels>", threads: Int = 1,
                 sessionPolicy: SessionPolicy = SessionPolicy()) throws {
@@ -122,6 +134,23 @@ public final class Detector: LabelledModel, Sendable {
         if let tiling = options.tiling { return try await offThePool { try self.detect(image, options: options, tiling: tiling) } }
         let (input, geometry) = try prepare(image, letterbox: options.letterbox)
         return try await runner.run { pooled in try self.detect(input: input.pixels, geometry: geometry, in: pooled, options: options) }
+    }
+
+    /// `detect(_:threshold:hierThreshold:nmsThreshold:)` with the forward pass on the library's
+    /// own threads, so `try await detector.detect(image, threshold: 0.5)` in an `async` function
+    /// or top-level code suspends instead of running the pass on its thread.
+    /// - Parameters:
+    ///   - image: the photo or frame; boxes are in its own pixels.
+    ///   - threshold: the confidence a detection needs (Darknet's `-thresh`).
+    ///   - hierThreshold: the hierarchy threshold of YOLO9000's tree (`-hier`).
+    ///   - nmsThreshold: the IoU above which NMS drops the weaker box (`-nms`).
+    ///
+    /// ```swift
+    /// for d in try await detector.detect(image, threshold: 0.5) { print(d.label, d.confidence) }
+    /// ```
+    public func detect(_ image: PlanarImage, threshold: Float, hierThreshold: Float = 0.5,
+                       nmsThreshold: Float = 0.45) async throws -> [Detection] {
+        try await detect(image, options: DetectionOptions(threshold: threshold, hierThreshold: hierThreshold, nmsThreshold: nmsThreshold))
     }
 
     /// `detect(_:region:options:)` with the forward pass on the library's own threads.

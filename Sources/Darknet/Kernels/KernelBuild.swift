@@ -3,7 +3,7 @@ import CDarknetKernels
 /// How this package's C kernels were compiled, which sets their speed more than anything else.
 ///
 /// A debug build of a package that depends on this one compiles them at `-O0`, and a forward
-/// pass then takes about 13 times as long (a live pipeline drops nearly every frame). An app can
+/// pass then takes about 17 times as long (a live pipeline drops nearly every frame). An app can
 /// log ``warning`` at start, as `swift-darknet` does on a terminal.
 public enum KernelBuild {
     /// Whether the C kernels were compiled with optimization (`-O1` and above).
@@ -15,6 +15,6 @@ public enum KernelBuild {
 
     static func warning(optimized: Bool) -> String? {
         optimized ? nil : "the C kernels were compiled without optimization (a debug build): forward passes take "
-            + "about 13 times as long; build with -c release (swift build -c release, swift run -c release)"
+            + "about 17 times as long; build with -c release (swift build -c release, swift run -c release)"
     }
 }

@@ -15,7 +15,9 @@ extension LabelledModel {
     ///   - weights: its `.weights` file.
     ///   - names: a names file, one label per line (`coco.names`, `imagenet.shortnames.list`);
     ///     without it labels are class indices.
-    ///   - threads: threads one call may use; results do not depend on it.
+    ///   - threads: threads one call may use: 1 by default, so concurrent calls each get a core;
+    ///     `AvailableCores.count` gives one caller all the cores this process may use. Results do
+    ///     not depend on it.
     ///   - options: how the network is planned (precision, algorithms, memory limit).
     ///   - sessionPolicy: how many sessions exist at once and how long idle ones are kept.
     /// - Throws: `ArgumentError` (`threads` below 1, an invalid `sessionPolicy`), `FileError`,

@@ -20,6 +20,10 @@
 /// the packed 4:2:2 formats; no interpolation), with `swscale`'s integer arithmetic: even-sized frames convert to exactly
 /// the bytes `ffmpeg -pix_fmt rgb24` writes from `yuv420p`/`yuvj420p` (for odd sizes, and for
 /// NV12 and NV21 input, `swscale` switches to its general scaler, which interpolates chroma).
+///
+/// A one-channel network input (a greyscale `channels=1` cfg) takes `.gray` and the luma (`Y`)
+/// of every YUV layout as it is, unconverted; the RGB family is refused there
+/// (`PixelBufferError.unsupportedConversion`).
 public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
     case rgba, bgra, argb, rgb, bgr, gray
     /// Two planes: luma, then interleaved Cb/Cr.

@@ -13,10 +13,12 @@ extension PixelBuffer {
     ///   - destination: `channels * height * width` floats, overwritten.
     ///   - width: the network input's width.
     ///   - height: the network input's height.
-    ///   - channels: 3 (RGB planes; gray is replicated) or 1 (gray buffers only).
+    ///   - channels: 3 (RGB planes; gray is replicated) or 1: gray buffers, and the luma (`Y`)
+    ///     of YUV ones as it is (a greyscale network reads a camera's Y plane straight in).
     /// - Returns: where the picture sits on the canvas (maps boxes back).
     /// - Throws: `PixelBufferError.invalidDimensions` for a non-positive size or a
-    ///   `destination` of another size, `.unsupportedConversion` for colour into 1 channel.
+    ///   `destination` of another size, `.unsupportedConversion` for RGB-family colour into 1
+    ///   channel.
     public func letterbox(into destination: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
                           channels: Int = 3) throws(PixelBufferError) -> LetterboxGeometry {
         try fit(into: destination, width: width, height: height, channels: channels, letterbox: true)
@@ -77,12 +79,12 @@ extension PixelBuffer {
         guard destination.count == count, let output = destination.baseAddress else {
             throw .invalidDimensions(width: width, height: height)
         }
-        guard channels == 3 || (channels == 1 && format == .gray) else {
+        guard channels == 3 || (channels == 1 && (format == .gray || format.isYUV)) else {
             throw .unsupportedConversion(format: format, channels: channels)
         }
         let columns = ResizeColumns(sourceWidth: self.width, width: geometry.resizedWidth)
         withPlaneBases { bases in
-            let rows = PixelRows(self, bases: bases, columns: columns.sourceColumns)
+            let rows = PixelRows(self, bases: bases, columns: columns.sourceColumns, lumaOnly: channels == 1)
             defer { rows.deallocate() }
             var resizer = PixelResizer(rows: rows, columns: columns, sourceHeight: self.height,
                                        planes: channels)

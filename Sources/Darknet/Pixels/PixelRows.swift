@@ -1,6 +1,8 @@
 /// Rows of a `PixelBuffer` as 8-bit red, green and blue samples, the form the resampler reads:
 /// packed RGB formats in place (three interleaved views of the row), YUV converted into three
-/// planar scratch rows (packed 4:2:2 after its luma is gathered into a fourth).
+/// planar scratch rows (packed 4:2:2 after its luma is gathered into a fourth). With `lumaOnly`
+/// (a one-channel network input), YUV rows are their luma bytes in place, unconverted: the same
+/// view for red, green and blue, as a gray row.
 struct PixelRows {
     /// One row's samples: `red[x * step]`, `green[x * step]`, `blue[x * step]`.
     struct Row {
@@ -16,16 +18,20 @@ struct PixelRows {
     /// For YUV: the visible columns converted (`first ..< first + count`).
     private let first: Int
     private let count: Int
+    /// YUV read as its luma alone (no scratch, no conversion).
+    private let lumaOnly: Bool
     /// For YUV: three planar rows of `count` bytes, a row of `count` gathered luma bytes (packed
     /// 4:2:2), then `2 * count` Int16 of chroma scratch.
     private let scratch: UnsafeMutableRawPointer?
 
     /// Rows of `buffer`, whose plane memory starts at `bases` (valid while they are read).
     /// For YUV only the columns `columns` (default: all) are converted.
-    init(_ buffer: PixelBuffer, bases: [UnsafePointer<UInt8>], columns: Range<Int>? = nil) {
+    init(_ buffer: PixelBuffer, bases: [UnsafePointer<UInt8>], columns: Range<Int>? = nil, lumaOnly: Bool = false) {
         self.buffer = buffer
         self.bases = bases
-        switch buffer.format {
+        self.lumaOnly = lumaOnly && buffer.format.isYUV
+        // Converted YUV only: luma alone is read in place, like the RGB family.
+        switch self.lumaOnly ? .gray : buffer.format {
         case .nv12(let range), .nv21(let range), .i420(let range), .yuyv(let range), .uyvy(let range):
             converter = YUVToRGB(range: range)
             let span = columns ?? 0..<buffer.width
@@ -49,6 +55,18 @@ struct PixelRows {
     func row(_ y: Int) -> Row {
         let frameY = buffer.originY + y
         let layouts = buffer.layouts
+        if lumaOnly {
+            // Y in place: every byte of the luma plane (planar formats) or every other one
+            // (Y0 Cb Y1 Cr, Cb Y0 Cr Y1).
+            let row = bases[0] + frameY * layouts[0].bytesPerRow
+            let luma: UnsafePointer<UInt8>, step: Int
+            switch buffer.format {
+            case .yuyv: (luma, step) = (row + 2 * buffer.originX, 2)
+            case .uyvy: (luma, step) = (row + 2 * buffer.originX + 1, 2)
+            default: (luma, step) = (row + buffer.originX, 1)
+            }
+            return Row(red: luma, green: luma, blue: luma, step: step)
+        }
         guard let converter, let scratch else {
             let step = buffer.format.bytesPerPixel, (ro, go, bo) = buffer.format.channelOffsets
             let row = bases[0] + frameY * layouts[0].bytesPerRow + buffer.originX * step

@@ -8,14 +8,14 @@ import Foundation
 /// their thread, `async` calls suspend without holding a thread). A session nobody used for
 /// `idleTimeout` seconds is freed, so a burst of callers does not keep its memory.
 public struct SessionPolicy: Sendable, Equatable {
-    /// Sessions alive at once (at least 1). Default: the number of active processors.
+    /// Sessions alive at once (at least 1). Default: the cores this process may use (`AvailableCores`).
     public var maximumSessions: Int
     /// Seconds an unused session is kept before its memory is freed (at least 0). Default 5.
     public var idleTimeout: Double
 
     /// A policy; `Detector` and `Classifier` reject one outside the documented ranges with an
     /// `ArgumentError`.
-    public init(maximumSessions: Int = ProcessInfo.processInfo.activeProcessorCount, idleTimeout: Double = 5) {
+    public init(maximumSessions: Int = AvailableCores.count, idleTimeout: Double = 5) {
         self.maximumSessions = maximumSessions
         self.idleTimeout = idleTimeout
     }

@@ -60,6 +60,27 @@ public struct MeanAveragePrecisionReport: Sendable, Equatable, Codable {
         truths > 0 ? Float(truePositives) / (Float(truePositives) + Float(falseNegatives)) : nil
     }
 
+    /// Classes with at least one labelled (non-difficult) object in the set.
+    public var classesWithObjects: Int { classes.filter { $0.truths > 0 }.count }
+
+    /// The mean AP over the classes with labelled objects only; nil when no class has any.
+    ///
+    /// `meanAveragePrecision` is Darknet's mean over **every** class of the network, those
+    /// without objects counting 0: on a set that labels 10 of COCO's 80 classes it is at most
+    /// 10/80 = 0.125. This is the same AP (same IoU threshold and points) averaged over the
+    /// classes the set can score, the classes COCO's mAP@[.50:.95] averages over too.
+    ///
+    /// ```swift
+    /// let report = try evaluation.meanAveragePrecision()
+    /// print(report.classesWithObjects, "of", report.classes.count, "classes have objects:",
+    ///       report.meanAveragePrecisionOverClassesWithObjects ?? 0)
+    /// ```
+    public var meanAveragePrecisionOverClassesWithObjects: Double? {
+        let scored = classes.filter { $0.truths > 0 }
+        guard !scored.isEmpty else { return nil }
+        return scored.map(\.averagePrecision).reduce(0, +) / Double(scored.count)
+    }
+
     /// The harmonic mean of precision and recall; nil when either is nil or both are 0.
     public var f1Score: Float? {
         guard let precision, let recall, precision + recall > 0 else { return nil }
@@ -71,6 +92,7 @@ public struct MeanAveragePrecisionReport: Sendable, Equatable, Codable {
         case truePositives = "tp", falsePositives = "fp", falseNegatives = "fn", averageIoU = "average_iou"
         case meanAveragePrecision = "map", cocoMeanAveragePrecision = "coco_map", warnings
         case precision, recall, f1Score = "f1"
+        case classesWithObjects = "classes_with_objects", meanAveragePrecisionOverClassesWithObjects = "map_classes_with_objects"
     }
 
     public init(options: MeanAveragePrecisionOptions, images: Int, detections: Int, truths: Int, classes: [ClassResult],
@@ -102,7 +124,8 @@ public struct MeanAveragePrecisionReport: Sendable, Equatable, Codable {
                       warnings: c.decode([LabelWarning].self, forKey: .warnings))
     }
 
-    /// Encodes the stored values and, for readers of the JSON, precision, recall and F1.
+    /// Encodes the stored values and, for readers of the JSON, precision, recall, F1, the
+    /// count of classes with objects and the mAP over them.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(options, forKey: .options)
@@ -118,6 +141,8 @@ public struct MeanAveragePrecisionReport: Sendable, Equatable, Codable {
         try c.encode(f1Score, forKey: .f1Score)
         try c.encode(averageIoU, forKey: .averageIoU)
         try c.encode(meanAveragePrecision, forKey: .meanAveragePrecision)
+        try c.encode(classesWithObjects, forKey: .classesWithObjects)
+        try c.encode(meanAveragePrecisionOverClassesWithObjects, forKey: .meanAveragePrecisionOverClassesWithObjects)
         try c.encode(cocoMeanAveragePrecision, forKey: .cocoMeanAveragePrecision)
         try c.encode(warnings, forKey: .warnings)
     }

@@ -19,15 +19,24 @@ public struct DetectorEvaluation: Sendable {
     public let set: ValidationSet
     /// Letterbox the images (`letter_box=1` in the cfg) or stretch them (AlexeyAB's default).
     public let letterbox: Bool
-    /// Decodes an image file (default: `PlanarImage(contentsOf:)`).
+    /// Decodes an image file (default: `PlanarImage(contentsOf:channels:)` with the network
+    /// input's channel count, as AlexeyAB's `detector map` loads it).
     public let load: @Sendable (String) throws -> PlanarImage
 
+    /// An evaluation of `detector` on `set`.
+    /// - Parameters:
+    ///   - detector: the network scored.
+    ///   - set: the images and their labels.
+    ///   - letterbox: letterbox the images (`letter_box=1`) or stretch them.
+    ///   - load: decodes an image file; nil: `PlanarImage(contentsOf:channels:)` with the
+    ///     network input's channels (grey for a `channels=1` network, as AlexeyAB loads it).
     public init(detector: Detector, set: ValidationSet, letterbox: Bool,
-                load: @escaping @Sendable (String) throws -> PlanarImage = { try PlanarImage(contentsOf: URL(fileURLWithPath: $0)) }) {
+                load: (@Sendable (String) throws -> PlanarImage)? = nil) {
         self.detector = detector
         self.set = set
         self.letterbox = letterbox
-        self.load = load
+        let channels = detector.network.inputShape.channels == 1 ? 1 : 3  // others: colour, refused by the detector
+        self.load = load ?? { try PlanarImage(contentsOf: URL(fileURLWithPath: $0), channels: channels) }
     }
 
     /// An evaluation that letterboxes as `cfg` asks (`CfgLetterbox`).

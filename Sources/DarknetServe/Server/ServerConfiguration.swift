@@ -16,8 +16,9 @@ public struct ServerConfiguration: Sendable {
     /// `tcp://127.0.0.1:5555`); nil: no ZMQ.
     public var zmqEndpoint: String?
     /// Requests processed at once (each runs on one worker thread with a session of its own; as
-    /// many preparation threads decode the next images meanwhile).
-    public var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// many preparation threads decode the next images meanwhile). Default: the cores this
+    /// process may use (`AvailableCores.count`).
+    public var workers: Int = AvailableCores.count
     /// Requests that may wait for a worker; beyond it HTTP answers 503 with `Retry-After`, ZMQ
     /// an error reply.
     public var queueCapacity: Int = 16

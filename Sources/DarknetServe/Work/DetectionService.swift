@@ -29,11 +29,14 @@ struct DetectionService: Sendable {
         let threshold: Float
     }
 
-    /// A DeepStack request's image, decoded and letterboxed, at its `min_confidence`.
+    /// A DeepStack request's image, decoded (in grey for a `channels=1` network, as AlexeyAB's
+    /// darknet loads it) and letterboxed, at its `min_confidence`.
     func prepare(_ request: DetectionRequest, for model: ServedModel) throws(ServeError) -> PreparedInput {
         let image: PlanarImage
         do {
-            image = try PlanarImage(data: Array(request.image), maxPixels: maxPixels)
+            image = model.detector.network.inputShape.channels == 1
+                ? try PlanarImage(greyscaleData: Array(request.image), maxPixels: maxPixels)
+                : try PlanarImage(data: Array(request.image), maxPixels: maxPixels)
         } catch {
             throw .badImage(error, filename: request.filename, bytes: request.image.count)
         }

@@ -25,10 +25,20 @@ class ModelTestCase: XCTestCase {
     func hostedModel(weightsSHA256: String? = ModelChecksum.hex(of: TinyModel.weights(seed: 1)),
                      bundled: BundledModel? = nil) -> HostedModel {
         HostedModel(name: "tiny",
-                    cfg: RemoteFile(server.url("tiny.cfg"), sha256: ModelChecksum.hex(of: TinyModel.cfgBytes)),
-                    weights: RemoteFile(server.url("tiny.weights"), sha256: weightsSHA256),
+                    cfg: remoteFile("tiny.cfg", sha256: ModelChecksum.hex(of: TinyModel.cfgBytes)),
+                    weights: remoteFile("tiny.weights", sha256: weightsSHA256),
                     names: RemoteFile(server.url("tiny.names")),
                     bundled: bundled)
+    }
+
+    /// A served file with a checksum; a digest `RemoteFile` refuses fails the test.
+    func remoteFile(_ name: String, sha256: String?, file: StaticString = #filePath, line: UInt = #line) -> RemoteFile {
+        do {
+            return try RemoteFile(server.url(name), sha256: sha256)
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+            return RemoteFile(server.url(name))
+        }
     }
 
     func store(_ model: HostedModel? = nil) -> ModelStore {

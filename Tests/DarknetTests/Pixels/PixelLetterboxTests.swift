@@ -1,4 +1,5 @@
 @testable import Darknet
+import TestSupport
 import XCTest
 
 /// The pixel-buffer path gives the network exactly the input the `Image` path gives for the
@@ -118,6 +119,59 @@ final class PixelLetterboxTests: XCTestCase {
         var small = [Float](repeating: 0, count: 10)
         try? small.withUnsafeMutableBufferPointer { out in
             XCTAssertThrowsError(try buffer?.letterbox(into: out, width: 8, height: 8))
+        }
+    }
+
+    /// A one-channel network input from YUV is the luma plane as it is (no RGB round trip):
+    /// bit for bit what a gray buffer of the same Y bytes gives, letterboxed or stretched,
+    /// whole or cropped at an odd origin, for every YUV layout and range; the chroma bytes
+    /// (random here) change nothing.
+    func testYUVIntoOneChannelIsItsLumaAsAGrayBufferGivesIt() throws {
+        let (width, height) = (38, 26)
+        var random = TestRandom(seed: 56)
+        let luma = (0..<(width * height)).map { _ in UInt8(random.next(below: 256)) }
+        let chroma = { (count: Int) in (0..<count).map { _ in UInt8(random.next(below: 256)) } }
+        let gray = try PixelBuffer(format: .gray, width: width, height: height, bytes: luma)
+        let (cw, ch) = (width / 2, height / 2)
+        let packed = { (yFirst: Bool) -> [UInt8] in
+            var bytes: [UInt8] = []
+            for y in 0..<height {
+                for x in stride(from: 0, to: width, by: 2) {
+                    let y0 = luma[y * width + x], y1 = luma[y * width + x + 1], cb = UInt8(random.next(below: 256)), cr = UInt8(random.next(below: 256))
+                    bytes += yFirst ? [y0, cb, y1, cr] : [cb, y0, cr, y1]
+                }
+            }
+            return bytes
+        }
+        var buffers: [PixelBuffer] = []
+        for range in [YUVRange.video, .full] {
+            buffers += [
+                try PixelBuffer(format: .nv12(range), width: width, height: height,
+                                planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: chroma(2 * cw * ch), bytesPerRow: 2 * cw)]),
+                try PixelBuffer(format: .nv21(range), width: width, height: height,
+                                planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: chroma(2 * cw * ch), bytesPerRow: 2 * cw)]),
+                try PixelBuffer(format: .i420(range), width: width, height: height,
+                                planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: chroma(cw * ch), bytesPerRow: cw),
+                                         .init(bytes: chroma(cw * ch), bytesPerRow: cw)]),
+                try PixelBuffer(format: .yuyv(range), width: width, height: height, bytes: packed(true)),
+                try PixelBuffer(format: .uyvy(range), width: width, height: height, bytes: packed(false)),
+            ]
+        }
+        let crop = PixelRegion(x: 3, y: 5, width: 29, height: 17)
+        for buffer in buffers {
+            for (name, source, reference) in [("whole", buffer, gray), ("cropped", try buffer.cropped(to: crop), try gray.cropped(to: crop))] {
+                let label = "\(buffer.format), \(name)"
+                let letterboxed = try source.letterboxed(width: 32, height: 24, channels: 1)
+                let expected = try reference.letterboxed(width: 32, height: 24, channels: 1)
+                XCTAssertEqual(letterboxed.image.channels, 1, label)
+                XCTAssertEqual(letterboxed.image.pixels, expected.image.pixels, label)
+                XCTAssertEqual(letterboxed.geometry, expected.geometry, label)
+                XCTAssertEqual(try source.stretched(width: 20, height: 30, channels: 1).image.pixels,
+                               try reference.stretched(width: 20, height: 30, channels: 1).image.pixels, label)
+            }
+            // Three channels still convert the colour (the chroma matters there).
+            XCTAssertNotEqual(try buffer.letterboxed(width: 32, height: 24).image.pixels,
+                              try gray.letterboxed(width: 32, height: 24).image.pixels, "\(buffer.format)")
         }
     }
 

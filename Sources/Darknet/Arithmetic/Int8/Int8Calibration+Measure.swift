@@ -7,16 +7,18 @@ extension Int8Calibration {
     /// `Detector` does (or stretched, with `letterbox: false`), and records the range of every
     /// convolution's input. `network` should be a float one (its `PlanOptions.precision`
     /// `.float32`): an int8 network would calibrate on its own rounding.
-    /// - Throws: `Int8CalibrationError.noImages`, `.channelMismatch`, `.notFinite`; `ImageError`
-    ///   from letterboxing.
+    /// - Throws: `ArgumentError` for `threads` below 1, `Int8CalibrationError.noImages`,
+    ///   `.channelMismatch` (all before any image is prepared), `.notFinite`; `ImageError` from
+    ///   letterboxing.
     public init(network: Network, images: [PlanarImage], letterbox: Bool = true, threads: Int = 1) throws {
+        try ArgumentError.require("threads", threads, atLeast: 1)
         let shape = network.inputShape
         guard !images.isEmpty else { throw Int8CalibrationError.noImages }
+        if let odd = images.first(where: { $0.channels != shape.channels }) {
+            throw Int8CalibrationError.channelMismatch(expected: shape.channels, actual: odd.channels)
+        }
         var inputs: [[Float]] = []
         for image in images {
-            guard image.channels == shape.channels else {
-                throw Int8CalibrationError.channelMismatch(expected: shape.channels, actual: image.channels)
-            }
             let prepared = letterbox ? try image.letterboxed(width: shape.width, height: shape.height).image
                                      : try image.stretched(width: shape.width, height: shape.height).image
             inputs.append(prepared.pixels)
@@ -26,9 +28,11 @@ extension Int8Calibration {
 
     /// Records every convolution's input range over network inputs already prepared (planar
     /// CHW, the network input's size).
-    /// - Throws: `Int8CalibrationError.noImages`, `.notFinite`; `InferenceError` for an input
-    ///   of the wrong size.
+    /// - Throws: `ArgumentError` for `threads` below 1 (before anything runs),
+    ///   `Int8CalibrationError.noImages`, `.notFinite`; `InferenceError` for an input of the
+    ///   wrong size.
     public init(network: Network, inputs: [[Float]], threads: Int = 1) throws {
+        try ArgumentError.require("threads", threads, atLeast: 1)
         guard !inputs.isEmpty else { throw Int8CalibrationError.noImages }
         let convolutions = network.plan.layers.filter {
             if case .convolutional = $0.spec.kind { true } else { false }

@@ -55,7 +55,7 @@ func transformWeightsInBlocks<Runs: WeightRuns>(
     var failure: Runs.Failure?
     let values = [Float](unsafeUninitializedCapacity: count) { u, initialized in
         // A worker per 2 MB of output: backing fresh memory is most of the cost.
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, blocks, count / (512 << 10)))
+        let workers = max(1, min(AvailableCores.count, blocks, count / (512 << 10)))
         let output = UncheckedSendablePointer(pointer: u.baseAddress!)
         // A worker's blocks are not one contiguous run of the output, so the output is backed
         // in contiguous shares first.

@@ -1,4 +1,3 @@
-import CommandLineKit
 import Darknet
 import DarknetImage
 import Foundation

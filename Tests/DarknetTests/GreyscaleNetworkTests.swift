@@ -1,0 +1,82 @@
+@_spi(Testing) import Darknet
+import DarknetImage
+import Foundation
+import TestSupport
+import XCTest
+
+/// A `channels=1` detector (YOLOv3-tiny's cfg with one input channel at 224x224, seeded random
+/// weights): a camera's YUV frames go in as their luma plane, so an NV12 frame detects exactly
+/// as a gray buffer of its Y plane, through `detect` and a `DetectionPipeline`; `swift-darknet
+/// detect` reads a colour photo for it as AlexeyAB's darknet does (`PlanarImage(contentsOf:
+/// channels: 1)`, OpenCV's greyscale read, checked in `GreyscaleImageTests`).
+final class GreyscaleNetworkTests: XCTestCase {
+    /// The grey cfg's text and its spec.
+    private func greySpec() throws -> (text: String, spec: NetworkSpec) {
+        let text = try String(contentsOf: try TestPaths.require(TestPaths.tinyCfg), encoding: .utf8)
+        XCTAssertTrue(text.contains("channels=3"))
+        let grey = text.replacingOccurrences(of: "channels=3", with: "channels=1")
+            .replacingOccurrences(of: "width=416", with: "width=224").replacingOccurrences(of: "height=416", with: "height=224")
+        return (grey, try NetworkSpec.parse(text: grey, file: "tiny-grey.cfg"))
+    }
+
+    func testYUVFramesGoStraightIntoAOneChannelDetector() async throws {
+        let spec = try greySpec().spec
+        let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 56))
+        XCTAssertEqual(network.inputShape.channels, 1)
+        XCTAssertEqual(network.inputShape.width, 224)
+        let detector = try Detector(network: network)
+
+        // The photo's green plane as the luma of a 768x576 frame, random chroma beside it.
+        let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
+        let (width, height) = (photo.width, photo.height)
+        let luma = photo.pixels[(width * height)..<(2 * width * height)].map { UInt8(($0 * 255).rounded()) }
+        var random = TestRandom(seed: 7)
+        let chroma = (0..<(width * height / 2)).map { _ in UInt8(random.next(below: 256)) }
+        let gray = try PixelBuffer(format: .gray, width: width, height: height, bytes: luma)
+        let nv12 = try PixelBuffer(format: .nv12(.video), width: width, height: height,
+                                   planes: [.init(bytes: luma, bytesPerRow: width), .init(bytes: chroma, bytesPerRow: width)])
+        let options = DetectionOptions(threshold: 0.05)
+        let expected = try await detector.detect(gray, options: options)
+        XCTAssertFalse(expected.isEmpty, "random weights at 0.05 find something to compare")
+        let fromNV12 = try await detector.detect(nv12, options: options)
+        XCTAssertEqual(fromNV12, expected)
+
+        let pipeline = DetectionPipeline(detector: detector, policy: .every, options: options)
+        for index in 0..<2 { try pipeline.submit(Frame(pixels: nv12, presentationTime: .milliseconds(40 * index))) }
+        pipeline.finish()
+        var results: [[Detection]] = []
+        for try await result in pipeline.results { results.append(result.detections) }
+        XCTAssertEqual(results, [expected, expected])
+
+        // Colour pixels are not converted for it (yet): a typed error, not a guess.
+        do {
+            _ = try await detector.detect(try photo.pixelBuffer(format: .bgra))
+            XCTFail("a BGRA frame was taken by a one-channel network")
+        } catch {
+            XCTAssertEqual(error as? PixelBufferError, .unsupportedConversion(format: .bgra, channels: 1))
+        }
+    }
+
+    /// `swift-darknet detect` on a colour JPEG with a grey network: the detections of the grey
+    /// read, where it used to refuse the photo (`channelMismatch`).
+    func testDetectCommandReadsAColourPhotoInGrey() throws {
+        let (text, spec) = try greySpec()
+        let folder = try temporaryDirectory("grey-detect")
+        let cfg = folder.appendingPathComponent("tiny-grey.cfg"), weights = folder.appendingPathComponent("tiny-grey.weights")
+        try text.write(to: cfg, atomically: true, encoding: .utf8)
+        try Data(try WeightsWriter().randomBytes(for: spec, seed: 56)).write(to: weights)
+        let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
+        let detector = try Detector(network: try Network(cfg: cfg, weights: weights))
+        let expected = try detector.detect(try PlanarImage(contentsOf: dog, channels: 1), options: DetectionOptions(threshold: 0.05))
+        XCTAssertFalse(expected.isEmpty)
+
+        let run = try SwiftDarknetTool.run(["detect", "--cfg", cfg.path, "--weights", weights.path, "--thresh", "0.05",
+                                            "--json", dog.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout)
+        XCTAssertEqual(line["width"] as? Int, 768)
+        let found = try XCTUnwrap(line["detections"] as? [[String: Any]])
+        XCTAssertEqual(found.compactMap { $0["class"] as? Int }, expected.map(\.classIndex))
+        XCTAssertEqual(found.compactMap { $0["prob"] as? Double }, expected.map { Double(String(format: "%.4f", $0.confidence))! })
+    }
+}
