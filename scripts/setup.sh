@@ -19,8 +19,9 @@ packages=(pkg-config libopenblas-dev libjpeg62-turbo-dev libpng-dev libtiff-dev 
           libmicrohttpd-dev libzmq3-dev)
 # python3: the model tests' HTTP server; ffmpeg: the reference for YUV and the encoder of test clips;
 # libtiff-tools: tiffcp writes the TIFF variants of the image-format fixtures; libheif-examples:
-# heif-enc and heif-convert write the HEIC and AVIF fixtures and their reference pixels
-[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg libtiff-tools libheif-examples)
+# heif-enc and heif-convert write the HEIC and AVIF fixtures and their reference pixels;
+# chromium: the browser that loads serve's status page in its test
+[ "$want_fixtures" = 1 ] && packages+=(darknet python3-venv python3 ffmpeg libtiff-tools libheif-examples chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,10 +1,13 @@
 -- wrk script: POST /v1/vision/detection with a DeepStack multipart form holding one image
 -- (SERVE_BENCH_IMAGE), as Blue Iris or Frigate would; counts the responses by status and prints
--- one JSON line at the end (Benchmarks/serve/bench.sh reads it).
+-- one JSON line at the end (Benchmarks/serve/bench.sh and scale-out.sh read it).
+-- SERVE_BENCH_DELAY_MS, if set, makes each connection wait that long before its next request:
+-- a paced load below capacity (scale-out.sh's soak).
 local path = os.getenv("SERVE_BENCH_IMAGE")
 local file = assert(io.open(path, "rb"), "SERVE_BENCH_IMAGE: cannot open " .. tostring(path))
 local image = file:read("*a")
 file:close()
+local pause = tonumber(os.getenv("SERVE_BENCH_DELAY_MS") or "0")
 
 local boundary = "----swiftdarknet-wrk-boundary"
 wrk.method = "POST"
@@ -20,6 +23,12 @@ wrk.body = "--" .. boundary .. "\r\n"
 local threads = {}
 function setup(thread)
     table.insert(threads, thread)
+end
+
+if pause > 0 then
+    function delay()
+        return pause
+    end
 end
 
 ok, busy, other = 0, 0, 0

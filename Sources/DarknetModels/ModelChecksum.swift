@@ -1,3 +1,6 @@
+import Darknet
+import Foundation
+
 /// SHA-256 (FIPS 180-4), streaming: feed bytes with `update`, read the digest with `finalize`.
 /// The checksum `RemoteFile.sha256` and the cache's manifest hold.
 ///
@@ -18,6 +21,21 @@ public struct ModelChecksum: Sendable {
     public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hasher = ModelChecksum()
         hasher.update(Array(bytes))
+        return hasher.finalize().hexString
+    }
+
+    /// The hex digest of the file at `url`, lower case, read in 1 MB blocks.
+    /// - Throws: `FileError` when the file cannot be opened or read.
+    public static func hex(contentsOf url: URL) throws(FileError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw FileError(path: url.path, reason: "cannot be read") }
+        defer { try? handle.close() }
+        var hasher = ModelChecksum()
+        while true {
+            let block: Data
+            do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw FileError(path: url.path, reason: "read failed: \(error)") }
+            if block.isEmpty { break }
+            block.withUnsafeBytes { hasher.update($0) }
+        }
         return hasher.finalize().hexString
     }
 

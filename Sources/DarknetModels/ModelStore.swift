@@ -242,16 +242,7 @@ public struct ModelStore: Sendable {
 
     /// The SHA-256 of a file, read in 1 MB blocks.
     static func digest(of url: URL) throws(ModelSourceError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw DurableFiles.cacheError(url, "cannot be read") }
-        defer { try? handle.close() }
-        var hasher = ModelChecksum()
-        while true {
-            let block: Data
-            do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw DurableFiles.cacheError(url, "read failed: \(error)") }
-            if block.isEmpty { break }
-            block.withUnsafeBytes { hasher.update($0) }
-        }
-        return hasher.finalize().hexString
+        do { return try ModelChecksum.hex(contentsOf: url) } catch { throw DurableFiles.cacheError(url, error.reason) }
     }
 }
 

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Darknet
+import DarknetModels
 import DarknetServe
 import Foundation
 
@@ -11,8 +12,9 @@ struct ServeCommand: Command {
     static let abstract = "serve detections over the DeepStack / CodeProject.AI HTTP API and Frigate's ZMQ protocol"
     static let description = """
         POST /v1/vision/detection (multipart: image, min_confidence, api_key), /v1/vision/custom/NAME,
-        /v1/vision/custom/list; GET /health, GET /metrics (Prometheus). SIGTERM or SIGINT: stop taking
-        requests, finish those in progress (up to --drain-timeout), exit 0.
+        /v1/vision/custom/list; GET / (a status page with a form to try a photo), /health, /v2/health/live, /v2/health/ready, /v1/server/status/ping,
+        /metrics (Prometheus). SIGTERM or SIGINT: answer new requests at once (503, liveness 200), finish
+        those in progress (up to --drain-timeout), exit 0.
         """
     private static let defaults = ServerConfiguration()
     static let detectionFlags = DetectionFlags(threshold: (
@@ -29,6 +31,10 @@ struct ServeCommand: Command {
             .value("port", "PORT", default: String(defaults.port), "the HTTP port (0: a free one, printed at start)"),
             .value("zmq", "ipc://PATH|tcp://HOST:PORT",
                    "also answer Frigate's ZMQ detector (REQ/REP: a JSON header and a tensor) on this endpoint"),
+            .value("zmq-models", "DIR", default: "~/.cache/swift-darknet/frigate-models", """
+                where models Frigate's ZMQ detector transfers (model_data) are saved and found
+                again: a .tar of .cfg, .weights and .names, or a .weights for --cfg
+                """),
             .value("api-key", "KEY", "require this api_key in detection forms (else 401)"),
         ]),
         OptionGroup("detection", detectionFlags.options + [
@@ -84,6 +90,8 @@ struct ServeCommand: Command {
         c.host = arguments.stringOrDefault("bind") ?? c.host
         c.port = try arguments.int("port", range: 0...65_535)
         c.zmqEndpoint = arguments.string("zmq")
+        c.zmqModelDirectory = arguments.string("zmq-models").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? ModelOptions.defaultCache.appendingPathComponent("frigate-models", isDirectory: true)
         c.detection = try Self.detectionFlags.read(&arguments)
         c.workers = try arguments.int("workers", default: max(1, AvailableCores.count / threads), range: 1...256)
         c.queueCapacity = try arguments.int("queue", range: 0...100_000)
@@ -116,6 +124,19 @@ struct ServeCommand: Command {
         }
     }
 
+    /// Hashes each model's cfg and weights on a background thread for the status page (large
+    /// weights take a while; the server answers meanwhile). A file that cannot be read is noted
+    /// as such.
+    private static func recordChecksums(of models: [ServedModel], on server: DetectionServer) {
+        Thread.detachNewThread {
+            for model in models {
+                guard let files = model.files else { continue }
+                let digest = { (url: URL) in (try? ModelChecksum.hex(contentsOf: url)) ?? "unreadable" }
+                server.recordChecksums(model: model.name, cfg: digest(files.cfg), weights: digest(files.weights))
+            }
+        }
+    }
+
     func run() throws -> Int32 {
         // Every thread started from here on inherits the mask: the signals are taken by
         // `ShutdownSignals.wait()` alone, never by a worker in the middle of a request.
@@ -128,6 +149,7 @@ struct ServeCommand: Command {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let ready = "swift-darknet serve: http://\(host):\(server.port)" + (server.zmqEndpoint.map { " zmq \($0)" } ?? "")
         FileHandle.standardOutput.write(Data((ready + "\n").utf8))
+        Self.recordChecksums(of: models, on: server)
         let signal = signals.wait()
         configuration.log.write(.info, "\(signal): finishing the requests in progress")
         let finished = signals.whileWaitingForASecondSignal { server.shutdown() }

@@ -41,12 +41,12 @@ extension ServeCommand {
         guard ServedModel.isValidName(mainName) else {
             throw CLIError("the model name '\(mainName)' must be letters, digits, '-', '_' or '.' (give --name)")
         }
-        models.append(try timed(mainName) {
+        models.append(try timed(mainName, ServedModel.Files(cfg: files.cfg, weights: files.weights, names: files.names)) {
             try detectorFlags.loadDetector(files, letterbox: configuration.detection.letterbox, threads: threads, sessionPolicy: policy)
         })
         if detectorFlags.precision.int8 || detectorFlags.precision.bfloat16, !extraModels.isEmpty { warn("--precision applies to the main model; the --model ones run in float32") }
         for extra in extraModels {
-            models.append(try timed(extra.name) {
+            models.append(try timed(extra.name, ServedModel.Files(cfg: extra.cfg, weights: extra.weights, names: extra.names)) {
                 let spec = try loadSpec(extra.cfg)
                 try report(spec, options: detectorFlags.plan.options)
                 let network = try Network(spec: spec, weights: extra.weights, options: detectorFlags.plan.options)
@@ -58,14 +58,14 @@ extension ServeCommand {
         return models
     }
 
-    private func timed(_ name: String, _ load: () throws -> Detector) throws -> ServedModel {
+    private func timed(_ name: String, _ files: ServedModel.Files, _ load: () throws -> Detector) throws -> ServedModel {
         let start = ContinuousClock.now
         let detector = try load()
         let seconds = start.duration(to: .now)
         let shape = detector.network.inputShape
         _ = try detector.detect(try PlanarImage(width: shape.width, height: shape.height, channels: shape.channels, filledWith: 0.5))
         let (whole, fraction) = seconds.components
-        return ServedModel(name: name, detector: detector, loadSeconds: Double(whole) + Double(fraction) * 1e-18)
+        return ServedModel(name: name, detector: detector, loadSeconds: Double(whole) + Double(fraction) * 1e-18, files: files)
     }
 
     /// `yolov3-tiny` for `.../yolov3-tiny.cfg`, made URL-safe.

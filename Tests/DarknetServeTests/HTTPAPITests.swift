@@ -75,8 +75,31 @@ final class HTTPAPITests: XCTestCase {
         XCTAssertEqual(try unknown.json()["error"] as? String, "no model called 'nope' (models: tiny, coco.v2)")
         let metrics = try harness.metrics()
         XCTAssertEqual(metrics[#"swiftdarknet_model_load_seconds{model="coco.v2"}"#], 0.75)
-        XCTAssertEqual(metrics[#"swiftdarknet_inference_duration_seconds_count{model="coco.v2"}"#], 1)
-        XCTAssertEqual(metrics[#"swiftdarknet_inference_duration_seconds_count{model="tiny"}"#], 2)
+        XCTAssertEqual(metrics[#"swiftdarknet_inference_duration_seconds_count{model="coco.v2",arithmetic="float32"}"#], 1)
+        XCTAssertEqual(metrics[#"swiftdarknet_inference_duration_seconds_count{model="tiny",arithmetic="float32"}"#], 2)
+    }
+
+    func testProbesWhileServing() throws {
+        let harness = try ServerHarness()
+        let connection = try LoopbackConnection(port: harness.port)
+        let probes: [(String, String, Int, String)] = [
+            ("GET", "/v2/health/live", 200, ""), ("HEAD", "/v2/health/live", 200, ""), ("GET", "/v2/health/ready", 200, ""),
+            ("GET", "/v1/server/status/ping", 200, #"{"success":true}"#), ("POST", "/v1/server/status/ping", 200, #"{"success":true}"#),
+            ("POST", "/v2/health/ready", 405, ""),
+        ]
+        for (method, path, status, body) in probes {
+            try connection.send(httpRequest(method, path))
+            let reply = try connection.response()
+            XCTAssertEqual(reply.status, status, "\(method) \(path): \(reply.text)")
+            if status == 200 { XCTAssertEqual(reply.text, body, "\(method) \(path)") }
+            XCTAssertNotEqual(reply.headers["connection"], "close", "\(method) \(path) keeps the connection while serving")
+        }
+        XCTAssertTrue(harness.waitUntilIdle())
+        let metrics = try harness.metrics()
+        XCTAssertEqual(metrics[#"swiftdarknet_requests_total{endpoint="live",code="200"}"#], 2)
+        XCTAssertEqual(metrics[#"swiftdarknet_requests_total{endpoint="ready",code="200"}"#], 1)
+        XCTAssertEqual(metrics[#"swiftdarknet_requests_total{endpoint="ping",code="200"}"#], 2)
+        XCTAssertTrue(harness.log.all.contains { $0.contains(" debug 127.0.0.1 \"GET /v2/health/ready\" 200") }, "probes are logged at debug")
     }
 
     func testHealthAndMetrics() throws {
@@ -107,8 +130,17 @@ final class HTTPAPITests: XCTestCase {
         XCTAssertEqual(metrics["swiftdarknet_open_requests"], 1, "the scrape itself")
         XCTAssertEqual(metrics[#"swiftdarknet_model_load_seconds{model="yolov3-tiny"}"#], 0.25)
         XCTAssertGreaterThan(metrics["process_resident_memory_bytes"] ?? 0, 10_000_000)
+        XCTAssertEqual(metrics[#"swiftdarknet_model_info{model="yolov3-tiny",arithmetic="float32"}"#], 1)
+        XCTAssertGreaterThan(metrics["process_open_fds"] ?? 0, 3)
+        XCTAssertTrue(reply.text.contains("# TYPE swiftdarknet_http_connections_cut_total counter\n"), "a _total is a counter")
+        // Every counter ends in _total; every duration is in seconds.
+        for line in reply.text.split(separator: "\n") where line.hasPrefix("# TYPE ") {
+            let parts = line.split(separator: " ")
+            XCTAssertEqual(parts[3] == "counter", parts[2].hasSuffix("_total"), String(line))
+            if parts[3] == "histogram" { XCTAssertTrue(parts[2].hasSuffix("_seconds"), String(line)) }
+        }
         // Histograms: cumulative buckets, +Inf equal to the count, a sum that fits them.
-        for (name, labels, count) in [("swiftdarknet_inference_duration_seconds", #"model="yolov3-tiny""#, 3.0),
+        for (name, labels, count) in [("swiftdarknet_inference_duration_seconds", #"model="yolov3-tiny",arithmetic="float32""#, 3.0),
                                       ("swiftdarknet_request_duration_seconds", #"endpoint="detection""#, 4.0)] {
             let buckets = (Histogram.bounds.map(formatNumber) + ["+Inf"]).map { metrics["\(name)_bucket{\(labels),le=\"\($0)\"}"] }
             XCTAssertFalse(buckets.contains(nil), "\(name): \(buckets)")

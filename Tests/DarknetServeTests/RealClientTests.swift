@@ -9,14 +9,6 @@ import XCTest
 /// Frigate's ZMQ detector (pyzmq, REQ, two frames). Each gets `swift-darknet detect --json`'s
 /// detections for the same pixels.
 final class RealClientTests: XCTestCase {
-    private func python(_ script: String, _ arguments: [String]) throws -> [[String: Any]] {
-        let python = try TestPaths.require(ServeFixtures.venvPython,
-                                               "run ./scripts/setup.sh --fixtures (it makes the clients' virtual environment)")
-        let result = try ChildProcess.run(python.path, [ServeFixtures.clients.appendingPathComponent(script).path] + arguments, timeout: 180)
-        guard result.status == 0 else { throw ServeFixtures.Failure(description: "\(script) exited \(result.status): \(result.stderr)") }
-        return try result.jsonLines()
-    }
-
     func testDeepstackPython() throws {
         let photos = try ServeFixtures.photos.map { try TestPaths.require($0) }
         let reference = try ServeFixtures.reference(photos)
@@ -24,7 +16,7 @@ final class RealClientTests: XCTestCase {
         let harness = try ServerHarness(models: [ServedModel(name: "yolov3-tiny", detector: detector, loadSeconds: 0.2),
                                                  ServedModel(name: "mine", detector: detector, loadSeconds: 0.2)])
         for arguments in [[String](), ["--custom", "mine"]] {
-            let lines = try python("deepstack_client.py", [String(harness.port)] + arguments + photos.map(\.path))
+            let lines = try ServeFixtures.runClient("deepstack_client.py", [String(harness.port)] + arguments + photos.map(\.path))
             XCTAssertEqual(lines.count, photos.count)
             for line in lines {
                 let image = try XCTUnwrap(line["image"] as? String)
@@ -45,7 +37,7 @@ final class RealClientTests: XCTestCase {
         let labels = try ServeFixtures.detector().labels
         for photo in [ServeFixtures.photos[0], ServeFixtures.photos[4]] {
             let directory = try temporaryDirectory("clients")
-            let line = try XCTUnwrap(try python("frigate_deepstack_replay.py", [String(harness.port), TestPaths.require(TestPaths.cocoNames).path,
+            let line = try XCTUnwrap(try ServeFixtures.runClient("frigate_deepstack_replay.py", [String(harness.port), TestPaths.require(TestPaths.cocoNames).path,
                                                                               try TestPaths.require(photo).path, "416", directory.path]).first)
             let rows = try XCTUnwrap(line["detections"] as? [[Double]], "\(line)")
             let jpeg = try XCTUnwrap(line["jpeg"] as? String)
@@ -73,7 +65,7 @@ final class RealClientTests: XCTestCase {
         let socket = "ipc://\(directory.path)/zmq_detector"
         let harness = try ServerHarness { $0.zmqEndpoint = socket }
         XCTAssertEqual(harness.server.zmqEndpoint, socket)
-        let lines = try python("frigate_zmq_client.py", [socket, try TestPaths.require(ServeFixtures.photos[0]).path, "416", directory.path])
+        let lines = try ServeFixtures.runClient("frigate_zmq_client.py", [socket, try TestPaths.require(ServeFixtures.photos[0]).path, "416", directory.path])
         let byName = Dictionary(uniqueKeysWithValues: lines.map { ($0["name"] as? String ?? "?", $0) })
         XCTAssertEqual(lines.count, 11)
         let pngs = [directory.appendingPathComponent("square.png"), directory.appendingPathComponent("wide.png")]
@@ -84,22 +76,7 @@ final class RealClientTests: XCTestCase {
             let rows = try XCTUnwrap(line["detections"] as? [[Double]], "\(name): \(line)")
             let png = try XCTUnwrap(line["png"] as? String)
             let (width, height) = png.hasSuffix("wide.png") ? (300.0, 200.0) : (416.0, 416.0)
-            let expected = try XCTUnwrap(reference[png]).sorted { $0.probability > $1.probability }.prefix(20)
-            XCTAssertFalse(expected.isEmpty)
-            let found = rows.prefix { $0[1] > 0 }
-            XCTAssertEqual(found.count, expected.count, "\(name): \(found) vs \(expected)")
-            XCTAssertEqual(found.map { $0[1] }, found.map { $0[1] }.sorted(by: >), "\(name): highest score first")
-            // Compared as sets: detections of equal printed probability may come in either order.
-            let served = Set(found.map { row in
-                ReferenceDetection(classIndex: Int(row[0]), label: "", probability: Double(String(format: "%.4f", Float(row[1])))!,
-                                   left: Int((row[3] * width).rounded()), top: Int((row[2] * height).rounded()),
-                                   right: Int((row[5] * width).rounded()), bottom: Int((row[4] * height).rounded()))
-            })
-            let wanted = Set(expected.map {
-                ReferenceDetection(classIndex: $0.classIndex, label: "", probability: $0.probability, left: $0.left, top: $0.top,
-                                   right: $0.right, bottom: $0.bottom)
-            })
-            XCTAssertEqual(served, wanted, name)
+            assertSameFrigateRows(rows, try XCTUnwrap(reference[png]), width: width, height: height, name)
         }
         let refusals = ["bad dtype": "\"dtype\" 'int16' is not read", "bad shape": "is not a 3-channel image",
                         "bad byte count": "frame 2 (tensor): 519167 bytes; the header's shape and dtype need 519168",

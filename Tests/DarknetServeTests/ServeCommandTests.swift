@@ -5,15 +5,7 @@ import XCTest
 /// `swift-darknet serve` as a process: it prints where it listens, finishes the requests in
 /// flight on SIGTERM and exits 0, logs one line per request, and refuses bad options.
 final class ServeCommandTests: XCTestCase {
-    /// Starts `serve` on a free port; returns the process and the port.
-    private func startServe(_ extra: [String]) throws -> (ChildProcess, Int) {
-        let serve = try SwiftDarknetTool.start(["serve"] + (try TestPaths.tinyModelArguments()) + ["--port", "0"] + extra)
-        guard let line = serve.waitForLine(startingWith: "swift-darknet serve: http://127.0.0.1:", timeout: 120),
-              let port = Int(line.split(separator: ":").last?.split(separator: " ").first ?? "") else {
-            throw ServeFixtures.Failure(description: "serve did not start: \(serve.stderr)")
-        }
-        return (serve, port)
-    }
+    private func startServe(_ extra: [String]) throws -> (ChildProcess, Int) { try ServeFixtures.startServe(extra) }
 
     func testSIGTERMFinishesTheRequestsInFlightAndExitsZero() throws {
         let (serve, port) = try startServe(["--workers", "1", "--queue", "8", "--log-level", "info"])
@@ -50,6 +42,61 @@ final class ServeCommandTests: XCTestCase {
         try keptAlive.send(httpRequest("GET", "/health"))
         XCTAssertEqual(try keptAlive.response().status, 200)
         // A request still uploading at SIGTERM holds the drain open until the test finishes it.
+        let (uploading, rest) = try halfSentUpload(port: port, keptAlive: keptAlive)
+        serve.signal(SIGTERM)
+        let draining = try poll("/health", on: keptAlive, until: "/health reports the drain") { $0.status != 200 }
+        XCTAssertEqual(draining.status, 503)
+        XCTAssertEqual(try draining.json()["status"] as? String, "draining")
+        XCTAssertEqual(draining.headers["connection"], "close")
+        try uploading.send(rest)
+        let finished = try uploading.response()
+        XCTAssertEqual(finished.status, 200, "a request begun before SIGTERM is answered: \(finished.text)")
+        XCTAssertEqual(try finished.predictions().count, 6)
+        XCTAssertEqual(serve.wait(timeout: 60).status, 0)
+        XCTAssertEqual(serve.stderr, "", "--log-level none logs nothing")
+    }
+
+    func testFreshConnectionsDuringADrainAreAnsweredAtOnce() throws {
+        let (serve, port) = try startServe(["--workers", "1", "--log-level", "info"])
+        let (uploading, rest) = try halfSentUpload(port: port, keptAlive: try LoopbackConnection(port: port))
+        serve.signal(SIGTERM)
+        usleep(300_000)
+        // Each on a connection of its own, as a balancer's health check or a new client opens one.
+        let detectionHeaders = Array("POST /v1/vision/detection HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n".utf8)
+        let probes: [(String, [UInt8], Int)] = [
+            ("readiness", httpRequest("GET", "/v2/health/ready"), 503), ("liveness", httpRequest("GET", "/v2/health/live"), 200),
+            ("ping", httpRequest("GET", "/v1/server/status/ping"), 503), ("health", httpRequest("GET", "/health"), 503),
+            ("detection", detectionHeaders, 503),
+        ]
+        var slowest = 0.0
+        for round in 0..<5 {
+            for (name, bytes, status) in probes {
+                let start = Date()
+                let fresh = try LoopbackConnection(port: port, timeout: 5)
+                try fresh.send(bytes)
+                let reply = try fresh.response()
+                let seconds = Date().timeIntervalSince(start)
+                slowest = max(slowest, seconds)
+                XCTAssertLessThan(seconds, 0.1, "\(name) round \(round): answered in \(Int(seconds * 1000)) ms")
+                XCTAssertEqual(reply.status, status, "\(name) during the drain: \(reply.text)")
+                XCTAssertEqual(reply.headers["connection"], "close", name)
+                if status == 503 { XCTAssertEqual(reply.headers["retry-after"], "1", name) }
+                XCTAssertTrue(fresh.isClosedByServer(), "\(name): the server closes the connection")
+            }
+        }
+        try uploading.send(rest)
+        let finished = try uploading.response()
+        XCTAssertEqual(finished.status, 200, "the upload begun before SIGTERM is answered: \(finished.text)")
+        XCTAssertEqual(try finished.predictions().count, 6)
+        let result = serve.wait(timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("info draining: 1 open request (0 waiting for a worker, 0 running"), result.stderr)
+        print("slowest answer on a fresh connection during the drain: \(String(format: "%.1f", slowest * 1000)) ms")
+    }
+
+    /// A detection of dog.jpg sent halfway on a connection of its own, once the server counts it
+    /// open (polled on `keptAlive`): it holds a drain open until the test sends `rest`.
+    private func halfSentUpload(port: Int, keptAlive: LoopbackConnection) throws -> (connection: LoopbackConnection, rest: [UInt8]) {
         var form = MultipartBody()
         form.file("image", try [UInt8](Data(contentsOf: TestPaths.require(ServeFixtures.photos[0]))))
         let request = httpRequest("POST", "/v1/vision/detection", contentType: form.contentType, body: form.finished)
@@ -60,17 +107,7 @@ final class ServeCommandTests: XCTestCase {
             // The /metrics request itself is the other one open.
             try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
         }
-        serve.signal(SIGTERM)
-        let draining = try poll("/health", on: keptAlive, until: "/health reports the drain") { $0.status != 200 }
-        XCTAssertEqual(draining.status, 503)
-        XCTAssertEqual(try draining.json()["status"] as? String, "draining")
-        XCTAssertEqual(draining.headers["connection"], "close")
-        try uploading.send(Array(request[half...]))
-        let finished = try uploading.response()
-        XCTAssertEqual(finished.status, 200, "a request begun before SIGTERM is answered: \(finished.text)")
-        XCTAssertEqual(try finished.predictions().count, 6)
-        XCTAssertEqual(serve.wait(timeout: 60).status, 0)
-        XCTAssertEqual(serve.stderr, "", "--log-level none logs nothing")
+        return (uploading, Array(request[half...]))
     }
 
     /// GETs `path` on `connection` every millisecond until `condition` holds for the reply, and

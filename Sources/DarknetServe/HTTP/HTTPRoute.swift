@@ -4,10 +4,15 @@ enum HTTPRoute: Equatable, Sendable {
     case detect(model: String?)
     /// `POST` (or `GET`) `/v1/vision/custom/list`.
     case modelList
+    /// `GET /`: the status page.
+    case statusPage
     /// `GET /health`.
     case health
     /// `GET /metrics`.
     case metrics
+    /// The probes of orchestrators and clients: `/v2/health/live`, `/v2/health/ready`,
+    /// `/v1/server/status/ping`.
+    case probe(Probe)
     case notFound
     case methodNotAllowed(allowed: [String])
 
@@ -19,10 +24,18 @@ enum HTTPRoute: Equatable, Sendable {
             (route, allowed) = (.detect(model: nil), ["POST"])
         case customPrefix + "list":
             (route, allowed) = (.modelList, ["POST", "GET"])
+        case "/", "/index.html":
+            (route, allowed) = (.statusPage, ["GET", "HEAD"])
         case "/health":
             (route, allowed) = (.health, ["GET", "HEAD"])
         case "/metrics":
             (route, allowed) = (.metrics, ["GET", "HEAD"])
+        case "/v2/health/live":
+            (route, allowed) = (.probe(.live), ["GET", "HEAD"])
+        case "/v2/health/ready":
+            (route, allowed) = (.probe(.ready), ["GET", "HEAD"])
+        case "/v1/server/status/ping":
+            (route, allowed) = (.probe(.ping), ["GET", "HEAD", "POST"])
         case _ where path.hasPrefix(customPrefix) && path.count > customPrefix.count:
             (route, allowed) = (.detect(model: String(path.dropFirst(customPrefix.count))), ["POST"])
         default:
@@ -37,6 +50,14 @@ enum HTTPRoute: Equatable, Sendable {
         if case .detect = self { true } else { false }
     }
 
+    /// Whether it is a health check or a scrape (logged at `debug`).
+    var isMonitoring: Bool {
+        switch self {
+        case .health, .metrics, .probe: true
+        default: false
+        }
+    }
+
     /// The `endpoint` label of this route's metrics.
     var endpoint: String {
         switch self {
@@ -44,10 +65,19 @@ enum HTTPRoute: Equatable, Sendable {
         case .detect(_?): "custom"
         case .modelList: "list"
         case .health: "health"
+        case .statusPage: "status"
         case .metrics: "metrics"
+        case .probe(let probe): probe.rawValue
         case .notFound, .methodNotAllowed: "other"
         }
     }
+}
+
+/// A probe and what it answers: `live` (KServe v2 liveness: 200 until the process exits),
+/// `ready` (KServe v2 readiness: 200 while taking requests, 503 from SIGTERM on) and `ping`
+/// (CodeProject.AI's `{"success": true}`, 503 while draining).
+enum Probe: String, Equatable, Sendable {
+    case live, ready, ping
 }
 
 /// A response to send: status, body and the headers it needs.

@@ -13,7 +13,6 @@ final class HTTPServer: @unchecked Sendable {
     private let core: ServerCore
     private let watchdog: ConnectionWatchdog
     private var daemon: OpaquePointer?
-    private var listenSocket: Int32 = -1
     /// The port it listens on.
     private(set) var port = 0
 
@@ -46,20 +45,12 @@ final class HTTPServer: @unchecked Sendable {
         port = Int(sd_http_port(started))
     }
 
-    /// Stops accepting connections; those open are still served.
-    func stopAccepting() {
-        guard let daemon, listenSocket < 0 else { return }
-        listenSocket = MHD_quiesce_daemon(daemon)
-    }
-
     /// Stops the daemon (every suspended request must have been resumed: the work queue is
     /// closed first) and closes the connections left.
     func stop() {
         guard let daemon else { return }
         MHD_stop_daemon(daemon)
         self.daemon = nil
-        if listenSocket >= 0 { close(listenSocket) }
-        listenSocket = -1
         watchdog.stop()
     }
 
@@ -101,6 +92,8 @@ final class HTTPServer: @unchecked Sendable {
         do throws(ServeError) {
             switch exchange.route {
             case .health: exchange.respond(core.healthResponse(connections: watchdog.count))
+            case .statusPage: exchange.respond(core.statusPageResponse(connections: watchdog.count))
+            case .probe(let probe): exchange.respond(core.probeResponse(probe))
             case .metrics: exchange.respond(core.metricsResponse(connections: watchdog.count, cutOff: watchdog.cutOffCount))
             case .modelList: exchange.respond(core.modelListResponse())
             case .notFound: throw .notFound(path: url)
@@ -188,11 +181,9 @@ final class HTTPServer: @unchecked Sendable {
         defer { MHD_destroy_response(mhdResponse) }
         MHD_add_response_header(mhdResponse, "Content-Type", response.contentType)
         for (name, value) in response.headers { MHD_add_response_header(mhdResponse, name, value) }
-        // Draining, a detection's answer or an error sends the client elsewhere; a 200 from the
-        // monitoring endpoints keeps the connection, as its body (which may say "ok") implies.
-        if core.isDraining, exchange.route.isDetection || response.status >= 300 {
-            MHD_add_response_header(mhdResponse, "Connection", "close")
-        }
+        // Draining, every answer closes its connection: the client (or balancer) goes elsewhere,
+        // and the drain is not held open by idle keep-alive connections.
+        if core.isDraining { MHD_add_response_header(mhdResponse, "Connection", "close") }
         watchdog.restart(exchange.connection)
         return MHD_queue_response(exchange.connection, UInt32(response.status), mhdResponse)
     }
@@ -212,7 +203,7 @@ final class HTTPServer: @unchecked Sendable {
         } else {
             core.metrics.recordAbandoned(endpoint: endpoint, reason: outcome.errorReason ?? "client_gone")
         }
-        let routine = exchange.route == .health || exchange.route == .metrics
+        let routine = exchange.route.isMonitoring
         core.log(RequestRecord(client: exchange.client, request: "\(exchange.method) \(exchange.path)", status: delivered ? outcome.status : 0,
                                bytesIn: exchange.received, bytesOut: delivered ? outcome.bytesOut : 0,
                                seconds: seconds, inferenceSeconds: outcome.inferenceSeconds, predictions: outcome.predictions,

@@ -40,3 +40,21 @@ func formatNumber(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return String(value)
 }
+
+extension Histogram {
+    /// The `q` quantile (0...1) estimated from the buckets as Prometheus' `histogram_quantile`
+    /// does: linear within the bucket holding it; the largest finite bound when it lies in
+    /// `+Inf`. Nil with no observations.
+    func quantile(_ q: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let rank = q * Double(count)
+        var below = 0
+        for (index, inBucket) in counts.enumerated() {
+            guard Double(below + inBucket) >= rank, inBucket > 0 else { below += inBucket; continue }
+            guard index < Self.bounds.count else { return Self.bounds.last }
+            let lower = index == 0 ? 0 : Self.bounds[index - 1], upper = Self.bounds[index]
+            return lower + (upper - lower) * (rank - Double(below)) / Double(inBucket)
+        }
+        return Self.bounds.last
+    }
+}

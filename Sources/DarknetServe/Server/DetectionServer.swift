@@ -17,7 +17,8 @@ import Foundation
 /// ```
 ///
 /// HTTP: `POST /v1/vision/detection` and `/v1/vision/custom/<model>` (multipart form: `image`,
-/// `min_confidence`, `api_key`), `POST /v1/vision/custom/list`, `GET /health`, `GET /metrics`.
+/// `min_confidence`, `api_key`), `POST /v1/vision/custom/list`, `GET /health`, the probes
+/// `/v2/health/live`, `/v2/health/ready` and `/v1/server/status/ping`, `GET /metrics`.
 /// Requests from both front ends share one bounded work queue and `configuration.workers`
 /// worker threads; each model's `Detector` is shared by all of them.
 public final class DetectionServer: @unchecked Sendable {
@@ -60,9 +61,11 @@ public final class DetectionServer: @unchecked Sendable {
 
     deinit { shutdown() }
 
-    /// Stops taking requests (new connections are refused, requests that start on open ones get
-    /// 503), finishes those already begun (still uploading, queued or running), waits up to the
-    /// drain timeout for their responses to be sent, then stops. Returns whether every request finished in time. Idempotent.
+    /// Stops taking requests: from now on every new request (on a new connection or an open one)
+    /// is answered at once, detections and readiness with 503, liveness with 200, all with
+    /// `Connection: close`. Finishes those begun before (still uploading, queued or running),
+    /// waits up to the drain timeout for their responses to be sent, then stops listening.
+    /// Returns whether every request finished in time. Idempotent.
     @discardableResult
     public func shutdown() -> Bool {
         let first = lock.withLock {
@@ -71,10 +74,13 @@ public final class DetectionServer: @unchecked Sendable {
         }
         guard first else { return true }
         let configuration = core.configuration
-        configuration.log.write(.info, "draining: \(core.pipeline.depth.waiting + core.pipeline.depth.running) requests in progress")
         core.startDraining()
-        http.stopAccepting()
         zmq?.stopReceiving()
+        // Counted after the flag is set: a request that arrives now is refused, not waited for.
+        let (waiting, running) = core.pipeline.depth
+        let open = core.openExchanges
+        configuration.log.write(.info, "draining: \(open) open request\(open == 1 ? "" : "s") (\(waiting) waiting for a worker, \(running) running, "
+            + "the rest arriving or being answered)")
         // Requests begun before the drain, uploads included, are still queued and answered.
         let deadline = ContinuousClock.now + configuration.drainTimeout
         while core.openExchanges > 0, ContinuousClock.now < deadline { usleep(10_000) }
@@ -93,6 +99,13 @@ public final class DetectionServer: @unchecked Sendable {
     /// timeout), over both protocols. Zero when the server is idle: nothing is held for a
     /// request that went away.
     public var openRequests: Int { core.openExchanges }
+
+    /// Shows the SHA-256 digests (hex) of model `name`'s cfg and weights on the status page
+    /// (`GET /`), which says "computing" until they are recorded: hashing large weights is left
+    /// to the caller, off the start path.
+    public func recordChecksums(model name: String, cfg: String, weights: String) {
+        core.recordChecksums(model: name, cfg: cfg, weights: weights)
+    }
 
     /// `GET /metrics`'s text now.
     public var metricsText: String {

@@ -125,3 +125,27 @@ extension TensorError: HTTPStatusError {
         }
     }
 }
+
+extension ModelTransferError: HTTPStatusError {
+    var status: Int {
+        switch self {
+        case .name, .noBytes, .bundle: 400
+        case .noDirectory: 403
+        case .load: 422
+        case .save: 500
+        case .busy: 503
+        }
+    }
+
+    var reason: String {
+        switch self {
+        case .name: "bad_model_name"
+        case .noBytes: "frame_count"
+        case .noDirectory: "transfer_refused"
+        case .bundle: "bad_model"
+        case .load: "model_load"
+        case .save: "model_save"
+        case .busy: "queue_full"
+        }
+    }
+}

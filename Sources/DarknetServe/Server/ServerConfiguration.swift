@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// How long `drain` waits for requests in progress.
     public var drainTimeout: Duration = .seconds(30)
+    /// Where models Frigate's ZMQ detector transfers (`model_data`) are saved and found again;
+    /// nil: transfers are refused (a detector naming a served model needs none).
+    public var zmqModelDirectory: URL?
     /// Detection: `threshold` is the default `min_confidence` (DeepStack's 0.4) and ZMQ's
     /// threshold; `hierThreshold`, `nmsThreshold` and `letterbox` apply to every request.
     /// Results are always ordered by confidence, highest first.

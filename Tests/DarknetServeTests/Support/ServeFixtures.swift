@@ -23,6 +23,26 @@ enum ServeFixtures {
         return venv.appendingPathComponent("bin/python")
     }
 
+    /// Runs the client `script` (in `Clients/`) with the virtual environment's Python; its
+    /// standard output's JSON lines.
+    static func runClient(_ script: String, _ arguments: [String], timeout: Double = 180) throws -> [[String: Any]] {
+        let python = try TestPaths.require(venvPython, "run ./scripts/setup.sh --fixtures (it makes the clients' virtual environment)")
+        let result = try ChildProcess.run(python.path, [clients.appendingPathComponent(script).path] + arguments, timeout: timeout)
+        guard result.status == 0 else { throw Failure(description: "\(script) exited \(result.status): \(result.stderr)") }
+        return try result.jsonLines()
+    }
+
+    /// Starts `swift-darknet serve` with YOLOv3-tiny on a free port and `extra` options; returns
+    /// the process and the port.
+    static func startServe(_ extra: [String]) throws -> (ChildProcess, Int) {
+        let serve = try SwiftDarknetTool.start(["serve"] + (try TestPaths.tinyModelArguments()) + ["--port", "0"] + extra)
+        guard let line = serve.waitForLine(startingWith: "swift-darknet serve: http://127.0.0.1:", timeout: 120),
+              let port = Int(line.split(separator: ":").last?.split(separator: " ").first ?? "") else {
+            throw Failure(description: "serve did not start: \(serve.stderr)")
+        }
+        return (serve, port)
+    }
+
     /// YOLOv3-tiny with COCO names, loaded once for every test (sessions for 2 workers).
     static func detector() throws -> Detector {
         try shared.lock.withLock {
@@ -102,4 +122,29 @@ func assertSameDetections(_ predictions: [(label: String, confidence: Double, le
                    "\(context): the server's detections differ from detect --json's", file: file, line: line)
     let confidences = predictions.map(\.confidence)
     XCTAssertEqual(confidences, confidences.sorted(by: >), "\(context): predictions are not highest confidence first", file: file, line: line)
+}
+
+/// Checks Frigate's 20 x 6 reply rows `[class, score, y_min, x_min, y_max, x_max]` (fractions of a
+/// `width` x `height` tensor) against `detect --json`'s detections of the same pixels: the first
+/// 20 by probability, highest score first, zero rows after them.
+func assertSameFrigateRows(_ rows: [[Double]], _ reference: [ReferenceDetection], width: Double, height: Double, _ context: String,
+                           file: StaticString = #filePath, line: UInt = #line) {
+    let expected = reference.sorted { $0.probability > $1.probability }.prefix(20)
+    XCTAssertFalse(expected.isEmpty, context, file: file, line: line)
+    XCTAssertEqual(rows.count, 20, context, file: file, line: line)
+    let found = rows.prefix { $0[1] > 0 }
+    XCTAssertEqual(found.count, expected.count, "\(context): \(found) vs \(expected)", file: file, line: line)
+    XCTAssertTrue(rows.dropFirst(found.count).allSatisfy { $0 == [0, 0, 0, 0, 0, 0] }, "\(context): rows after the last are zero", file: file, line: line)
+    XCTAssertEqual(found.map { $0[1] }, found.map { $0[1] }.sorted(by: >), "\(context): highest score first", file: file, line: line)
+    // Compared as sets: detections of equal printed probability may come in either order.
+    let served = Set(found.map { row in
+        ReferenceDetection(classIndex: Int(row[0]), label: "", probability: Double(String(format: "%.4f", Float(row[1])))!,
+                           left: Int((row[3] * width).rounded()), top: Int((row[2] * height).rounded()),
+                           right: Int((row[5] * width).rounded()), bottom: Int((row[4] * height).rounded()))
+    })
+    let wanted = Set(expected.map {
+        ReferenceDetection(classIndex: $0.classIndex, label: "", probability: $0.probability, left: $0.left, top: $0.top,
+                           right: $0.right, bottom: $0.bottom)
+    })
+    XCTAssertEqual(served, wanted, context, file: file, line: line)
 }
