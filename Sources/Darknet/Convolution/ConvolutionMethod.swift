@@ -180,6 +180,21 @@ package struct ConvolutionBuffers {
         self.pooled = pooled
     }
 
+    /// Writes group `group`'s column matrix (im2col, `kernelArea x plane`) into the workspace,
+    /// split over the threads by channel: the prologue of the GEMM paths.
+    func writeColumns(_ shapes: ConvolutionShapes, group: Int) {
+        let conv = shapes.conv, input = shapes.input, output = shapes.output
+        let groupChannels = input.channels / conv.groups, kernelRows = conv.size * conv.size
+        let groupInput = self.input + group * groupChannels * input.planeSize, workspace = workspace, kernels = kernels
+        split(groupChannels) { channels, _ in
+            kernels.im2col(groupInput + channels.lowerBound * input.planeSize, channels: channels.count,
+                           height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
+                           strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
+                           outHeight: output.height, outWidth: output.width,
+                           into: workspace + channels.lowerBound * kernelRows * output.planeSize)
+        }
+    }
+
     /// Adds the biases and applies `activation` over `filters` planes of `planeSize` of the output,
     /// split by filter: the epilogue of the GEMM paths.
     func addBiases(_ biases: UnsafePointer<Float>, filters: Int, planeSize: Int, activation: Activation) {

@@ -29,19 +29,10 @@ package struct Im2colConvolution: FloatConvolutionMethod {
 
 
     package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
-        let conv = shapes.conv, input = shapes.input, output = shapes.output
-        let groupChannels = input.channels / conv.groups, groupFilters = conv.filters / conv.groups
-        let kernelRows = conv.size * conv.size, kernelArea = shapes.kernelArea, plane = output.planeSize
-        let workspace = buffers.workspace, kernels = buffers.kernels
+        let conv = shapes.conv, groupFilters = conv.filters / conv.groups
+        let kernelArea = shapes.kernelArea, plane = shapes.output.planeSize, workspace = buffers.workspace
         for g in 0..<conv.groups {
-            let groupInput = buffers.input + g * groupChannels * input.planeSize
-            buffers.split(groupChannels) { channels, _ in
-                kernels.im2col(groupInput + channels.lowerBound * input.planeSize, channels: channels.count,
-                               height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
-                               strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
-                               outHeight: output.height, outWidth: output.width,
-                               into: workspace + channels.lowerBound * kernelRows * plane)
-            }
+            buffers.writeColumns(shapes, group: g)
             cutting.multiply(m: groupFilters, n: plane, k: kernelArea, a: weights + g * groupFilters * kernelArea,
                              b: workspace, c: buffers.output + g * groupFilters * plane, split: buffers.split)
         }

@@ -17,9 +17,8 @@ extension ConvolutionAlgorithm {
 package struct BFloat16Convolution: FloatConvolutionMethod {
     package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
 
-    /// Largest output plane on which this algorithm beats float32's Winograd paths: YOLOv3-tiny's
-    /// 13x13 3x3 layers took 1.1 ms against 1.7; at 26x26 and 52x52, 1.1 and 1.3 against 0.75 and
-    /// 1.0 (one Zen 5 core).
+    /// Largest output plane on which this algorithm beats float32's Winograd paths (measured on
+    /// YOLOv3-tiny's 3x3 layers: Benchmarks/PERFORMANCE.md, "bfloat16").
     static let largestPlaneAgainstWinograd = 256
 
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than this one
@@ -81,21 +80,13 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     }
 
     package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
-        let conv = shapes.conv, input = shapes.input, output = shapes.output
-        let depth = shapes.kernelArea, plane = plane, pairs = pairs, filters = conv.filters
+        let conv = shapes.conv, depth = shapes.kernelArea, plane = plane, pairs = pairs, filters = conv.filters
         let columns: UnsafePointer<Float>
         if shapes.isPointwise {
             columns = buffers.input
         } else {
-            let workspace = buffers.workspace, vector = buffers.kernels, kernelRows = conv.size * conv.size
-            buffers.split(input.channels) { channels, _ in
-                vector.im2col(buffers.input + channels.lowerBound * input.planeSize, channels: channels.count,
-                              height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
-                              strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
-                              outHeight: output.height, outWidth: output.width,
-                              into: workspace + channels.lowerBound * kernelRows * plane)
-            }
-            columns = UnsafePointer(workspace)
+            buffers.writeColumns(shapes, group: 0)
+            columns = UnsafePointer(buffers.workspace)
         }
         let functions = kernels.functions.pointee
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
