@@ -166,9 +166,11 @@ let package = Package(
         .testTarget(name: "DarknetIntegrationTests", dependencies: ["Darknet", "DarknetImage", "TestSupport", "swift-darknet",
                                                             "darknet-library-probe"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
-        // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
-        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "TestSupport"]),
-        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels", "TestSupport"]),
+        // Runs the built swift-darknet binary too (detect on batches), so it depends on it.
+        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "swift-darknet",
+                                                        "TestSupport"]),
+        // ModelCLITests runs swift-darknet on hosted models (a python3 HTTP server), so it depends on it.
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels", "swift-darknet", "TestSupport"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
         .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet", "TestSupport"]),
         // Starts servers on 127.0.0.1 in process and the swift-darknet executable (SIGTERM); real
