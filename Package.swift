@@ -157,12 +157,20 @@ let package = Package(
         // The library as an application linking only Darknet and DarknetImage runs it (no FFmpeg, so
         // OpenBLAS is opened by the library, not at start-up): BLASFamilyTests compares it with swift-darknet.
         .executableTarget(name: "darknet-library-probe", dependencies: ["Darknet", "DarknetImage"], path: "Tests/LibraryProbe"),
-        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage", "TestSupport", "swift-darknet",
-                                                 "darknet-library-probe"]),
+        // The core in three tiers (Tests/README.md): unit tests that need no file outside the clone
+        // and no child process (scripts/test.sh --quick runs them), tests against the references in
+        // Weights/ and Fixtures/generated/ (Darknet's layer dumps, AlexeyAB's, the zoo), and the
+        // command-line tests, which run the executables they declare.
+        .testTarget(name: "DarknetTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
+        .testTarget(name: "DarknetReferenceTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
+        .testTarget(name: "DarknetIntegrationTests", dependencies: ["Darknet", "DarknetImage", "TestSupport", "swift-darknet",
+                                                            "darknet-library-probe"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
-        // Runs the built swift-darknet binary too (swift build --build-tests builds it first).
-        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "TestSupport"]),
-        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels", "TestSupport"]),
+        // Runs the built swift-darknet binary too (detect on batches), so it depends on it.
+        .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "swift-darknet",
+                                                        "TestSupport"]),
+        // ModelCLITests runs swift-darknet on hosted models (a python3 HTTP server), so it depends on it.
+        .testTarget(name: "DarknetModelsTests", dependencies: ["Darknet", "DarknetModels", "swift-darknet", "TestSupport"]),
         // Also runs the swift-darknet executable (video against detect), so it depends on it.
         .testTarget(name: "DarknetVideoTests", dependencies: ["Darknet", "DarknetImage", "DarknetVideo", "swift-darknet", "TestSupport"]),
         // Starts servers on 127.0.0.1 in process and the swift-darknet executable (SIGTERM); real

@@ -254,13 +254,13 @@ group() { local name=$1 cpu=$2; shift 2; ci_groups+=("$name:$cpu:$(IFS=,; echo "
 # They start in this order, two at a time, the next when one ends: the networks group (the
 # longest, about 8 minutes on a busy machine) beside kernels then io, the short integer group last.
 group networks cortex-a72 \
-    DarknetTests.DarknetFidelityTests/testYoloV3TinyRealWeightsEveryLayer \
-    DarknetTests.ZooFidelityTests/testClassifierLayers \
-    DarknetTests.ZooFidelityTests/testGlobalAverageAndTemperature \
-    DarknetTests.ZooFidelityTests/testReorgVariants \
-    DarknetTests.ZooFidelityTests/testTransposedConnectedWeights \
-    DarknetTests.DetectionTests/testSampleImagesAtThreshold025MatchDarknet \
-    DarknetTests.Int8NetworkTests/testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem
+    DarknetReferenceTests.DarknetFidelityTests/testYoloV3TinyRealWeightsEveryLayer \
+    DarknetReferenceTests.ZooFidelityTests/testClassifierLayers \
+    DarknetReferenceTests.ZooFidelityTests/testGlobalAverageAndTemperature \
+    DarknetReferenceTests.ZooFidelityTests/testReorgVariants \
+    DarknetReferenceTests.ZooFidelityTests/testTransposedConnectedWeights \
+    DarknetReferenceTests.DetectionTests/testSampleImagesAtThreshold025MatchDarknet \
+    DarknetReferenceTests.Int8NetworkTests/testInt8CodesBetweenLayersGiveTheSameBitsAsFloatsBetweenThem
 group kernels neoverse-n1 \
     DarknetTests.KernelTests/testConvolutionMatchesDirectConvolution \
     DarknetTests.KernelTests/testEveryVectorKernelSetMatchesTheNaiveLayers \
@@ -271,8 +271,8 @@ group kernels neoverse-n1 \
     DarknetTests.KernelTests/testUpsampleRouteShortcutAndYolo \
     DarknetTests.KernelTests/testWinogradIsChosenForEligibleLayers \
     DarknetTests.KernelTests/testWinogradWeightTransformsReportTheLargestScaledWeight \
-    DarknetTests.PointwiseConvolutionTests DarknetTests.ThreadingTests DarknetTests.WorkerPoolTests \
-    DarknetTests.CPUFeaturesTests/testPlansAsOtherCPUsPickTheirAlgorithms
+    DarknetTests.PointwiseConvolutionTests DarknetReferenceTests.ThreadingTests DarknetTests.WorkerPoolTests \
+    DarknetReferenceTests.CPUFeaturesTests/testPlansAsOtherCPUsPickTheirAlgorithms
 group io cortex-a72 \
     DarknetImageTests.DarknetFidelityTests \
     DarknetImageTests.ImageFormatFidelityTests/testEveryFileDecodesToDarknetsPixels \
@@ -280,17 +280,17 @@ group io cortex-a72 \
     DarknetImageTests.PNGDecodingTests DarknetImageTests.DecodingErrorTests \
     DarknetImageTests.OtherFormatErrorTests DarknetImageTests.EXIFOrientationTests \
     DarknetImageTests.EncodingTests DarknetTests.MalformedInputTests \
-    DarknetTests.CommandLineTests/testDetectWithADataFileAndStrictKeys \
-    DarknetTests.CommandLineTests/testForwardRunsSeveralInputsAsTimeSteps \
-    DarknetTests.CommandLineTests/testHelpGoesToStdoutWithStatus0 \
-    DarknetTests.CommandLineTests/testInputErrorsExit1AndNameTheFile \
-    DarknetTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr \
+    DarknetIntegrationTests.CommandLineTests/testDetectWithADataFileAndStrictKeys \
+    DarknetIntegrationTests.CommandLineTests/testForwardRunsSeveralInputsAsTimeSteps \
+    DarknetIntegrationTests.CommandLineTests/testHelpGoesToStdoutWithStatus0 \
+    DarknetIntegrationTests.CommandLineTests/testInputErrorsExit1AndNameTheFile \
+    DarknetIntegrationTests.CommandLineTests/testUsageMistakesExit2WithTheUsageOnStderr \
     DarknetVideoTests.CaptureDeviceTests/testDeviceFramesEqualTheFFmpegCommands \
     DarknetVideoTests.CaptureDeviceTests/testDeviceErrorsNameWhatIsMissing \
-    DarknetTests.ClassifierTests/testFramesGiveTheImagePathsClassification \
+    DarknetReferenceTests.ClassifierTests/testFramesGiveTheImagePathsClassification \
     DarknetEvaluationTests.ClassifierValidationTests/testCentreCropIsDarknetsInputBitForBit
 group integer max,sve=off \
-    DarknetTests.Int8KernelTests DarknetTests.IntegerDirectTests DarknetTests.BFloat16KernelTests
+    DarknetTests.Int8KernelTests DarknetReferenceTests.IntegerDirectTests DarknetTests.BFloat16KernelTests
 
 # Why some tests the groups leave out cannot run here, beyond time (printed with the results).
 left_out=(

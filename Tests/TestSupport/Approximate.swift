@@ -1,5 +1,9 @@
 import XCTest
 
+/// How close a layer output must be to Darknet's (a correct float32 port lands near 1e-5):
+/// `LayerReference` and the command-line `forward` tests hold every layer to it.
+public let darknetLayerTolerance: Float = 1e-3
+
 /// Largest absolute difference between two equally long collections (infinity if their
 /// lengths differ or either holds NaN).
 public func maxAbsDifference(_ a: some Collection<Float>, _ b: some Collection<Float>) -> Float {

@@ -239,7 +239,7 @@ final class CommandLineTests: XCTestCase {
                 let name = String(format: "layer%03d.bin", layer)
                 let difference = maxAbsDifference(try readFloatFile(directory.appendingPathComponent(name)),
                                                   try readFloatFile(reference.appendingPathComponent(name)))
-                XCTAssertLessThanOrEqual(difference, LayerReference.tolerance, "step \(step) \(name)")
+                XCTAssertLessThanOrEqual(difference, darknetLayerTolerance, "step \(step) \(name)")
             }
         }
     }
@@ -411,13 +411,13 @@ final class CommandLineTests: XCTestCase {
         let debian = TestPaths.fixtures.appendingPathComponent("debian")
         let model = [try TestPaths.require(debian.appendingPathComponent("cfg/yolov1-tiny-224.cfg")).path,
                      try TestPaths.require(debian.appendingPathComponent("weights/yolov1-tiny-224.weights")).path]
-        let reference = try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(contentsOf: try TestPaths.require(
+        let reference = try JSONDecoder().decode(DarknetDetectionRecord.self, from: Data(contentsOf: try TestPaths.require(
             debian.appendingPathComponent("detect/yolov1-tiny-224-yolo-test-thresh-0.2.json"))))
         let image = TestPaths.packageRoot.appendingPathComponent(reference.image).path
         let yoloTest = try run(["yolo", "test"] + model + [image, "--json"])
         XCTAssertEqual(yoloTest.status, 0, yoloTest.stderr)
         XCTAssertEqual(yoloTest.stderr, "")
-        let mine = try JSONDecoder().decode(DetectionTests.Reference.self, from: Data(yoloTest.stdout.utf8))
+        let mine = try JSONDecoder().decode(DarknetDetectionRecord.self, from: Data(yoloTest.stdout.utf8))
         XCTAssertEqual(mine.detections.count, reference.detections.count)
         for (k, (a, b)) in zip(mine.detections, reference.detections).enumerated() {
             XCTAssertTrue(a.class == b.class && a.label == b.label && abs(a.prob - b.prob) <= 1e-3 * max(1, abs(b.prob))

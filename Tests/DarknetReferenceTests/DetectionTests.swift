@@ -7,18 +7,7 @@ import XCTest
 /// End-to-end detections against the original Darknet's (`darknet detect` logic through
 /// libdarknet.so, recorded by `Tools/make-fixtures.sh`), with the real YOLOv3-tiny weights.
 final class DetectionTests: XCTestCase {
-    struct Reference: Decodable {
-        struct Item: Decodable {
-            let `class`: Int
-            let label: String
-            let prob: Float
-            let x: Int, y: Int, w: Int, h: Int
-        }
-        let image: String
-        let width: Int
-        let height: Int
-        let detections: [Item]
-    }
+    typealias Reference = DarknetDetectionRecord
 
     static let sampleImages = ["dog", "eagle", "giraffe", "horses", "kite", "person", "scream"]
 

@@ -15,7 +15,7 @@ struct LayerReference {
     private struct Index: Decodable { let layers: [Entry] }
 
     /// Darknet's layer outputs must match to this (a correct float32 port lands near 1e-5).
-    static let tolerance: Float = 1e-3
+    static let tolerance: Float = darknetLayerTolerance
 
     /// Runs `cfg` with `weights` on `input` and compares every layer in `reference`; returns
     /// the largest difference per layer.
