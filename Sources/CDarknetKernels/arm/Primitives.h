@@ -1,5 +1,5 @@
 /*
- * generic/Primitives.h's operations on arm64, with Advanced SIMD (every arm64 CPU has it).
+ * support/Primitives.h's operations on arm64, with Advanced SIMD (every arm64 CPU has it).
  */
 #include <arm_neon.h>
 #include <stdint.h>

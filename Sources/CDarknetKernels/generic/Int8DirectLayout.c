@@ -4,7 +4,7 @@
  */
 #include "CDarknetKernels/integer.h"
 
-#include "Primitives.h"
+#include "../support/Primitives.h"
 
 #include <string.h>
 

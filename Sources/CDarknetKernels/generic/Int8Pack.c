@@ -6,7 +6,7 @@
  */
 #include "CDarknetKernels/integer.h"
 
-#include "Primitives.h"
+#include "../support/Primitives.h"
 
 #include <string.h>
 

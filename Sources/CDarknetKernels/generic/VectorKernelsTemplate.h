@@ -29,7 +29,7 @@
 #endif
 
 #include "PortableEntries.h"
-#include "Primitives.h"
+#include "../support/Primitives.h"
 #include "Vector.h"
 #include "ConvolveDirect.h"
 #include "Maxpool.h"

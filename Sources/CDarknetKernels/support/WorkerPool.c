@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../generic/Primitives.h"
+#include "Primitives.h"
 
 struct swiftdarknet_pool;
 

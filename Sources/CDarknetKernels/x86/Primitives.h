@@ -1,5 +1,5 @@
 /*
- * generic/Primitives.h's operations on x86-64, with SSE2 (the architecture's baseline).
+ * support/Primitives.h's operations on x86-64, with SSE2 (the architecture's baseline).
  */
 #include <immintrin.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
 /*
  * The few operations whose best form depends on the architecture, with plain C for any other:
  * x86/Primitives.h and arm/Primitives.h define them for their architecture, and this header
- * takes the one that applies. Everything else in generic/ is written once for all of them.
+ * takes the one that applies: the one seam through which generic/ code (written once for all
+ * architectures, and including nothing from x86/ or arm/) gets them.
  */
 #ifndef SWIFTDARKNET_PRIMITIVES_H
 #define SWIFTDARKNET_PRIMITIVES_H
