@@ -102,10 +102,20 @@ extension PlanarImage {
     /// (`pngWeights`) or `cvtColor(COLOR_BGR2GRAY)`.
     private func openCVGrey(pngWeights: Bool) -> PlanarImage {
         let area = width * height, lut = ByteToFloat.table
-        let byte = { (value: Float) in Int((value * 255).rounded()) }
-        let grey = (0..<area).map { i in
-            let (r, g, b) = (byte(pixels[i]), byte(pixels[area + i]), byte(pixels[2 * area + i]))
-            return lut[pngWeights ? (9797 * r + 19234 * g + 3737 * b) >> 15 : (4899 * r + 9617 * g + 1868 * b + 8192) >> 14]
+        let byte = { (value: Float) -> Int in Int((value * 255).rounded()) }
+        // The weighted sums spelled out one term at a time: Swift 6.0 (the aarch64 build's) gave up
+        // type-checking them as one expression.
+        let luma: (Int, Int, Int) -> Int = pngWeights
+            ? { r, g, b in
+                let sum: Int = 9797 * r + 19234 * g
+                return (sum + 3737 * b) >> 15
+            }
+            : { r, g, b in
+                let sum: Int = 4899 * r + 9617 * g
+                return (sum + 1868 * b + 8192) >> 14
+            }
+        let grey: [Float] = (0..<area).map { (i: Int) -> Float in
+            lut[luma(byte(pixels[i]), byte(pixels[area + i]), byte(pixels[2 * area + i]))]
         }
         return PlanarImage(validatedWidth: width, height: height, channels: 1, pixels: grey)
     }
