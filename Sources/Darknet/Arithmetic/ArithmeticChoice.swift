@@ -16,8 +16,8 @@ package enum ArithmeticChoice {
         package let pinnedReduced: ReducedKernels?
         /// Whether it reads the network input.
         package let readsNetworkInput: Bool
-        /// The algorithm the planner takes for it in float32.
-        package let floatAlgorithm: ConvolutionAlgorithm
+        /// The algorithm the planner takes for it in float32 (planned for a bfloat16 precision only).
+        package let floatAlgorithm: ConvolutionAlgorithm?
 
         /// The bfloat16 kernels this convolution would run: the pinned set, else the CPU's.
         var reducedKernels: ReducedKernels? { pinnedReduced ?? cpu.reducedKernels }
@@ -49,7 +49,8 @@ package enum ArithmeticChoice {
         // sliding window reads few channels without an im2col: YOLOv3-tiny's 26x26 384 -> 256 took
         // 3.9 ms in bfloat16, 2.0 in float32's Winograd; 208x208 16 -> 32, 12 against 2.
         Rule(arithmetic: .float32, reason: "bfloat16 precision, but float32's Winograd or sliding window is faster here") {
-            $0.precision == .bfloat16 && BFloat16Convolution.floatIsFaster($0.floatAlgorithm, $0.shapes)
+            guard $0.precision == .bfloat16, let floatAlgorithm = $0.floatAlgorithm else { return false }
+            return BFloat16Convolution.floatIsFaster(floatAlgorithm, $0.shapes)
         },
         Rule(arithmetic: .bfloat16, reason: "bfloat16 precision, and the CPU multiplies bfloat16") {
             $0.precision == .bfloat16 && $0.reducedKernels != nil && BFloat16Convolution.takes($0.shapes)
