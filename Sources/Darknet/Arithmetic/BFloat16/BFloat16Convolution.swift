@@ -9,9 +9,10 @@ extension ConvolutionAlgorithm {
 /// `.bfloat16GEMM`: a convolution in bfloat16. The weights are rounded to bfloat16 pairs at load
 /// (`swiftdarknet_bf16_pack_weights`, batch norm folded first); a run writes the column matrix
 /// (im2col, skipped for 1x1 stride-1 unpadded layers), packs it to bfloat16 pairs and multiplies
-/// every filter by them (`ReducedKernels`), float32 sums: a small plane packed whole, the filters
-/// split over the threads; a large one in chunks of positions, one per thread at a time. Bias and
-/// activation follow in float32.
+/// every filter by them (`ReducedKernels`), float32 sums, a chunk of positions at a time (a small
+/// plane is one chunk): the threads pack a chunk's pairs together, then multiply it by their
+/// share of the filters, so each thread streams only its share of the weights per chunk. Bias
+/// and activation follow in float32.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
 package struct BFloat16Convolution: FloatConvolutionMethod {
@@ -47,22 +48,23 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     private var pairs: Int { (shapes.kernelArea + 1) / 2 }
     private var plane: Int { shapes.output.planeSize }
 
-    /// Most output positions a chunk holds: a plane up to this size is packed whole and its
-    /// filters split over the threads (each thread streams only its share of the weights); a
-    /// larger one is cut into chunks of at most this many positions, one thread packing and
-    /// multiplying each.
-    static let chunkLimit = 480
+    /// Words of packed pairs a chunk holds per K block (256 pairs, the kernels' block): 480 KiB,
+    /// which stay in a core's L2 while every block of filters passes over them.
+    static let chunkWords = 256 * 480
 
-    private var packsWhole: Bool { plane <= Self.chunkLimit }
+    /// Output positions per chunk: as many whole 48-column tiles as `chunkWords` holds at this
+    /// K (480 from 256 pairs on, more for shorter K, so that a large plane of few channels is not
+    /// cut into hundreds of steps), and the whole plane when it is smaller.
+    private var chunk: Int { min(plane, max(48, Self.chunkWords / min(pairs, 256) / 48 * 48)) }
     private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, plane) }
 
-    /// The column matrix (im2col) and, for a plane packed whole, its bfloat16 pairs.
+    /// The column matrix (im2col) and one chunk's bfloat16 pairs (a 32-bit word, the size of a
+    /// float, per pair and position).
     package var workspaceCount: Int {
-        let (total, overflow) = columnCount.addingReportingOverflow(packsWhole ? saturatingProduct(pairs, plane) : 0)
+        let (total, overflow) = columnCount.addingReportingOverflow(saturatingProduct(pairs, chunk))
         return overflow ? .max : total
     }
-    /// A chunk's packed pairs (one 32-bit word, the size of a float, per pair and position).
-    package var scratchCount: Int { packsWhole ? 0 : saturatingProduct(pairs, Self.chunkLimit) }
+    package var scratchCount: Int { 0 }
     /// The weights as bfloat16 pairs, `filters x pairs` words.
     package var weightCount: Int { saturatingProduct(shapes.conv.filters, pairs) }
 
@@ -88,29 +90,19 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
             buffers.writeColumns(shapes, group: 0)
             columns = UnsafePointer(buffers.workspace)
         }
-        let functions = kernels.functions.pointee
+        let functions = kernels.functions.pointee, chunk = chunk
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
-        if packsWhole {
-            let packed = UnsafeMutableRawPointer(buffers.workspace + columnCount).assumingMemoryBound(to: UInt32.self)
+        let packed = UnsafeMutableRawPointer(buffers.workspace + columnCount).assumingMemoryBound(to: UInt32.self)
+        for first in stride(from: 0, to: plane, by: chunk) {
+            let count = min(chunk, plane - first)
             buffers.split(pairs) { range, _ in
-                let first = 2 * range.lowerBound, rows = min(2 * range.upperBound, depth) - first
-                functions.pack(columns + first * plane, rows, plane, plane, packed + range.lowerBound * plane)
+                let firstRow = 2 * range.lowerBound, rows = min(2 * range.upperBound, depth) - firstRow
+                functions.pack(columns + firstRow * plane + first, rows, plane, count, packed + range.lowerBound * count)
             }
             buffers.split((filters + 7) / 8) { blocks, _ in
-                let first = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - first
-                functions.gemm(packedWeights + first * pairs, rows, pairs, packed, plane, out + first * plane, plane)
-            }
-        } else {
-            let threads = buffers.split.threads
-            let chunk = min(Self.chunkLimit, max(48, ((plane + 4 * threads - 1) / (4 * threads) + 47) / 48 * 48))
-            let scratch = buffers.scratch, stride = buffers.scratchStride
-            buffers.split((plane + chunk - 1) / chunk) { range, worker in
-                let packed = UnsafeMutableRawPointer(scratch + worker * stride).assumingMemoryBound(to: UInt32.self)
-                for index in range {
-                    let first = index * chunk, count = min(chunk, plane - first)
-                    functions.pack(columns + first, depth, plane, count, packed)
-                    functions.gemm(packedWeights, filters, pairs, packed, count, out + first, plane)
-                }
+                let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
+                functions.gemm(packedWeights + firstFilter * pairs, rows, pairs, packed, count,
+                               out + firstFilter * plane + first, plane)
             }
         }
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)

@@ -1,0 +1,75 @@
+@testable import Darknet
+import TestSupport
+import XCTest
+
+/// `.bfloat16GEMM` (`BFloat16Convolution`) on whole layers: within bfloat16's rounding of float32's
+/// result, and the same bits from the portable set and the CPU's SIMD set, on any thread count,
+/// over planes of one chunk and of several.
+final class BFloat16ConvolutionTests: XCTestCase {
+    /// 1x1 and 3x3 layers: one chunk, several with a short last one (from few channels, whose
+    /// chunks are long, to K over 256 pairs), odd K, a stride of 2, filters not a multiple of 8.
+    static let shapes: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int)] = [
+        (64, 13, 13, 255, 1, 1), (32, 70, 90, 20, 1, 1), (256, 26, 26, 45, 1, 1), (600, 30, 20, 17, 1, 1),
+        (3, 40, 60, 16, 3, 1), (33, 25, 31, 19, 3, 1), (64, 40, 40, 9, 3, 2),
+    ]
+
+    private struct NotAConvolution: Error {}
+
+    private struct Layer {
+        let shapes: ConvolutionShapes
+        let weights: [Float], biases: [Float], x: [Float]
+        var depth: Int { shapes.kernelArea }
+    }
+
+    private static func layer(_ shape: (channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int),
+                              seed: UInt64) throws -> Layer {
+        let text = "[net]\nwidth=\(shape.width)\nheight=\(shape.height)\nchannels=\(shape.channels)\n"
+            + "[convolutional]\nfilters=\(shape.filters)\nsize=\(shape.size)\nstride=\(shape.stride)\npad=1\nactivation=linear\n"
+        let plan = try NetworkPlan(spec: try NetworkSpec.parse(text: text, file: "bf16.cfg"))
+        guard case .convolutional(let conv) = plan.layers[0].spec.kind else { throw NotAConvolution() }
+        let shapes = ConvolutionShapes(conv: conv, input: plan.layers[0].inputShape, output: plan.layers[0].outputShape)
+        var generator = SplitMix64(seed: seed)
+        let weights = (0..<shape.filters * shapes.kernelArea).map { _ in generator.nextFloat(in: -1...1) }
+        let biases = (0..<shape.filters).map { _ in generator.nextFloat(in: -1...1) }
+        let x = (0..<shapes.input.count).map { _ in generator.nextFloat(in: -2...2) }
+        return Layer(shapes: shapes, weights: weights, biases: biases, x: x)
+    }
+
+    private static func run(_ method: any ConvolutionMethod, _ layer: Layer, weights: [Float]? = nil, biases: [Float]? = nil,
+                            input: [Float]? = nil, split: ThreadSplit) -> [Float] {
+        runConvolution(method, weights: weights ?? layer.weights, biases: biases ?? layer.biases, input: input ?? layer.x,
+                       outputCount: layer.shapes.output.count, split: split, kernels: .portable)
+    }
+
+    /// Each output within 2^-7 of the sum of its products' magnitudes from float32's (each
+    /// operand rounded to 8 significant bits moves a product by under 2^-8 of it); the SIMD
+    /// set's bits equal the portable set's, on 1, 2 and 3 threads (the last in the finest pieces).
+    func testMatchesFloat32WithinRoundingAndEverySetAndThreadCountGivesTheSameBits() throws {
+        let simd = CPUFeatures.current.reducedKernels
+        if simd == nil {
+            print("BFloat16ConvolutionTests: this CPU has no bfloat16 SIMD set (AVX512_BF16): only the portable set ran")
+        }
+        for (n, shape) in Self.shapes.enumerated() {
+            let layer = try Self.layer(shape, seed: UInt64(n + 1))
+            let float = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable, strategy: .im2colOnly)
+            let one = ThreadSplit(threads: 1)
+            let reference = Self.run(Im2colConvolution(float), layer, split: one)
+            let magnitudes = Self.run(Im2colConvolution(float), layer, weights: layer.weights.map(abs),
+                                      biases: [Float](repeating: 0, count: layer.biases.count), input: layer.x.map(abs), split: one)
+            func method(_ kernels: ReducedKernels) -> BFloat16Convolution {
+                BFloat16Convolution(ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable,
+                                                         arithmetic: .bfloat16, reducedKernels: kernels))
+            }
+            let portable = Self.run(method(.portable), layer, split: one)
+            for index in reference.indices where abs(portable[index] - reference[index]) > magnitudes[index] / 128 + 1e-5 {
+                XCTFail("\(shape): output \(index) is \(portable[index]), float32 \(reference[index]), products' magnitude \(magnitudes[index])")
+                break
+            }
+            for kernels in [ReducedKernels.portable] + (simd.map { [$0] } ?? []) {
+                for split in [one, ThreadSplit(threads: 2), ThreadSplit(threads: 3, finestPieces: true)] {
+                    XCTAssertEqual(Self.run(method(kernels), layer, split: split), portable, "\(shape) \(kernels), \(split.threads) threads")
+                }
+            }
+        }
+    }
+}
