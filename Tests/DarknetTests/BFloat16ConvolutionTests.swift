@@ -7,10 +7,12 @@ import XCTest
 /// over planes of one chunk and of several.
 final class BFloat16ConvolutionTests: XCTestCase {
     /// 1x1 and 3x3 layers: one chunk, several with a short last one (from few channels, whose
-    /// chunks are long, to K over 256 pairs), odd K, a stride of 2, filters not a multiple of 8.
+    /// chunks are long, to K over 256 pairs; with a window, chunks of several output rows, of one
+    /// row wider than a chunk), odd K, a stride of 2, filters not a multiple of 8.
     static let shapes: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int)] = [
         (64, 13, 13, 255, 1, 1), (32, 70, 90, 20, 1, 1), (256, 26, 26, 45, 1, 1), (600, 30, 20, 17, 1, 1),
-        (3, 40, 60, 16, 3, 1), (33, 25, 31, 19, 3, 1), (64, 40, 40, 9, 3, 2),
+        (3, 40, 60, 16, 3, 1), (33, 25, 31, 19, 3, 1), (64, 40, 40, 9, 3, 2), (64, 64, 64, 12, 3, 1),
+        (16, 100, 120, 8, 3, 2), (64, 4, 600, 8, 3, 1),
     ]
 
     private struct NotAConvolution: Error {}

@@ -7,12 +7,13 @@ extension ConvolutionAlgorithm {
 }
 
 /// `.bfloat16GEMM`: a convolution in bfloat16. The weights are rounded to bfloat16 pairs at load
-/// (`swiftdarknet_bf16_pack_weights`, batch norm folded first); a run writes the column matrix
-/// (im2col, skipped for 1x1 stride-1 unpadded layers), packs it to bfloat16 pairs and multiplies
-/// every filter by them (`ReducedKernels`), float32 sums, a chunk of positions at a time (a small
-/// plane is one chunk): the threads pack a chunk's pairs together, then multiply it by their
-/// share of the filters, so each thread streams only its share of the weights per chunk. Bias
-/// and activation follow in float32.
+/// (`swiftdarknet_bf16_pack_weights`, batch norm folded first). A run takes the output a chunk of
+/// positions at a time (a small plane is one chunk; with a window larger than 1x1, a chunk is whole
+/// output rows): the threads write the chunk's column matrix (im2col, skipped for 1x1 stride-1
+/// unpadded layers, which read the input), pack it to bfloat16 pairs, then multiply it by their
+/// share of the filters (`ReducedKernels`), float32 sums. The whole column matrix never exists
+/// (YOLOv3's 3x3/2 32 -> 64 at 416 would write 50 MB and read it back), and each thread streams
+/// only its share of the weights per chunk. Bias and activation follow in float32.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
 package struct BFloat16Convolution: FloatConvolutionMethod {
@@ -55,11 +56,21 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     /// Output positions per chunk: as many whole 48-column tiles as `chunkWords` holds at this
     /// K (480 from 256 pairs on, more for shorter K, so that a large plane of few channels is not
     /// cut into hundreds of steps), and the whole plane when it is smaller.
-    private var chunk: Int { min(plane, max(48, Self.chunkWords / min(pairs, 256) / 48 * 48)) }
-    private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, plane) }
+    /// Output positions per chunk: as many whole 48-column tiles as `chunkWords` holds at this
+    /// K (480 from 256 pairs on, more for shorter K, so that a large plane of few channels is not
+    /// cut into hundreds of steps), and the whole plane when it is smaller; with a window larger
+    /// than 1x1, whole output rows (at least one).
+    private var chunk: Int {
+        let positions = min(plane, max(48, Self.chunkWords / min(pairs, 256) / 48 * 48))
+        guard !shapes.isPointwise else { return positions }
+        let width = shapes.output.width
+        return max(1, positions / width) * width
+    }
+    /// Floats of one chunk's column matrix (none for a layer that reads its input as it is).
+    private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, chunk) }
 
-    /// The column matrix (im2col) and one chunk's bfloat16 pairs (a 32-bit word, the size of a
-    /// float, per pair and position).
+    /// One chunk's column matrix and its bfloat16 pairs (a 32-bit word, the size of a float, per
+    /// pair and position).
     package var workspaceCount: Int {
         let (total, overflow) = columnCount.addingReportingOverflow(saturatingProduct(pairs, chunk))
         return overflow ? .max : total
@@ -83,21 +94,21 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
 
     package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
         let conv = shapes.conv, depth = shapes.kernelArea, plane = plane, pairs = pairs, filters = conv.filters
-        let columns: UnsafePointer<Float>
-        if shapes.isPointwise {
-            columns = buffers.input
-        } else {
-            buffers.writeColumns(shapes, group: 0)
-            columns = UnsafePointer(buffers.workspace)
-        }
         let functions = kernels.functions.pointee, chunk = chunk
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
         let packed = UnsafeMutableRawPointer(buffers.workspace + columnCount).assumingMemoryBound(to: UInt32.self)
         for first in stride(from: 0, to: plane, by: chunk) {
             let count = min(chunk, plane - first)
+            let columns: UnsafePointer<Float>, rowLength: Int
+            if shapes.isPointwise {
+                (columns, rowLength) = (buffers.input + first, plane)
+            } else {
+                writeColumns(outputRows: first / shapes.output.width..<(first + count) / shapes.output.width, buffers)
+                (columns, rowLength) = (UnsafePointer(buffers.workspace), count)
+            }
             buffers.split(pairs) { range, _ in
                 let firstRow = 2 * range.lowerBound, rows = min(2 * range.upperBound, depth) - firstRow
-                functions.pack(columns + firstRow * plane + first, rows, plane, count, packed + range.lowerBound * count)
+                functions.pack(columns + firstRow * rowLength, rows, rowLength, count, packed + range.lowerBound * count)
             }
             buffers.split((filters + 7) / 8) { blocks, _ in
                 let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
@@ -106,6 +117,20 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
             }
         }
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
+    }
+
+    /// The column matrix of output rows `rows` (`kernelArea x rows.count * width`) in the
+    /// workspace, its channels split over the threads.
+    private func writeColumns(outputRows rows: Range<Int>, _ buffers: ConvolutionBuffers) {
+        let conv = shapes.conv, input = shapes.input, output = shapes.output, kernels = buffers.kernels
+        let taps = conv.size * conv.size, positions = rows.count * output.width, columns = buffers.workspace
+        buffers.split(input.channels) { channels, _ in
+            kernels.im2col(buffers.input + channels.lowerBound * input.planeSize, channels: channels.count,
+                           height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
+                           strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
+                           outHeight: output.height, outWidth: output.width, rows: rows,
+                           into: columns + channels.lowerBound * taps * positions)
+        }
     }
 }
 
