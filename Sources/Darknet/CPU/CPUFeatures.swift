@@ -70,8 +70,8 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// The architecture this library was compiled for (what `current` reports).
     public static let compiledArchitecture = Architecture(kernelArchitecture: swiftdarknet_cpu_architecture())
 
-    /// The running machine: its extensions read once, its BLAS opened and probed on first use
-    /// (`BLASFeatures.current`), synchronously, so no probe is left running when the process exits.
+    /// The running machine: its extensions read once, its BLAS opened on first use
+    /// (`BLASFeatures.current`: OpenBLAS's kernel family, looked up in a table; no GEMM is run).
     public static var current: CPUFeatures {
         CPUFeatures(architecture: compiledArchitecture, extensions: .running, blas: .current)
     }
