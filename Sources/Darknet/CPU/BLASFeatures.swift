@@ -25,9 +25,10 @@ public struct BLASFeatures: Sendable, Hashable, CustomStringConvertible {
     /// pieces: the probe (`BLAS.measureCutsInvariantly()`) passes under each. x86-64, measured
     /// with OpenBLAS 0.3.21 on an AMD Zen 5: SkylakeX, Cooperlake, Sandybridge, Nehalem, Prescott,
     /// Core2, Penryn, Dunnington, Atom, Barcelona and Nano pass; Haswell and Zen do not (their sums
-    /// depend on the call's shape). SapphireRapids (which OpenBLAS would not be forced to there),
-    /// ARMv8, NeoverseN1 and NeoverseV1 come from the table `info --plan --blas` had before. A family not listed (not measured, or one that
-    /// fails) is cut by shape: slower on two threads or more, never other bits.
+    /// depend on the call's shape). SapphireRapids (OpenBLAS runs Cooperlake when asked for it
+    /// there), ARMv8, NeoverseN1 and NeoverseV1 come from the table `info --plan --blas` had
+    /// before. A family not listed (not measured, one that fails, or Accelerate) is cut by shape:
+    /// slower on two threads or more, never bits that depend on the thread count.
     /// `BLASFamilyTests` checks this table against the probe under OpenBLAS's own choice and every
     /// family it can be forced to (`OPENBLAS_CORETYPE`) on the machine the tests run on.
     public static let invariantFamilies: Set<String> = [
