@@ -1,31 +1,20 @@
-@_spi(Testing) import Darknet
+import Darknet
 import DarknetImage
 import Foundation
 import TestSupport
 import XCTest
 
 /// A `channels=1` detector (YOLOv3-tiny's cfg with one input channel at 224x224, seeded random
-/// weights): a camera's YUV frames go in as their luma plane, so an NV12 frame detects exactly
-/// as a gray buffer of its Y plane, through `detect` and a `DetectionPipeline`, and colour frames
-/// as the photo read in grey; `swift-darknet
-/// detect` reads a colour photo for it as AlexeyAB's darknet does (`PlanarImage(contentsOf:
-/// channels: 1)`, OpenCV's greyscale read, checked in `GreyscaleImageTests`).
+/// weights: `GreyTinyYOLO`): a camera's YUV frames go in as their luma plane, so an NV12 frame
+/// detects exactly as a gray buffer of its Y plane, through `detect` and a `DetectionPipeline`;
+/// colour frames detect as the photo read in grey; `swift-darknet detect` reads a colour photo
+/// for it as AlexeyAB's darknet does (`PlanarImage(contentsOf: channels: 1)`, OpenCV's greyscale
+/// read, checked in `GreyscaleImageTests`).
 final class GreyscaleNetworkTests: XCTestCase {
-    /// The grey cfg's text and its spec.
-    private func greySpec() throws -> (text: String, spec: NetworkSpec) {
-        let text = try String(contentsOf: try TestPaths.require(TestPaths.tinyCfg), encoding: .utf8)
-        XCTAssertTrue(text.contains("channels=3"))
-        let grey = text.replacingOccurrences(of: "channels=3", with: "channels=1")
-            .replacingOccurrences(of: "width=416", with: "width=224").replacingOccurrences(of: "height=416", with: "height=224")
-        return (grey, try NetworkSpec.parse(text: grey, file: "tiny-grey.cfg"))
-    }
-
     func testYUVFramesGoStraightIntoAOneChannelDetector() async throws {
-        let spec = try greySpec().spec
-        let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 56))
-        XCTAssertEqual(network.inputShape.channels, 1)
-        XCTAssertEqual(network.inputShape.width, 224)
-        let detector = try Detector(network: network)
+        let detector = try GreyTinyYOLO.detector()
+        XCTAssertEqual(detector.network.inputShape.channels, 1)
+        XCTAssertEqual(detector.network.inputShape.width, 224)
 
         // The photo's green plane as the luma of a 768x576 frame, random chroma beside it.
         let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
@@ -56,8 +45,7 @@ final class GreyscaleNetworkTests: XCTestCase {
     /// byte for byte, on a PPM of the same pixels (`cvtColor`'s weights, as `imread` converts it),
     /// and the detections through `detect` and a `DetectionPipeline` equal the photo's.
     func testColourFramesDetectAsThePhotoReadInGrey() async throws {
-        let spec = try greySpec().spec
-        let detector = try Detector(network: try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 56)))
+        let detector = try GreyTinyYOLO.detector()
         let colour = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
         let area = colour.width * colour.height
         var bytes = Array("P6\n\(colour.width) \(colour.height)\n255\n".utf8)
@@ -92,11 +80,7 @@ final class GreyscaleNetworkTests: XCTestCase {
     /// `swift-darknet detect` on a colour JPEG with a grey network: the detections of the grey
     /// read, where it used to refuse the photo (`channelMismatch`).
     func testDetectCommandReadsAColourPhotoInGrey() throws {
-        let (text, spec) = try greySpec()
-        let folder = try temporaryDirectory("grey-detect")
-        let cfg = folder.appendingPathComponent("tiny-grey.cfg"), weights = folder.appendingPathComponent("tiny-grey.weights")
-        try text.write(to: cfg, atomically: true, encoding: .utf8)
-        try Data(try WeightsWriter().randomBytes(for: spec, seed: 56)).write(to: weights)
+        let (cfg, weights) = try GreyTinyYOLO.write(into: try temporaryDirectory("grey-detect"))
         let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
         let detector = try Detector(network: try Network(cfg: cfg, weights: weights))
         let expected = try detector.detect(try PlanarImage(contentsOf: dog, channels: 1), options: DetectionOptions(threshold: 0.05))

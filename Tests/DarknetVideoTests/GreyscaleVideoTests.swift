@@ -1,4 +1,4 @@
-@_spi(Testing) import Darknet
+import Darknet
 import DarknetVideo
 import Foundation
 import TestSupport
@@ -12,13 +12,7 @@ import XCTest
 final class GreyscaleVideoTests: XCTestCase {
     func testVideoOfAGreyNetworkDetectsEachFrameAsTheLibrary() throws {
         let directory = try temporaryDirectory("grey-video")
-        let text = try String(contentsOf: try TestPaths.require(TestPaths.tinyCfg), encoding: .utf8)
-            .replacingOccurrences(of: "channels=3", with: "channels=1")
-            .replacingOccurrences(of: "width=416", with: "width=224").replacingOccurrences(of: "height=416", with: "height=224")
-        let spec = try NetworkSpec.parse(text: text, file: "tiny-grey.cfg")
-        let cfg = directory.appendingPathComponent("tiny-grey.cfg"), weights = directory.appendingPathComponent("tiny-grey.weights")
-        try text.write(to: cfg, atomically: true, encoding: .utf8)
-        try Data(try WeightsWriter().randomBytes(for: spec, seed: 56)).write(to: weights)
+        let (cfg, weights) = try GreyTinyYOLO.write(into: directory)
         let detector = try Detector(network: try Network(cfg: cfg, weights: weights))
         XCTAssertEqual(detector.network.inputShape.channels, 1)
         let options = DetectionOptions(threshold: 0.05)
