@@ -152,7 +152,8 @@ let package = Package(
 
         // MARK: Tests
         // What every test target shares: file locations, temporary folders, child processes
-        // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data.
+        // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data, and what a unit
+        // tier and its library's other tests both use (decoding-error checks, DeepStack forms).
         .target(name: "TestSupport", dependencies: ["Darknet", "DarknetImage"], path: "Tests/TestSupport"),
         // The library as an application linking only Darknet and DarknetImage runs it (no FFmpeg, so
         // OpenBLAS is opened by the library, not at start-up): BLASFamilyTests compares it with swift-darknet.

@@ -5,8 +5,9 @@
 #   ./scripts/test.sh
 # The working loop: builds the tests and runs the unit tier only (DarknetTests and every
 # library's ...UnitTests target: no weights, fixtures, Darknet or child process, so it passes on
-# a clone without Weights/ and Fixtures/generated/; under a minute after the build). It installs nothing: the system libraries
-# the package links must be there (scripts/setup.sh installs them). Tests/README.md has the tiers.
+# a clone without Weights/ and Fixtures/generated/; about a minute after the build). It installs
+# nothing: the system libraries the package links must be there (scripts/setup.sh installs
+# them). Tests/README.md has the tiers.
 #   ./scripts/test.sh --quick
 set -euo pipefail
 cd "$(dirname "$0")/.."
