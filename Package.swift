@@ -152,8 +152,9 @@ let package = Package(
 
         // MARK: Tests
         // What every test target shares: file locations, temporary folders, child processes
-        // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data.
-        .target(name: "TestSupport", dependencies: ["Darknet"], path: "Tests/TestSupport"),
+        // (swift-darknet, ffmpeg), tolerance comparisons, seeded random data, and what a unit
+        // tier and its library's other tests both use (decoding-error checks, DeepStack forms).
+        .target(name: "TestSupport", dependencies: ["Darknet", "DarknetImage"], path: "Tests/TestSupport"),
         // The library as an application linking only Darknet and DarknetImage runs it (no FFmpeg, so
         // OpenBLAS is opened by the library, not at start-up): BLASFamilyTests compares it with swift-darknet.
         .executableTarget(name: "darknet-library-probe", dependencies: ["Darknet", "DarknetImage"], path: "Tests/LibraryProbe"),
@@ -165,6 +166,15 @@ let package = Package(
         .testTarget(name: "DarknetReferenceTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
         .testTarget(name: "DarknetIntegrationTests", dependencies: ["Darknet", "DarknetImage", "TestSupport", "swift-darknet",
                                                             "darknet-library-probe"]),
+        // Every other library's tests in two tiers too: `...UnitTests` needs nothing outside the
+        // clone and starts no child process (scripts/test.sh --quick runs them with DarknetTests);
+        // the library's own target holds the tests against files, tools and the executables.
+        .testTarget(name: "DarknetImageUnitTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
+        .testTarget(name: "DarknetServeUnitTests", dependencies: ["Darknet", "DarknetServe", "TestSupport"]),
+        .testTarget(name: "DarknetEvaluationUnitTests", dependencies: ["Darknet", "DarknetImage", "DarknetEvaluation", "TestSupport"]),
+        .testTarget(name: "DarknetModelsUnitTests", dependencies: ["DarknetModels"]),
+        .testTarget(name: "DarknetVideoUnitTests", dependencies: ["Darknet", "DarknetVideo", "TestSupport"]),
+        .testTarget(name: "BatchDetectionUnitTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "TestSupport"]),
         .testTarget(name: "DarknetImageTests", dependencies: ["Darknet", "DarknetImage", "TestSupport"]),
         // Runs the built swift-darknet binary too (detect on batches), so it depends on it.
         .testTarget(name: "BatchDetectionTests", dependencies: ["Darknet", "DarknetImage", "BatchDetection", "swift-darknet",

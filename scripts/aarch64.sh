@@ -277,9 +277,10 @@ group io cortex-a72 \
     DarknetImageTests.DarknetFidelityTests \
     DarknetImageTests.ImageFormatFidelityTests/testEveryFileDecodesToDarknetsPixels \
     DarknetImageTests.ImageFormatFidelityTests/testSamplesAreNotTrivial \
-    DarknetImageTests.PNGDecodingTests DarknetImageTests.DecodingErrorTests \
-    DarknetImageTests.OtherFormatErrorTests DarknetImageTests.EXIFOrientationTests \
-    DarknetImageTests.EncodingTests DarknetTests.MalformedInputTests \
+    DarknetImageUnitTests.PNGDecodingTests DarknetImageUnitTests.DecodingErrorTests \
+    DarknetImageTests.OtherFormatErrorTests DarknetImageUnitTests.NetpbmAndWritingTests \
+    DarknetImageUnitTests.EXIFOrientationTests \
+    DarknetImageUnitTests.EncodingTests DarknetTests.MalformedInputTests \
     DarknetIntegrationTests.CommandLineTests/testDetectWithADataFileAndStrictKeys \
     DarknetIntegrationTests.CommandLineTests/testForwardRunsSeveralInputsAsTimeSteps \
     DarknetIntegrationTests.CommandLineTests/testHelpGoesToStdoutWithStatus0 \

@@ -3,10 +3,11 @@
 # then cross-builds the package for aarch64 and runs its chosen tests under emulation
 # (scripts/aarch64.sh).
 #   ./scripts/test.sh
-# The working loop: builds the tests and runs the unit tier only (the DarknetTests target: no
-# weights, fixtures, Darknet or child process, so it passes on a clone without Weights/ and
-# Fixtures/generated/; about 30 s after the build). It installs nothing: the system libraries
-# the package links must be there (scripts/setup.sh installs them). Tests/README.md has the tiers.
+# The working loop: builds the tests and runs the unit tier only (DarknetTests and every
+# library's ...UnitTests target: no weights, fixtures, Darknet or child process, so it passes on
+# a clone without Weights/ and Fixtures/generated/; about a minute after the build). It installs
+# nothing: the system libraries the package links must be there (scripts/setup.sh installs
+# them). Tests/README.md has the tiers.
 #   ./scripts/test.sh --quick
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,9 @@ if [ "${1:-}" = "--quick" ]; then
     swift build --build-tests -Xcc -O2
     mkdir -p .build
     start=$SECONDS status=0
-    swift test --skip-build --disable-swift-testing --filter '^DarknetTests\.' 2>&1 | tee .build/test-output-quick.txt || status=$?
+    # The unit tier: DarknetTests and every library's ...UnitTests target (Tests/README.md).
+    swift test --skip-build --disable-swift-testing --filter '^(DarknetTests|[A-Za-z]+UnitTests)\.' 2>&1 |
+        tee .build/test-output-quick.txt || status=$?
     summary=$({ grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" .build/test-output-quick.txt || true; } | tail -n 1)
     if [ -z "$summary" ]; then
         echo "test: no XCTest totals in .build/test-output-quick.txt" >&2
@@ -25,11 +28,11 @@ if [ "${1:-}" = "--quick" ]; then
     executed=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
     failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
     # An empty selection (a renamed target) must not pass as a green run.
-    [ "$executed" -gt 0 ] || { echo "test: the unit tier (DarknetTests) has no tests" >&2; status=1; failed=1; }
+    [ "$executed" -gt 0 ] || { echo "test: the unit tier (DarknetTests, *UnitTests) has no tests" >&2; status=1; failed=1; }
     # A crash ends the run before XCTest's last count: the status says so.
     [ "$status" = 0 ] || [ "$failed" != 0 ] || { echo "test: swift test exited with $status" >&2; failed=1; }
     [ "$failed" = 0 ] || status=1
-    echo "tests: $((executed - failed)) passed, $failed failed (the unit tier, DarknetTests, in $((SECONDS - start)) s)"
+    echo "tests: $((executed - failed)) passed, $failed failed (the unit tier, DarknetTests and *UnitTests, in $((SECONDS - start)) s)"
     exit $status
 fi
 [ $# -eq 0 ] || { echo "usage: $0 [--quick]" >&2; exit 2; }

@@ -99,21 +99,18 @@ extension PlanarImage {
     }
 
     /// This RGB image in one channel with OpenCV's integer weights: libpng's `rgb_to_gray`
-    /// (`pngWeights`) or `cvtColor(COLOR_BGR2GRAY)`.
+    /// (`pngWeights`) or `cvtColor(COLOR_BGR2GRAY)` (`Luma`, the conversion RGB-family frames take
+    /// for a greyscale network too).
     private func openCVGrey(pngWeights: Bool) -> PlanarImage {
+        guard pngWeights else { return greyscaled() }
         let area = width * height, lut = ByteToFloat.table
         let byte = { (value: Float) -> Int in Int((value * 255).rounded()) }
-        // The weighted sums spelled out one term at a time: Swift 6.0 (the aarch64 build's) gave up
-        // type-checking them as one expression.
-        let luma: (Int, Int, Int) -> Int = pngWeights
-            ? { r, g, b in
-                let sum: Int = 9797 * r + 19234 * g
-                return (sum + 3737 * b) >> 15
-            }
-            : { r, g, b in
-                let sum: Int = 4899 * r + 9617 * g
-                return (sum + 1868 * b + 8192) >> 14
-            }
+        // The weighted sum spelled out one term at a time: Swift 6.0 (the aarch64 build's) gave up
+        // type-checking it as one expression.
+        let luma: (Int, Int, Int) -> Int = { r, g, b in
+            let sum: Int = 9797 * r + 19234 * g
+            return (sum + 3737 * b) >> 15
+        }
         let grey: [Float] = (0..<area).map { (i: Int) -> Float in
             lut[luma(byte(pixels[i]), byte(pixels[area + i]), byte(pixels[2 * area + i]))]
         }

@@ -27,10 +27,6 @@ struct PlannedCPU {
         "arm64-i8mm": .arm64(dotProduct: true, i8mm: true),
     ]
 
-    /// OpenBLAS families whose GEMMs give every output the same bits however a large GEMM is cut
-    /// (`BLASFeatures.cutsInvariantly`, as measured on them); the others cut by shape.
-    static let invariantFamilies: Set<String> = ["skylakex", "cooperlake", "sapphirerapids", "armv8", "neoversen1", "neoversev1"]
-
     let cpu: CPUFeatures
 
     init(arguments: inout Arguments) throws {
@@ -45,7 +41,8 @@ struct PlannedCPU {
         }
         if let family = arguments.string("blas") {
             guard !family.isEmpty else { throw CLIError("--blas needs an OpenBLAS kernel family, e.g. SkylakeX or Haswell") }
-            cpu.blas = BLASFeatures(kernelFamily: family, cutsInvariantly: Self.invariantFamilies.contains(family.lowercased()))
+            // Whether it cuts invariantly: the library's table (BLASFeatures.invariantFamilies).
+            cpu.blas = BLASFeatures(kernelFamily: family)
         }
         self.cpu = cpu
     }

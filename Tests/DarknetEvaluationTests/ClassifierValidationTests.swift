@@ -98,20 +98,6 @@ final class ClassifierValidationTests: XCTestCase {
         XCTAssertEqual(tally.images, 8)
     }
 
-    /// Darknet's tally: the top-k places past the last class hold -1, which an unlabelled image
-    /// matches once per place; its fractions are float32 and its line prints them with %f.
-    func testTallyKeepsDarknetsArithmetic() {
-        var tally = ClassifierAccuracy(k: 5)
-        tally.record(truth: 1, ranked: [1, 0])
-        XCTAssertEqual([tally.top1Hits, tally.topKHits], [1, 1])
-        tally.record(truth: nil, ranked: [1, 0])
-        XCTAssertEqual([tally.top1Hits, tally.topKHits, tally.unlabelled], [1, 4, 1], "three places of -1 match class -1")
-        tally.record(truth: 0, ranked: [1, 0])
-        XCTAssertEqual([tally.top1Hits, tally.topKHits], [1, 5])
-        XCTAssertEqual(tally.darknetLine, "2: top 1: 0.333333, top 5: 1.666667")
-        XCTAssertEqual(tally.top1, Float(1) / Float(3))
-    }
-
     /// A `.data` file without what scoring needs, or with what is not supported, names the file,
     /// line and key; the command refuses a run without `--data` or with images given by position.
     func testBadDataFilesAndUsageAreNamed() throws {

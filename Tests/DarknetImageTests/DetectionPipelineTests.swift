@@ -71,8 +71,8 @@ final class DetectionPipelineTests: XCTestCase {
     }
 
     func testAFrameThatCannotBePreparedEndsTheResultsWithItsError() async throws {
-        // A 1-channel network cannot take colour frames.
-        let cfg = "[net]\nwidth=32\nheight=32\nchannels=1\n[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=leaky\n"
+        // A 2-channel network takes no frame (greyscale ones convert colour; 2 channels mean nothing).
+        let cfg = "[net]\nwidth=32\nheight=32\nchannels=2\n[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=leaky\n"
             + "[convolutional]\nfilters=6\nsize=1\nactivation=linear\n[yolo]\nmask=0\nanchors=10,14\nnum=1\nclasses=1\n"
         let network = try Network(spec: try NetworkSpec.parse(text: cfg, file: "gray.cfg"), randomSeed: 1)
         let pipeline = DetectionPipeline(detector: try Detector(network: network), policy: .every)
@@ -83,7 +83,7 @@ final class DetectionPipelineTests: XCTestCase {
             for try await _ in pipeline.results { XCTFail("no result expected") }
             XCTFail("the stream should end with an error")
         } catch let error as PixelBufferError {
-            XCTAssertEqual(error, .unsupportedConversion(format: .bgra, channels: 1))
+            XCTAssertEqual(error, .unsupportedConversion(format: .bgra, channels: 2))
         }
     }
 }

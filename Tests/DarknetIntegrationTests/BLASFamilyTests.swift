@@ -1,4 +1,4 @@
-import Darknet
+@_spi(Testing) import Darknet
 import DarknetImage
 import Foundation
 import TestSupport
@@ -79,6 +79,57 @@ final class BLASFamilyTests: XCTestCase {
             }
         }
         print("BLASFamilyTests: families compared (asked -> run): \(tried.joined(separator: ", "))")
+    }
+
+    /// Every kernel family OpenBLAS can be told to run with `OPENBLAS_CORETYPE` (0.3.21's
+    /// `DYNAMIC_ARCH` names): a child under one the CPU cannot run dies (SIGILL) or runs another.
+    static var forcibleFamilies: [String] {
+        switch CPUFeatures.compiledArchitecture {
+        case .x86_64:
+            return ["SkylakeX", "Cooperlake", "SapphireRapids", "Haswell", "Zen", "Sandybridge", "Nehalem", "Prescott", "Core2",
+                    "Penryn", "Dunnington", "Atom", "Barcelona", "Nano", "Bulldozer", "Piledriver", "Steamroller", "Excavator",
+                    "Opteron", "Athlon", "Katmai", "Northwood", "Banias"]
+        default:
+            return ["ARMV8", "CortexA53", "CortexA55", "CortexA57", "CortexA72", "CortexA73", "NeoverseN1", "NeoverseV1", "NeoverseN2",
+                    "ThunderX", "ThunderX2T99", "TSV110", "EMAG8180", "FALKOR", "A64FX"]
+        }
+    }
+
+    /// The library decides whether a GEMM may be cut by threads from a table of OpenBLAS kernel
+    /// families (`BLASFeatures.invariantFamilies`), so making `PlanOptions()` runs no GEMM. The
+    /// table against the probe GEMM that measures it (`BLAS.measureCutsInvariantly()`): in this
+    /// process, and in a child under OpenBLAS's own choice and under every family it can be
+    /// forced to here. A family the table leaves out but the probe passes would only be slower;
+    /// one it lists that fails would make results depend on the thread count: both fail here.
+    func testInvariantFamilyTableAgreesWithTheProbeUnderEveryFamily() throws {
+        XCTAssertEqual(BLASFeatures.current.cutsInvariantly, BLAS.measureCutsInvariantly(), "this process: \(BLAS.kernelName)")
+        XCTAssertEqual(BLASFeatures.current.kernelFamily, BLAS.kernelName)
+        let probe = SwiftDarknetTool.url.deletingLastPathComponent().appendingPathComponent("darknet-library-probe")
+        var measured: [String: Bool] = [:], skipped: [String] = []
+        for family in [nil] + Self.forcibleFamilies.map(Optional.some) {
+            let child = try ChildProcess.run(try TestPaths.require(probe), ["--blas-cuts"],
+                                             environment: family.map { ["OPENBLAS_CORETYPE": $0] } ?? [:],
+                                             unsetting: family == nil ? ["OPENBLAS_CORETYPE"] : [])
+            let name = family ?? "OpenBLAS's choice"
+            guard child.status == 0 else {
+                skipped.append("\(name) (status \(child.status))")
+                continue
+            }
+            let lines = child.stdout.split(separator: "\n").map(String.init)
+            guard lines.count == 2, lines[0].hasPrefix("blas: "), lines[1].hasPrefix("cuts invariantly: ") else {
+                XCTFail("\(name): unexpected output '\(child.stdout)'")
+                continue
+            }
+            let ran = String(lines[0].dropFirst("blas: ".count)), cuts = lines[1].hasSuffix("true")
+            XCTAssertEqual(BLASFeatures(kernelFamily: ran).cutsInvariantly, cuts,
+                           "OPENBLAS_CORETYPE=\(name) ran \(ran): the probe says \(cuts ? "it cuts invariantly" : "its sums depend on the cut"), "
+                           + "BLASFeatures.invariantFamilies says otherwise")
+            measured[ran] = cuts
+        }
+        XCTAssertFalse(measured.isEmpty)
+        print("BLASFamilyTests: families measured (cuts invariantly): "
+              + measured.keys.sorted().map { "\($0) \(measured[$0]!)" }.joined(separator: ", ")
+              + "; not runnable here: " + (skipped.isEmpty ? "none" : skipped.joined(separator: ", ")))
     }
 
     /// The command line plans as the library's defaults do for a CPU and BLAS it is told to plan

@@ -1,30 +1,20 @@
-@_spi(Testing) import Darknet
+import Darknet
 import DarknetImage
 import Foundation
 import TestSupport
 import XCTest
 
 /// A `channels=1` detector (YOLOv3-tiny's cfg with one input channel at 224x224, seeded random
-/// weights): a camera's YUV frames go in as their luma plane, so an NV12 frame detects exactly
-/// as a gray buffer of its Y plane, through `detect` and a `DetectionPipeline`; `swift-darknet
-/// detect` reads a colour photo for it as AlexeyAB's darknet does (`PlanarImage(contentsOf:
-/// channels: 1)`, OpenCV's greyscale read, checked in `GreyscaleImageTests`).
+/// weights: `GreyTinyYOLO`): a camera's YUV frames go in as their luma plane, so an NV12 frame
+/// detects exactly as a gray buffer of its Y plane, through `detect` and a `DetectionPipeline`;
+/// colour frames detect as the photo read in grey; `swift-darknet detect` reads a colour photo
+/// for it as AlexeyAB's darknet does (`PlanarImage(contentsOf: channels: 1)`, OpenCV's greyscale
+/// read, checked in `GreyscaleImageTests`).
 final class GreyscaleNetworkTests: XCTestCase {
-    /// The grey cfg's text and its spec.
-    private func greySpec() throws -> (text: String, spec: NetworkSpec) {
-        let text = try String(contentsOf: try TestPaths.require(TestPaths.tinyCfg), encoding: .utf8)
-        XCTAssertTrue(text.contains("channels=3"))
-        let grey = text.replacingOccurrences(of: "channels=3", with: "channels=1")
-            .replacingOccurrences(of: "width=416", with: "width=224").replacingOccurrences(of: "height=416", with: "height=224")
-        return (grey, try NetworkSpec.parse(text: grey, file: "tiny-grey.cfg"))
-    }
-
     func testYUVFramesGoStraightIntoAOneChannelDetector() async throws {
-        let spec = try greySpec().spec
-        let network = try Network(spec: spec, weights: try WeightsWriter().randomBytes(for: spec, seed: 56))
-        XCTAssertEqual(network.inputShape.channels, 1)
-        XCTAssertEqual(network.inputShape.width, 224)
-        let detector = try Detector(network: network)
+        let detector = try GreyTinyYOLO.detector()
+        XCTAssertEqual(detector.network.inputShape.channels, 1)
+        XCTAssertEqual(detector.network.inputShape.width, 224)
 
         // The photo's green plane as the luma of a 768x576 frame, random chroma beside it.
         let photo = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
@@ -48,23 +38,49 @@ final class GreyscaleNetworkTests: XCTestCase {
         for try await result in pipeline.results { results.append(result.detections) }
         XCTAssertEqual(results, [expected, expected])
 
-        // Colour pixels are not converted for it (yet): a typed error, not a guess.
-        do {
-            _ = try await detector.detect(try photo.pixelBuffer(format: .bgra))
-            XCTFail("a BGRA frame was taken by a one-channel network")
-        } catch {
-            XCTAssertEqual(error as? PixelBufferError, .unsupportedConversion(format: .bgra, channels: 1))
+    }
+
+    /// A colour frame (BGRA, RGB) of a photo goes into a one-channel detector converted as the
+    /// photo is read for it: the frame's grey plane is `PlanarImage(contentsOf:channels: 1)`'s,
+    /// byte for byte, on a PPM of the same pixels (`cvtColor`'s weights, as `imread` converts it),
+    /// and the detections through `detect` and a `DetectionPipeline` equal the photo's.
+    func testColourFramesDetectAsThePhotoReadInGrey() async throws {
+        let detector = try GreyTinyYOLO.detector()
+        let colour = try PlanarImage(contentsOf: try TestPaths.require(TestPaths.sample("dog.jpg")))
+        let area = colour.width * colour.height
+        var bytes = Array("P6\n\(colour.width) \(colour.height)\n255\n".utf8)
+        for i in 0..<area {
+            for c in 0..<3 { bytes.append(UInt8((colour.pixels[c * area + i] * 255).rounded())) }
         }
+        let ppm = try temporaryDirectory("grey-frames").appendingPathComponent("dog.ppm")
+        try Data(bytes).write(to: ppm)
+        let photo = try PlanarImage(contentsOf: ppm, channels: 1)
+        XCTAssertEqual(photo.channels, 1)
+
+        let options = DetectionOptions(threshold: 0.05)
+        let expected = try await detector.detect(photo, options: options)
+        XCTAssertFalse(expected.isEmpty, "random weights at 0.05 find something to compare")
+        for format in [PixelFormat.bgra, .rgb] {
+            let frame = try colour.pixelBuffer(format: format)
+            let plane = try frame.letterboxed(width: colour.width, height: colour.height, channels: 1).image
+            XCTAssertEqual(plane.pixels, photo.pixels, "\(format): not the grey the photo path reads")
+            let found = try await detector.detect(frame, options: options)
+            XCTAssertEqual(found, expected, "\(format)")
+        }
+
+        let bgra = try colour.pixelBuffer(format: .bgra)
+        let pipeline = DetectionPipeline(detector: detector, policy: .every, options: options)
+        for index in 0..<2 { try pipeline.submit(Frame(pixels: bgra, presentationTime: .milliseconds(40 * index))) }
+        pipeline.finish()
+        var results: [[Detection]] = []
+        for try await result in pipeline.results { results.append(result.detections) }
+        XCTAssertEqual(results, [expected, expected])
     }
 
     /// `swift-darknet detect` on a colour JPEG with a grey network: the detections of the grey
     /// read, where it used to refuse the photo (`channelMismatch`).
     func testDetectCommandReadsAColourPhotoInGrey() throws {
-        let (text, spec) = try greySpec()
-        let folder = try temporaryDirectory("grey-detect")
-        let cfg = folder.appendingPathComponent("tiny-grey.cfg"), weights = folder.appendingPathComponent("tiny-grey.weights")
-        try text.write(to: cfg, atomically: true, encoding: .utf8)
-        try Data(try WeightsWriter().randomBytes(for: spec, seed: 56)).write(to: weights)
+        let (cfg, weights) = try GreyTinyYOLO.write(into: try temporaryDirectory("grey-detect"))
         let dog = try TestPaths.require(TestPaths.sample("dog.jpg"))
         let detector = try Detector(network: try Network(cfg: cfg, weights: weights))
         let expected = try detector.detect(try PlanarImage(contentsOf: dog, channels: 1), options: DetectionOptions(threshold: 0.05))

@@ -34,7 +34,7 @@ final class ThreadingTests: XCTestCase {
         let network = try Network(cfg: cfg, weights: try TestPaths.require(TestPaths.tinyWeights))
         let input = try readFloatFile(try TestPaths.require(TestPaths.fixtures.appendingPathComponent("input/dog-416.bin")))
         // Which way the GEMMs are cut (by thread, or by shape where the BLAS's sums depend on it).
-        print("BLAS kernels \(BLAS.kernelName), cut invariantly: \(BLAS.cutsInvariantly)")
+        print("BLAS kernels \(BLAS.kernelName), cut invariantly: \(BLASFeatures.current.cutsInvariantly)")
         try assertEveryLayerIsBitIdenticalForOneTwoAndThreeThreads(network, input)
     }
 

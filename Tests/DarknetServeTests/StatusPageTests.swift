@@ -84,14 +84,4 @@ final class StatusPageTests: XCTestCase {
         XCTAssertEqual(StatusPage.duration(93_784), "1 d 2 h")
         XCTAssertEqual(StatusPage.duration(125), "2 min 5 s")
     }
-
-    func testQuantilesFromBuckets() {
-        var histogram = Histogram()
-        XCTAssertNil(histogram.quantile(0.5))
-        for _ in 0..<10 { histogram.observe(0.02) }   // the (0.01, 0.025] bucket
-        XCTAssertEqual(histogram.quantile(0.5)!, 0.0175, accuracy: 1e-9)
-        XCTAssertEqual(histogram.quantile(1)!, 0.025, accuracy: 1e-9)
-        histogram.observe(30)   // +Inf: the largest finite bound
-        XCTAssertEqual(histogram.quantile(0.99), 10)
-    }
 }

@@ -24,21 +24,6 @@ final class BadVideoInputTests: XCTestCase {
         XCTAssertLessThan(frames, 30)
     }
 
-    func testRandomBytesNamedMP4IsAnError() throws {
-        let directory = try temporaryDirectory("video")
-        // Seeded: 1 of 400 random 200 KB files tried held an H.263 picture start code that
-        // libavformat accepts (probe score 25) and libavcodec decodes into a frame, as `ffmpeg`
-        // does, so unseeded bytes made this test fail now and then.
-        var generator = SplitMix64(seed: 5)
-        for size in [100, 5000, 200_000] {
-            let file = directory.appendingPathComponent("random-\(size).mp4")
-            try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
-            XCTAssertThrowsError(try { let r = try VideoReader(source: file.path); while try r.nextFrame() != nil {} }()) { error in
-                XCTAssertTrue("\(error)".contains(file.path), "\(error)")
-            }
-        }
-    }
-
     /// One raw H.263 picture probes at libavformat's lowest accepted score (25, "misdetection
     /// possible"): named .mp4 it is refused as the damaged MP4 it would be, not decoded; named
     /// .h263, an extension no other format claims, FFmpeg's guess stands and it decodes.
@@ -58,20 +43,6 @@ final class BadVideoInputTests: XCTestCase {
         var frames = 0
         while try reader.nextFrame() != nil { frames += 1 }
         XCTAssertEqual(frames, 1)
-    }
-
-    func testZeroLengthAndMissingFilesAreErrors() throws {
-        let directory = try temporaryDirectory("video")
-        let empty = directory.appendingPathComponent("empty.mp4")
-        try Data().write(to: empty)
-        XCTAssertThrowsError(try VideoReader(source: empty.path)) { error in
-            guard case .cannotOpen(let source, _)? = error as? VideoError else { return XCTFail("\(error)") }
-            XCTAssertEqual(source, empty.path)
-        }
-        let missing = directory.appendingPathComponent("missing.mp4").path
-        XCTAssertThrowsError(try VideoReader(source: missing)) { error in
-            XCTAssertEqual(error as? VideoError, .cannotOpen(source: missing, reason: "No such file or directory"))
-        }
     }
 
     func testClosedPortOnLoopbackIsAnErrorNotAHang() throws {
@@ -114,10 +85,5 @@ final class BadVideoInputTests: XCTestCase {
         XCTAssertGreaterThan(frames, 20, "frames sent before the sender stopped")
         XCTAssertGreaterThan(elapsed, 3.5)
         XCTAssertLessThan(elapsed, 8)
-    }
-
-    /// `VideoError` reads as its message, `localizedDescription` included.
-    func testVideoErrorReadsAsItsMessage() {
-        assertMessages([(VideoError.noFrames(source: "a.mp4"), "a.mp4: no video frame could be decoded")])
     }
 }

@@ -144,14 +144,4 @@ final class VideoReaderTests: XCTestCase {
                            "frame \(upright.index)")
         }
     }
-
-    func testSourceKinds() {
-        XCTAssertEqual(VideoSourceKind("rtsp://127.0.0.1/cam"), .network)
-        XCTAssertEqual(VideoSourceKind("udp://127.0.0.1:5000"), .network)
-        XCTAssertEqual(VideoSourceKind("file:///tmp/a.mp4"), .file)
-        XCTAssertEqual(VideoSourceKind("clips/a.mp4"), .file)
-        XCTAssertEqual(VideoSourceKind("frames/%04d.png"), .imageSequence)
-        XCTAssertEqual(VideoSourceKind("frames/%d.png"), .imageSequence)
-        XCTAssertEqual(VideoSourceKind("100%.mp4"), .file)
-    }
 }

@@ -6,11 +6,27 @@
 // writes them) and prints the BLAS kernel family the process runs. Unlike swift-darknet (whose
 // FFmpeg libraries load OpenBLAS at start-up), this process opens OpenBLAS only when the library
 // first needs it: the tests compare the two under each BLAS family (BLASFamilyTests).
-import Darknet
+//
+// darknet-library-probe --blas-cuts
+//
+// Prints the BLAS kernel family and what the probe GEMM measures (`cuts invariantly: BOOL`), for
+// BLASFamilyTests to check the library's table (`BLASFeatures.invariantFamilies`) under each family.
+@_spi(Testing) import Darknet
 import DarknetImage
 import Foundation
 
 let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "--blas-cuts" {
+    do {
+        try BLAS.ensureLoaded()
+        print("blas: \(BLAS.kernelName)")
+        print("cuts invariantly: \(BLAS.measureCutsInvariantly())")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("darknet-library-probe: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count == 6, let threads = Int(arguments[5]), threads >= 1 else {
     FileHandle.standardError.write(Data("usage: darknet-library-probe CFG WEIGHTS IMAGE DIR THREADS\n".utf8))
     exit(2)

@@ -56,15 +56,15 @@ public enum BLAS {
     /// results do not depend on the thread count.
     package static let splitInvariantMultiplyAdds = 28 * 512 * 512
 
-    /// Whether the BLAS gives every output of a large GEMM the same bits however the GEMM is cut
-    /// into row or column pieces, each at least `splitInvariantMultiplyAdds`: measured once, on
-    /// first use (by `BLASFeatures.current`, on the caller's thread), by multiplying a 128 x 512 by a 512 x 512 matrix whole, in two row halves and
-    /// in two column halves. OpenBLAS's SkylakeX kernels pass; its Haswell and Zen kernels (which
-    /// `OPENBLAS_CORETYPE=Haswell` selects on any CPU) do not: their sums depend on the call's
-    /// shape. Where it fails, the planner has each GEMM cut by its shape alone
-    /// (`GEMMCutting`), so results still do not depend on the thread count.
-    /// `ensureLoaded()` must have succeeded.
-    static let cutsInvariantly: Bool = {
+    /// Measures whether the BLAS gives every output of a large GEMM the same bits however the
+    /// GEMM is cut into row or column pieces, each at least `splitInvariantMultiplyAdds`, by
+    /// multiplying a 128 x 512 by a 512 x 512 matrix whole, in two row halves and in two column
+    /// halves (three GEMMs, about 100 MFLOP). The library does not run it: planning consults
+    /// ``BLASFeatures/invariantFamilies``, a table of OpenBLAS's kernel families, which
+    /// `BLASFamilyTests` checks against this probe under every family OpenBLAS can be forced to
+    /// on the test machine. `ensureLoaded()` must have succeeded.
+    @_spi(Testing)
+    public static func measureCutsInvariantly() -> Bool {
         let m = 128, n = 512, k = 512
         var state: UInt32 = 12345
         func next() -> Float {
@@ -93,7 +93,7 @@ public enum BLAS {
         }
         func sameBits(_ x: Float, _ y: Float) -> Bool { x.bitPattern == y.bitPattern }
         return whole.elementsEqual(rows, by: sameBits) && whole.elementsEqual(columns, by: sameBits)
-    }()
+    }
 
     /// Sets how many threads one BLAS call may use.
     package static func setThreads(_ count: Int) {

@@ -70,15 +70,15 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// The architecture this library was compiled for (what `current` reports).
     public static let compiledArchitecture = Architecture(kernelArchitecture: swiftdarknet_cpu_architecture())
 
-    /// The running machine: its extensions read once, its BLAS opened and probed on first use
-    /// (`BLASFeatures.current`), synchronously, so no probe is left running when the process exits.
+    /// The running machine: its extensions read once, its BLAS opened on first use
+    /// (`BLASFeatures.current`: OpenBLAS's kernel family, looked up in a table; no GEMM is run).
     public static var current: CPUFeatures {
         CPUFeatures(architecture: compiledArchitecture, extensions: .running, blas: .current)
     }
 
     /// An x86-64 CPU with AVX2 and FMA (and, optionally, AVX-512 and either VNNI), for planning as
     /// another machine; `blas` defaults to OpenBLAS's kernels for it (SkylakeX with AVX-512,
-    /// else Haswell), which cut invariantly.
+    /// else Haswell, which cuts by shape: ``BLASFeatures/invariantFamilies``).
     public static func x86_64(avx512: Bool = false, avx512VNNI: Bool = false, avxVNNI: Bool = false,
                               avx512BF16: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.avx2, .fma]
@@ -88,12 +88,12 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         if avx512BF16 { extensions.insert(.avx512bf16) }
         let family = extensions.contains(.avx512) ? "SkylakeX" : "Haswell"
         return CPUFeatures(architecture: .x86_64, extensions: extensions,
-                           blas: blas ?? BLASFeatures(kernelFamily: family, cutsInvariantly: true))
+                           blas: blas ?? BLASFeatures(kernelFamily: family))
     }
 
     /// An arm64 CPU (Advanced SIMD, optionally dot products, I8MM, half-precision arithmetic and
-    /// BF16), for planning as another machine; `blas` defaults to OpenBLAS's ARMv8 kernels,
-    /// cutting invariantly.
+    /// BF16), for planning as another machine; `blas` defaults to OpenBLAS's ARMv8 kernels
+    /// (which cut invariantly: ``BLASFeatures/invariantFamilies``).
     public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, fp16: Bool = false, bf16: Bool = false,
                              blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.neon]
@@ -102,7 +102,7 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         if fp16 { extensions.insert(.fp16) }
         if bf16 { extensions.insert(.bf16) }
         return CPUFeatures(architecture: .arm64, extensions: extensions,
-                           blas: blas ?? BLASFeatures(kernelFamily: "ARMV8", cutsInvariantly: true))
+                           blas: blas ?? BLASFeatures(kernelFamily: "ARMV8"))
     }
 
     /// The vector kernel set the planner picks: the widest this CPU runs and this build has.

@@ -1,7 +1,7 @@
 /// How the GEMM paths spread one `sgemm` over a session's threads, decided at plan time from the
-/// BLAS (`BLASFeatures.cutsInvariantly`): by the threads where every cut gives every output the
-/// same bits, else by the GEMM's shape alone, the same at any thread count. Either way results
-/// do not depend on the thread count.
+/// BLAS (`BLASFeatures.cutsInvariantly`, from its kernel family): by the threads where every cut
+/// gives every output the same bits, else by the GEMM's shape alone, the same at any thread
+/// count. Either way results do not depend on the thread count.
 struct GEMMCutting: Sendable, Equatable {
     /// Whether the BLAS cuts invariantly.
     let invariant: Bool

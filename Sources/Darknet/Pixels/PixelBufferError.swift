@@ -10,8 +10,9 @@ public enum PixelBufferError: DarknetError, Equatable, Sendable {
     case planeTooSmall(plane: Int, bytes: Int, needed: Int)
     /// A crop that is empty or reaches outside the buffer.
     case regionOutOfBounds(region: PixelRegion, width: Int, height: Int)
-    /// The format cannot be written from an `PlanarImage` (YUV layouts, or a channel count other
-    /// than 1 and 3).
+    /// The format cannot be written from a `PlanarImage` (YUV layouts, `.gray` from colour, or a
+    /// channel count other than 1 and 3), or a network input has a channel count other than 1
+    /// and 3.
     case unsupportedConversion(format: PixelFormat, channels: Int)
     /// A YUV crop starting on an odd column or row cannot be turned (`PixelBuffer.turned`).
     case unalignedYUVCrop(x: Int, y: Int)
@@ -32,7 +33,7 @@ public enum PixelBufferError: DarknetError, Equatable, Sendable {
         case .regionOutOfBounds(let region, let width, let height):
             "region \(region) is empty or outside the \(width)x\(height) buffer"
         case .unsupportedConversion(let format, let channels):
-            "cannot write a \(channels)-channel image as \(format)"
+            "cannot convert between \(format) and a \(channels)-channel image"
         case .unalignedYUVCrop(let x, let y):
             "a YUV crop starting at (\(x), \(y)) cannot be turned: its chroma samples straddle the turned picture's (crop at even coordinates)"
         case .unsupportedTurn(let format):

@@ -22,8 +22,8 @@
 /// NV12 and NV21 input, `swscale` switches to its general scaler, which interpolates chroma).
 ///
 /// A one-channel network input (a greyscale `channels=1` cfg) takes `.gray` and the luma (`Y`)
-/// of every YUV layout as it is, unconverted; the RGB family is refused there
-/// (`PixelBufferError.unsupportedConversion`).
+/// of every YUV layout as it is, unconverted; the RGB family is converted to grey with the
+/// integer weights a photo is read with for it (OpenCV's `cvtColor(COLOR_BGR2GRAY)`).
 public enum PixelFormat: Sendable, Hashable, CustomStringConvertible {
     case rgba, bgra, argb, rgb, bgr, gray
     /// Two planes: luma, then interleaved Cb/Cr.

@@ -13,12 +13,14 @@ extension PixelBuffer {
     ///   - destination: `channels * height * width` floats, overwritten.
     ///   - width: the network input's width.
     ///   - height: the network input's height.
-    ///   - channels: 3 (RGB planes; gray is replicated) or 1: gray buffers, and the luma (`Y`)
-    ///     of YUV ones as it is (a greyscale network reads a camera's Y plane straight in).
+    ///   - channels: 3 (RGB planes; gray is replicated) or 1 (a greyscale network): gray buffers
+    ///     as they are, the luma (`Y`) of YUV ones as it is (a camera's Y plane goes straight in),
+    ///     and the RGB family converted to grey as a photo is for it (OpenCV's `cvtColor(
+    ///     COLOR_BGR2GRAY)`, `(4899 R + 9617 G + 1868 B + 8192) >> 14`).
     /// - Returns: where the picture sits on the canvas (maps boxes back).
     /// - Throws: `PixelBufferError.invalidDimensions` for a non-positive size or a
-    ///   `destination` of another size, `.unsupportedConversion` for RGB-family colour into 1
-    ///   channel.
+    ///   `destination` of another size, `.unsupportedConversion` for a channel count other than
+    ///   1 or 3.
     public func letterbox(into destination: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
                           channels: Int = 3) throws(PixelBufferError) -> LetterboxGeometry {
         try fit(into: destination, width: width, height: height, channels: channels, letterbox: true)
@@ -79,7 +81,7 @@ extension PixelBuffer {
         guard destination.count == count, let output = destination.baseAddress else {
             throw .invalidDimensions(width: width, height: height)
         }
-        guard channels == 3 || (channels == 1 && (format == .gray || format.isYUV)) else {
+        guard channels == 3 || channels == 1 else {
             throw .unsupportedConversion(format: format, channels: channels)
         }
         let columns = ResizeColumns(sourceWidth: self.width, width: geometry.resizedWidth)

@@ -1,8 +1,9 @@
 /// Rows of a `PixelBuffer` as 8-bit red, green and blue samples, the form the resampler reads:
 /// packed RGB formats in place (three interleaved views of the row), YUV converted into three
 /// planar scratch rows (packed 4:2:2 after its luma is gathered into a fourth). With `lumaOnly`
-/// (a one-channel network input), YUV rows are their luma bytes in place, unconverted: the same
-/// view for red, green and blue, as a gray row.
+/// (a one-channel network input), YUV rows are their luma bytes in place, unconverted, and
+/// RGB-family rows their grey (``Luma``) in a scratch row: the same view for red, green and
+/// blue, as a gray row.
 struct PixelRows {
     /// One row's samples: `red[x * step]`, `green[x * step]`, `blue[x * step]`.
     struct Row {
@@ -20,6 +21,8 @@ struct PixelRows {
     private let count: Int
     /// YUV read as its luma alone (no scratch, no conversion).
     private let lumaOnly: Bool
+    /// RGB-family colour read as its grey (``Luma``), the visible columns converted into scratch.
+    private let greyFromColour: Bool
     /// For YUV: three planar rows of `count` bytes, a row of `count` gathered luma bytes (packed
     /// 4:2:2), then `2 * count` Int16 of chroma scratch.
     private let scratch: UnsafeMutableRawPointer?
@@ -30,6 +33,15 @@ struct PixelRows {
         self.buffer = buffer
         self.bases = bases
         self.lumaOnly = lumaOnly && buffer.format.isYUV
+        greyFromColour = lumaOnly && !buffer.format.isYUV && buffer.format != .gray
+        if greyFromColour {
+            converter = nil
+            let span = columns ?? 0..<buffer.width
+            first = span.lowerBound
+            count = span.count
+            scratch = .allocate(byteCount: max(count, 1), alignment: 16)
+            return
+        }
         // Converted YUV only: luma alone is read in place, like the RGB family.
         switch self.lumaOnly ? .gray : buffer.format {
         case .nv12(let range), .nv21(let range), .i420(let range), .yuyv(let range), .uyvy(let range):
@@ -66,6 +78,17 @@ struct PixelRows {
             default: (luma, step) = (row + buffer.originX, 1)
             }
             return Row(red: luma, green: luma, blue: luma, step: step)
+        }
+        if greyFromColour, let scratch {
+            let step = buffer.format.bytesPerPixel, (ro, go, bo) = buffer.format.channelOffsets
+            let row = bases[0] + frameY * layouts[0].bytesPerRow + (buffer.originX + first) * step
+            let grey = scratch.assumingMemoryBound(to: UInt8.self)
+            for x in 0..<count {
+                let pixel = row + x * step
+                grey[x] = Luma.grey(red: pixel[ro], green: pixel[go], blue: pixel[bo])
+            }
+            let shifted = UnsafePointer(grey - first)
+            return Row(red: shifted, green: shifted, blue: shifted, step: 1)
         }
         guard let converter, let scratch else {
             let step = buffer.format.bytesPerPixel, (ro, go, bo) = buffer.format.channelOffsets

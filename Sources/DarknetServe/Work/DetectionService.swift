@@ -45,8 +45,11 @@ struct DetectionService: Sendable {
 
     /// A ZMQ tensor as a network input, at the server's threshold. A tensor of the network's
     /// input size (Frigate resized the frame already) goes in as it is; another is letterboxed.
+    /// For a `channels=1` network the colour is converted to grey as a photo or a frame is
+    /// (OpenCV's `cvtColor(COLOR_BGR2GRAY)` on the bytes; float elements are rounded to bytes first).
     func prepare(_ tensor: TensorRequest, for model: ServedModel) throws -> PreparedInput {
-        let image = try tensor.image(channelOrder: tensorChannelOrder, floatRange: tensorFloatRange)
+        let colour = try tensor.image(channelOrder: tensorChannelOrder, floatRange: tensorFloatRange)
+        let image = model.detector.network.inputShape.channels == 1 ? colour.greyscaled() : colour
         return try prepare(image, threshold: options.threshold, for: model)
     }
 

@@ -132,25 +132,6 @@ struct HTTPReply {
     }
 }
 
-/// A `multipart/form-data` body as browsers and `requests` write it.
-struct MultipartBody {
-    let boundary = "----swiftdarknet-test-7f3a9c"
-    private(set) var bytes: [UInt8] = []
-
-    mutating func file(_ name: String, filename: String = "image.jpg", contentType: String = "image/jpeg", _ data: [UInt8]) {
-        bytes += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
-        bytes += data + Array("\r\n".utf8)
-    }
-
-    mutating func field(_ name: String, _ value: String) {
-        bytes += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
-    }
-
-    /// The body with its closing delimiter.
-    var finished: [UInt8] { bytes + Array("--\(boundary)--\r\n".utf8) }
-    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
-}
-
 /// The bytes of an HTTP/1.1 request.
 func httpRequest(_ method: String, _ path: String, contentType: String? = nil, body: [UInt8] = [], headers: [String] = []) -> [UInt8] {
     var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -113,8 +113,8 @@ final class PixelLetterboxTests: XCTestCase {
         }
         let buffer = try? PixelBuffer(format: .rgb, width: 4, height: 4, bytes: [UInt8](repeating: 0, count: 48))
         XCTAssertThrowsError(try buffer?.cropped(to: PixelRegion(x: 2, y: 0, width: 3, height: 1)))
-        XCTAssertThrowsError(try buffer?.letterboxed(width: 8, height: 8, channels: 1)) { error in
-            XCTAssertEqual(error as? PixelBufferError, .unsupportedConversion(format: .rgb, channels: 1))
+        XCTAssertThrowsError(try buffer?.letterboxed(width: 8, height: 8, channels: 2)) { error in
+            XCTAssertEqual(error as? PixelBufferError, .unsupportedConversion(format: .rgb, channels: 2))
         }
         var small = [Float](repeating: 0, count: 10)
         try? small.withUnsafeMutableBufferPointer { out in
@@ -172,6 +172,42 @@ final class PixelLetterboxTests: XCTestCase {
             // Three channels still convert the colour (the chroma matters there).
             XCTAssertNotEqual(try buffer.letterboxed(width: 32, height: 24).image.pixels,
                               try gray.letterboxed(width: 32, height: 24).image.pixels, "\(buffer.format)")
+        }
+    }
+
+    /// A one-channel network input from the RGB family is OpenCV's `cvtColor(COLOR_BGR2GRAY)` of
+    /// each pixel (`(4899 R + 9617 G + 1868 B + 8192) >> 14`, written out here), then the resize:
+    /// bit for bit what a gray buffer of those bytes gives, letterboxed or stretched, whole or
+    /// cropped, with padded rows, for every packed colour layout; and what `greyscaled()` (the
+    /// photo path's conversion) gives for the same pixels as floats.
+    func testRGBFamilyIntoOneChannelIsOpenCVsLumaAsAGrayBufferGivesIt() throws {
+        let (width, height) = (41, 27)
+        let rgb = Self.randomRGB(width: width, height: height, seed: 56)
+        // The extremes too: white must stay 255 and black 0.
+        let pixels = [UInt8](repeating: 255, count: 3) + [UInt8](repeating: 0, count: 3) + rgb.dropFirst(6)
+        let grey = (0..<(width * height)).map { i -> UInt8 in
+            let r: Int = 4899 * Int(pixels[3 * i]), g: Int = 9617 * Int(pixels[3 * i + 1])
+            let b: Int = 1868 * Int(pixels[3 * i + 2])
+            return UInt8((r + g + b + 8192) >> 14)
+        }
+        XCTAssertEqual(grey[0], 255)
+        XCTAssertEqual(grey[1], 0)
+        let gray = try PixelBuffer(format: .gray, width: width, height: height, bytes: grey)
+        let crop = PixelRegion(x: 3, y: 5, width: 29, height: 17)
+        for format in formats where format != .gray {
+            let buffer = try Self.buffer(format, rgb: pixels, width: width, height: height, padding: 5)
+            for (name, source, reference) in [("whole", buffer, gray), ("cropped", try buffer.cropped(to: crop), try gray.cropped(to: crop))] {
+                let label = "\(format), \(name)"
+                let letterboxed = try source.letterboxed(width: 32, height: 24, channels: 1)
+                XCTAssertEqual(letterboxed.image.channels, 1, label)
+                XCTAssertEqual(letterboxed.image.pixels, try reference.letterboxed(width: 32, height: 24, channels: 1).image.pixels, label)
+                XCTAssertEqual(try source.stretched(width: 20, height: 30, channels: 1).image.pixels,
+                               try reference.stretched(width: 20, height: 30, channels: 1).image.pixels, label)
+            }
+            // At its own size the resize copies: the grey plane itself, as the photo path converts it.
+            let same = try buffer.letterboxed(width: width, height: height, channels: 1).image
+            XCTAssertEqual(same.pixels, grey.map { ByteToFloat.table[Int($0)] }, "\(format)")
+            XCTAssertEqual(same, PlanarImage(pixels: buffer).greyscaled(), "\(format)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Darknet
 @testable import DarknetServe
 import Foundation
 import TestSupport
@@ -67,7 +68,10 @@ final class ZMQRequestTests: XCTestCase {
     }
 
     func testFrigateNamesAndEachPeersModel() throws {
-        let detector = try ServeFixtures.detector()
+        // Any detector: only the names are compared (a small random network, no weights file).
+        let cfg = "[net]\nwidth=8\nheight=8\nchannels=3\n[convolutional]\nfilters=6\nsize=1\nactivation=linear\n"
+            + "[yolo]\nmask=0\nanchors=10,14\nnum=1\nclasses=1\n"
+        let detector = try Detector(network: try Network(spec: try NetworkSpec.parse(text: cfg, file: "tiny.cfg"), randomSeed: 1))
         let files = ServedModel.Files(cfg: URL(fileURLWithPath: "/m/yolov3-tiny.cfg"), weights: URL(fileURLWithPath: "/m/tiny-2024.weights"), names: nil)
         let first = ServedModel(name: "yolov3-tiny", detector: detector, loadSeconds: 0, files: files)
         let second = ServedModel(name: "plates", detector: detector, loadSeconds: 0)

@@ -24,17 +24,3 @@ func gradientImage(width: Int, height: Int) throws -> PlanarImage {
     }
     return try PlanarImage(width: width, height: height, channels: 3, pixels: pixels)
 }
-
-extension XCTestCase {
-    /// Fails unless decoding throws an `ImageFileError` that `matches` accepts.
-    func assertError(_ body: @autoclosure () throws(ImageFileError) -> PlanarImage, _ message: String = "",
-                     file: StaticString = #filePath, line: UInt = #line,
-                     matches: (ImageFileError) -> Bool) {
-        do {
-            let image = try body()
-            XCTFail("expected an error, decoded \(image.width)x\(image.height). \(message)", file: file, line: line)
-        } catch {
-            XCTAssertTrue(matches(error), "unexpected error \(error). \(message)", file: file, line: line)
-        }
-    }
-}

@@ -43,6 +43,27 @@ final class TensorRequestTests: XCTestCase {
         XCTAssertEqual(try request.image(channelOrder: .rgb, floatRange: .unit), PlanarImage(pixels: pixels))
     }
 
+    /// A tensor for a greyscale (`channels=1`) network becomes the grey a BGR frame of the same
+    /// bytes gives it (OpenCV's `cvtColor` weights, `Luma`), whatever the channel order says.
+    func testTensorsForAGreyNetworkAreConvertedAsFramesAre() throws {
+        let cfg = "[net]\nwidth=8\nheight=8\nchannels=1\n[convolutional]\nfilters=4\nsize=3\npad=1\nactivation=leaky\n"
+            + "[convolutional]\nfilters=6\nsize=1\nactivation=linear\n[yolo]\nmask=0\nanchors=10,14\nnum=1\nclasses=1\n"
+        let network = try Network(spec: try NetworkSpec.parse(text: cfg, file: "grey.cfg"), randomSeed: 1)
+        let model = ServedModel(name: "grey", detector: try Detector(network: network), loadSeconds: 0)
+        let frame = try PixelBuffer(format: .rgb, width: width, height: height, bytes: nhwc())
+        let expected = try frame.letterboxed(width: 8, height: 8, channels: 1)
+        let request = try TensorRequest(frames: [header(#"{"shape": [1, 2, 4, 3], "dtype": "uint8"}"#), nhwc()])
+        let service = DetectionService(maxPixels: 1 << 20, options: DetectionOptions(), tensorChannelOrder: .rgb, tensorFloatRange: .unit)
+        let prepared = try service.prepare(request, for: model)
+        XCTAssertEqual(prepared.input.channels, 1)
+        XCTAssertEqual(prepared.input.pixels, expected.image.pixels)
+        XCTAssertEqual(prepared.geometry, expected.geometry)
+        // The same bytes read as BGR are another picture: the bytes a BGR frame holds.
+        let bgr = DetectionService(maxPixels: 1 << 20, options: DetectionOptions(), tensorChannelOrder: .bgr, tensorFloatRange: .unit)
+        let bgrFrame = try PixelBuffer(format: .bgr, width: width, height: height, bytes: nhwc())
+        XCTAssertEqual(try bgr.prepare(request, for: model).input.pixels, try bgrFrame.letterboxed(width: 8, height: 8, channels: 1).image.pixels)
+    }
+
     func testFloatTensors() throws {
         let unit = nhwc().map { Float(Double($0) / 255) }
         let request = try TensorRequest(frames: [header(#"{"shape": [1, 2, 4, 3], "dtype": "float32"}"#), floatBytes(unit)])
