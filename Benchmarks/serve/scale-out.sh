@@ -11,7 +11,12 @@
 #   soak    (--soak MINUTES) 2 up at about 80 % of `two`'s rate (paced connections): per minute
 #           images/s, p99, and each replica's resident memory and open file descriptors
 #
-#   sudo Benchmarks/serve/scale-out.sh [--seconds 15] [--connections 4] [--rounds 2] [--soak 10] [--image FILE]
+#   sudo Benchmarks/serve/scale-out.sh [--seconds 15] [--connections 4] [--rounds 2] [--soak 10] [--image FILE] [--pin]
+#
+# --pin gives each replica one CPU of its own (r1 the first this process may use, r2 the second,
+# with taskset), as a container limited to one CPU has it: a replica's preparation thread (JPEG
+# decoding) then shares its worker's core instead of taking a second one, and one replica is one
+# core's worth of work. HAProxy and wrk stay unpinned.
 #
 # Needs root (ip netns), haproxy and wrk (installed if missing). Hosts: a bridge in namespace
 # sdscale-hub; sdscale-lb (10.231.7.10: HAProxy on :8080 and wrk), sdscale-r1 and -r2 (10.231.7.11-12:
@@ -24,7 +29,7 @@
 # (default .build/serve-scale).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds=15 connections=4 rounds=2 soak=0 image=Weights/darknet/data/dog.jpg
+seconds=15 connections=4 rounds=2 soak=0 image=Weights/darknet/data/dog.jpg pin=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
@@ -32,7 +37,8 @@ while [ $# -gt 0 ]; do
         --rounds) rounds=$2; shift 2 ;;
         --soak) soak=$2; shift 2 ;;
         --image) image=$2; shift 2 ;;
-        *) echo "usage: $0 [--seconds S] [--connections N] [--rounds R] [--soak MINUTES] [--image FILE]" >&2; exit 2 ;;
+        --pin) pin=1; shift ;;
+        *) echo "usage: $0 [--seconds S] [--connections N] [--rounds R] [--soak MINUTES] [--image FILE] [--pin]" >&2; exit 2 ;;
     esac
 done
 [ "$(id -u)" = 0 ] || { echo "scale-out: needs root for ip netns" >&2; exit 2; }
@@ -50,6 +56,10 @@ results=$work/results.jsonl
 prefix=sdscale
 hosts=(lb r1 r2)
 declare -A address=([lb]=10.231.7.10 [r1]=10.231.7.11 [r2]=10.231.7.12)
+# With --pin, the CPU each replica runs on: the first two this process may use.
+mapfile -t allowed < <(taskset -c -p $$ | sed 's/.*: //' | tr ',' '\n' | while IFS=- read -r first last; do seq "$first" "${last:-$first}"; done)
+[ "$pin" = 0 ] || [ "${#allowed[@]}" -ge 2 ] || { echo "scale-out: --pin needs two CPUs, this process may use ${#allowed[@]}" >&2; exit 2; }
+declare -A cpu=([r1]=${allowed[0]} [r2]=${allowed[1]:-${allowed[0]}})
 declare -A pid=()
 haproxy_pid=""
 
@@ -80,8 +90,9 @@ in_lb() { ip netns exec "$prefix-lb" "$@"; }
 
 # start_replica rN: serve in its namespace; returns once /v2/health/ready answers 200.
 start_replica() {
-    local name=$1
-    ip netns exec "$prefix-$name" "$bin/swift-darknet" serve --cfg Weights/darknet/cfg/yolov3-tiny.cfg --weights Weights/yolov3-tiny.weights \
+    local name=$1 pinning=()
+    [ "$pin" = 0 ] || pinning=(taskset -c "${cpu[$name]}")
+    "${pinning[@]}" ip netns exec "$prefix-$name" "$bin/swift-darknet" serve --cfg Weights/darknet/cfg/yolov3-tiny.cfg --weights Weights/yolov3-tiny.weights \
         --names Weights/darknet/data/coco.names --bind "${address[$name]}" --port 5000 --workers 1 --threads 1 --queue 16 \
         --log-level warning > "$work/$name.out" 2>> "$work/$name.err" &
     pid[$name]=$!
@@ -262,7 +273,7 @@ for round in $(seq 1 "$rounds"); do
     entry=${two_rows[$((round - 1))]}
     row "2 replicas, round $round" "${entry%%|*}" "${entry#*|}"
 done
-echo "| 2 replicas / 1 (medians) | $(python3 -c "print(f'{$two_rate / $one_rate:.2f}x')") | | | | $two_rate / $one_rate images/s |"
+echo "| 2 replicas / 1 (medians) | $(python3 -c "print(f'{$two_rate / $one_rate:.2f}x')") | | | | $(python3 -c "print(f'{$two_rate:.1f} / {$one_rate:.1f}')") images/s |"
 row "SIGKILL r2 mid-load" "$kill_line" "r2 had $inflight in flight; HAProxy retried or redispatched $kill_retried; r2 exit $kill_status (137 = killed)"
 row "SIGTERM r2 mid-load" "$drain_line" "r2 answered $answered_503 with 503 while draining; HAProxy retried or redispatched $drain_retried; r2 exit status $drain_status"
 row "r2 joins mid-load" "$join_line" "r2 answered $joined requests after joining"
