@@ -15,7 +15,7 @@ final class BFloat16NetworkTests: XCTestCase {
     }
 
     /// Darknet's seven sample photos, the six calibration photos and all their mirror images.
-    private static func images() throws -> [(String, PlanarImage)] {
+    static func images() throws -> [(String, PlanarImage)] {
         let folder = TestPaths.weights.appendingPathComponent("calibration")
         let photos = try Int8Calibration.imageFiles(in: folder).map { ($0.lastPathComponent, try PlanarImage(contentsOf: $0)) }
         let all = try Int8NetworkTests.evaluationImages() + photos

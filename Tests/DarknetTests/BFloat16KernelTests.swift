@@ -9,8 +9,9 @@ import XCTest
 final class BFloat16KernelTests: XCTestCase {
     /// The sets this CPU runs besides the portable one; a line says which were not exercised.
     private var simdSets: [ReducedKernels] {
-        let sets = ReducedKernels.allCases.filter { $0 != .portable && $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
-        let missing = ReducedKernels.allCases.filter { $0 != .portable && !sets.contains($0) }
+        let bfloat16 = ReducedKernels.allCases.filter { $0.arithmetic == .bfloat16 && !$0.isPortable }
+        let sets = bfloat16.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
+        let missing = bfloat16.filter { !sets.contains($0) }
         if !missing.isEmpty {
             print("BFloat16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
                   + missing.map { "\($0.rawValue)" }.joined(separator: ", "))

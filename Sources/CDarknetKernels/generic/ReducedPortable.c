@@ -59,6 +59,9 @@ const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable = {
     .name = "portable",
     .architecture = SWIFTDARKNET_ARCH_OTHER,
     .required_extensions = 0,
+    .format = SWIFTDARKNET_REDUCED_BF16,
+    .reference = SWIFTDARKNET_BF16_PORTABLE,
     .pack = pack_portable,
     .gemm = gemm_portable,
+    .pack_weights = swiftdarknet_bf16_pack_weights,
 };

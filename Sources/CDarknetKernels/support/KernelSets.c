@@ -9,6 +9,9 @@
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_portable;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable;
+extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable;
+/* Compiled on every architecture (its functions trap off arm64), so plans for arm64 name it. */
+extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm;
 #if defined(__x86_64__)
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx512;
@@ -62,6 +65,8 @@ const swiftdarknet_integer_kernels *swiftdarknet_integer_kernel_set(int variant)
 const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
     switch (target) {
     case SWIFTDARKNET_BF16_PORTABLE: return &swiftdarknet_bf16_kernels_portable;
+    case SWIFTDARKNET_FP16_PORTABLE: return &swiftdarknet_fp16_kernels_portable;
+    case SWIFTDARKNET_FP16_FHM: return &swiftdarknet_fp16_kernels_fhm;
 #if defined(__x86_64__)
     case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
 #endif

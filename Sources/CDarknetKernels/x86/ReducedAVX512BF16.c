@@ -94,7 +94,10 @@ const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512 = {
     .architecture = SWIFTDARKNET_ARCH_X86_64,
     .required_extensions = SWIFTDARKNET_CPU_AVX512F | SWIFTDARKNET_CPU_AVX512BW | SWIFTDARKNET_CPU_AVX512VL
         | SWIFTDARKNET_CPU_AVX512BF16,
+    .format = SWIFTDARKNET_REDUCED_BF16,
+    .reference = SWIFTDARKNET_BF16_PORTABLE,
     .pack = pack_avx512,
     .gemm = gemm_avx512,
+    .pack_weights = swiftdarknet_bf16_pack_weights,
 };
 #endif

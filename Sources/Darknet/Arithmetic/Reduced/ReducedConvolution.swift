@@ -1,25 +1,31 @@
 import CDarknetKernels
 
-extension ConvolutionAlgorithm {
-    /// bfloat16 products summed in float32 (`Arithmetic.bfloat16`): im2col where the window is
-    /// larger than 1x1, then the reduced-precision GEMM.
-    public static let bfloat16GEMM = ConvolutionAlgorithm("bf16 gemm", arithmetic: .bfloat16)
+/// A 16-bit float format a `ReducedConvolution` computes in (`BFloat16/`, `Float16/`).
+package protocol ReducedFormat: Sendable {
+    /// The algorithm's name; its `arithmetic` is the format's.
+    static var algorithm: ConvolutionAlgorithm { get }
 }
 
-/// `.bfloat16GEMM`: a convolution in bfloat16. The weights are rounded to bfloat16 pairs at load
-/// (`swiftdarknet_bf16_pack_weights`, batch norm folded first); a run writes the column matrix
-/// (im2col, skipped for 1x1 stride-1 unpadded layers), packs it to bfloat16 pairs and multiplies
-/// every filter by them (`ReducedKernels`), float32 sums: a small plane packed whole, the filters
-/// split over the threads; a large one in chunks of positions, one per thread at a time. Bias and
-/// activation follow in float32.
+/// A convolution whose plan runs a reduced-precision kernel set (`LayerPlan.reducedKernels`).
+package protocol RunsReducedKernels {
+    /// The kernel set it runs.
+    var kernels: ReducedKernels { get }
+}
+
+/// A convolution in a 16-bit float format (`.bfloat16GEMM`, `.float16GEMM`). The weights are
+/// rounded to 16-bit pairs at load (the set's `pack_weights`, batch norm folded first); a run
+/// writes the column matrix (im2col, skipped for 1x1 stride-1 unpadded layers), packs it to
+/// 16-bit pairs and multiplies every filter by them (`ReducedKernels`), float32 sums: a small
+/// plane packed whole, the filters split over the threads; a large one in chunks of positions,
+/// one per thread at a time. Bias and activation follow in float32.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
-package struct BFloat16Convolution: FloatConvolutionMethod {
-    package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
+package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod, RunsReducedKernels {
+    package static var algorithm: ConvolutionAlgorithm { Format.algorithm }
 
     /// Largest output plane on which this algorithm beats float32's Winograd paths (measured on
-    /// YOLOv3-tiny's 3x3 layers: Benchmarks/PERFORMANCE.md, "bfloat16").
-    static let largestPlaneAgainstWinograd = 256
+    /// YOLOv3-tiny's 3x3 layers in bfloat16 on x86-64: Benchmarks/PERFORMANCE.md, "bfloat16").
+    static var largestPlaneAgainstWinograd: Int { 256 }
 
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than this one
     /// (`ArithmeticChoice`): Winograd over large outputs, and the sliding window over few channels.
@@ -31,12 +37,14 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     static func takes(_ shapes: ConvolutionShapes) -> Bool { shapes.conv.groups == 1 }
 
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool {
-        candidate.arithmetic == .bfloat16 && candidate.reducedKernels != nil && takes(candidate.shapes)
+        let arithmetic = algorithm.arithmetic
+        return candidate.arithmetic == arithmetic && candidate.reducedKernels?.arithmetic == arithmetic
+            && takes(candidate.shapes)
     }
 
     let shapes: ConvolutionShapes
     /// The kernel set it runs.
-    let kernels: ReducedKernels
+    package let kernels: ReducedKernels
 
     package init(_ candidate: ConvolutionCandidate) {
         shapes = candidate.shapes
@@ -51,29 +59,29 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     /// filters split over the threads (each thread streams only its share of the weights); a
     /// larger one is cut into chunks of at most this many positions, one thread packing and
     /// multiplying each.
-    static let chunkLimit = 480
+    static var chunkLimit: Int { 480 }
 
     private var packsWhole: Bool { plane <= Self.chunkLimit }
     private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, plane) }
 
-    /// The column matrix (im2col) and, for a plane packed whole, its bfloat16 pairs.
+    /// The column matrix (im2col) and, for a plane packed whole, its 16-bit pairs.
     package var workspaceCount: Int {
         let (total, overflow) = columnCount.addingReportingOverflow(packsWhole ? saturatingProduct(pairs, plane) : 0)
         return overflow ? .max : total
     }
     /// A chunk's packed pairs (one 32-bit word, the size of a float, per pair and position).
     package var scratchCount: Int { packsWhole ? 0 : saturatingProduct(pairs, Self.chunkLimit) }
-    /// The weights as bfloat16 pairs, `filters x pairs` words.
+    /// The weights as 16-bit pairs, `filters x pairs` words.
     package var weightCount: Int { saturatingProduct(shapes.conv.filters, pairs) }
 
     package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
         let (weights, biases) = try source.folded()
         let filters = shapes.conv.filters, depth = shapes.kernelArea
         var packed = [Float](repeating: 0, count: filters * pairs)
+        let packWeights = kernels.functions.pointee.pack_weights
         weights.withUnsafeBufferPointer { weights in
             packed.withUnsafeMutableBytes { words in
-                swiftdarknet_bf16_pack_weights(weights.baseAddress!, filters, depth,
-                                               words.baseAddress!.assumingMemoryBound(to: UInt32.self))
+                packWeights(weights.baseAddress!, filters, depth, words.baseAddress!.assumingMemoryBound(to: UInt32.self))
             }
         }
         return (packed, biases)
@@ -118,8 +126,8 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
 }
 
 extension LayerPlan {
-    /// For a bfloat16 convolution, the kernel set it runs.
+    /// For a bfloat16 or float16 convolution, the kernel set it runs.
     package var reducedKernels: ReducedKernels? {
-        convolutions.lazy.compactMap { ($0.method as? BFloat16Convolution)?.kernels }.first
+        convolutions.lazy.compactMap { ($0.method as? any RunsReducedKernels)?.kernels }.first
     }
 }

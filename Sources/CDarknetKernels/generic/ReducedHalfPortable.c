@@ -1,0 +1,62 @@
+/*
+ * The portable float16 set: FMLAL's arithmetic in plain C (reduced.h), the reference the SIMD
+ * float16 sets match bit for bit, and the weights' packing every float16 set shares.
+ *
+ * The product of two halves has at most 22 significant bits and an exponent within float32's
+ * normal range, so it is exact in float32: fmaf(w, x, sum) rounds once, as FMLAL does.
+ */
+#include "CDarknetKernels/reduced.h"
+
+#include <math.h>
+#include <stddef.h>
+
+static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
+    for (long p = 0; p < (k + 1) / 2; p++) {
+        const float *even = b + 2 * p * ldb, *odd = 2 * p + 1 < k ? even + ldb : NULL;
+        for (long j = 0; j < columns; j++) {
+            uint32_t low = swiftdarknet_fp16_from_float(even[j]);
+            uint32_t high = odd ? swiftdarknet_fp16_from_float(odd[j]) : 0;
+            pairs[p * columns + j] = low | high << 16;
+        }
+    }
+}
+
+void swiftdarknet_fp16_pack_weights(const float *a, long m, long k, uint32_t *pairs) {
+    const long count = (k + 1) / 2;
+    for (long i = 0; i < m; i++) {
+        for (long p = 0; p < count; p++) {
+            uint32_t low = swiftdarknet_fp16_from_float(a[i * k + 2 * p]);
+            uint32_t high = 2 * p + 1 < k ? swiftdarknet_fp16_from_float(a[i * k + 2 * p + 1]) : 0;
+            pairs[i * count + p] = low | high << 16;
+        }
+    }
+}
+
+static inline float low_half(uint32_t pair) { return swiftdarknet_float_from_fp16((uint16_t)(pair & 0xffffu)); }
+static inline float high_half(uint32_t pair) { return swiftdarknet_float_from_fp16((uint16_t)(pair >> 16)); }
+
+static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
+                          float *c, long ldc) {
+    for (long i = 0; i < m; i++) {
+        for (long j = 0; j < columns; j++) {
+            float sum = 0;
+            for (long p = 0; p < pairs; p++) {
+                const uint32_t w = weights[i * pairs + p], x = packed[p * columns + j];
+                sum = fmaf(low_half(w), low_half(x), sum);
+                sum = fmaf(high_half(w), high_half(x), sum);
+            }
+            c[i * ldc + j] = sum;
+        }
+    }
+}
+
+const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable = {
+    .name = "portable-fp16",
+    .architecture = SWIFTDARKNET_ARCH_OTHER,
+    .required_extensions = 0,
+    .format = SWIFTDARKNET_REDUCED_FP16,
+    .reference = SWIFTDARKNET_FP16_PORTABLE,
+    .pack = pack_portable,
+    .gemm = gemm_portable,
+    .pack_weights = swiftdarknet_fp16_pack_weights,
+};
