@@ -10,8 +10,10 @@ extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_portable;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable;
-/* Compiled on every architecture (its functions trap off arm64), so plans for arm64 name it. */
+/* Compiled on every architecture (their functions trap off their own), so plans for that
+ * architecture's CPUs name them. */
 extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
 #if defined(__x86_64__)
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx512;
@@ -20,7 +22,6 @@ extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx2_narr
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni_evex;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx512_vnni;
-extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
 #endif
 #if defined(__aarch64__)
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_neon;
@@ -67,9 +68,7 @@ const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
     case SWIFTDARKNET_BF16_PORTABLE: return &swiftdarknet_bf16_kernels_portable;
     case SWIFTDARKNET_FP16_PORTABLE: return &swiftdarknet_fp16_kernels_portable;
     case SWIFTDARKNET_FP16_FHM: return &swiftdarknet_fp16_kernels_fhm;
-#if defined(__x86_64__)
     case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
-#endif
     default: return NULL;
     }
 }
