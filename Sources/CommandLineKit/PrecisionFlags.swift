@@ -16,7 +16,7 @@ public struct PrecisionFlags: Sendable {
     public static let options = OptionGroup("precision", [
         .value("precision", "float32|bf16|fp16|int8|auto", default: "float32", """
             float32: Darknet's results; bf16: bfloat16 products, float32 sums, no calibration (CPUs \
-            with AVX512_BF16); fp16: the same in IEEE half precision (arm64 with FEAT_FHM); int8: \
+            with AVX512_BF16, arm64 BF16); fp16: the same in IEEE half precision (arm64 with FEAT_FHM); int8: \
             needs --calibrate or --calibration; auto: bf16 where the CPU has it, else fp16 where it \
             has that, else float32
             """),
@@ -55,7 +55,7 @@ public struct PrecisionFlags: Sendable {
         case .bfloat16: "precision auto: bf16 (this CPU multiplies bfloat16: \(cpu.reducedKernelsName))"
         case .float16: "precision auto: fp16 (this CPU multiplies float16, but not bfloat16: \(cpu.float16KernelsName))"
         default:
-            "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64; arm64's are not written yet; "
+            "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64, BF16 on arm64; "
                 + "nor float16 kernels: arm64 with FEAT_FHM)"
         }
     }

@@ -49,39 +49,55 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertEqual(float.layers.map(\.algorithm), without.layers.map(\.algorithm), "float32 plans ignore bfloat16 kernels")
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512BF16: true)), .bfloat16)
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512VNNI: true)), .float32)
-        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true, bf16: true)), .float32,
-                       "no arm64 bfloat16 kernels yet")
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true, bf16: true)), .bfloat16)
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true)), .float32)
+        let arm = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .arm64(dotProduct: true, bf16: true)))
+        let armReduced = arm.layers.filter { $0.arithmetic == .bfloat16 }
+        XCTAssertGreaterThanOrEqual(armReduced.count, 6, "arm64 with BF16")
+        XCTAssertTrue(armReduced.allSatisfy { $0.algorithm == .bfloat16GEMM && $0.reducedKernels == .bfdot })
     }
 
-    /// The portable set (VDPBF16PS's arithmetic in C) and the CPU's SIMD set give every layer the
-    /// same bits, on one thread and on two.
+    /// The portable set the CPU's SIMD set emulates (VDPBF16PS's or BFDOT's arithmetic in C) and
+    /// that SIMD set give every layer the same bits, on one thread and on two.
     func testSIMDAndThreadsGiveThePortableBits() throws {
-        let portable = try Self.network(.bfloat16, kernels: .portable)
-        XCTAssertTrue(portable.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == .portable })
+        let reference = CPUFeatures.current.reducedKernels?.reference ?? .portable
+        let portable = try Self.network(.bfloat16, kernels: reference)
+        XCTAssertTrue(portable.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == reference })
         let input = try Int8NetworkTests.evaluationImages()[0].1.letterboxed(width: 416, height: 416).image.pixels
         func outputs(_ network: Network, threads: Int) throws -> [[Float]] {
             let session = InferenceSession(network: network, retaining: .layers(Set(network.plan.layers.indices)), threads: threads)
             try session.forward(input)
             return try network.plan.layers.indices.map { try session.output(ofLayer: $0).values }
         }
-        let reference = try outputs(portable, threads: 1)
-        XCTAssertEqual(try outputs(portable, threads: 2), reference)
+        let expected = try outputs(portable, threads: 1)
+        XCTAssertEqual(try outputs(portable, threads: 2), expected)
         guard let simd = CPUFeatures.current.reducedKernels else {
-            print("BFloat16NetworkTests: this CPU has no bfloat16 SIMD kernels (AVX512_BF16): only the portable set ran")
+            print("BFloat16NetworkTests: this CPU has no bfloat16 SIMD kernels (AVX512_BF16, arm64 BF16): only the portable set ran")
             return
         }
         let best = try Self.network(.bfloat16)
         XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == simd })
-        XCTAssertEqual(try outputs(best, threads: 1), reference, "\(simd) vs portable")
-        XCTAssertEqual(try outputs(best, threads: 2), reference, "\(simd) on 2 threads")
+        XCTAssertEqual(try outputs(best, threads: 1), expected, "\(simd) vs \(reference)")
+        XCTAssertEqual(try outputs(best, threads: 2), expected, "\(simd) on 2 threads")
     }
 
     /// bfloat16 keeps at least 99 % of float32's detections (same class, IoU >= 0.9) and adds at
     /// most 1 %, at thresholds 0.25 and 0.5, on 26 images; each layer's largest difference from
     /// float32 on dog.jpg is printed.
     func testTinyBFloat16KeepsFloatDetections() throws {
+        try keepsFloatDetections(CPUFeatures.current.reducedKernels ?? .portable, "bf16")
+    }
+
+    /// The same for arm64's BFDOT arithmetic (round to odd), through its portable set: the bits
+    /// the BFDOT set gives (`BFloat16KernelTests` and `testSIMDAndThreadsGiveThePortableBits`
+    /// under qemu show they are equal).
+    func testTinyARMBFloat16KeepsFloatDetections() throws {
+        try keepsFloatDetections(.portableARM, "bf16 (arm64 BFDOT arithmetic)")
+    }
+
+    private func keepsFloatDetections(_ kernels: ReducedKernels, _ label: String) throws {
         let float = try Self.network(.float32)
-        let reduced = try Self.network(.bfloat16, kernels: CPUFeatures.current.reducedKernels ?? .portable)
+        let reduced = try Self.network(.bfloat16, kernels: kernels)
         let floatDetector = try Detector(network: float), reducedDetector = try Detector(network: reduced)
         let images = try Self.images()
         for threshold: Float in [0.25, 0.5] {
@@ -91,8 +107,8 @@ final class BFloat16NetworkTests: XCTestCase {
                                          try reducedDetector.detect(image, threshold: threshold), minimumIoU: 0.9, into: &comparison)
             }
             let kept = Double(comparison.recovered) / Double(comparison.float), extra = Double(comparison.extra) / Double(comparison.float)
-            print(String(format: "bf16 YOLOv3-tiny, %d images, threshold %.2f: %d float detections, %d kept (%.1f %%), %d extra (%.1f %%); "
-                         + "largest confidence difference %.4f, smallest IoU %.3f", images.count, threshold, comparison.float,
+            print(String(format: "%@ YOLOv3-tiny, %d images, threshold %.2f: %d float detections, %d kept (%.1f %%), %d extra (%.1f %%); "
+                         + "largest confidence difference %.4f, smallest IoU %.3f", label, images.count, threshold, comparison.float,
                          comparison.recovered, 100 * kept, comparison.extra, 100 * extra,
                          comparison.largestConfidenceDifference, comparison.smallestIoU))
             XCTAssertGreaterThanOrEqual(comparison.float, 30)
@@ -107,6 +123,6 @@ final class BFloat16NetworkTests: XCTestCase {
         let differences = try float.plan.layers.indices.map { index in
             String(format: "%d %.3f", index, maxAbsDifference(try a.output(ofLayer: index).values, try b.output(ofLayer: index).values))
         }
-        print("bf16 YOLOv3-tiny on dog.jpg, each layer's largest difference from float32: " + differences.joined(separator: ", "))
+        print("\(label) YOLOv3-tiny on dog.jpg, each layer's largest difference from float32: " + differences.joined(separator: ", "))
     }
 }

@@ -62,8 +62,8 @@ final class Float16NetworkTests: XCTestCase {
             XCTAssertEqual(floatPlan.layers.map(\.algorithm), without.layers.map(\.algorithm), "\(cpu): float32's algorithms")
         }
         XCTAssertEqual(Precision.fastestUncalibrated(on: fhm), .float16)
-        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fhm: true, bf16: true)), .float16,
-                       "no arm64 bfloat16 kernels yet: float16")
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fhm: true, bf16: true)), .bfloat16,
+                       "bfloat16 first where there are both")
         XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true)), .float32, "FP16 without FHM")
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512BF16: true)), .bfloat16)
         let bfloat16 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: fhm))

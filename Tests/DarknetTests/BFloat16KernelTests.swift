@@ -33,6 +33,18 @@ final class BFloat16KernelTests: XCTestCase {
         XCTAssertEqual(bf16(0xFF80_0000), 0xFF80)                  // -infinity
     }
 
+    /// The two summations on one pair: 1 x 1 + 1 x 2^-24. VDPBF16PS adds the high product first,
+    /// then the low one, each rounded to nearest even (1 + 2^-24 is a tie: 1); BFDOT adds the
+    /// products, rounded to odd (1 + 2^-23), then adds that to the sum.
+    func testPortableSetsAreVDPBF16PSAndBFDOTSummations() {
+        let x86 = gemm([1, 1], [1, 0x1p-24], m: 1, k: 2, columns: 1, on: .portable)
+        let arm = gemm([1, 1], [1, 0x1p-24], m: 1, k: 2, columns: 1, on: .portableARM)
+        XCTAssertEqual(x86[0].bitPattern, 0x3F80_0000)
+        XCTAssertEqual(arm[0].bitPattern, 0x3F80_0001)
+        XCTAssertEqual(ReducedKernels.bfdot.reference, .portableARM)
+        XCTAssertEqual(ReducedKernels.avx512.reference, .portable)
+    }
+
     /// Packing on each SIMD set equals the portable packing (the hardware's rounding), over
     /// values with every kind of tail and special value.
     func testPackingMatchesThePortableSetBitForBit() {
@@ -41,8 +53,8 @@ final class BFloat16KernelTests: XCTestCase {
             var values = (0..<k * columns).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
             values[0] = .nan
             if values.count > 3 { values[1] = .infinity; values[2] = Float(bitPattern: 1); values[3] = 1.00390625 }
-            let portable = pack(values, k: k, columns: columns, on: .portable)
             for set in simdSets {
+                let portable = pack(values, k: k, columns: columns, on: set.reference)
                 XCTAssertEqual(pack(values, k: k, columns: columns, on: set), portable, "\(set), k \(k), columns \(columns)")
             }
         }
@@ -55,25 +67,29 @@ final class BFloat16KernelTests: XCTestCase {
         for (m, k, columns) in [(1, 1, 1), (3, 5, 17), (8, 27, 48), (13, 64, 49), (16, 576, 96), (255, 256, 169), (4, 9, 1000), (9, 4608, 20)] {
             let a = (0..<m * k).map { _ in (random.unit() - 0.5) * 4 }
             let b = (0..<k * columns).map { _ in (random.unit() - 0.3) * 8 }
-            let portable = gemm(a, b, m: m, k: k, columns: columns, on: .portable)
             for set in simdSets {
                 let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
-                XCTAssertTrue(simd.elementsEqual(portable) { $0.bitPattern == $1.bitPattern },
-                              "\(set) differs from portable at m \(m), k \(k), columns \(columns)")
+                let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
+                XCTAssertTrue(simd.elementsEqual(reference) { $0.bitPattern == $1.bitPattern },
+                              "\(set) differs from \(set.reference) at m \(m), k \(k), columns \(columns)")
             }
-            // Exact sums of the bfloat16 operands in double: float32 summation of K products
-            // errs by at most K ulps of the sum of magnitudes.
-            let rounded = { (x: Float) in Double(swiftdarknet_float_from_bf16(swiftdarknet_bf16_from_float(x))) }
-            for i in 0..<m {
-                for j in 0..<columns {
-                    var exact = 0.0, magnitude = 0.0
-                    for p in 0..<k {
-                        let product = rounded(a[i * k + p]) * rounded(b[p * columns + j])
-                        exact += product
-                        magnitude += abs(product)
+            // Both portable sets (VDPBF16PS's and BFDOT's summations) are within the bound.
+            for portable in [gemm(a, b, m: m, k: k, columns: columns, on: .portable),
+                             gemm(a, b, m: m, k: k, columns: columns, on: .portableARM)] {
+                // Exact sums of the bfloat16 operands in double: float32 summation of K products
+                // errs by at most K ulps of the sum of magnitudes.
+                let rounded = { (x: Float) in Double(swiftdarknet_float_from_bf16(swiftdarknet_bf16_from_float(x))) }
+                for i in 0..<m {
+                    for j in 0..<columns {
+                        var exact = 0.0, magnitude = 0.0
+                        for p in 0..<k {
+                            let product = rounded(a[i * k + p]) * rounded(b[p * columns + j])
+                            exact += product
+                            magnitude += abs(product)
+                        }
+                        let bound = Double(k) * Double(Float.ulpOfOne) * magnitude
+                        XCTAssertLessThanOrEqual(abs(Double(portable[i * columns + j]) - exact), bound, "m \(m) k \(k) (\(i), \(j))")
                     }
-                    let bound = Double(k) * Double(Float.ulpOfOne) * magnitude
-                    XCTAssertLessThanOrEqual(abs(Double(portable[i * columns + j]) - exact), bound, "m \(m) k \(k) (\(i), \(j))")
                 }
             }
         }

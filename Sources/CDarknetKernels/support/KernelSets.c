@@ -14,6 +14,8 @@ extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable;
  * architecture's CPUs name them. */
 extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable_arm;
 #if defined(__x86_64__)
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx512;
@@ -69,6 +71,8 @@ const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
     case SWIFTDARKNET_FP16_PORTABLE: return &swiftdarknet_fp16_kernels_portable;
     case SWIFTDARKNET_FP16_FHM: return &swiftdarknet_fp16_kernels_fhm;
     case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
+    case SWIFTDARKNET_BF16_PORTABLE_ARM: return &swiftdarknet_bf16_kernels_portable_arm;
+    case SWIFTDARKNET_BF16_BFDOT: return &swiftdarknet_bf16_kernels_bfdot;
     default: return NULL;
     }
 }

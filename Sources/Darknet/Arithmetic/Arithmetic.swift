@@ -12,7 +12,8 @@
 public enum Arithmetic: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// float32 operands and sums: Darknet's own results.
     case float32
-    /// bfloat16 operands (float32's 8 exponent bits, 7 fraction bits), float32 sums.
+    /// bfloat16 operands (float32's 8 exponent bits, 7 fraction bits), float32 sums (x86-64
+    /// with AVX512_BF16, arm64 with FEAT_BF16; planned as float32 elsewhere).
     case bfloat16
     /// IEEE half-precision operands (5 exponent bits, 10 fraction bits), float32 sums (arm64
     /// with FEAT_FHM; planned as float32 elsewhere).

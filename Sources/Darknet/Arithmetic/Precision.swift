@@ -19,7 +19,7 @@ public enum Precision: Sendable, Equatable {
     /// norm folded first), each convolution rounds its float input to bfloat16 and sums the
     /// products in float32 (`Arithmetic.bfloat16`), with bias and activation in float32. Tensors
     /// between layers stay float32. Where the CPU has no bfloat16 products (x86-64 without
-    /// AVX512_BF16; arm64 kernels are not written yet), or no bfloat16 algorithm computes a
+    /// AVX512_BF16, arm64 without FEAT_BF16), or no bfloat16 algorithm computes a
     /// convolution (groups), the convolution stays float32 (`info --plan` says which and why).
     case bfloat16
     /// IEEE half-precision (float16) convolutions, no calibration: the weights are rounded to
@@ -37,7 +37,7 @@ public enum Precision: Sendable, Equatable {
     case float16
 
     /// The fastest precision `cpu` computes that needs no calibration: `.bfloat16` where it has
-    /// bfloat16 kernels (`Arithmetic.bfloat16`), else `.float16` where it has float16 kernels
+    /// bfloat16 kernels (`Arithmetic.bfloat16`: AVX512_BF16, arm64 BF16), else `.float16` where it has float16 kernels
     /// (arm64 with FEAT_FHM), else `.float32` (`--precision auto`).
     public static func fastestUncalibrated(on cpu: CPUFeatures) -> Precision {
         if cpu.reducedKernels != nil { return .bfloat16 }

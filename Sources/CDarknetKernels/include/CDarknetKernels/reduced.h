@@ -12,7 +12,10 @@
  * Each output sums, for p = 0, 1, ..., first the high products, then the low ones, into a
  * float32 accumulator started at +0, rounding to nearest even after each addition, with
  * bfloat16 denormal operands read as zero and denormal results flushed to zero: the arithmetic
- * of x86's VDPBF16PS (AVX512_BF16).
+ * of x86's VDPBF16PS (AVX512_BF16). arm64's BFDOT (FEAT_BF16, FPCR.EBF clear) sums otherwise:
+ * per pair, the low and high products, their sum, then that sum added to the accumulator, each
+ * rounded to odd, denormals flushed: a second portable set (SWIFTDARKNET_BF16_PORTABLE_ARM)
+ * writes that out. Both round operands to bfloat16 the same way (VCVTNEPS2BF16's).
  *
  * float16 (SWIFTDARKNET_REDUCED_FP16): IEEE half precision (5 exponent bits, 10 fraction bits,
  * denormals kept), rounded to nearest even from float32 as FCVTN does (overflow to infinity,
@@ -39,7 +42,9 @@ enum {
     SWIFTDARKNET_BF16_AVX512 = 1,     /* VDPBF16PS on zmm registers (AVX512_BF16) */
     SWIFTDARKNET_FP16_PORTABLE = 2,   /* plain C: FMLAL's arithmetic, the float16 reference */
     SWIFTDARKNET_FP16_FHM = 3,        /* FMLAL/FMLAL2 on arm64 (FEAT_FP16 + FEAT_FHM) */
-    SWIFTDARKNET_BF16_TARGETS = 4
+    SWIFTDARKNET_BF16_PORTABLE_ARM = 4, /* plain C: BFDOT's arithmetic (FPCR.EBF clear), the arm64 bfloat16 reference */
+    SWIFTDARKNET_BF16_BFDOT = 5,      /* BFDOT on arm64 (FEAT_BF16) */
+    SWIFTDARKNET_BF16_TARGETS = 6
 };
 
 /* The 16-bit formats (a table's `format`). */

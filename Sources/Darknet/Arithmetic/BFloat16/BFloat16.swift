@@ -4,7 +4,8 @@ extension ConvolutionAlgorithm {
     public static let bfloat16GEMM = ConvolutionAlgorithm("bf16 gemm", arithmetic: .bfloat16)
 }
 
-/// The bfloat16 format of `ReducedConvolution`: x86-64's AVX512_BF16 set (`ReducedKernels.avx512`).
+/// The bfloat16 format of `ReducedConvolution`: x86-64's AVX512_BF16 set (`ReducedKernels.avx512`)
+/// and arm64's BFDOT set (`.bfdot`), each equal to its own portable set (their sums differ).
 package enum BFloat16Format: ReducedFormat {
     package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
 }

@@ -13,6 +13,10 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     case portableFloat16 = 2
     /// FMLAL/FMLAL2 on arm64 (FEAT_FP16 and FEAT_FHM).
     case fhm = 3
+    /// Plain C: BFDOT's arithmetic (round to odd, FEAT_EBF16 off), the arm64 bfloat16 reference.
+    case portableARM = 4
+    /// BFDOT on arm64 (FEAT_BF16).
+    case bfdot = 5
 
     /// The set's functions, or nil when this build has none for its target.
     package var table: UnsafePointer<swiftdarknet_bf16_kernels>? { swiftdarknet_bf16_kernel_set(rawValue) }
