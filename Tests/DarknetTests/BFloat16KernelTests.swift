@@ -14,7 +14,8 @@ final class BFloat16KernelTests: XCTestCase {
         let missing = bfloat16.filter { !sets.contains($0) }
         if !missing.isEmpty {
             print("BFloat16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
-                  + missing.map { "\($0.rawValue)" }.joined(separator: ", "))
+                  + missing.map { "\($0) (for \($0.table.map { CPUFeatures.Architecture(kernelArchitecture: $0.pointee.architecture) } ?? .other))" }
+                  .joined(separator: ", ") + "; this is \(CPUFeatures.current)")
         }
         return sets
     }
@@ -49,11 +50,12 @@ final class BFloat16KernelTests: XCTestCase {
     /// values with every kind of tail and special value.
     func testPackingMatchesThePortableSetBitForBit() {
         var random = TestRandom(seed: 16)
+        let sets = simdSets
         for (k, columns) in [(1, 1), (2, 16), (3, 17), (27, 33), (64, 47), (9, 100)] {
             var values = (0..<k * columns).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
             values[0] = .nan
             if values.count > 3 { values[1] = .infinity; values[2] = Float(bitPattern: 1); values[3] = 1.00390625 }
-            for set in simdSets {
+            for set in sets {
                 let portable = pack(values, k: k, columns: columns, on: set.reference)
                 XCTAssertEqual(pack(values, k: k, columns: columns, on: set), portable, "\(set), k \(k), columns \(columns)")
             }
@@ -64,10 +66,11 @@ final class BFloat16KernelTests: XCTestCase {
     /// every row and column tail; the portable one is within `bound` of exact sums.
     func testGEMMMatchesThePortableSetAndTheExactSums() {
         var random = TestRandom(seed: 61)
+        let sets = simdSets
         for (m, k, columns) in [(1, 1, 1), (3, 5, 17), (8, 27, 48), (13, 64, 49), (16, 576, 96), (255, 256, 169), (4, 9, 1000), (9, 4608, 20)] {
             let a = (0..<m * k).map { _ in (random.unit() - 0.5) * 4 }
             let b = (0..<k * columns).map { _ in (random.unit() - 0.3) * 8 }
-            for set in simdSets {
+            for set in sets {
                 let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
                 let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
                 XCTAssertTrue(simd.elementsEqual(reference) { $0.bitPattern == $1.bitPattern },
