@@ -5,7 +5,7 @@ import XCTest
 
 /// `--precision fp16` on the command line: what it says, that the detections do not depend on
 /// the thread count (float32's where the CPU has no float16 kernels), and `info --plan` as arm64
-/// CPUs with and without FEAT_FHM.
+/// CPUs with and without FEAT_FHM (and with BF16, for bf16).
 final class Float16CommandLineTests: XCTestCase {
     private var cfg: String { get throws { try TestPaths.require(TestPaths.tinyCfg).path } }
 
@@ -35,7 +35,7 @@ final class Float16CommandLineTests: XCTestCase {
         }
     }
 
-    func testInfoPlanShowsFloat16OnArmCPUsWithFHM() throws {
+    func testInfoPlanShowsFloat16OnArmCPUsWithFHMAndBFloat16WithBF16() throws {
         let fhm = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-fp16-fhm", "--precision", "fp16"])
         XCTAssertEqual(fhm.status, 0, fhm.stderr)
         XCTAssertTrue(fhm.stdout.contains("fp16 gemm | float16: float16 precision, and the CPU multiplies float16"), fhm.stdout)
@@ -44,5 +44,9 @@ final class Float16CommandLineTests: XCTestCase {
         XCTAssertEqual(a76.status, 0, a76.stderr)
         XCTAssertFalse(a76.stdout.contains("fp16 gemm"), a76.stdout)
         XCTAssertTrue(a76.stdout.contains("| float32: float16 precision, but the CPU has no float16 products"), a76.stdout)
+        // bfloat16 on an arm64 CPU with BF16: the BFDOT set, planned from any machine.
+        let bf16 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-bf16", "--precision", "bf16"])
+        XCTAssertEqual(bf16.status, 0, bf16.stderr)
+        XCTAssertTrue(bf16.stdout.contains("bf16 gemm | bfloat16: bfloat16 precision, and the CPU multiplies bfloat16"), bf16.stdout)
     }
 }
