@@ -5,31 +5,16 @@
  * The product of two halves has at most 22 significant bits and an exponent within float32's
  * normal range, so it is exact in float32: fmaf(w, x, sum) rounds once, as FMLAL does.
  */
-#include "CDarknetKernels/reduced.h"
+#include "ReducedPack.h"
 
 #include <math.h>
-#include <stddef.h>
 
 static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    for (long p = 0; p < (k + 1) / 2; p++) {
-        const float *even = b + 2 * p * ldb, *odd = 2 * p + 1 < k ? even + ldb : NULL;
-        for (long j = 0; j < columns; j++) {
-            uint32_t low = swiftdarknet_fp16_from_float(even[j]);
-            uint32_t high = odd ? swiftdarknet_fp16_from_float(odd[j]) : 0;
-            pairs[p * columns + j] = low | high << 16;
-        }
-    }
+    reduced_pack_columns(b, k, ldb, columns, pairs, swiftdarknet_fp16_from_float);
 }
 
 void swiftdarknet_fp16_pack_weights(const float *a, long m, long k, uint32_t *pairs) {
-    const long count = (k + 1) / 2;
-    for (long i = 0; i < m; i++) {
-        for (long p = 0; p < count; p++) {
-            uint32_t low = swiftdarknet_fp16_from_float(a[i * k + 2 * p]);
-            uint32_t high = 2 * p + 1 < k ? swiftdarknet_fp16_from_float(a[i * k + 2 * p + 1]) : 0;
-            pairs[i * count + p] = low | high << 16;
-        }
-    }
+    reduced_pack_rows(a, m, k, pairs, swiftdarknet_fp16_from_float);
 }
 
 static inline float low_half(uint32_t pair) { return swiftdarknet_float_from_fp16((uint16_t)(pair & 0xffffu)); }
