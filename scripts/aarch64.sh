@@ -238,7 +238,9 @@ run() {
 #   integer   the int8 and int16 kernels: every integer set against the portable one, on qemu's
 #             `max` CPU without SVE (SVE makes qemu several times slower), which has dot products
 #             and I8MM, so the NEON, SDOT and I8MM sets all run (OpenBLAS takes its generic ARMv8
-#             kernels there: max's CPU ID names no real core);
+#             kernels there: max's CPU ID names no real core); and the float16 FMLAL set and the
+#             bfloat16 BFDOT set (max has FP16, FHM and BF16) against their portable sets, as
+#             kernels and as YOLOv3-tiny's layers;
 #   networks  YOLOv3-tiny with its real weights against Darknet's every layer, detection on
 #             Darknet's seven sample images, the zoo's small layer networks, a small int8 network
 #             on the NEON integer set, which a CPU without dot products plans (OpenBLAS's
@@ -291,14 +293,20 @@ group io cortex-a72 \
     DarknetReferenceTests.ClassifierTests/testFramesGiveTheImagePathsClassification \
     DarknetEvaluationTests.ClassifierValidationTests/testCentreCropIsDarknetsInputBitForBit
 group integer max,sve=off \
-    DarknetTests.Int8KernelTests DarknetReferenceTests.IntegerDirectTests DarknetTests.BFloat16KernelTests
+    DarknetTests.Int8KernelTests DarknetReferenceTests.IntegerDirectTests DarknetTests.BFloat16KernelTests \
+    DarknetTests.Float16KernelTests DarknetReferenceTests.Float16NetworkTests/testPlanGivesFloat16WhereTheCPUHasFHM \
+    DarknetReferenceTests.Float16NetworkTests/testSIMDAndThreadsGiveThePortableBits \
+    DarknetReferenceTests.BFloat16NetworkTests/testPlanGivesBFloat16WhereTheCPUHasIt \
+    DarknetReferenceTests.BFloat16NetworkTests/testSIMDAndThreadsGiveThePortableBits
 
 # Why some tests the groups leave out cannot run here, beyond time (printed with the results).
 left_out=(
     "CPUFeaturesTests/testExtensionsFollowProcCPUInfo: qemu-user (Debian 12's 7.2) shows the host's /proc/cpuinfo, which has no arm64 Features line to compare with"
     "DarknetFidelityTests/testYoloV3TinyRandomWeightsEveryLayer (100 s here), ZooFidelityTests' ResNet-18, ResNeXt-50, Darknet reference, Go and YOLOv2-tiny-VOC networks, RegionDetectionTests (200 s): time; the same layer kernels as YOLOv3-tiny's real-weights run and the small zoo networks, which run"
     "CommandLineTests' classify (70 s here) and every-command help (40 s): time; argument handling, the same on every architecture"
-    "BLASFamilyTests: OpenBLAS has one arm64 family here (its generic ARMv8 kernels under qemu); BFloat16NetworkTests: no arm64 bfloat16 kernels yet (BFloat16KernelTests runs the portable set)"
+    "BLASFamilyTests: OpenBLAS has one arm64 family here (its generic ARMv8 kernels under qemu); BFloat16NetworkTests/testTinyBFloat16KeepsFloatDetections: time (104 forwards); the BFDOT set's bits are its portable set's (BFloat16KernelTests, testSIMDAndThreadsGiveThePortableBits), which runs natively in BFloat16NetworkTests/testTinyARMBFloat16KeepsFloatDetections"
+    "Float16NetworkTests/testTinyFloat16KeepsFloatDetections: time (104 forwards); it runs natively with the portable float16 set, whose bits the FMLAL set gives (Float16KernelTests and testSIMDAndThreadsGiveThePortableBits, in the integer group)"
+    "Float16CommandLineTests: argument handling and plans, the same on every architecture"
     "Int8NetworkTests but its small chained network, CommandLineTests/testInt8DetectCalibratesSavesAndLoadsTheSidecar: time; each calibrates YOLOv3-tiny on 12 photos in float and runs it in int8 (some with the portable int8 kernel too): over 20 minutes a test under emulation when int8 took the portable kernel on aarch64 (11 for the CLI's), not measured with the arm64 integer sets"
     "ImageFormatFidelityTests/testHEIFDecodesToLibheifsPixels: its reference is the host's libheif (Debian 12's 1.15); the sysroot has Debian 13's 1.23, which rounds YCbCr to RGB differently (by 1/255, in 1% of 4:2:0 values; x86-64 too)"
 )

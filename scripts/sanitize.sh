@@ -70,6 +70,10 @@ asan_skip+="|TilingDetectionTests.testSmallObjectsOnA4KFrameAreFoundWithTilesAnd
 # bfloat16 on whole networks (26 photos in float32 and bfloat16; every layer in the portable set's
 # scalar emulation): their memory paths are BFloat16KernelTests' packing and GEMM, which run.
 asan_skip+="|BFloat16NetworkTests.testTinyBFloat16KeepsFloatDetections|BFloat16NetworkTests.testSIMDAndThreadsGiveThePortableBits"
+# The same for arm64's bfloat16 and for float16 (their portable sets' scalar emulation): their
+# memory paths are BFloat16KernelTests' and Float16KernelTests', which run.
+asan_skip+="|BFloat16NetworkTests.testTinyARMBFloat16KeepsFloatDetections|Float16NetworkTests.testTinyFloat16KeepsFloatDetections"
+asan_skip+="|Float16NetworkTests.testSIMDAndThreadsGiveThePortableBits"
 
 # The ASan tests run as two processes at once, as scripts/test.sh runs them
 # (scripts/side-tests.sh): with the C kernels at -O1, the side classes 409 s and the rest 364 s.

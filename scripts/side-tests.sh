@@ -4,7 +4,7 @@
 # at a time, and the rest, with the timers, threads, subprocesses and loopback servers, through
 # `swift test --skip "\.($side_classes)/"`.
 side_classes="AlexeyABFidelityTests|ClassTreeNetworkTests|DarknetFidelityTests|Int8KernelTests|Int8NetworkTests"
-side_classes+="|KernelTests|YoloV1Tests|ZooFidelityTests"
+side_classes+="|KernelTests|YoloV1Tests|ZooFidelityTests|Float16NetworkTests"
 
 # side_tests BUNDLE CLASSES [EXCLUDE]: the tests of CLASSES (a regex alternation, such as
 # $side_classes) in the test bundle BUNDLE, as XCTest takes them (Module.Class/test,

@@ -106,7 +106,7 @@ struct BenchOptions {
     }
 
     /// `float32` or `int8`, for reports.
-    var precisionName: String { precision.int8 ? "int8" : precision.bfloat16 ? "bf16" : "float32" }
+    var precisionName: String { precision.int8 ? "int8" : precision.bfloat16 ? "bf16" : precision.float16 ? "fp16" : "float32" }
 
     /// A session as the options ask for: with the thread policy unless `--fixed-threads`; it
     /// keeps the detection heads, or for a network without one its classifier output.

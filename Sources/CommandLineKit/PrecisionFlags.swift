@@ -2,21 +2,23 @@ import Darknet
 import DarknetImage
 import Foundation
 
-/// `--precision float32|bf16|int8|auto`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
+/// `--precision float32|bf16|fp16|int8|auto`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
 /// `--float-layers default|float-early|input-and-heads|none`: the arithmetic a command-line tool runs its
 /// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere.
 /// bf16 rounds operands to bfloat16 and sums in float32 where the CPU multiplies bfloat16 (else
-/// float32, said on standard error); auto is bf16 where the CPU does, else float32.
+/// float32, said on standard error), fp16 likewise in IEEE half precision; auto is bf16 where the
+/// CPU multiplies bfloat16, else fp16 where it multiplies float16, else float32.
 /// int8 needs calibration images (`--calibrate`) or a saved calibration (`--calibration`);
 /// `--save-calibration` writes what `--calibrate` measured so the next run can load it, and
 /// `--float-layers` picks the convolutions that stay float (`Int8FloatLayers`).
 public struct PrecisionFlags: Sendable {
     /// These options, for a command's declarations and help.
     public static let options = OptionGroup("precision", [
-        .value("precision", "float32|bf16|int8|auto", default: "float32", """
+        .value("precision", "float32|bf16|fp16|int8|auto", default: "float32", """
             float32: Darknet's results; bf16: bfloat16 products, float32 sums, no calibration (CPUs \
-            with AVX512_BF16); int8: needs --calibrate or --calibration; auto: bf16 where the CPU \
-            has it, else float32
+            with AVX512_BF16, arm64 BF16); fp16: the same in IEEE half precision (arm64 with FEAT_FHM); int8: \
+            needs --calibrate or --calibration; auto: bf16 where the CPU has it, else fp16 where it \
+            has that, else float32
             """),
         .value("calibrate", "DIR", "calibrate int8 on the image files in DIR (keep your test images out of it)"),
         .value("calibration", "FILE", "an int8 calibration written by --save-calibration (checked against the cfg and weights)"),
@@ -37,6 +39,8 @@ public struct PrecisionFlags: Sendable {
     public let int8: Bool
     /// `--precision bf16` (`.bfloat16`), or `auto` on a CPU with bfloat16 kernels.
     public let bfloat16: Bool
+    /// `--precision fp16` (`.float16`), or `auto` on a CPU with float16 kernels and no bfloat16 ones.
+    public let float16: Bool
     /// `--precision auto`: the line saying what it chose, for standard error.
     public let autoChoice: String?
     public let calibrate: URL?
@@ -45,22 +49,36 @@ public struct PrecisionFlags: Sendable {
     /// `--float-layers` (`Int8FloatLayers`).
     public let floatLayers: Int8FloatLayers
 
+    /// What `--precision auto` says it chose on `cpu`.
+    static func autoLine(_ fastest: Precision, on cpu: CPUFeatures) -> String {
+        switch fastest {
+        case .bfloat16: "precision auto: bf16 (this CPU multiplies bfloat16: \(cpu.reducedKernelsName))"
+        case .float16: "precision auto: fp16 (this CPU multiplies float16, but not bfloat16: \(cpu.float16KernelsName))"
+        default:
+            "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64, BF16 on arm64; "
+                + "nor float16 kernels: arm64 with FEAT_FHM)"
+        }
+    }
+
+    /// The 16-bit float precision these flags ask for (`.bfloat16`, `.float16`), or nil.
+    public var reduced: Precision? { bfloat16 ? .bfloat16 : float16 ? .float16 : nil }
+
     /// Reads the flags; an inconsistent combination is a usage mistake (`CLIError`).
     public init(arguments: inout Arguments) throws(CLIError) {
         let precision = arguments.stringOrDefault("precision") ?? "float32"
         switch precision {
-        case "float32", "int8", "bf16", "bfloat16":
+        case "float32", "int8", "bf16", "bfloat16", "fp16", "float16":
             bfloat16 = precision == "bf16" || precision == "bfloat16"
+            float16 = precision == "fp16" || precision == "float16"
             autoChoice = nil
         case "auto":
             let cpu = CPUFeatures.current
-            bfloat16 = Precision.fastestUncalibrated(on: cpu) == .bfloat16
-            autoChoice = bfloat16 ? "precision auto: bf16 (this CPU multiplies bfloat16: \(cpu.reducedKernelsName))"
-                : "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64; arm64's are not written yet)"
-        case "fp16", "float16":
-            throw CLIError("--precision fp16: no float16 kernels are written yet (arm64 FP16 is planned); use bf16 or auto")
+            let fastest = Precision.fastestUncalibrated(on: cpu)
+            bfloat16 = fastest == .bfloat16
+            float16 = fastest == .float16
+            autoChoice = Self.autoLine(fastest, on: cpu)
         default:
-            throw CLIError("--precision must be float32, bf16, int8 or auto, got '\(precision)'")
+            throw CLIError("--precision must be float32, bf16, fp16, int8 or auto, got '\(precision)'")
         }
         int8 = precision == "int8"
         calibrate = arguments.string("calibrate").map { URL(fileURLWithPath: $0) }
@@ -96,7 +114,7 @@ public struct PrecisionFlags: Sendable {
         if let autoChoice { log(autoChoice) }
         guard int8 else {
             var result = options
-            if bfloat16 { result.precision = .bfloat16 }
+            if let reduced { result.precision = reduced }
             return result
         }
         let made: Int8Calibration
@@ -122,11 +140,12 @@ public struct PrecisionFlags: Sendable {
     /// SDOT), the rule that keeps the short convolutions float: "int8: 4 of 13 convolutions in integers (0 of them in
     /// 16 bits); ..."; nil for float.
     public func summary(of plan: NetworkPlan) -> String? {
-        if bfloat16 {
+        if let arithmetic = reduced?.reducedArithmetic {
             let convolutions = plan.layers.filter { $0.algorithm != nil }
-            let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }.count
-            var summary = "bf16: \(reduced) of \(convolutions.count) convolutions in bfloat16"
-            if let other = convolutions.first(where: { $0.arithmetic != .bfloat16 }), let reason = other.arithmeticReason {
+            let count = convolutions.filter { $0.arithmetic == arithmetic }.count
+            let flag = arithmetic == .bfloat16 ? "bf16" : "fp16"
+            var summary = "\(flag): \(count) of \(convolutions.count) convolutions in \(arithmetic)"
+            if let other = convolutions.first(where: { $0.arithmetic != arithmetic }), let reason = other.arithmeticReason {
                 summary += "; layer \(other.index) in \(other.arithmetic): \(reason)"
             }
             return summary

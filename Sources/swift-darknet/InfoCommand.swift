@@ -30,7 +30,7 @@ struct InfoCommand: Command {
         processor = try PlannedCPU(arguments: &arguments)
         precision = try PrecisionFlags(arguments: &arguments)
         if precision.calibrate != nil { throw CLIError("info plans without running the network: give --calibration FILE, not --calibrate") }
-        if (precision.int8 || precision.bfloat16) && !showsPlan { throw CLIError("--precision is for info --plan") }
+        if (precision.int8 || precision.reduced != nil) && !showsPlan { throw CLIError("--precision is for info --plan") }
     }
 
     func run() throws -> Int32 {

@@ -25,6 +25,9 @@ struct PlannedCPU {
         "arm64": .arm64(),
         "arm64-dotprod": .arm64(dotProduct: true),
         "arm64-i8mm": .arm64(dotProduct: true, i8mm: true),
+        "arm64-fp16": .arm64(dotProduct: true, fp16: true),
+        "arm64-fp16-fhm": .arm64(dotProduct: true, fhm: true),
+        "arm64-bf16": .arm64(dotProduct: true, i8mm: true, fhm: true, bf16: true),
     ]
 
     let cpu: CPUFeatures

@@ -44,7 +44,7 @@ extension ServeCommand {
         models.append(try timed(mainName, ServedModel.Files(cfg: files.cfg, weights: files.weights, names: files.names)) {
             try detectorFlags.loadDetector(files, letterbox: configuration.detection.letterbox, threads: threads, sessionPolicy: policy)
         })
-        if detectorFlags.precision.int8 || detectorFlags.precision.bfloat16, !extraModels.isEmpty { warn("--precision applies to the main model; the --model ones run in float32") }
+        if detectorFlags.precision.int8 || detectorFlags.precision.reduced != nil, !extraModels.isEmpty { warn("--precision applies to the main model; the --model ones run in float32") }
         for extra in extraModels {
             models.append(try timed(extra.name, ServedModel.Files(cfg: extra.cfg, weights: extra.weights, names: extra.names)) {
                 let spec = try loadSpec(extra.cfg)

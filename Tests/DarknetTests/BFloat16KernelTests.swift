@@ -9,11 +9,13 @@ import XCTest
 final class BFloat16KernelTests: XCTestCase {
     /// The sets this CPU runs besides the portable one; a line says which were not exercised.
     private var simdSets: [ReducedKernels] {
-        let sets = ReducedKernels.allCases.filter { $0 != .portable && $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
-        let missing = ReducedKernels.allCases.filter { $0 != .portable && !sets.contains($0) }
+        let bfloat16 = ReducedKernels.allCases.filter { $0.arithmetic == .bfloat16 && !$0.isPortable }
+        let sets = bfloat16.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
+        let missing = bfloat16.filter { !sets.contains($0) }
         if !missing.isEmpty {
             print("BFloat16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
-                  + missing.map { "\($0.rawValue)" }.joined(separator: ", "))
+                  + missing.map { "\($0) (for \($0.table.map { CPUFeatures.Architecture(kernelArchitecture: $0.pointee.architecture) } ?? .other))" }
+                  .joined(separator: ", ") + "; this is \(CPUFeatures.current)")
         }
         return sets
     }
@@ -32,16 +34,29 @@ final class BFloat16KernelTests: XCTestCase {
         XCTAssertEqual(bf16(0xFF80_0000), 0xFF80)                  // -infinity
     }
 
+    /// The two summations on one pair: 1 x 1 + 1 x 2^-24. VDPBF16PS adds the high product first,
+    /// then the low one, each rounded to nearest even (1 + 2^-24 is a tie: 1); BFDOT adds the
+    /// products, rounded to odd (1 + 2^-23), then adds that to the sum.
+    func testPortableSetsAreVDPBF16PSAndBFDOTSummations() {
+        let x86 = gemm([1, 1], [1, 0x1p-24], m: 1, k: 2, columns: 1, on: .portable)
+        let arm = gemm([1, 1], [1, 0x1p-24], m: 1, k: 2, columns: 1, on: .portableARM)
+        XCTAssertEqual(x86[0].bitPattern, 0x3F80_0000)
+        XCTAssertEqual(arm[0].bitPattern, 0x3F80_0001)
+        XCTAssertEqual(ReducedKernels.bfdot.reference, .portableARM)
+        XCTAssertEqual(ReducedKernels.avx512.reference, .portable)
+    }
+
     /// Packing on each SIMD set equals the portable packing (the hardware's rounding), over
     /// values with every kind of tail and special value.
     func testPackingMatchesThePortableSetBitForBit() {
         var random = TestRandom(seed: 16)
+        let sets = simdSets
         for (k, columns) in [(1, 1), (2, 16), (3, 17), (27, 33), (64, 47), (9, 100)] {
             var values = (0..<k * columns).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
             values[0] = .nan
             if values.count > 3 { values[1] = .infinity; values[2] = Float(bitPattern: 1); values[3] = 1.00390625 }
-            let portable = pack(values, k: k, columns: columns, on: .portable)
-            for set in simdSets {
+            for set in sets {
+                let portable = pack(values, k: k, columns: columns, on: set.reference)
                 XCTAssertEqual(pack(values, k: k, columns: columns, on: set), portable, "\(set), k \(k), columns \(columns)")
             }
         }
@@ -51,28 +66,33 @@ final class BFloat16KernelTests: XCTestCase {
     /// every row and column tail; the portable one is within `bound` of exact sums.
     func testGEMMMatchesThePortableSetAndTheExactSums() {
         var random = TestRandom(seed: 61)
+        let sets = simdSets
         for (m, k, columns) in [(1, 1, 1), (3, 5, 17), (8, 27, 48), (13, 64, 49), (16, 576, 96), (255, 256, 169), (4, 9, 1000), (9, 4608, 20)] {
             let a = (0..<m * k).map { _ in (random.unit() - 0.5) * 4 }
             let b = (0..<k * columns).map { _ in (random.unit() - 0.3) * 8 }
-            let portable = gemm(a, b, m: m, k: k, columns: columns, on: .portable)
-            for set in simdSets {
+            for set in sets {
                 let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
-                XCTAssertTrue(simd.elementsEqual(portable) { $0.bitPattern == $1.bitPattern },
-                              "\(set) differs from portable at m \(m), k \(k), columns \(columns)")
+                let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
+                XCTAssertTrue(simd.elementsEqual(reference) { $0.bitPattern == $1.bitPattern },
+                              "\(set) differs from \(set.reference) at m \(m), k \(k), columns \(columns)")
             }
-            // Exact sums of the bfloat16 operands in double: float32 summation of K products
-            // errs by at most K ulps of the sum of magnitudes.
-            let rounded = { (x: Float) in Double(swiftdarknet_float_from_bf16(swiftdarknet_bf16_from_float(x))) }
-            for i in 0..<m {
-                for j in 0..<columns {
-                    var exact = 0.0, magnitude = 0.0
-                    for p in 0..<k {
-                        let product = rounded(a[i * k + p]) * rounded(b[p * columns + j])
-                        exact += product
-                        magnitude += abs(product)
+            // Both portable sets (VDPBF16PS's and BFDOT's summations) are within the bound.
+            for portable in [gemm(a, b, m: m, k: k, columns: columns, on: .portable),
+                             gemm(a, b, m: m, k: k, columns: columns, on: .portableARM)] {
+                // Exact sums of the bfloat16 operands in double: float32 summation of K products
+                // errs by at most K ulps of the sum of magnitudes.
+                let rounded = { (x: Float) in Double(swiftdarknet_float_from_bf16(swiftdarknet_bf16_from_float(x))) }
+                for i in 0..<m {
+                    for j in 0..<columns {
+                        var exact = 0.0, magnitude = 0.0
+                        for p in 0..<k {
+                            let product = rounded(a[i * k + p]) * rounded(b[p * columns + j])
+                            exact += product
+                            magnitude += abs(product)
+                        }
+                        let bound = Double(k) * Double(Float.ulpOfOne) * magnitude
+                        XCTAssertLessThanOrEqual(abs(Double(portable[i * columns + j]) - exact), bound, "m \(m) k \(k) (\(i), \(j))")
                     }
-                    let bound = Double(k) * Double(Float.ulpOfOne) * magnitude
-                    XCTAssertLessThanOrEqual(abs(Double(portable[i * columns + j]) - exact), bound, "m \(m) k \(k) (\(i), \(j))")
                 }
             }
         }

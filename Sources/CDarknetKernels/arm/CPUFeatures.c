@@ -21,6 +21,7 @@ static int apple_feature(const char *name) {
 #define LINUX_HWCAP_ASIMDHP (1UL << 10)
 #define LINUX_HWCAP_ASIMDDP (1UL << 20)
 #define LINUX_HWCAP_SVE (1UL << 22)
+#define LINUX_HWCAP_ASIMDFHM (1UL << 23)
 #define LINUX_HWCAP2_I8MM (1UL << 13)
 #define LINUX_HWCAP2_BF16 (1UL << 14)
 #endif
@@ -33,6 +34,7 @@ uint32_t swiftdarknet_cpu_extensions(void) {
     if (apple_feature("hw.optional.arm.FEAT_DotProd")) bits |= SWIFTDARKNET_CPU_DOTPROD;
     if (apple_feature("hw.optional.arm.FEAT_I8MM")) bits |= SWIFTDARKNET_CPU_I8MM;
     if (apple_feature("hw.optional.arm.FEAT_FP16")) bits |= SWIFTDARKNET_CPU_FP16;
+    if (apple_feature("hw.optional.arm.FEAT_FHM")) bits |= SWIFTDARKNET_CPU_FHM;
     if (apple_feature("hw.optional.arm.FEAT_BF16")) bits |= SWIFTDARKNET_CPU_BF16;
 #elif defined(__linux__)
     const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
@@ -40,6 +42,7 @@ uint32_t swiftdarknet_cpu_extensions(void) {
     if (hwcap & LINUX_HWCAP_ASIMDDP) bits |= SWIFTDARKNET_CPU_DOTPROD;
     if (hwcap & LINUX_HWCAP_ASIMDHP) bits |= SWIFTDARKNET_CPU_FP16;
     if (hwcap & LINUX_HWCAP_SVE) bits |= SWIFTDARKNET_CPU_SVE;
+    if (hwcap & LINUX_HWCAP_ASIMDFHM) bits |= SWIFTDARKNET_CPU_FHM;
     if (hwcap2 & LINUX_HWCAP2_I8MM) bits |= SWIFTDARKNET_CPU_I8MM;
     if (hwcap2 & LINUX_HWCAP2_BF16) bits |= SWIFTDARKNET_CPU_BF16;
 #endif

@@ -2,9 +2,7 @@
  * The portable bfloat16 set: VDPBF16PS's arithmetic in plain C (reduced.h), the reference the
  * SIMD sets match bit for bit, and the packing every set shares.
  */
-#include "CDarknetKernels/reduced.h"
-
-#include <stddef.h>
+#include "ReducedPack.h"
 
 /* A float32 whose exponent is zero (a denormal) becomes signed zero. */
 static inline float flushed(float value) {
@@ -19,38 +17,27 @@ static inline float operand(uint32_t pair, int high) {
 }
 
 static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    for (long p = 0; p < (k + 1) / 2; p++) {
-        const float *even = b + 2 * p * ldb, *odd = 2 * p + 1 < k ? even + ldb : NULL;
-        for (long j = 0; j < columns; j++) {
-            uint32_t low = swiftdarknet_bf16_from_float(even[j]);
-            uint32_t high = odd ? swiftdarknet_bf16_from_float(odd[j]) : 0;
-            pairs[p * columns + j] = low | high << 16;
-        }
-    }
+    reduced_pack_columns(b, k, ldb, columns, pairs, swiftdarknet_bf16_from_float);
 }
 
 void swiftdarknet_bf16_pack_weights(const float *a, long m, long k, uint32_t *pairs) {
-    const long count = (k + 1) / 2;
-    for (long i = 0; i < m; i++) {
-        for (long p = 0; p < count; p++) {
-            uint32_t low = swiftdarknet_bf16_from_float(a[i * k + 2 * p]);
-            uint32_t high = 2 * p + 1 < k ? swiftdarknet_bf16_from_float(a[i * k + 2 * p + 1]) : 0;
-            pairs[i * count + p] = low | high << 16;
-        }
-    }
+    reduced_pack_rows(a, m, k, pairs, swiftdarknet_bf16_from_float);
 }
 
 static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
                           float *c, long ldc) {
+    /* Each output's sums in K order, a row of them at a time: the packed rows are read in order. */
     for (long i = 0; i < m; i++) {
-        for (long j = 0; j < columns; j++) {
-            float sum = 0;
-            for (long p = 0; p < pairs; p++) {
-                uint32_t w = weights[i * pairs + p], x = packed[p * columns + j];
-                sum = flushed(sum + flushed(operand(w, 1) * operand(x, 1)));
-                sum = flushed(sum + flushed(operand(w, 0) * operand(x, 0)));
+        float *sums = c + i * ldc;
+        for (long j = 0; j < columns; j++) sums[j] = 0;
+        for (long p = 0; p < pairs; p++) {
+            const uint32_t w = weights[i * pairs + p];
+            const float low = operand(w, 0), high = operand(w, 1);
+            const uint32_t *x = packed + p * columns;
+            for (long j = 0; j < columns; j++) {
+                const float sum = flushed(sums[j] + flushed(high * operand(x[j], 1)));
+                sums[j] = flushed(sum + flushed(low * operand(x[j], 0)));
             }
-            c[i * ldc + j] = sum;
         }
     }
 }
@@ -59,6 +46,9 @@ const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable = {
     .name = "portable",
     .architecture = SWIFTDARKNET_ARCH_OTHER,
     .required_extensions = 0,
+    .format = SWIFTDARKNET_REDUCED_BF16,
+    .reference = SWIFTDARKNET_BF16_PORTABLE,
     .pack = pack_portable,
     .gemm = gemm_portable,
+    .pack_weights = swiftdarknet_bf16_pack_weights,
 };

@@ -9,6 +9,13 @@
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_portable;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable;
+extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable;
+/* Compiled on every architecture (their functions trap off their own), so plans for that
+ * architecture's CPUs name them. */
+extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable_arm;
 #if defined(__x86_64__)
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx512;
@@ -17,7 +24,6 @@ extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx2_narr
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx_vnni_evex;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_avx512_vnni;
-extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
 #endif
 #if defined(__aarch64__)
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_neon;
@@ -62,9 +68,11 @@ const swiftdarknet_integer_kernels *swiftdarknet_integer_kernel_set(int variant)
 const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
     switch (target) {
     case SWIFTDARKNET_BF16_PORTABLE: return &swiftdarknet_bf16_kernels_portable;
-#if defined(__x86_64__)
+    case SWIFTDARKNET_FP16_PORTABLE: return &swiftdarknet_fp16_kernels_portable;
+    case SWIFTDARKNET_FP16_FHM: return &swiftdarknet_fp16_kernels_fhm;
     case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
-#endif
+    case SWIFTDARKNET_BF16_PORTABLE_ARM: return &swiftdarknet_bf16_kernels_portable_arm;
+    case SWIFTDARKNET_BF16_BFDOT: return &swiftdarknet_bf16_kernels_bfdot;
     default: return NULL;
     }
 }

@@ -2,10 +2,14 @@
  * The AVX512_BF16 set: VCVTNEPS2BF16 packs the activations, VDPBF16PS multiplies (reduced.h).
  * Output columns are the vector lanes (16 per zmm register); each tile keeps ROWS x 3 registers
  * of sums and broadcasts one weight pair per row and K pair; K is taken in blocks (K_BLOCK).
+ *
+ * On another architecture the table is still compiled, so that a plan made there for an x86-64
+ * CPU names this set (`info --plan --cpu x86-64-avx512-bf16`); its functions then trap. A network
+ * only loads a plan whose kernels the running CPU executes.
  */
-#if defined(__x86_64__)
 #include "CDarknetKernels/reduced.h"
 
+#if defined(__x86_64__)
 #include <immintrin.h>
 
 #pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))), apply_to = function)
@@ -88,13 +92,27 @@ static void gemm_avx512(const uint32_t *weights, long m, long pairs, const uint3
 }
 
 #pragma clang attribute pop
+#else
+static void pack_avx512(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
+    (void)b, (void)k, (void)ldb, (void)columns, (void)pairs;
+    __builtin_trap();
+}
+
+static void gemm_avx512(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
+                        float *c, long ldc) {
+    (void)weights, (void)m, (void)pairs, (void)packed, (void)columns, (void)c, (void)ldc;
+    __builtin_trap();
+}
+#endif
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512 = {
     .name = "avx512-bf16",
     .architecture = SWIFTDARKNET_ARCH_X86_64,
     .required_extensions = SWIFTDARKNET_CPU_AVX512F | SWIFTDARKNET_CPU_AVX512BW | SWIFTDARKNET_CPU_AVX512VL
         | SWIFTDARKNET_CPU_AVX512BF16,
+    .format = SWIFTDARKNET_REDUCED_BF16,
+    .reference = SWIFTDARKNET_BF16_PORTABLE,
     .pack = pack_avx512,
     .gemm = gemm_avx512,
+    .pack_weights = swiftdarknet_bf16_pack_weights,
 };
-#endif

@@ -12,9 +12,11 @@
 public enum Arithmetic: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// float32 operands and sums: Darknet's own results.
     case float32
-    /// bfloat16 operands (float32's 8 exponent bits, 7 fraction bits), float32 sums.
+    /// bfloat16 operands (float32's 8 exponent bits, 7 fraction bits), float32 sums (x86-64
+    /// with AVX512_BF16, arm64 with FEAT_BF16; planned as float32 elsewhere).
     case bfloat16
-    /// IEEE half-precision operands, float32 sums (no kernels yet: planned as float32).
+    /// IEEE half-precision operands (5 exponent bits, 10 fraction bits), float32 sums (arm64
+    /// with FEAT_FHM; planned as float32 elsewhere).
     case float16
     /// 8-bit integer codes of calibrated ranges, 32-bit integer sums.
     case int8

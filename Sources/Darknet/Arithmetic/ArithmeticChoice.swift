@@ -12,15 +12,21 @@ package enum ArithmeticChoice {
         package let cpu: CPUFeatures
         /// The integer input quantization `IntegerLayers` gives it, or nil.
         package let integer: Int8LayerQuantization?
-        /// The bfloat16 kernel set a test pins, or nil: the CPU's own.
+        /// The bfloat16 or float16 kernel set a test pins, or nil: the CPU's own.
         package let pinnedReduced: ReducedKernels?
         /// Whether it reads the network input.
         package let readsNetworkInput: Bool
-        /// The algorithm the planner takes for it in float32 (planned for a bfloat16 precision only).
+        /// The algorithm the planner takes for it in float32 (planned for bfloat16 and float16
+        /// precisions only).
         package let floatAlgorithm: ConvolutionAlgorithm?
 
-        /// The bfloat16 kernels this convolution would run: the pinned set, else the CPU's.
-        var reducedKernels: ReducedKernels? { pinnedReduced ?? cpu.reducedKernels }
+        /// The kernels this convolution would run in the precision's 16-bit arithmetic: the
+        /// pinned set if it is of that arithmetic, else the CPU's; nil for other precisions.
+        var reducedKernels: ReducedKernels? {
+            guard let arithmetic = precision.reducedArithmetic else { return nil }
+            if let pinnedReduced, pinnedReduced.arithmetic == arithmetic { return pinnedReduced }
+            return cpu.reducedKernels(for: arithmetic)
+        }
     }
 
     /// One entry of the list: an arithmetic, when it applies, and why (for `info --plan`).
@@ -31,36 +37,57 @@ package enum ArithmeticChoice {
     }
 
     /// Every rule, in the order the planner tries them; the last always applies.
-    package static let rules: [Rule] = [
+    package static let rules: [Rule] = integerRules + bfloat16Rules + float16Rules + floatRules
+
+    static let integerRules: [Rule] = [
         Rule(arithmetic: .int16, reason: "int8 precision keeps it from 8 bits, in 16-bit integers") {
             $0.integer.map { !$0.isEightBit } ?? false
         },
         Rule(arithmetic: .int8, reason: "int8 precision, calibrated") { $0.integer?.isEightBit == true },
-        Rule(arithmetic: .float32, reason: "bfloat16 precision, but the CPU has no bfloat16 products") {
-            $0.precision == .bfloat16 && $0.reducedKernels == nil
-        },
-        // YOLOv3-tiny, real weights, 26 photos: with the input's convolution in bfloat16 too, 96-97 %
-        // of float32's detections kept and 6-7 % added; in float32, all kept, none added.
-        Rule(arithmetic: .float32, reason: "bfloat16 precision keeps the network input's convolution in float32 (pixels need more than bfloat16's 8 significant bits)") {
-            $0.precision == .bfloat16 && $0.readsNetworkInput
-        },
-        // The bfloat16 GEMM runs at about twice float32's rate (530 against 270 GFLOPS, one Zen 5
-        // core), but Winograd over a large output does a quarter of the multiplications, and the
-        // sliding window reads few channels without an im2col: YOLOv3-tiny's 26x26 384 -> 256 took
-        // 3.9 ms in bfloat16, 2.0 in float32's Winograd; 208x208 16 -> 32, 12 against 2.
-        Rule(arithmetic: .float32, reason: "bfloat16 precision, but float32's Winograd or sliding window is faster here") {
-            guard $0.precision == .bfloat16, let floatAlgorithm = $0.floatAlgorithm else { return false }
-            return BFloat16Convolution.floatIsFaster(floatAlgorithm, $0.shapes)
-        },
-        Rule(arithmetic: .bfloat16, reason: "bfloat16 precision, and the CPU multiplies bfloat16") {
-            $0.precision == .bfloat16 && $0.reducedKernels != nil && BFloat16Convolution.takes($0.shapes)
-        },
-        Rule(arithmetic: .float32, reason: "bfloat16 precision, but no bfloat16 algorithm computes grouped convolutions") {
-            $0.precision == .bfloat16
-        },
+    ]
+
+    static let bfloat16Rules = reducedRules(.bfloat16, "bfloat16", input: "pixels need more than bfloat16's 8 significant bits")
+
+    // float16's 11 significant bits may carry pixels well enough; kept in float32 as bfloat16 does, not measured.
+    static let float16Rules = reducedRules(.float16, "float16", input: "as bfloat16 does; not measured in float16")
+
+    static let floatRules: [Rule] = [
         Rule(arithmetic: .float32, reason: "int8 precision keeps it in float") { $0.precision.calibration != nil },
         Rule(arithmetic: .float32, reason: "float32 precision") { _ in true },
     ]
+
+    /// The rules of a 16-bit float precision (`.bfloat16`, `.float16`), each applying only to it:
+    /// float32 where the CPU has no products in it, for the network input (`input` says why),
+    /// where float32's Winograd or sliding window is faster, and for grouped convolutions.
+    static func reducedRules(_ arithmetic: Arithmetic, _ name: String, input: String) -> [Rule] {
+        let asks: @Sendable (Candidate) -> Bool = { $0.precision.reducedArithmetic == arithmetic }
+        return [
+            Rule(arithmetic: .float32, reason: "\(name) precision, but the CPU has no \(name) products") {
+                asks($0) && $0.reducedKernels == nil
+            },
+            // YOLOv3-tiny, real weights, 26 photos: with the input's convolution in bfloat16 too, 96-97 %
+            // of float32's detections kept and 6-7 % added; in float32, all kept, none added.
+            Rule(arithmetic: .float32, reason: "\(name) precision keeps the network input's convolution in float32 (\(input))") {
+                asks($0) && $0.readsNetworkInput
+            },
+            // The bfloat16 GEMM runs at about twice float32's rate (530 against 270 GFLOPS, one Zen 5
+            // core), but Winograd over a large output does a quarter of the multiplications, and the
+            // sliding window reads few channels without an im2col: YOLOv3-tiny's 26x26 384 -> 256 took
+            // 3.9 ms in bfloat16, 2.0 in float32's Winograd; 208x208 16 -> 32, 12 against 2. float16's
+            // FMLAL multiplies 4 lanes per instruction, as float32's FMLA: Winograd's saving holds at least
+            // as much (not measured on arm64).
+            Rule(arithmetic: .float32, reason: "\(name) precision, but float32's Winograd or sliding window is faster here") {
+                guard asks($0), let floatAlgorithm = $0.floatAlgorithm else { return false }
+                return BFloat16Convolution.floatIsFaster(floatAlgorithm, $0.shapes)
+            },
+            Rule(arithmetic: arithmetic, reason: "\(name) precision, and the CPU multiplies \(name)") {
+                asks($0) && $0.reducedKernels != nil && BFloat16Convolution.takes($0.shapes)
+            },
+            Rule(arithmetic: .float32, reason: "\(name) precision, but no \(name) algorithm computes grouped convolutions") {
+                asks($0)
+            },
+        ]
+    }
 
     /// The first rule that applies to `candidate`.
     package static func rule(for candidate: Candidate) -> Rule {

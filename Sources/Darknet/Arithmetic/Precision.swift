@@ -19,17 +19,41 @@ public enum Precision: Sendable, Equatable {
     /// norm folded first), each convolution rounds its float input to bfloat16 and sums the
     /// products in float32 (`Arithmetic.bfloat16`), with bias and activation in float32. Tensors
     /// between layers stay float32. Where the CPU has no bfloat16 products (x86-64 without
-    /// AVX512_BF16; arm64 kernels are not written yet), or no bfloat16 algorithm computes a
+    /// AVX512_BF16, arm64 without FEAT_BF16), or no bfloat16 algorithm computes a
     /// convolution (groups), the convolution stays float32 (`info --plan` says which and why).
     case bfloat16
+    /// IEEE half-precision (float16) convolutions, no calibration: the weights are rounded to
+    /// half precision at load (batch norm folded first), each convolution rounds its float input
+    /// to half precision (values beyond 65504 become infinite) and sums the exact products in
+    /// float32, one rounding per addition (`Arithmetic.float16`), with bias and activation in
+    /// float32. Tensors between layers stay float32. The network input's convolution stays
+    /// float32, as do convolutions on a CPU without float16 products (x86-64; arm64 without
+    /// FEAT_FHM, such as Cortex-A76) and grouped ones (`info --plan` says which and why).
+    ///
+    /// ```swift
+    /// let precision: Precision = CPUFeatures.current.extensions.contains(.fhm) ? .float16 : .float32
+    /// let network = try Network(cfg: cfgURL, weights: weightsURL, options: PlanOptions(precision: precision))
+    /// ```
+    case float16
 
     /// The fastest precision `cpu` computes that needs no calibration: `.bfloat16` where it has
-    /// bfloat16 kernels (`Arithmetic.bfloat16`), else `.float32` (`--precision auto`).
+    /// bfloat16 kernels (`Arithmetic.bfloat16`: AVX512_BF16, arm64 BF16), else `.float16` where it has float16 kernels
+    /// (arm64 with FEAT_FHM), else `.float32` (`--precision auto`).
     public static func fastestUncalibrated(on cpu: CPUFeatures) -> Precision {
-        cpu.reducedKernels != nil ? .bfloat16 : .float32
+        if cpu.reducedKernels != nil { return .bfloat16 }
+        return cpu.reducedKernels(for: .float16) != nil ? .float16 : .float32
     }
 
-    /// The calibration of `.int8`, nil for `.float32` and `.bfloat16`.
+    /// The 16-bit float arithmetic `.bfloat16` and `.float16` ask for, nil for the others.
+    package var reducedArithmetic: Arithmetic? {
+        switch self {
+        case .bfloat16: .bfloat16
+        case .float16: .float16
+        case .float32, .int8: nil
+        }
+    }
+
+    /// The calibration of `.int8`, nil for `.float32`, `.bfloat16` and `.float16`.
     public var calibration: Int8Calibration? {
         if case .int8(let calibration, _) = self { calibration } else { nil }
     }
@@ -41,6 +65,7 @@ extension Precision: CustomStringConvertible {
         switch self {
         case .float32: "float32"
         case .bfloat16: "bfloat16"
+        case .float16: "float16"
         case .int8(let calibration, _):
             "int8 (\(counted(calibration.layers.count, "calibrated convolution")))"
         }

@@ -47,6 +47,8 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
         public static let fp16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_FP16))
         /// arm64 `BFDOT`/`BFMMLA` (FEAT_BF16, ARMv8.6).
         public static let bf16 = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_BF16))
+        /// arm64 `FMLAL`/`FMLAL2`: half-precision products added into float32 (FEAT_FHM).
+        public static let fhm = Extensions(rawValue: UInt32(SWIFTDARKNET_CPU_FHM))
 
         /// AVX-512 F, BW, DQ and VL: what OpenBLAS's SkylakeX kernels and the library's
         /// AVX-512 int8 kernels need besides VNNI.
@@ -91,15 +93,17 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
                            blas: blas ?? BLASFeatures(kernelFamily: family))
     }
 
-    /// An arm64 CPU (Advanced SIMD, optionally dot products, I8MM, half-precision arithmetic and
-    /// BF16), for planning as another machine; `blas` defaults to OpenBLAS's ARMv8 kernels
-    /// (which cut invariantly: ``BLASFeatures/invariantFamilies``).
-    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, fp16: Bool = false, bf16: Bool = false,
-                             blas: BLASFeatures? = nil) -> CPUFeatures {
+    /// An arm64 CPU (Advanced SIMD, optionally dot products, I8MM, half-precision arithmetic,
+    /// half products into float32 (FHM, which needs `fp16`) and BF16), for planning as another
+    /// machine; `blas` defaults to OpenBLAS's ARMv8 kernels (which cut invariantly:
+    /// ``BLASFeatures/invariantFamilies``).
+    public static func arm64(dotProduct: Bool = false, i8mm: Bool = false, fp16: Bool = false, fhm: Bool = false,
+                             bf16: Bool = false, blas: BLASFeatures? = nil) -> CPUFeatures {
         var extensions: Extensions = [.neon]
         if dotProduct { extensions.insert(.dotProduct) }
         if i8mm { extensions.insert(.i8mm) }
-        if fp16 { extensions.insert(.fp16) }
+        if fp16 || fhm { extensions.insert(.fp16) }
+        if fhm { extensions.insert(.fhm) }
         if bf16 { extensions.insert(.bf16) }
         return CPUFeatures(architecture: .arm64, extensions: extensions,
                            blas: blas ?? BLASFeatures(kernelFamily: "ARMV8"))
@@ -113,10 +117,19 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
 
     /// The bfloat16 kernel set the planner picks for bfloat16 layers, or nil where this CPU has
     /// no bfloat16 products (the layers then stay float32).
-    package var reducedKernels: ReducedKernels? { .best(on: architecture, extensions) }
+    package var reducedKernels: ReducedKernels? { .best(.bfloat16, on: architecture, extensions) }
+
+    /// The kernel set the planner picks for layers in `arithmetic` (`.bfloat16`, `.float16`), or
+    /// nil where this CPU has no SIMD products in it (the layers then stay float32).
+    package func reducedKernels(for arithmetic: Arithmetic) -> ReducedKernels? {
+        .best(arithmetic, on: architecture, extensions)
+    }
 
     /// The name of `reducedKernels` (`avx512-bf16`), or `none`.
     public var reducedKernelsName: String { reducedKernels?.description ?? "none" }
+
+    /// The name of the float16 kernel set the planner picks (`fhm-fp16`), or `none`.
+    public var float16KernelsName: String { reducedKernels(for: .float16)?.description ?? "none" }
 
     /// Every vector kernel set this CPU runs, portable first.
     package var supportedVectorKernels: [VectorKernels] { VectorKernels.allCases.filter(runs) }
@@ -161,7 +174,7 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
             (.avx2, "avx2"), (.fma, "fma"), (.avx512f, "avx512f"), (.avx512bw, "avx512bw"), (.avx512dq, "avx512dq"),
             (.avx512vl, "avx512vl"), (.avx512vnni, "avx512vnni"), (.avxVNNI, "avxvnni"), (.avx512bf16, "avx512bf16"),
             (.avx512fp16, "avx512fp16"), (.neon, "neon"), (.dotProduct, "dotprod"), (.i8mm, "i8mm"), (.sve, "sve"),
-            (.fp16, "fp16"), (.bf16, "bf16"),
+            (.fp16, "fp16"), (.fhm, "fhm"), (.bf16, "bf16"),
         ]
         let present = names.filter { extensions.contains($0.0) }.map(\.1)
         return "\(architecture.rawValue) [\(present.joined(separator: " "))], BLAS \(blas)"

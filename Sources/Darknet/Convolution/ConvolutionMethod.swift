@@ -87,7 +87,7 @@ package struct ConvolutionCandidate: Sendable, Equatable {
     /// The arithmetic the rules give it (`ArithmeticChoice`): the planner picks among the
     /// algorithms computing in it.
     package let arithmetic: Arithmetic
-    /// For `.bfloat16`, the kernel set it runs.
+    /// For `.bfloat16` and `.float16`, the kernel set it runs.
     package let reducedKernels: ReducedKernels?
 
     package init(shapes: ConvolutionShapes, cpu: CPUFeatures, kernels: VectorKernels? = nil,
@@ -99,8 +99,10 @@ package struct ConvolutionCandidate: Sendable, Equatable {
         self.strategy = strategy
         self.tuning = tuning
         self.integer = integer
-        self.arithmetic = arithmetic ?? integer.map { $0.isEightBit ? .int8 : .int16 } ?? .float32
-        self.reducedKernels = reducedKernels ?? (self.arithmetic == .bfloat16 ? cpu.reducedKernels : nil)
+        let computed = arithmetic ?? integer.map { $0.isEightBit ? .int8 : .int16 } ?? .float32
+        self.arithmetic = computed
+        let pinned = reducedKernels?.arithmetic == computed ? reducedKernels : nil
+        self.reducedKernels = pinned ?? cpu.reducedKernels(for: computed)
     }
 
     var conv: ConvolutionalSpec { shapes.conv }

@@ -114,8 +114,8 @@ extension ConvolutionalSpec: Layer {
         let flops = try context.product(2, filters, kernelArea, output.planeSize)
         let options = context.options
         let shapes = ConvolutionShapes(conv: self, input: input, output: output)
-        // What float32 would take, which the bfloat16 rules weigh against (planned only for them).
-        let floatAlgorithm = options.precision != .bfloat16 ? nil : type(of: ConvolutionChoice.plan(ConvolutionCandidate(
+        // What float32 would take, which the bfloat16 and float16 rules weigh against (planned only for them).
+        let floatAlgorithm = options.precision.reducedArithmetic == nil ? nil : type(of: ConvolutionChoice.plan(ConvolutionCandidate(
             shapes: shapes, cpu: options.cpu, kernels: options.vectorKernels, strategy: options.convolutionStrategy,
             tuning: options.tuning))).algorithm
         let arithmetic = ArithmeticChoice.rule(for: ArithmeticChoice.Candidate(

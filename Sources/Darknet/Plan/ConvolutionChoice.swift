@@ -22,8 +22,9 @@ package enum ConvolutionChoice {
 
     /// Every algorithm, in the order the planner tries them.
     package static let rules: [Rule] = [
-        // bfloat16 where the arithmetic rules give it (ArithmeticChoice).
+        // bfloat16 and float16 where the arithmetic rules give them (ArithmeticChoice).
         Rule(BFloat16Convolution.self) { _ in true },
+        Rule(Float16Convolution.self) { _ in true },
         // Integer arithmetic where the precision rules give a layer integer codes.
         Rule(Int16DirectConvolution.self) { $0.fastest },
         // Every output width: the direct path computes only the output's own columns (13x13 512 -> 1024

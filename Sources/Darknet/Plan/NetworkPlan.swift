@@ -86,8 +86,8 @@ public struct PlanOptions: Sendable, Equatable {
     package var integerKernels: IntegerKernels?
     /// The vector kernel set every layer runs (tests pin each set `cpu` runs); nil: the widest.
     package var vectorKernels: VectorKernels?
-    /// The bfloat16 kernel set every bfloat16 layer runs (tests pin `.portable` to compare); nil:
-    /// the CPU's (`CPUFeatures.reducedKernels`).
+    /// The kernel set every layer of its arithmetic (bfloat16 or float16) runs (tests pin
+    /// `.portable` or `.portableFloat16` to compare); nil: the CPU's (`CPUFeatures.reducedKernels(for:)`).
     package var reducedKernels: ReducedKernels?
 
     /// Thresholds of the planner's rules (tests lower them to reach the F(2x2, 3x3) path and the

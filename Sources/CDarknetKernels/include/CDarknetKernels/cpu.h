@@ -36,7 +36,8 @@ enum {
     SWIFTDARKNET_CPU_I8MM = 1 << 18,        /* SMMLA/USMMLA (ARMv8.6 FEAT_I8MM) */
     SWIFTDARKNET_CPU_SVE = 1 << 19,
     SWIFTDARKNET_CPU_FP16 = 1 << 20,        /* half-precision arithmetic (FEAT_FP16) */
-    SWIFTDARKNET_CPU_BF16 = 1 << 21         /* BFDOT/BFMMLA (ARMv8.6 FEAT_BF16) */
+    SWIFTDARKNET_CPU_BF16 = 1 << 21,        /* BFDOT/BFMMLA (ARMv8.6 FEAT_BF16) */
+    SWIFTDARKNET_CPU_FHM = 1 << 22          /* FMLAL/FMLAL2: half products into float32 (FEAT_FHM) */
 };
 
 /* The architecture this library was compiled for (SWIFTDARKNET_ARCH_*). */

@@ -1,27 +1,34 @@
 import CDarknetKernels
 
-extension ConvolutionAlgorithm {
-    /// bfloat16 products summed in float32 (`Arithmetic.bfloat16`): im2col where the window is
-    /// larger than 1x1, then the reduced-precision GEMM.
-    public static let bfloat16GEMM = ConvolutionAlgorithm("bf16 gemm", arithmetic: .bfloat16)
+/// A 16-bit float format a `ReducedConvolution` computes in (`BFloat16/`, `Float16/`).
+package protocol ReducedFormat: Sendable {
+    /// The algorithm's name; its `arithmetic` is the format's.
+    static var algorithm: ConvolutionAlgorithm { get }
 }
 
-/// `.bfloat16GEMM`: a convolution in bfloat16. The weights are rounded to bfloat16 pairs at load
-/// (`swiftdarknet_bf16_pack_weights`, batch norm folded first). A run takes the output a chunk of
-/// positions at a time (a small plane is one chunk; with a window larger than 1x1, a chunk is whole
-/// output rows): the threads write the chunk's column matrix (im2col, skipped for 1x1 stride-1
-/// unpadded layers, which read the input), pack it to bfloat16 pairs, then multiply it by their
-/// share of the filters (`ReducedKernels`), float32 sums. The whole column matrix never exists
-/// (YOLOv3's 3x3/2 32 -> 64 at 416 would write 50 MB and read it back), and each thread streams
-/// only its share of the weights per chunk. Bias and activation follow in float32.
+/// A convolution whose plan runs a reduced-precision kernel set (`LayerPlan.reducedKernels`).
+package protocol RunsReducedKernels {
+    /// The kernel set it runs.
+    var kernels: ReducedKernels { get }
+}
+
+/// A convolution in a 16-bit float format (`.bfloat16GEMM`, `.float16GEMM`). The weights are
+/// rounded to 16-bit pairs at load (the set's `pack_weights`, batch norm folded first). A run
+/// takes the output a chunk of positions at a time (a small plane is one chunk; with a window
+/// larger than 1x1, a chunk is whole output rows): the threads write the chunk's column matrix
+/// (im2col, skipped for 1x1 stride-1 unpadded layers, which read the input), pack it to 16-bit
+/// pairs, then multiply it by their share of the filters (`ReducedKernels`), float32 sums. The
+/// whole column matrix never exists (YOLOv3's 3x3/2 32 -> 64 at 416 would write 50 MB and read
+/// it back), and each thread streams only its share of the weights per chunk. Bias and
+/// activation follow in float32.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
-package struct BFloat16Convolution: FloatConvolutionMethod {
-    package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
+package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod, RunsReducedKernels {
+    package static var algorithm: ConvolutionAlgorithm { Format.algorithm }
 
     /// Largest output plane on which this algorithm beats float32's Winograd paths (measured on
-    /// YOLOv3-tiny's 3x3 layers: Benchmarks/PERFORMANCE.md, "bfloat16").
-    static let largestPlaneAgainstWinograd = 256
+    /// YOLOv3-tiny's 3x3 layers in bfloat16 on x86-64: Benchmarks/PERFORMANCE.md, "bfloat16").
+    static var largestPlaneAgainstWinograd: Int { 256 }
 
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than this one
     /// (`ArithmeticChoice`): Winograd over large outputs, and the sliding window over few channels.
@@ -33,12 +40,14 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     static func takes(_ shapes: ConvolutionShapes) -> Bool { shapes.conv.groups == 1 }
 
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool {
-        candidate.arithmetic == .bfloat16 && candidate.reducedKernels != nil && takes(candidate.shapes)
+        let arithmetic = algorithm.arithmetic
+        return candidate.arithmetic == arithmetic && candidate.reducedKernels?.arithmetic == arithmetic
+            && takes(candidate.shapes)
     }
 
     let shapes: ConvolutionShapes
     /// The kernel set it runs.
-    let kernels: ReducedKernels
+    package let kernels: ReducedKernels
 
     package init(_ candidate: ConvolutionCandidate) {
         shapes = candidate.shapes
@@ -49,13 +58,10 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     private var pairs: Int { (shapes.kernelArea + 1) / 2 }
     private var plane: Int { shapes.output.planeSize }
 
-    /// Words of packed pairs a chunk holds per K block (256 pairs, the kernels' block): 480 KiB,
-    /// which stay in a core's L2 while every block of filters passes over them.
-    static let chunkWords = 256 * 480
+    /// Words of packed pairs a chunk holds per K block (256 pairs, the x86-64 kernels' block):
+    /// 480 KiB, which stay in a core's L2 while every block of filters passes over them.
+    static var chunkWords: Int { 256 * 480 }
 
-    /// Output positions per chunk: as many whole 48-column tiles as `chunkWords` holds at this
-    /// K (480 from 256 pairs on, more for shorter K, so that a large plane of few channels is not
-    /// cut into hundreds of steps), and the whole plane when it is smaller.
     /// Output positions per chunk: as many whole 48-column tiles as `chunkWords` holds at this
     /// K (480 from 256 pairs on, more for shorter K, so that a large plane of few channels is not
     /// cut into hundreds of steps), and the whole plane when it is smaller; with a window larger
@@ -69,24 +75,24 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
     /// Floats of one chunk's column matrix (none for a layer that reads its input as it is).
     private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, chunk) }
 
-    /// One chunk's column matrix and its bfloat16 pairs (a 32-bit word, the size of a float, per
+    /// One chunk's column matrix and its 16-bit pairs (a 32-bit word, the size of a float, per
     /// pair and position).
     package var workspaceCount: Int {
         let (total, overflow) = columnCount.addingReportingOverflow(saturatingProduct(pairs, chunk))
         return overflow ? .max : total
     }
     package var scratchCount: Int { 0 }
-    /// The weights as bfloat16 pairs, `filters x pairs` words.
+    /// The weights as 16-bit pairs, `filters x pairs` words.
     package var weightCount: Int { saturatingProduct(shapes.conv.filters, pairs) }
 
     package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
         let (weights, biases) = try source.folded()
         let filters = shapes.conv.filters, depth = shapes.kernelArea
         var packed = [Float](repeating: 0, count: filters * pairs)
+        let packWeights = kernels.functions.pointee.pack_weights
         weights.withUnsafeBufferPointer { weights in
             packed.withUnsafeMutableBytes { words in
-                swiftdarknet_bf16_pack_weights(weights.baseAddress!, filters, depth,
-                                               words.baseAddress!.assumingMemoryBound(to: UInt32.self))
+                packWeights(weights.baseAddress!, filters, depth, words.baseAddress!.assumingMemoryBound(to: UInt32.self))
             }
         }
         return (packed, biases)
@@ -135,8 +141,8 @@ package struct BFloat16Convolution: FloatConvolutionMethod {
 }
 
 extension LayerPlan {
-    /// For a bfloat16 convolution, the kernel set it runs.
+    /// For a bfloat16 or float16 convolution, the kernel set it runs.
     package var reducedKernels: ReducedKernels? {
-        convolutions.lazy.compactMap { ($0.method as? BFloat16Convolution)?.kernels }.first
+        convolutions.lazy.compactMap { ($0.method as? any RunsReducedKernels)?.kernels }.first
     }
 }

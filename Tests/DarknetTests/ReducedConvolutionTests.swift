@@ -2,10 +2,10 @@
 import TestSupport
 import XCTest
 
-/// `.bfloat16GEMM` (`BFloat16Convolution`) on whole layers: within bfloat16's rounding of float32's
-/// result, and the same bits from the portable set and the CPU's SIMD set, on any thread count,
-/// over planes of one chunk and of several.
-final class BFloat16ConvolutionTests: XCTestCase {
+/// `.bfloat16GEMM` and `.float16GEMM` (`ReducedConvolution`) on whole layers: within the format's
+/// rounding of float32's result, and every set's bits those of its portable set on any thread
+/// count, over planes of one chunk and of several.
+final class ReducedConvolutionTests: XCTestCase {
     /// 1x1 and 3x3 layers: one chunk, several with a short last one (from few channels, whose
     /// chunks are long, to K over 256 pairs; with a window, chunks of several output rows, of one
     /// row wider than a chunk), odd K, a stride of 2, filters not a multiple of 8.
@@ -44,12 +44,15 @@ final class BFloat16ConvolutionTests: XCTestCase {
     }
 
     /// Each output within 2^-7 of the sum of its products' magnitudes from float32's (each
-    /// operand rounded to 8 significant bits moves a product by under 2^-8 of it); the SIMD
-    /// set's bits equal the portable set's, on 1, 2 and 3 threads (the last in the finest pieces).
+    /// operand rounded to 8 significant bits, or 11, moves a product by under 2^-8 of it); every
+    /// set this CPU runs gives its portable set's bits, on 1, 2 and 3 threads (the last in the
+    /// finest pieces).
     func testMatchesFloat32WithinRoundingAndEverySetAndThreadCountGivesTheSameBits() throws {
-        let simd = CPUFeatures.current.reducedKernels
-        if simd == nil {
-            print("BFloat16ConvolutionTests: this CPU has no bfloat16 SIMD set (AVX512_BF16): only the portable set ran")
+        let running = ReducedKernels.allCases.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
+        let missing = ReducedKernels.allCases.filter { !running.contains($0) }
+        if !missing.isEmpty {
+            print("ReducedConvolutionTests: not exercised on this CPU (it lacks their extensions, or they are "
+                  + "another architecture's): " + missing.map(\.description).joined(separator: ", "))
         }
         for (n, shape) in Self.shapes.enumerated() {
             let layer = try Self.layer(shape, seed: UInt64(n + 1))
@@ -58,18 +61,22 @@ final class BFloat16ConvolutionTests: XCTestCase {
             let reference = Self.run(Im2colConvolution(float), layer, split: one)
             let magnitudes = Self.run(Im2colConvolution(float), layer, weights: layer.weights.map(abs),
                                       biases: [Float](repeating: 0, count: layer.biases.count), input: layer.x.map(abs), split: one)
-            func method(_ kernels: ReducedKernels) -> BFloat16Convolution {
-                BFloat16Convolution(ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable,
-                                                         arithmetic: .bfloat16, reducedKernels: kernels))
+            func method(_ kernels: ReducedKernels) -> any ConvolutionMethod {
+                let candidate = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable,
+                                                     arithmetic: kernels.arithmetic, reducedKernels: kernels)
+                return kernels.arithmetic == .float16 ? Float16Convolution(candidate) : BFloat16Convolution(candidate)
             }
-            let portable = Self.run(method(.portable), layer, split: one)
-            for index in reference.indices where abs(portable[index] - reference[index]) > magnitudes[index] / 128 + 1e-5 {
-                XCTFail("\(shape): output \(index) is \(portable[index]), float32 \(reference[index]), products' magnitude \(magnitudes[index])")
-                break
-            }
-            for kernels in [ReducedKernels.portable] + (simd.map { [$0] } ?? []) {
-                for split in [one, ThreadSplit(threads: 2), ThreadSplit(threads: 3, finestPieces: true)] {
-                    XCTAssertEqual(Self.run(method(kernels), layer, split: split), portable, "\(shape) \(kernels), \(split.threads) threads")
+            for portable in running where portable.isPortable {
+                let bits = Self.run(method(portable), layer, split: one)
+                for index in reference.indices where abs(bits[index] - reference[index]) > magnitudes[index] / 128 + 1e-5 {
+                    XCTFail("\(shape) \(portable): output \(index) is \(bits[index]), float32 \(reference[index]), "
+                            + "products' magnitude \(magnitudes[index])")
+                    break
+                }
+                for kernels in running where kernels.reference == portable {
+                    for split in [one, ThreadSplit(threads: 2), ThreadSplit(threads: 3, finestPieces: true)] {
+                        XCTAssertEqual(Self.run(method(kernels), layer, split: split), bits, "\(shape) \(kernels), \(split.threads) threads")
+                    }
                 }
             }
         }

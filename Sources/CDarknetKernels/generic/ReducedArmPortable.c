@@ -1,0 +1,110 @@
+/*
+ * The portable arm64 bfloat16 set: BFDOT's arithmetic without FEAT_EBF16 (FPCR.EBF clear) in
+ * plain C (reduced.h), the reference the BFDOT set matches bit for bit. It shares the x86
+ * sets' packing and rounding (reduced.h); only the summation differs from VDPBF16PS's.
+ *
+ * Per pair of K, as the Arm ARM's BFDotAdd and qemu's bfdotadd compute it: the two products,
+ * then their sum, then that sum added to the accumulator, each rounded to odd (overflow to
+ * infinity), with denormal inputs read as zero and denormal results flushed to zero, NaNs the
+ * default NaN. A product of two bfloat16 values is exact in float32 (16 significant bits) unless
+ * it overflows or is tiny; each sum of two floats is computed exactly as a double and its
+ * rounding error (TwoSum), and then rounded to odd at float32's precision.
+ */
+#include "CDarknetKernels/reduced.h"
+
+#include <math.h>
+#include <stddef.h>
+
+static inline uint32_t bits_of(float value) {
+    union { float f; uint32_t u; } bits = { value };
+    return bits.u;
+}
+
+static inline float float_of(uint32_t value) {
+    union { uint32_t u; float f; } bits = { value };
+    return bits.f;
+}
+
+/* Denormals to signed zero. */
+static inline float flushed(float value) {
+    const uint32_t u = bits_of(value);
+    return (u & 0x7f800000u) == 0 ? float_of(u & 0x80000000u) : value;
+}
+
+/* The exact value s + e (s a double, e its rounding error from TwoSum, |e| <= half an ulp of s)
+ * rounded to odd at float32 precision: truncated toward zero, the last bit set if inexact;
+ * magnitudes from 2^128 become infinite, below 2^-126 signed zero (tiny before rounding). */
+static float round_to_odd(double s, double e) {
+    if (isnan(s)) return float_of(0x7fc00000u);
+    const double magnitude = fabs(s);
+    const uint32_t sign = signbit(s) ? 0x80000000u : 0;
+    const int below = e != 0 && (e < 0) != (s < 0);   /* the exact value is nearer zero than s */
+    if (magnitude >= 0x1p128) return float_of(sign | 0x7f800000u);
+    if (magnitude < 0x1p-126 || (magnitude == 0x1p-126 && below)) return float_of(sign);
+    union { double d; uint64_t u; } bits = { magnitude };
+    const uint64_t dropped = bits.u & ((1ull << 29) - 1);
+    const int exponent = (int)(bits.u >> 52) - 1023;
+    uint32_t f = (uint32_t)(exponent + 127) << 23 | (uint32_t)((bits.u >> 29) & 0x7fffffu);
+    if (dropped == 0 && below) f -= 1;                /* exactly on a float, the exact value under it */
+    if (dropped != 0 || e != 0) f |= 1;
+    return float_of(sign | f);
+}
+
+/* a + b rounded to odd, flushed (both already flushed, finite or not). */
+static inline float add_odd(float a, float b) {
+    if (isinf(a) || isinf(b)) {
+        const float s = a + b;
+        return isnan(s) ? float_of(0x7fc00000u) : s;
+    }
+    const double x = a, y = b, s = x + y, yy = s - x, e = (x - (s - yy)) + (y - yy);
+    if (s == 0) return (float)s;                       /* exact zero: +0, or -0 for -0 + -0 */
+    return round_to_odd(s, e);
+}
+
+/* The product of two bfloat16 values (denormals already zero), rounded to odd: exact unless
+ * tiny (flushed) or beyond float32 (infinite). */
+static inline float mul_odd(float a, float b) {
+    const double p = (double)a * (double)b;
+    if (isnan(p)) return float_of(0x7fc00000u);
+    if (p == 0 || isinf(p)) return (float)p;
+    return round_to_odd(p, 0);
+}
+
+/* The value of one half of a pair, denormals read as zero. */
+static inline float operand(uint32_t pair, int high) {
+    return flushed(swiftdarknet_float_from_bf16((uint16_t)(high ? pair >> 16 : pair & 0xffffu)));
+}
+
+static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
+    const swiftdarknet_bf16_kernels *x86 = swiftdarknet_bf16_kernel_set(SWIFTDARKNET_BF16_PORTABLE);
+    x86->pack(b, k, ldb, columns, pairs);
+}
+
+static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
+                          float *c, long ldc) {
+    /* Each output's sums in K order, a row of them at a time: the packed rows are read in order. */
+    for (long i = 0; i < m; i++) {
+        float *sums = c + i * ldc;
+        for (long j = 0; j < columns; j++) sums[j] = 0;
+        for (long p = 0; p < pairs; p++) {
+            const uint32_t w = weights[i * pairs + p];
+            const float wLow = operand(w, 0), wHigh = operand(w, 1);
+            const uint32_t *x = packed + p * columns;
+            for (long j = 0; j < columns; j++) {
+                const float low = mul_odd(wLow, operand(x[j], 0)), high = mul_odd(wHigh, operand(x[j], 1));
+                sums[j] = add_odd(flushed(sums[j]), add_odd(low, high));
+            }
+        }
+    }
+}
+
+const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable_arm = {
+    .name = "portable-arm-bf16",
+    .architecture = SWIFTDARKNET_ARCH_OTHER,
+    .required_extensions = 0,
+    .format = SWIFTDARKNET_REDUCED_BF16,
+    .reference = SWIFTDARKNET_BF16_PORTABLE_ARM,
+    .pack = pack_portable,
+    .gemm = gemm_portable,
+    .pack_weights = swiftdarknet_bf16_pack_weights,
+};

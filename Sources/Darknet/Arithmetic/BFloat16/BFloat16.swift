@@ -1,0 +1,14 @@
+extension ConvolutionAlgorithm {
+    /// bfloat16 products summed in float32 (`Arithmetic.bfloat16`): im2col where the window is
+    /// larger than 1x1, then the reduced-precision GEMM.
+    public static let bfloat16GEMM = ConvolutionAlgorithm("bf16 gemm", arithmetic: .bfloat16)
+}
+
+/// The bfloat16 format of `ReducedConvolution`: x86-64's AVX512_BF16 set (`ReducedKernels.avx512`)
+/// and arm64's BFDOT set (`.bfdot`), each equal to its own portable set (their sums differ).
+package enum BFloat16Format: ReducedFormat {
+    package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
+}
+
+/// `.bfloat16GEMM`: a convolution in bfloat16 (`ReducedConvolution`).
+package typealias BFloat16Convolution = ReducedConvolution<BFloat16Format>

@@ -1,0 +1,14 @@
+extension ConvolutionAlgorithm {
+    /// IEEE half-precision products summed in float32 (`Arithmetic.float16`): im2col where the
+    /// window is larger than 1x1, then the reduced-precision GEMM.
+    public static let float16GEMM = ConvolutionAlgorithm("fp16 gemm", arithmetic: .float16)
+}
+
+/// The float16 format of `ReducedConvolution`: arm64's FMLAL set (`ReducedKernels.fhm`), whose
+/// arithmetic the portable set (`.portableFloat16`) emulates bit for bit.
+package enum Float16Format: ReducedFormat {
+    package static var algorithm: ConvolutionAlgorithm { .float16GEMM }
+}
+
+/// `.float16GEMM`: a convolution in float16 (`ReducedConvolution`).
+package typealias Float16Convolution = ReducedConvolution<Float16Format>

@@ -1,0 +1,92 @@
+@testable import Darknet
+import DarknetImage
+import Foundation
+import TestSupport
+import XCTest
+
+/// float16 networks (`Precision.float16`) with the real YOLOv3-tiny weights: which layers each
+/// CPU plans in float16, the SIMD set against the portable one and the thread count, bit for bit,
+/// and the detections against float32's. The portable set is FMLAL's arithmetic exactly
+/// (`Float16KernelTests` checks the arm64 set against it under emulation), so on a CPU without
+/// float16 kernels the portable set's detections are those an arm64 CPU with FEAT_FHM gives.
+final class Float16NetworkTests: XCTestCase {
+    /// The running CPU's float16 set, else the portable one (saying so).
+    private static var kernels: ReducedKernels {
+        if let simd = CPUFeatures.current.reducedKernels(for: .float16) { return simd }
+        print("Float16NetworkTests: this CPU has no float16 SIMD kernels (arm64 FEAT_FHM): the portable float16 set "
+              + "(FMLAL's arithmetic in C) ran instead")
+        return .portableFloat16
+    }
+
+    /// On an arm64 CPU with FHM the plan gives float16 to every convolution but the input's and
+    /// those float32's Winograd or sliding window computes faster; with FP16 but no FHM
+    /// (Cortex-A76), or on x86-64, float32 throughout, and says why; `auto` picks float16 only
+    /// where there are float16 kernels and no bfloat16 ones.
+    func testPlanGivesFloat16WhereTheCPUHasFHM() throws {
+        let spec = try NetworkSpec.parse(contentsOf: try TestPaths.require(TestPaths.tinyCfg))
+        let fhm = CPUFeatures.arm64(dotProduct: true, fhm: true)
+        let withFHM = try NetworkPlan(spec: spec, options: PlanOptions(precision: .float16, cpu: fhm))
+        let convolutions = withFHM.layers.filter { $0.algorithm != nil }
+        XCTAssertEqual(convolutions.count, 13)
+        XCTAssertEqual(convolutions[0].arithmetic, .float32, "the input's convolution reads pixels")
+        XCTAssertEqual(convolutions[0].arithmeticReason,
+                       "float16 precision keeps the network input's convolution in float32 (as bfloat16 does; not measured in float16)")
+        let float = try NetworkPlan(spec: spec, options: PlanOptions(cpu: fhm))
+        var lines: [String] = []
+        for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
+            guard case .convolutional(let conv) = floatLayer.spec.kind else { return XCTFail("layer \(layer.index)") }
+            let shapes = ConvolutionShapes(conv: conv, input: floatLayer.inputShape, output: floatLayer.outputShape)
+            let floatFaster = Float16Convolution.floatIsFaster(floatLayer.algorithm!, shapes)
+            XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .float16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
+            if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
+            lines.append("\(layer.index) \(layer.arithmetic)")
+        }
+        print("Float16NetworkTests: YOLOv3-tiny in float16 on \(fhm): " + lines.joined(separator: ", "))
+        let reduced = convolutions.filter { $0.arithmetic == .float16 }
+        XCTAssertGreaterThanOrEqual(reduced.count, 6, "the 1x1 and 13x13 convolutions")
+        XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .float16GEMM && $0.reducedKernels == .fhm })
+        for cpu in [CPUFeatures.arm64(dotProduct: true, fp16: true), .x86_64(avx512BF16: true)] {
+            let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .float16, cpu: cpu))
+            let withoutConvolutions = without.layers.filter { $0.algorithm != nil }
+            XCTAssertTrue(withoutConvolutions.allSatisfy { $0.arithmetic == .float32 }, "\(cpu)")
+            XCTAssertTrue(withoutConvolutions.allSatisfy { $0.arithmeticReason == "float16 precision, but the CPU has no float16 products" },
+                          "\(cpu): \(withoutConvolutions.map { $0.arithmeticReason ?? "nil" })")
+            let floatPlan = try NetworkPlan(spec: spec, options: PlanOptions(cpu: cpu))
+            XCTAssertEqual(floatPlan.layers.map(\.algorithm), without.layers.map(\.algorithm), "\(cpu): float32's algorithms")
+        }
+        XCTAssertEqual(Precision.fastestUncalibrated(on: fhm), .float16)
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fhm: true, bf16: true)), .bfloat16,
+                       "bfloat16 first where there are both")
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true)), .float32, "FP16 without FHM")
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512BF16: true)), .bfloat16)
+        let bfloat16 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: fhm))
+        XCTAssertTrue(bfloat16.layers.allSatisfy { $0.arithmetic == .float32 }, "float16 kernels do not serve bfloat16")
+    }
+
+    /// The portable float16 set and the CPU's SIMD set give every layer the same bits, on one
+    /// thread and on two.
+    func testSIMDAndThreadsGiveThePortableBits() throws {
+        let portable = try ReducedPrecisionChecks.network(.float16, kernels: .portableFloat16)
+        let reducedLayers = portable.plan.layers.filter { $0.arithmetic == .float16 }
+        XCTAssertGreaterThanOrEqual(reducedLayers.count, 6)
+        XCTAssertTrue(reducedLayers.allSatisfy { $0.reducedKernels == .portableFloat16 })
+        let reference = try ReducedPrecisionChecks.layerOutputs(portable, threads: 1)
+        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(portable, threads: 2), reference)
+        guard let simd = CPUFeatures.current.reducedKernels(for: .float16) else {
+            print("Float16NetworkTests: this CPU has no float16 SIMD kernels (arm64 FEAT_FHM): only the portable set ran, "
+                  + "the SIMD set's network bits were not compared")
+            return
+        }
+        let best = try ReducedPrecisionChecks.network(.float16)
+        XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == .float16 }.allSatisfy { $0.reducedKernels == simd })
+        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(best, threads: 1), reference, "\(simd) vs portable")
+        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(best, threads: 2), reference, "\(simd) on 2 threads")
+    }
+
+    /// float16 keeps at least 99 % of float32's detections (same class, IoU >= 0.9) and adds at
+    /// most 1 %, at thresholds 0.25 and 0.5, on 26 images; each layer's largest difference from
+    /// float32 on dog.jpg is printed.
+    func testTinyFloat16KeepsFloatDetections() throws {
+        try ReducedPrecisionChecks.keepsFloatDetections(.float16, kernels: Self.kernels, label: "fp16", minimumReducedLayers: 6)
+    }
+}

@@ -1,0 +1,151 @@
+import CDarknetKernels
+@testable import Darknet
+import TestSupport
+import XCTest
+
+/// The float16 kernels (`CDarknetKernels/reduced.h`, format SWIFTDARKNET_REDUCED_FP16): the
+/// rounding to half is FCVTN's (and Swift's `Float16(_:)`), the portable GEMM is a fused
+/// multiply-add per product in K order (FMLAL's arithmetic), and every SIMD float16 set gives
+/// its reference set's bits on random shapes (odd K, ragged columns and rows, half denormals,
+/// magnitudes up to 60000).
+final class Float16KernelTests: XCTestCase {
+    /// The float16 sets this CPU runs besides the portable one; a line says which were not exercised.
+    private var simdSets: [ReducedKernels] {
+        let float16 = ReducedKernels.allCases.filter { $0.arithmetic == .float16 && !$0.isPortable }
+        let sets = float16.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
+        let missing = float16.filter { !sets.contains($0) }
+        if !missing.isEmpty {
+            print("Float16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
+                  + missing.map { "\($0) (declared for \(Self.declaredArchitecture($0)); this is \(CPUFeatures.current))" }
+                  .joined(separator: ", ") + "; only the portable float16 set ran")
+        }
+        return sets
+    }
+
+    private static func declaredArchitecture(_ set: ReducedKernels) -> CPUFeatures.Architecture {
+        set.table.map { CPUFeatures.Architecture(kernelArchitecture: $0.pointee.architecture) } ?? .other
+    }
+
+    /// Rounding: to nearest even, ties included; overflow to infinity from 65520; half denormals
+    /// kept down to 2^-24, below 2^-25 to signed zero; NaNs quiet.
+    func testRoundingIsFCVTNs() {
+        func half(_ bits: UInt32) -> UInt16 { swiftdarknet_fp16_from_float(Float(bitPattern: bits)) }
+        XCTAssertEqual(half(0x3F80_0000), 0x3C00)                  // 1
+        XCTAssertEqual(half(0x3F80_1000), 0x3C00)                  // tie, even stays
+        XCTAssertEqual(half(0x3F80_3000), 0x3C02)                  // tie, odd rounds up
+        XCTAssertEqual(half(0x3F80_1001), 0x3C01)                  // above the tie
+        XCTAssertEqual(half(0x477F_E000), 0x7BFF)                  // 65504, the largest half
+        XCTAssertEqual(half(0x477F_EFFF), 0x7BFF)                  // just below the tie with 65520
+        XCTAssertEqual(half(0x477F_F000), 0x7C00)                  // 65520 rounds to infinity
+        XCTAssertEqual(half(0x3880_0000), 0x0400)                  // 2^-14, the smallest normal half
+        XCTAssertEqual(half(0x3380_0000), 0x0001)                  // 2^-24, the smallest denormal half
+        XCTAssertEqual(half(0x3300_0000), 0x0000)                  // 2^-25: a tie, to even zero
+        XCTAssertEqual(half(0x3300_0001), 0x0001)                  // above it
+        XCTAssertEqual(half(0xB3C0_0000), 0x8002)                  // -1.5 x 2^-24: a tie, to even 2
+        XCTAssertEqual(half(0x0000_0001), 0x0000)                  // float denormal
+        XCTAssertEqual(half(0x8040_0000), 0x8000)                  // negative float denormal
+        XCTAssertEqual(half(0x7FA0_0001), 0x7F00)                  // signalling NaN made quiet
+        XCTAssertEqual(half(0xFF80_0000), 0xFC00)                  // -infinity
+        for bits in UInt16.min...UInt16.max where bits & 0x7C00 != 0x7C00 || bits & 0x3FF == 0 {
+            XCTAssertEqual(swiftdarknet_fp16_from_float(swiftdarknet_float_from_fp16(bits)), bits, "half \(bits) round trip")
+        }
+    }
+
+    #if !(os(macOS) && arch(x86_64))
+    /// The C rounding equals Swift's own `Float16(_:)` (the compiler's, or the CPU's FCVT) on
+    /// every float near the half range, random bits included.
+    func testRoundingEqualsSwiftsFloat16() {
+        var random = TestRandom(seed: 1616)
+        for _ in 0..<200_000 {
+            let bits = UInt32(truncatingIfNeeded: random.next())
+            // Exponents from 2^-26 to 2^17 most of the time, any float otherwise.
+            let exponent = UInt32(101 + random.next(below: 44)) << 23
+            let value = Float(bitPattern: random.next(below: 4) == 0 ? bits : (bits & 0x807F_FFFF) | exponent)
+            guard !value.isNaN else { continue }
+            XCTAssertEqual(swiftdarknet_fp16_from_float(value), Float16(value).bitPattern, "\(value) (\(value.bitPattern))")
+        }
+    }
+    #endif
+
+    /// Packing on each SIMD set equals its reference's (the hardware's rounding), over values
+    /// with every kind of tail and special value.
+    func testPackingMatchesTheReferenceBitForBit() {
+        var random = TestRandom(seed: 17)
+        let sets = simdSets
+        for (k, columns) in [(1, 1), (2, 16), (3, 17), (27, 33), (64, 47), (9, 100), (5, 7)] {
+            var values = (0..<k * columns).map { _ in Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
+            let specials: [Float] = [.nan, .infinity, Float(bitPattern: 1), 65519, 65520, -70000, 3e-8, -0.0, 1.00048828125]
+            for (index, special) in specials.enumerated() where index < values.count { values[index] = special }
+            for set in sets {
+                let reference = pack(values, k: k, columns: columns, on: set.reference)
+                XCTAssertEqual(pack(values, k: k, columns: columns, on: set), reference, "\(set), k \(k), columns \(columns)")
+            }
+        }
+    }
+
+    /// The portable GEMM is FMLAL's arithmetic: for each output, `sum.addingProduct(w, x)` (one
+    /// rounding) over the half operands in K order from +0, bit for bit; each SIMD set equals it.
+    func testGEMMIsFusedProductsInKOrderOnEverySet() {
+        var random = TestRandom(seed: 62)
+        let sets = simdSets
+        var shapes = [(1, 1, 1), (4, 9, 1000), (9, 4608, 20), (16, 576, 96), (5, 2304, 13)]
+        for _ in 0..<24 { shapes.append((1 + random.next(below: 9), 1 + random.next(below: 40), 1 + random.next(below: 40))) }
+        for (m, k, columns) in shapes {
+            let a = (0..<m * k).map { _ in Self.operand(&random) }
+            let b = (0..<k * columns).map { _ in Self.operand(&random) }
+            let portable = gemm(a, b, m: m, k: k, columns: columns, on: .portableFloat16)
+            let half = { (x: Float) in swiftdarknet_float_from_fp16(swiftdarknet_fp16_from_float(x)) }
+            var expected = [Float](repeating: 0, count: m * columns)
+            for i in 0..<m {
+                for j in 0..<columns {
+                    var sum: Float = 0
+                    for p in 0..<k { sum = sum.addingProduct(half(a[i * k + p]), half(b[p * columns + j])) }
+                    expected[i * columns + j] = sum
+                }
+            }
+            XCTAssertTrue(portable.elementsEqual(expected) { $0.bitPattern == $1.bitPattern },
+                          "portable float16 is not sequential fused products at m \(m), k \(k), columns \(columns)")
+            for set in sets {
+                let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
+                let first = simd.indices.first { simd[$0].bitPattern != portable[$0].bitPattern }
+                XCTAssertNil(first, "\(set) differs from portable at m \(m), k \(k), columns \(columns), output \(first ?? -1)")
+            }
+        }
+    }
+
+    /// Mostly activation-like values, some half denormals, some large (up to 60000), some zeros.
+    private static func operand(_ random: inout TestRandom) -> Float {
+        let sign: Float = random.next(below: 2) == 0 ? 1 : -1
+        switch random.next(below: 10) {
+        case 0: return sign * Float(random.next(below: 2048)) * 0x1p-24      // half denormals and the lowest normals
+        case 1: return sign * (1000 + random.unit() * 59000)
+        case 2: return random.next(below: 2) == 0 ? 0 : -0.0
+        default: return (random.unit() - 0.5) * 8
+        }
+    }
+
+    private func pack(_ values: [Float], k: Int, columns: Int, on set: ReducedKernels) -> [UInt32] {
+        var pairs = [UInt32](repeating: 0xDEAD_BEEF, count: (k + 1) / 2 * columns)
+        values.withUnsafeBufferPointer { values in
+            pairs.withUnsafeMutableBufferPointer { set.functions.pointee.pack(values.baseAddress!, k, columns, columns, $0.baseAddress!) }
+        }
+        return pairs
+    }
+
+    private func gemm(_ a: [Float], _ b: [Float], m: Int, k: Int, columns: Int, on set: ReducedKernels) -> [Float] {
+        let pairs = (k + 1) / 2
+        var weights = [UInt32](repeating: 0, count: m * pairs)
+        let packWeights = set.functions.pointee.pack_weights
+        a.withUnsafeBufferPointer { a in weights.withUnsafeMutableBufferPointer { packWeights(a.baseAddress!, m, k, $0.baseAddress!) } }
+        let packed = pack(b, k: k, columns: columns, on: set)
+        var c = [Float](repeating: .nan, count: m * columns)
+        weights.withUnsafeBufferPointer { w in
+            packed.withUnsafeBufferPointer { x in
+                c.withUnsafeMutableBufferPointer {
+                    set.functions.pointee.gemm(w.baseAddress!, m, pairs, x.baseAddress!, columns, $0.baseAddress!, columns)
+                }
+            }
+        }
+        return c
+    }
+}
