@@ -105,8 +105,8 @@ struct BenchOptions {
         return try Network(spec: spec, randomSeed: seed, options: options)
     }
 
-    /// `float32` or `int8`, for reports.
-    var precisionName: String { precision.int8 ? "int8" : precision.bfloat16 ? "bf16" : precision.float16 ? "fp16" : "float32" }
+    /// `float32`, `bf16`, `fp16` or `int8`, for reports.
+    var precisionName: String { precision.name }
 
     /// A session as the options ask for: with the thread policy unless `--fixed-threads`; it
     /// keeps the detection heads, or for a network without one its classifier output.

@@ -52,7 +52,7 @@ struct Suites {
     /// distinct convolution shape, as the forward pass runs it, bias and activation included,
     /// whether or not the planner picks it there (`*` marks the one it does): the float paths,
     /// and the integer ones with a fixed input quantization (`int8`, `int16`: the layers an int8
-    /// plan runs in integers), and the bfloat16 ones where the CPU has them. The sliding window
+    /// plan runs in integers), and the bfloat16 and float16 ones where the CPU has them. The sliding window
     /// also with the 2x2/2 max pool after it in the same pass, where the plan fuses it. GFLOPS
     /// are Darknet's (direct convolution) FLOPs over the time, so the paths compare directly.
     func convolutionPath() -> [MicroBenchmark] {
@@ -85,10 +85,11 @@ struct Suites {
                     }
                 }
             }
-            // The bfloat16 algorithms, where this CPU has bfloat16 products.
-            let reduced = ConvolutionCandidate(shapes: shapes, cpu: plan.cpu, arithmetic: .bfloat16)
-            if reduced.reducedKernels != nil {
-                for method in ConvolutionChoice.alternatives(reduced) where method.algorithm.arithmetic == .bfloat16 {
+            // The bfloat16 and float16 algorithms, where this CPU has products in them.
+            for arithmetic in [Arithmetic.bfloat16, .float16] {
+                let reduced = ConvolutionCandidate(shapes: shapes, cpu: plan.cpu, arithmetic: arithmetic)
+                guard reduced.reducedKernels != nil else { continue }
+                for method in ConvolutionChoice.alternatives(reduced) where method.algorithm.arithmetic == arithmetic {
                     var benchmark = convolution(layer, shape: shape, method: method.init(reduced), pooled: false)
                     benchmark.planned = layer.algorithm == method.algorithm
                     result.append(key: shape, benchmark)

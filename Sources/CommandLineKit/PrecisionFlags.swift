@@ -37,10 +37,16 @@ public struct PrecisionFlags: Sendable {
 
     /// int8 (with calibration).
     public let int8: Bool
-    /// `--precision bf16` (`.bfloat16`), or `auto` on a CPU with bfloat16 kernels.
-    public let bfloat16: Bool
-    /// `--precision fp16` (`.float16`), or `auto` on a CPU with float16 kernels and no bfloat16 ones.
-    public let float16: Bool
+    /// The 16-bit float precision these flags ask for: `.bfloat16` for `--precision bf16` (or
+    /// `auto` on a CPU with bfloat16 kernels), `.float16` for `fp16` (or `auto` on a CPU with
+    /// float16 kernels and no bfloat16 ones); nil for the others.
+    public let reduced: Precision?
+    /// `--precision bf16`, or `auto` on a CPU with bfloat16 kernels.
+    public var bfloat16: Bool { reduced == .bfloat16 }
+    /// `--precision fp16`, or `auto` on a CPU with float16 kernels and no bfloat16 ones.
+    public var float16: Bool { reduced == .float16 }
+    /// The precision's name in `--precision`'s terms: `float32`, `bf16`, `fp16` or `int8`.
+    public var name: String { int8 ? "int8" : bfloat16 ? "bf16" : float16 ? "fp16" : "float32" }
     /// `--precision auto`: the line saying what it chose, for standard error.
     public let autoChoice: String?
     public let calibrate: URL?
@@ -52,34 +58,34 @@ public struct PrecisionFlags: Sendable {
     /// What `--precision auto` says it chose on `cpu`.
     static func autoLine(_ fastest: Precision, on cpu: CPUFeatures) -> String {
         switch fastest {
-        case .bfloat16: "precision auto: bf16 (this CPU multiplies bfloat16: \(cpu.reducedKernelsName))"
-        case .float16: "precision auto: fp16 (this CPU multiplies float16, but not bfloat16: \(cpu.float16KernelsName))"
+        case .bfloat16: "precision auto: bf16 (this CPU multiplies bfloat16: \(cpu.reducedKernelsName(for: .bfloat16)))"
+        case .float16: "precision auto: fp16 (this CPU multiplies float16, but not bfloat16: \(cpu.reducedKernelsName(for: .float16)))"
         default:
             "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64, BF16 on arm64; "
                 + "nor float16 kernels: arm64 with FEAT_FHM)"
         }
     }
 
-    /// The 16-bit float precision these flags ask for (`.bfloat16`, `.float16`), or nil.
-    public var reduced: Precision? { bfloat16 ? .bfloat16 : float16 ? .float16 : nil }
-
     /// Reads the flags; an inconsistent combination is a usage mistake (`CLIError`).
     public init(arguments: inout Arguments) throws(CLIError) {
         let precision = arguments.stringOrDefault("precision") ?? "float32"
+        var choice: String?
         switch precision {
-        case "float32", "int8", "bf16", "bfloat16", "fp16", "float16":
-            bfloat16 = precision == "bf16" || precision == "bfloat16"
-            float16 = precision == "fp16" || precision == "float16"
-            autoChoice = nil
+        case "float32", "int8":
+            reduced = nil
+        case "bf16", "bfloat16":
+            reduced = .bfloat16
+        case "fp16", "float16":
+            reduced = .float16
         case "auto":
             let cpu = CPUFeatures.current
             let fastest = Precision.fastestUncalibrated(on: cpu)
-            bfloat16 = fastest == .bfloat16
-            float16 = fastest == .float16
-            autoChoice = Self.autoLine(fastest, on: cpu)
+            reduced = fastest.reducedArithmetic == nil ? nil : fastest
+            choice = Self.autoLine(fastest, on: cpu)
         default:
             throw CLIError("--precision must be float32, bf16, fp16, int8 or auto, got '\(precision)'")
         }
+        autoChoice = choice
         int8 = precision == "int8"
         calibrate = arguments.string("calibrate").map { URL(fileURLWithPath: $0) }
         calibration = arguments.string("calibration").map { URL(fileURLWithPath: $0) }
@@ -143,8 +149,7 @@ public struct PrecisionFlags: Sendable {
         if let arithmetic = reduced?.reducedArithmetic {
             let convolutions = plan.layers.filter { $0.algorithm != nil }
             let count = convolutions.filter { $0.arithmetic == arithmetic }.count
-            let flag = arithmetic == .bfloat16 ? "bf16" : "fp16"
-            var summary = "\(flag): \(count) of \(convolutions.count) convolutions in \(arithmetic)"
+            var summary = "\(name): \(count) of \(convolutions.count) convolutions in \(arithmetic)"
             if let other = convolutions.first(where: { $0.arithmetic != arithmetic }), let reason = other.arithmeticReason {
                 summary += "; layer \(other.index) in \(other.arithmetic): \(reason)"
             }

@@ -28,7 +28,7 @@ final class BFloat16CommandLineTests: XCTestCase {
         let reduced = plan.layers.filter { $0.arithmetic == .bfloat16 }.count
         XCTAssertTrue(one.stderr.contains("swift-darknet: bf16: \(reduced) of 13 convolutions in bfloat16; layer 0 in float32: "),
                       one.stderr)
-        if CPUFeatures.current.reducedKernels != nil {
+        if CPUFeatures.current.reducedKernels(for: .bfloat16) != nil {
             XCTAssertGreaterThan(reduced, 0)
             XCTAssertNotEqual(one.stdout, float.stdout, "bfloat16 moves the confidences")
         } else {
@@ -38,8 +38,8 @@ final class BFloat16CommandLineTests: XCTestCase {
         }
         let auto = try SwiftDarknetTool.run(try model + ["--precision", "auto", image])
         XCTAssertEqual(auto.status, 0, auto.stderr)
-        XCTAssertEqual(auto.stdout, CPUFeatures.current.reducedKernels != nil ? one.stdout : float.stdout)
-        XCTAssertTrue(auto.stderr.hasPrefix(CPUFeatures.current.reducedKernels != nil
+        XCTAssertEqual(auto.stdout, CPUFeatures.current.reducedKernels(for: .bfloat16) != nil ? one.stdout : float.stdout)
+        XCTAssertTrue(auto.stderr.hasPrefix(CPUFeatures.current.reducedKernels(for: .bfloat16) != nil
                                             ? "swift-darknet: precision auto: bf16 (this CPU multiplies bfloat16: avx512-bf16)\n"
                                             : "swift-darknet: precision auto: float32 (this CPU has no bfloat16 kernels"), auto.stderr)
     }

@@ -19,7 +19,7 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertEqual(convolutions[0].algorithm, .slidingWindow)
         let float = try NetworkPlan(spec: spec, options: PlanOptions(cpu: .x86_64(avx512BF16: true)))
         for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
-            let floatFaster = BFloat16Convolution.floatIsFaster(floatLayer.algorithm!, ConvolutionShapes(
+            let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, ConvolutionShapes(
                 conv: { if case .convolutional(let c) = floatLayer.spec.kind { c } else { fatalError() } }(),
                 input: floatLayer.inputShape, output: floatLayer.outputShape))
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .bfloat16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
@@ -45,26 +45,14 @@ final class BFloat16NetworkTests: XCTestCase {
     /// The portable set the CPU's SIMD set emulates (VDPBF16PS's or BFDOT's arithmetic in C) and
     /// that SIMD set give every layer the same bits, on one thread and on two.
     func testSIMDAndThreadsGiveThePortableBits() throws {
-        let reference = CPUFeatures.current.reducedKernels?.reference ?? .portable
-        let portable = try ReducedPrecisionChecks.network(.bfloat16, kernels: reference)
-        XCTAssertTrue(portable.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == reference })
-        let expected = try ReducedPrecisionChecks.layerOutputs(portable, threads: 1)
-        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(portable, threads: 2), expected)
-        guard let simd = CPUFeatures.current.reducedKernels else {
-            print("BFloat16NetworkTests: this CPU has no bfloat16 SIMD kernels (AVX512_BF16, arm64 BF16): only the portable set ran")
-            return
-        }
-        let best = try ReducedPrecisionChecks.network(.bfloat16)
-        XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == .bfloat16 }.allSatisfy { $0.reducedKernels == simd })
-        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(best, threads: 1), expected, "\(simd) vs \(reference)")
-        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(best, threads: 2), expected, "\(simd) on 2 threads")
+        try ReducedPrecisionChecks.simdAndThreadsGiveThePortableBits(.bfloat16, portable: .portable, label: "BFloat16NetworkTests")
     }
 
     /// bfloat16 keeps at least 99 % of float32's detections (same class, IoU >= 0.9) and adds at
     /// most 1 %, at thresholds 0.25 and 0.5, on 26 images; each layer's largest difference from
     /// float32 on dog.jpg is printed.
     func testTinyBFloat16KeepsFloatDetections() throws {
-        try ReducedPrecisionChecks.keepsFloatDetections(.bfloat16, kernels: CPUFeatures.current.reducedKernels ?? .portable, label: "bf16")
+        try ReducedPrecisionChecks.keepsFloatDetections(.bfloat16, kernels: CPUFeatures.current.reducedKernels(for: .bfloat16) ?? .portable, label: "bf16")
     }
 
     /// The same for arm64's BFDOT arithmetic (round to odd), through its portable set: the bits

@@ -36,7 +36,7 @@ final class Float16NetworkTests: XCTestCase {
         for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
             guard case .convolutional(let conv) = floatLayer.spec.kind else { return XCTFail("layer \(layer.index)") }
             let shapes = ConvolutionShapes(conv: conv, input: floatLayer.inputShape, output: floatLayer.outputShape)
-            let floatFaster = Float16Convolution.floatIsFaster(floatLayer.algorithm!, shapes)
+            let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, shapes)
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .float16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
             lines.append("\(layer.index) \(layer.arithmetic)")
@@ -66,21 +66,8 @@ final class Float16NetworkTests: XCTestCase {
     /// The portable float16 set and the CPU's SIMD set give every layer the same bits, on one
     /// thread and on two.
     func testSIMDAndThreadsGiveThePortableBits() throws {
-        let portable = try ReducedPrecisionChecks.network(.float16, kernels: .portableFloat16)
-        let reducedLayers = portable.plan.layers.filter { $0.arithmetic == .float16 }
-        XCTAssertGreaterThanOrEqual(reducedLayers.count, 6)
-        XCTAssertTrue(reducedLayers.allSatisfy { $0.reducedKernels == .portableFloat16 })
-        let reference = try ReducedPrecisionChecks.layerOutputs(portable, threads: 1)
-        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(portable, threads: 2), reference)
-        guard let simd = CPUFeatures.current.reducedKernels(for: .float16) else {
-            print("Float16NetworkTests: this CPU has no float16 SIMD kernels (arm64 FEAT_FHM): only the portable set ran, "
-                  + "the SIMD set's network bits were not compared")
-            return
-        }
-        let best = try ReducedPrecisionChecks.network(.float16)
-        XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == .float16 }.allSatisfy { $0.reducedKernels == simd })
-        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(best, threads: 1), reference, "\(simd) vs portable")
-        XCTAssertEqual(try ReducedPrecisionChecks.layerOutputs(best, threads: 2), reference, "\(simd) on 2 threads")
+        try ReducedPrecisionChecks.simdAndThreadsGiveThePortableBits(.float16, portable: .portableFloat16,
+                                                                     label: "Float16NetworkTests", minimumReducedLayers: 6)
     }
 
     /// float16 keeps at least 99 % of float32's detections (same class, IoU >= 0.9) and adds at

@@ -32,6 +32,33 @@ enum ReducedPrecisionChecks {
         return try network.plan.layers.indices.map { try session.output(ofLayer: $0).values }
     }
 
+    /// `precision`'s portable set (the arithmetic the CPU's SIMD set emulates, else the format's
+    /// x86-64 one) and that SIMD set give every layer the same bits, on one thread and on two; at
+    /// least `minimumReducedLayers` layers run in the 16-bit arithmetic.
+    static func simdAndThreadsGiveThePortableBits(_ precision: Precision, portable fallback: ReducedKernels, label: String,
+                                                  minimumReducedLayers: Int = 0, file: StaticString = #filePath,
+                                                  line: UInt = #line) throws {
+        let arithmetic = try XCTUnwrap(precision.reducedArithmetic, file: file, line: line)
+        let simd = CPUFeatures.current.reducedKernels(for: arithmetic)
+        let reference = simd?.reference ?? fallback
+        let portable = try network(precision, kernels: reference)
+        let reducedLayers = portable.plan.layers.filter { $0.arithmetic == arithmetic }
+        XCTAssertGreaterThanOrEqual(reducedLayers.count, minimumReducedLayers, file: file, line: line)
+        XCTAssertTrue(reducedLayers.allSatisfy { $0.reducedKernels == reference }, file: file, line: line)
+        let expected = try layerOutputs(portable, threads: 1)
+        XCTAssertEqual(try layerOutputs(portable, threads: 2), expected, file: file, line: line)
+        guard let simd else {
+            print("\(label): this CPU has no \(arithmetic) SIMD kernels: only the portable set ran, "
+                  + "the SIMD set's network bits were not compared")
+            return
+        }
+        let best = try network(precision)
+        XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == arithmetic }.allSatisfy { $0.reducedKernels == simd },
+                      file: file, line: line)
+        XCTAssertEqual(try layerOutputs(best, threads: 1), expected, "\(simd) vs \(reference)", file: file, line: line)
+        XCTAssertEqual(try layerOutputs(best, threads: 2), expected, "\(simd) on 2 threads", file: file, line: line)
+    }
+
     /// The inputs of `detector`'s heads for `image` letterboxed, from one forward pass.
     static func headInputs(of detector: Detector, for image: PlanarImage) throws -> [[Float]] {
         let (input, _) = try detector.prepare(image, letterbox: true)

@@ -7,18 +7,8 @@ import XCTest
 /// bits (VDPBF16PS's arithmetic written out in C), the portable set is within the stated bound of
 /// the exact sums of the rounded operands, and the rounding is VCVTNEPS2BF16's.
 final class BFloat16KernelTests: XCTestCase {
-    /// The sets this CPU runs besides the portable one; a line says which were not exercised.
-    private var simdSets: [ReducedKernels] {
-        let bfloat16 = ReducedKernels.allCases.filter { $0.arithmetic == .bfloat16 && !$0.isPortable }
-        let sets = bfloat16.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
-        let missing = bfloat16.filter { !sets.contains($0) }
-        if !missing.isEmpty {
-            print("BFloat16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
-                  + missing.map { "\($0) (for \($0.table.map { CPUFeatures.Architecture(kernelArchitecture: $0.pointee.architecture) } ?? .other))" }
-                  .joined(separator: ", ") + "; this is \(CPUFeatures.current)")
-        }
-        return sets
-    }
+    /// The bfloat16 sets this CPU runs besides the portable ones; a line says which were not exercised.
+    private var simdSets: [ReducedKernels] { ReducedKernels.runningSIMDSets(.bfloat16, test: "BFloat16KernelTests") }
 
     /// Rounding: to nearest even at the 16th bit, ties included; denormals to signed zero; NaNs quiet.
     func testRoundingIsVCVTNEPS2BF16s() {

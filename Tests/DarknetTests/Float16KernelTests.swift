@@ -10,21 +10,7 @@ import XCTest
 /// magnitudes up to 60000).
 final class Float16KernelTests: XCTestCase {
     /// The float16 sets this CPU runs besides the portable one; a line says which were not exercised.
-    private var simdSets: [ReducedKernels] {
-        let float16 = ReducedKernels.allCases.filter { $0.arithmetic == .float16 && !$0.isPortable }
-        let sets = float16.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
-        let missing = float16.filter { !sets.contains($0) }
-        if !missing.isEmpty {
-            print("Float16KernelTests: not exercised on this CPU (it lacks their extensions, or this build has none): "
-                  + missing.map { "\($0) (declared for \(Self.declaredArchitecture($0)); this is \(CPUFeatures.current))" }
-                  .joined(separator: ", ") + "; only the portable float16 set ran")
-        }
-        return sets
-    }
-
-    private static func declaredArchitecture(_ set: ReducedKernels) -> CPUFeatures.Architecture {
-        set.table.map { CPUFeatures.Architecture(kernelArchitecture: $0.pointee.architecture) } ?? .other
-    }
+    private var simdSets: [ReducedKernels] { ReducedKernels.runningSIMDSets(.float16, test: "Float16KernelTests") }
 
     /// Rounding: to nearest even, ties included; overflow to infinity from 65520; half denormals
     /// kept down to 2^-24, below 2^-25 to signed zero; NaNs quiet.

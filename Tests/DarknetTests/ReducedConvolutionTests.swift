@@ -48,12 +48,8 @@ final class ReducedConvolutionTests: XCTestCase {
     /// set this CPU runs gives its portable set's bits, on 1, 2 and 3 threads (the last in the
     /// finest pieces).
     func testMatchesFloat32WithinRoundingAndEverySetAndThreadCountGivesTheSameBits() throws {
-        let running = ReducedKernels.allCases.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
-        let missing = ReducedKernels.allCases.filter { !running.contains($0) }
-        if !missing.isEmpty {
-            print("ReducedConvolutionTests: not exercised on this CPU (it lacks their extensions, or they are "
-                  + "another architecture's): " + missing.map(\.description).joined(separator: ", "))
-        }
+        let running = ReducedKernels.allCases.filter(\.isPortable)
+            + ReducedKernels.runningSIMDSets(nil, test: "ReducedConvolutionTests")
         for (n, shape) in Self.shapes.enumerated() {
             let layer = try Self.layer(shape, seed: UInt64(n + 1))
             let float = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable, strategy: .im2colOnly)

@@ -10,7 +10,7 @@
  * CPU names this set; its functions then trap. A network only loads a plan whose kernels the
  * running CPU executes.
  */
-#include "CDarknetKernels/reduced.h"
+#include "../generic/ReducedCommon.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -110,16 +110,7 @@ static void gemm_bfdot(const uint32_t *weights, long m, long pairs, const uint32
 
 #pragma clang attribute pop
 #else
-static void pack_bfdot(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    (void)b, (void)k, (void)ldb, (void)columns, (void)pairs;
-    __builtin_trap();
-}
-
-static void gemm_bfdot(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
-                       float *c, long ldc) {
-    (void)weights, (void)m, (void)pairs, (void)packed, (void)columns, (void)c, (void)ldc;
-    __builtin_trap();
-}
+SWIFTDARKNET_REDUCED_ELSEWHERE(pack_bfdot, gemm_bfdot)
 #endif
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot = {

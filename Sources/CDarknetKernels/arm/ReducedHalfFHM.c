@@ -11,7 +11,7 @@
  * CPU names this set (`info --plan --cpu arm64-fp16-fhm`); its functions then trap. A network
  * only loads a plan whose kernels the running CPU executes.
  */
-#include "CDarknetKernels/reduced.h"
+#include "../generic/ReducedCommon.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -110,16 +110,7 @@ static void gemm_fhm(const uint32_t *weights, long m, long pairs, const uint32_t
 
 #pragma clang attribute pop
 #else
-static void pack_fhm(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    (void)b, (void)k, (void)ldb, (void)columns, (void)pairs;
-    __builtin_trap();
-}
-
-static void gemm_fhm(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
-                     float *c, long ldc) {
-    (void)weights, (void)m, (void)pairs, (void)packed, (void)columns, (void)c, (void)ldc;
-    __builtin_trap();
-}
+SWIFTDARKNET_REDUCED_ELSEWHERE(pack_fhm, gemm_fhm)
 #endif
 
 const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm = {

@@ -10,7 +10,7 @@
  * it overflows or is tiny; each sum of two floats is computed exactly as a double and its
  * rounding error (TwoSum), and then rounded to odd at float32's precision.
  */
-#include "CDarknetKernels/reduced.h"
+#include "ReducedCommon.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -76,26 +76,18 @@ static inline float operand(uint32_t pair, int high) {
 }
 
 static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    const swiftdarknet_bf16_kernels *x86 = swiftdarknet_bf16_kernel_set(SWIFTDARKNET_BF16_PORTABLE);
-    x86->pack(b, k, ldb, columns, pairs);
+    reduced_pack_columns(b, k, ldb, columns, pairs, swiftdarknet_bf16_from_float);
+}
+
+/* BFDotAdd on one pair: the two products, their sum, then that sum added to the lane's. */
+static inline float step(float sum, uint32_t w, uint32_t x) {
+    const float low = mul_odd(operand(w, 0), operand(x, 0)), high = mul_odd(operand(w, 1), operand(x, 1));
+    return add_odd(flushed(sum), add_odd(low, high));
 }
 
 static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
                           float *c, long ldc) {
-    /* Each output's sums in K order, a row of them at a time: the packed rows are read in order. */
-    for (long i = 0; i < m; i++) {
-        float *sums = c + i * ldc;
-        for (long j = 0; j < columns; j++) sums[j] = 0;
-        for (long p = 0; p < pairs; p++) {
-            const uint32_t w = weights[i * pairs + p];
-            const float wLow = operand(w, 0), wHigh = operand(w, 1);
-            const uint32_t *x = packed + p * columns;
-            for (long j = 0; j < columns; j++) {
-                const float low = mul_odd(wLow, operand(x[j], 0)), high = mul_odd(wHigh, operand(x[j], 1));
-                sums[j] = add_odd(flushed(sums[j]), add_odd(low, high));
-            }
-        }
-    }
+    reduced_gemm_rows(weights, m, pairs, packed, columns, c, ldc, step);
 }
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable_arm = {

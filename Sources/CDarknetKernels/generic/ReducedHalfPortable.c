@@ -5,7 +5,7 @@
  * The product of two halves has at most 22 significant bits and an exponent within float32's
  * normal range, so it is exact in float32: fmaf(w, x, sum) rounds once, as FMLAL does.
  */
-#include "ReducedPack.h"
+#include "ReducedCommon.h"
 
 #include <math.h>
 
@@ -20,19 +20,14 @@ void swiftdarknet_fp16_pack_weights(const float *a, long m, long k, uint32_t *pa
 static inline float low_half(uint32_t pair) { return swiftdarknet_float_from_fp16((uint16_t)(pair & 0xffffu)); }
 static inline float high_half(uint32_t pair) { return swiftdarknet_float_from_fp16((uint16_t)(pair >> 16)); }
 
+/* FMLAL then FMLAL2 on one pair: the low product, then the high one, each fused. */
+static inline float step(float sum, uint32_t w, uint32_t x) {
+    return fmaf(high_half(w), high_half(x), fmaf(low_half(w), low_half(x), sum));
+}
+
 static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
                           float *c, long ldc) {
-    /* Each output's sums in K order, a row of them at a time: the packed rows are read in order. */
-    for (long i = 0; i < m; i++) {
-        float *sums = c + i * ldc;
-        for (long j = 0; j < columns; j++) sums[j] = 0;
-        for (long p = 0; p < pairs; p++) {
-            const uint32_t w = weights[i * pairs + p];
-            const float low = low_half(w), high = high_half(w);
-            const uint32_t *x = packed + p * columns;
-            for (long j = 0; j < columns; j++) sums[j] = fmaf(high, high_half(x[j]), fmaf(low, low_half(x[j]), sums[j]));
-        }
-    }
+    reduced_gemm_rows(weights, m, pairs, packed, columns, c, ldc, step);
 }
 
 const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable = {

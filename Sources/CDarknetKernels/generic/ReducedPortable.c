@@ -2,7 +2,7 @@
  * The portable bfloat16 set: VDPBF16PS's arithmetic in plain C (reduced.h), the reference the
  * SIMD sets match bit for bit, and the packing every set shares.
  */
-#include "ReducedPack.h"
+#include "ReducedCommon.h"
 
 /* A float32 whose exponent is zero (a denormal) becomes signed zero. */
 static inline float flushed(float value) {
@@ -24,22 +24,15 @@ void swiftdarknet_bf16_pack_weights(const float *a, long m, long k, uint32_t *pa
     reduced_pack_rows(a, m, k, pairs, swiftdarknet_bf16_from_float);
 }
 
+/* VDPBF16PS on one pair: the high product added first, then the low one, each addition rounded. */
+static inline float step(float sum, uint32_t w, uint32_t x) {
+    sum = flushed(sum + flushed(operand(w, 1) * operand(x, 1)));
+    return flushed(sum + flushed(operand(w, 0) * operand(x, 0)));
+}
+
 static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
                           float *c, long ldc) {
-    /* Each output's sums in K order, a row of them at a time: the packed rows are read in order. */
-    for (long i = 0; i < m; i++) {
-        float *sums = c + i * ldc;
-        for (long j = 0; j < columns; j++) sums[j] = 0;
-        for (long p = 0; p < pairs; p++) {
-            const uint32_t w = weights[i * pairs + p];
-            const float low = operand(w, 0), high = operand(w, 1);
-            const uint32_t *x = packed + p * columns;
-            for (long j = 0; j < columns; j++) {
-                const float sum = flushed(sums[j] + flushed(high * operand(x[j], 1)));
-                sums[j] = flushed(sum + flushed(low * operand(x[j], 0)));
-            }
-        }
-    }
+    reduced_gemm_rows(weights, m, pairs, packed, columns, c, ldc, step);
 }
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable = {

@@ -7,7 +7,7 @@
  * CPU names this set (`info --plan --cpu x86-64-avx512-bf16`); its functions then trap. A network
  * only loads a plan whose kernels the running CPU executes.
  */
-#include "CDarknetKernels/reduced.h"
+#include "../generic/ReducedCommon.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -93,16 +93,7 @@ static void gemm_avx512(const uint32_t *weights, long m, long pairs, const uint3
 
 #pragma clang attribute pop
 #else
-static void pack_avx512(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    (void)b, (void)k, (void)ldb, (void)columns, (void)pairs;
-    __builtin_trap();
-}
-
-static void gemm_avx512(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
-                        float *c, long ldc) {
-    (void)weights, (void)m, (void)pairs, (void)packed, (void)columns, (void)c, (void)ldc;
-    __builtin_trap();
-}
+SWIFTDARKNET_REDUCED_ELSEWHERE(pack_avx512, gemm_avx512)
 #endif
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512 = {

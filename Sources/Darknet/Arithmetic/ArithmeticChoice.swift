@@ -23,9 +23,7 @@ package enum ArithmeticChoice {
         /// The kernels this convolution would run in the precision's 16-bit arithmetic: the
         /// pinned set if it is of that arithmetic, else the CPU's; nil for other precisions.
         var reducedKernels: ReducedKernels? {
-            guard let arithmetic = precision.reducedArithmetic else { return nil }
-            if let pinnedReduced, pinnedReduced.arithmetic == arithmetic { return pinnedReduced }
-            return cpu.reducedKernels(for: arithmetic)
+            precision.reducedArithmetic.flatMap { cpu.reducedKernels(for: $0, pinned: pinnedReduced) }
         }
     }
 
@@ -78,10 +76,10 @@ package enum ArithmeticChoice {
             // as much (not measured on arm64).
             Rule(arithmetic: .float32, reason: "\(name) precision, but float32's Winograd or sliding window is faster here") {
                 guard asks($0), let floatAlgorithm = $0.floatAlgorithm else { return false }
-                return BFloat16Convolution.floatIsFaster(floatAlgorithm, $0.shapes)
+                return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes)
             },
             Rule(arithmetic: arithmetic, reason: "\(name) precision, and the CPU multiplies \(name)") {
-                asks($0) && $0.reducedKernels != nil && BFloat16Convolution.takes($0.shapes)
+                asks($0) && $0.reducedKernels != nil && ReducedConvolutionShapes.takes($0.shapes)
             },
             Rule(arithmetic: .float32, reason: "\(name) precision, but no \(name) algorithm computes grouped convolutions") {
                 asks($0)

@@ -40,7 +40,7 @@ public enum Precision: Sendable, Equatable {
     /// bfloat16 kernels (`Arithmetic.bfloat16`: AVX512_BF16, arm64 BF16), else `.float16` where it has float16 kernels
     /// (arm64 with FEAT_FHM), else `.float32` (`--precision auto`).
     public static func fastestUncalibrated(on cpu: CPUFeatures) -> Precision {
-        if cpu.reducedKernels != nil { return .bfloat16 }
+        if cpu.reducedKernels(for: .bfloat16) != nil { return .bfloat16 }
         return cpu.reducedKernels(for: .float16) != nil ? .float16 : .float32
     }
 

@@ -115,21 +115,23 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// The integer kernel set the planner picks for int8 layers: the fastest this CPU runs.
     package var integerKernels: IntegerKernels { .best(on: architecture, extensions) }
 
-    /// The bfloat16 kernel set the planner picks for bfloat16 layers, or nil where this CPU has
-    /// no bfloat16 products (the layers then stay float32).
-    package var reducedKernels: ReducedKernels? { .best(.bfloat16, on: architecture, extensions) }
-
-    /// The kernel set the planner picks for layers in `arithmetic` (`.bfloat16`, `.float16`), or
-    /// nil where this CPU has no SIMD products in it (the layers then stay float32).
-    package func reducedKernels(for arithmetic: Arithmetic) -> ReducedKernels? {
-        .best(arithmetic, on: architecture, extensions)
+    /// The kernel set the planner picks for layers in `arithmetic` (`.bfloat16`, `.float16`):
+    /// `pinned` where it computes in that arithmetic (tests pin a portable set), else the best
+    /// this CPU runs; nil where the CPU has no SIMD products in it (the layers then stay float32).
+    package func reducedKernels(for arithmetic: Arithmetic, pinned: ReducedKernels? = nil) -> ReducedKernels? {
+        if let pinned, pinned.arithmetic == arithmetic { return pinned }
+        return .best(arithmetic, on: architecture, extensions)
     }
 
-    /// The name of `reducedKernels` (`avx512-bf16`), or `none`.
-    public var reducedKernelsName: String { reducedKernels?.description ?? "none" }
+    /// The name of the kernel set the planner picks for layers in `arithmetic` (`avx512-bf16`,
+    /// `fhm-fp16`), or `none`.
+    public func reducedKernelsName(for arithmetic: Arithmetic) -> String {
+        reducedKernels(for: arithmetic)?.description ?? "none"
+    }
 
-    /// The name of the float16 kernel set the planner picks (`fhm-fp16`), or `none`.
-    public var float16KernelsName: String { reducedKernels(for: .float16)?.description ?? "none" }
+    /// The name of the bfloat16 kernel set the planner picks (`avx512-bf16`), or `none`.
+    @available(*, deprecated, renamed: "reducedKernelsName(for:)")
+    public var reducedKernelsName: String { reducedKernelsName(for: .bfloat16) }
 
     /// Every vector kernel set this CPU runs, portable first.
     package var supportedVectorKernels: [VectorKernels] { VectorKernels.allCases.filter(runs) }

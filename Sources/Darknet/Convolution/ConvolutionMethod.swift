@@ -101,8 +101,7 @@ package struct ConvolutionCandidate: Sendable, Equatable {
         self.integer = integer
         let computed = arithmetic ?? integer.map { $0.isEightBit ? .int8 : .int16 } ?? .float32
         self.arithmetic = computed
-        let pinned = reducedKernels?.arithmetic == computed ? reducedKernels : nil
-        self.reducedKernels = pinned ?? cpu.reducedKernels(for: computed)
+        self.reducedKernels = cpu.reducedKernels(for: computed, pinned: reducedKernels)
     }
 
     var conv: ConvolutionalSpec { shapes.conv }
@@ -182,18 +181,20 @@ package struct ConvolutionBuffers {
         self.pooled = pooled
     }
 
-    /// Writes group `group`'s column matrix (im2col, `kernelArea x plane`) into the workspace,
-    /// split over the threads by channel: the prologue of the GEMM paths.
-    func writeColumns(_ shapes: ConvolutionShapes, group: Int) {
+    /// Writes group `group`'s column matrix (im2col, `kernelArea x plane`; with `rows`, only
+    /// those output rows: `kernelArea x rows.count * width`) into the workspace, split over the
+    /// threads by channel: the prologue of the GEMM paths.
+    func writeColumns(_ shapes: ConvolutionShapes, group: Int, rows: Range<Int>? = nil) {
         let conv = shapes.conv, input = shapes.input, output = shapes.output
         let groupChannels = input.channels / conv.groups, kernelRows = conv.size * conv.size
+        let positions = rows.map { $0.count * output.width } ?? output.planeSize
         let groupInput = self.input + group * groupChannels * input.planeSize, workspace = workspace, kernels = kernels
         split(groupChannels) { channels, _ in
             kernels.im2col(groupInput + channels.lowerBound * input.planeSize, channels: channels.count,
                            height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
                            strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
-                           outHeight: output.height, outWidth: output.width,
-                           into: workspace + channels.lowerBound * kernelRows * output.planeSize)
+                           outHeight: output.height, outWidth: output.width, rows: rows,
+                           into: workspace + channels.lowerBound * kernelRows * positions)
         }
     }
 

@@ -6,6 +6,23 @@ package protocol ReducedFormat: Sendable {
     static var algorithm: ConvolutionAlgorithm { get }
 }
 
+/// Which convolutions a `ReducedConvolution` takes, and where float32 beats it: the same for
+/// both formats (`ArithmeticChoice`'s 16-bit rules).
+package enum ReducedConvolutionShapes {
+    /// Largest output plane on which the 16-bit GEMM beats float32's Winograd paths (measured on
+    /// YOLOv3-tiny's 3x3 layers in bfloat16 on x86-64: Benchmarks/PERFORMANCE.md, "bfloat16").
+    static let largestPlaneAgainstWinograd = 256
+
+    /// Whether float32's `algorithm` computes a convolution of `shapes` faster than the 16-bit
+    /// GEMM: Winograd over large outputs, and the sliding window over few channels.
+    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes) -> Bool {
+        algorithm == .slidingWindow || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
+    }
+
+    /// Whether the 16-bit GEMM computes a convolution of these shapes (one group).
+    static func takes(_ shapes: ConvolutionShapes) -> Bool { shapes.conv.groups == 1 }
+}
+
 /// A convolution whose plan runs a reduced-precision kernel set (`LayerPlan.reducedKernels`).
 package protocol RunsReducedKernels {
     /// The kernel set it runs.
@@ -26,23 +43,10 @@ package protocol RunsReducedKernels {
 package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod, RunsReducedKernels {
     package static var algorithm: ConvolutionAlgorithm { Format.algorithm }
 
-    /// Largest output plane on which this algorithm beats float32's Winograd paths (measured on
-    /// YOLOv3-tiny's 3x3 layers in bfloat16 on x86-64: Benchmarks/PERFORMANCE.md, "bfloat16").
-    static var largestPlaneAgainstWinograd: Int { 256 }
-
-    /// Whether float32's `algorithm` computes a convolution of `shapes` faster than this one
-    /// (`ArithmeticChoice`): Winograd over large outputs, and the sliding window over few channels.
-    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes) -> Bool {
-        algorithm == .slidingWindow || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
-    }
-
-    /// Whether the algorithm computes a convolution of these shapes (one group).
-    static func takes(_ shapes: ConvolutionShapes) -> Bool { shapes.conv.groups == 1 }
-
     package static func computes(_ candidate: ConvolutionCandidate) -> Bool {
         let arithmetic = algorithm.arithmetic
         return candidate.arithmetic == arithmetic && candidate.reducedKernels?.arithmetic == arithmetic
-            && takes(candidate.shapes)
+            && ReducedConvolutionShapes.takes(candidate.shapes)
     }
 
     let shapes: ConvolutionShapes
@@ -109,7 +113,8 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
             if shapes.isPointwise {
                 (columns, rowLength) = (buffers.input + first, plane)
             } else {
-                writeColumns(outputRows: first / shapes.output.width..<(first + count) / shapes.output.width, buffers)
+                let width = shapes.output.width
+                buffers.writeColumns(shapes, group: 0, rows: first / width..<(first + count) / width)
                 (columns, rowLength) = (UnsafePointer(buffers.workspace), count)
             }
             buffers.split(pairs) { range, _ in
@@ -123,20 +128,6 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
             }
         }
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
-    }
-
-    /// The column matrix of output rows `rows` (`kernelArea x rows.count * width`) in the
-    /// workspace, its channels split over the threads.
-    private func writeColumns(outputRows rows: Range<Int>, _ buffers: ConvolutionBuffers) {
-        let conv = shapes.conv, input = shapes.input, output = shapes.output, kernels = buffers.kernels
-        let taps = conv.size * conv.size, positions = rows.count * output.width, columns = buffers.workspace
-        buffers.split(input.channels) { channels, _ in
-            kernels.im2col(buffers.input + channels.lowerBound * input.planeSize, channels: channels.count,
-                           height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
-                           strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
-                           outHeight: output.height, outWidth: output.width, rows: rows,
-                           into: columns + channels.lowerBound * taps * positions)
-        }
     }
 }
 
