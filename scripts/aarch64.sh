@@ -253,8 +253,15 @@ run() {
 ci_groups=()
 # group NAME QEMU_CPU TEST...: adds a group to ci_groups.
 group() { local name=$1 cpu=$2; shift 2; ci_groups+=("$name:$cpu:$(IFS=,; echo "$*")"); }
-# They start in this order, two at a time, the next when one ends: the networks group (the
-# longest, about 8 minutes on a busy machine) beside kernels then io, the short integer group last.
+# They start in this order, two at a time, the next when one ends: the integer group (the
+# longest: the portable bfloat16 and float16 sets run YOLOv3-tiny under emulation) beside the
+# networks group, then kernels and io.
+group integer max,sve=off \
+    DarknetTests.Int8KernelTests DarknetReferenceTests.IntegerDirectTests DarknetTests.BFloat16KernelTests \
+    DarknetTests.Float16KernelTests DarknetReferenceTests.Float16NetworkTests/testPlanGivesFloat16WhereTheCPUHasFHM \
+    DarknetReferenceTests.Float16NetworkTests/testSIMDAndThreadsGiveThePortableBits \
+    DarknetReferenceTests.BFloat16NetworkTests/testPlanGivesBFloat16WhereTheCPUHasIt \
+    DarknetReferenceTests.BFloat16NetworkTests/testSIMDAndThreadsGiveThePortableBits
 group networks cortex-a72 \
     DarknetReferenceTests.DarknetFidelityTests/testYoloV3TinyRealWeightsEveryLayer \
     DarknetReferenceTests.ZooFidelityTests/testClassifierLayers \
@@ -292,12 +299,6 @@ group io cortex-a72 \
     DarknetVideoTests.CaptureDeviceTests/testDeviceErrorsNameWhatIsMissing \
     DarknetReferenceTests.ClassifierTests/testFramesGiveTheImagePathsClassification \
     DarknetEvaluationTests.ClassifierValidationTests/testCentreCropIsDarknetsInputBitForBit
-group integer max,sve=off \
-    DarknetTests.Int8KernelTests DarknetReferenceTests.IntegerDirectTests DarknetTests.BFloat16KernelTests \
-    DarknetTests.Float16KernelTests DarknetReferenceTests.Float16NetworkTests/testPlanGivesFloat16WhereTheCPUHasFHM \
-    DarknetReferenceTests.Float16NetworkTests/testSIMDAndThreadsGiveThePortableBits \
-    DarknetReferenceTests.BFloat16NetworkTests/testPlanGivesBFloat16WhereTheCPUHasIt \
-    DarknetReferenceTests.BFloat16NetworkTests/testSIMDAndThreadsGiveThePortableBits
 
 # Why some tests the groups leave out cannot run here, beyond time (printed with the results).
 left_out=(

@@ -8,7 +8,9 @@
  * infinity), with denormal inputs read as zero and denormal results flushed to zero, NaNs the
  * default NaN. A product of two bfloat16 values is exact in float32 (16 significant bits) unless
  * it overflows or is tiny; each sum of two floats is computed exactly as a double and its
- * rounding error (TwoSum), and then rounded to odd at float32's precision.
+ * rounding error (TwoSum), and then rounded to odd at float32's precision. The GEMM takes a
+ * branch-free path for the usual values (which compilers vectorize: about 3x faster) and sums a
+ * row again on the full path when it meets an infinity, a NaN or an overflow.
  */
 #include "ReducedCommon.h"
 
@@ -85,9 +87,55 @@ static inline float step(float sum, uint32_t w, uint32_t x) {
     return add_odd(flushed(sum), add_odd(low, high));
 }
 
+static inline uint64_t double_bits(double value) {
+    union { double d; uint64_t u; } bits = { value };
+    return bits.u;
+}
+
+/* add_odd for the usual case, without branches: a and b finite and flushed, their sum below
+ * 2^128. Sets `*unusual` where that does not hold (an infinity, a NaN or an overflow), and
+ * the caller then computes with add_odd. Otherwise the same steps as add_odd and round_to_odd:
+ * TwoSum's s and e, truncation at float32's precision, the last bit set if inexact, results
+ * below 2^-126 (before rounding) signed zero. */
+static inline float add_odd_usual(float a, float b, uint32_t *unusual) {
+    const double x = a, y = b, s = x + y, yy = s - x, e = (x - (s - yy)) + (y - yy);
+    const uint64_t sb = double_bits(s), eb = double_bits(e), magnitude = sb & 0x7fffffffffffffffull;
+    const uint32_t sign = (uint32_t)(sb >> 32) & 0x80000000u;
+    const uint64_t smallest = 0x3810000000000000ull, overflow = 0x47f0000000000000ull; /* 2^-126, 2^128 */
+    *unusual |= magnitude >= overflow;
+    const uint32_t inexact = (eb << 1) != 0;
+    const uint32_t below = inexact & ((uint32_t)(eb >> 63) != (uint32_t)(sb >> 63));
+    const uint32_t dropped = (magnitude & ((1ull << 29) - 1)) != 0;
+    uint32_t f = (uint32_t)((magnitude >> 29) - ((uint64_t)(1023 - 127) << 23));
+    f -= (dropped ^ 1u) & below;
+    f |= dropped | inexact;
+    const uint32_t tiny = magnitude < smallest || (magnitude == smallest && below);
+    return float_of(tiny ? sign : sign | f);
+}
+
+/* step, for the usual case: both products exact or flushed in float32 (a product of two
+ * bfloat16 values has 16 significant bits, so float32 rounds it only below 2^-133, where it
+ * is flushed anyway). Sets `*unusual` as add_odd_usual does, and for NaN products. */
+static inline float step_usual(float sum, uint32_t w, uint32_t x, uint32_t *unusual) {
+    const float low = flushed(operand(w, 0) * operand(x, 0)), high = flushed(operand(w, 1) * operand(x, 1));
+    *unusual |= (bits_of(low) & 0x7f800000u) == 0x7f800000u;
+    *unusual |= (bits_of(high) & 0x7f800000u) == 0x7f800000u;
+    return add_odd_usual(flushed(sum), add_odd_usual(low, high, unusual), unusual);
+}
+
+/* A row of sums by step_usual; a row that meets an unusual value is summed again by step. */
 static void gemm_portable(const uint32_t *weights, long m, long pairs, const uint32_t *packed, long columns,
                           float *c, long ldc) {
-    reduced_gemm_rows(weights, m, pairs, packed, columns, c, ldc, step);
+    for (long i = 0; i < m; i++) {
+        float *sums = c + i * ldc;
+        uint32_t unusual = 0;
+        for (long j = 0; j < columns; j++) sums[j] = 0;
+        for (long p = 0; p < pairs; p++) {
+            const uint32_t weight = weights[i * pairs + p], *x = packed + p * columns;
+            for (long j = 0; j < columns; j++) sums[j] = step_usual(sums[j], weight, x[j], &unusual);
+        }
+        if (unusual) reduced_gemm_rows(weights + i * pairs, 1, pairs, packed, columns, sums, ldc, step);
+    }
 }
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable_arm = {
