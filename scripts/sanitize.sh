@@ -76,7 +76,7 @@ asan_skip+="|BFloat16NetworkTests.testTinyARMBFloat16KeepsFloatDetections|Float1
 asan_skip+="|Float16NetworkTests.testSIMDAndThreadsGiveThePortableBits"
 
 # The ASan tests run as two processes at once, as scripts/test.sh runs them
-# (scripts/side-tests.sh): with the C kernels at -O1, the side classes 409 s and the rest 364 s.
+# (scripts/side-tests.sh), the C kernels at -O1.
 # shellcheck source=scripts/side-tests.sh
 . scripts/side-tests.sh
 
