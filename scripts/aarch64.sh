@@ -386,13 +386,14 @@ run_groups() {
 # fuzz_seeds LOGS: each libFuzzer target of Fuzz/, built without libFuzzer (-D FUZZ_REPLAY,
 # Fuzz/FuzzReplay: Debian's arm64 libFuzzer does not link with the cross lld), runs every seed of
 # its Fuzz/Seeds folder once under emulation: no crash, trap or finding. Prints the targets, seed
-# counts and times.
+# counts and times. A debug build: overflow and precondition checks on, and it compiles in 37 s
+# against the release build's 95 (the seeds take seconds either way).
 fuzz_seeds() {
-    cross_build "$fuzz_scratch" --package-path Fuzz -c release -Xswiftc -DFUZZ_REPLAY
+    cross_build "$fuzz_scratch" --package-path Fuzz -c debug -Xswiftc -DFUZZ_REPLAY
     local target kind status=0 start
     for target in FuzzCfg:cfg FuzzWeights:weights FuzzImage:image FuzzVideo:video FuzzData:data FuzzServe:serve; do
         kind=${target#*:} target=${target%:*} start=$SECONDS
-        if QEMU_CPU=cortex-a72 emulate "$repo/$fuzz_scratch/release/$target" Fuzz/Seeds/"$kind" > "$1/$target.txt" 2>&1; then
+        if QEMU_CPU=cortex-a72 emulate "$repo/$fuzz_scratch/debug/$target" Fuzz/Seeds/"$kind" > "$1/$target.txt" 2>&1; then
             printf '  %-12s %3d seeds of Fuzz/Seeds/%s, %4d s: ok\n' "$target" "$(ls Fuzz/Seeds/"$kind" | wc -l)" "$kind" "$((SECONDS - start))"
         else
             status=1
