@@ -43,7 +43,7 @@ bash scripts/setup.sh --fixtures
 # take 1,297 s instead of 506 s (AMD EPYC, 2 cores). `swift test --skip-build` runs this build.
 swift build --build-tests -Xcc -O2
 mkdir -p .build
-# Two test processes at once, one per core (scripts/side-tests.sh): about 270 s each.
+# Two test processes at once, one per core (scripts/side-tests.sh): about 350 s and 300 s.
 # shellcheck source=scripts/side-tests.sh
 . scripts/side-tests.sh
 bundle=.build/debug/SwiftDarknetPackageTests.xctest
