@@ -115,11 +115,10 @@ static inline float add_odd_usual(float a, float b, uint32_t *unusual) {
 
 /* step, for the usual case: both products exact or flushed in float32 (a product of two
  * bfloat16 values has 16 significant bits, so float32 rounds it only below 2^-133, where it
- * is flushed anyway). Sets `*unusual` as add_odd_usual does, and for NaN products. */
+ * is flushed anyway). Sets `*unusual` as add_odd_usual does: an infinite or NaN product makes
+ * their sum one. */
 static inline float step_usual(float sum, uint32_t w, uint32_t x, uint32_t *unusual) {
     const float low = flushed(operand(w, 0) * operand(x, 0)), high = flushed(operand(w, 1) * operand(x, 1));
-    *unusual |= (bits_of(low) & 0x7f800000u) == 0x7f800000u;
-    *unusual |= (bits_of(high) & 0x7f800000u) == 0x7f800000u;
     return add_odd_usual(flushed(sum), add_odd_usual(low, high, unusual), unusual);
 }
 
