@@ -2,6 +2,11 @@ import Foundation
 
 /// SIGTERM and SIGINT for `serve`: blocked in every thread from creation on, and taken by
 /// `wait()` on the main thread, so a stop request never lands inside a worker.
+///
+/// Threads that libraries start while loading (OpenBLAS's server thread) predate the mask and
+/// leave the signals unblocked; when the main thread is not waiting at the moment the signal
+/// comes, the kernel hands it to such a thread, whose default action would end the process
+/// without the drain. A handler on those threads forwards the signal to the waiting thread.
 final class ShutdownSignals {
     private var set = sigset_t()
 
@@ -10,6 +15,13 @@ final class ShutdownSignals {
         sigaddset(&set, SIGTERM)
         sigaddset(&set, SIGINT)
         pthread_sigmask(SIG_BLOCK, &set, nil)
+        signalWaiter = pthread_self()
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in _ = pthread_kill(signalWaiter, signal) }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGTERM, &action, nil)
+        sigaction(SIGINT, &action, nil)
     }
 
     /// Waits for SIGTERM or SIGINT; returns its name.
@@ -42,3 +54,7 @@ final class ShutdownSignals {
         var value = false
     }
 }
+
+/// The thread `ShutdownSignals` waits on (set before its handler is installed; the handler only
+/// reads it).
+nonisolated(unsafe) private var signalWaiter = pthread_self()

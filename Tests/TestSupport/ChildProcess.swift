@@ -15,6 +15,11 @@ public final class ChildProcess {
         /// The largest peak resident memory (`VmHWM`) seen while waiting for it, in bytes.
         public let peakResidentBytes: Int
 
+        /// How it ended, in words: "exit status 1" or "signal 6".
+        public var endDescription: String {
+            reason == .uncaughtSignal ? "signal \(status)" : "exit status \(status)"
+        }
+
         /// The non-empty lines of standard output.
         public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 

@@ -43,6 +43,21 @@ enum ServeFixtures {
         return (serve, port)
     }
 
+    /// Starts `swift-darknet serve` as `startServe` does and runs `body` with it. An error
+    /// `body` throws (a connection closed, a reply missing) comes back with the server's state
+    /// beside it: still running, or how it ended, and the end of its standard error (where a
+    /// sanitizer's report or a crash would be).
+    static func withServe(_ extra: [String], _ body: (ChildProcess, Int) throws -> Void) throws {
+        let (serve, port) = try startServe(extra)
+        do {
+            try body(serve, port)
+        } catch {
+            usleep(200_000)   // a dying server's last words
+            let state = serve.isRunning ? "still running" : "ended (\(serve.wait(timeout: 5).endDescription))"
+            throw Failure(description: "\(error); the server: \(state), its standard error: \(serve.stderr.suffix(4000))")
+        }
+    }
+
     /// YOLOv3-tiny with COCO names, loaded once for every test (sessions for 2 workers).
     static func detector() throws -> Detector {
         try shared.lock.withLock {
