@@ -3,7 +3,8 @@
 #include <stdint.h>
 #include <errno.h>
 #include <libavformat/avformat.h>
-#include <libavdevice/avdevice.h>
+/* libavdevice is opened at run time (DarknetVideo's CaptureDeviceLibrary): its version only. */
+#include <libavdevice/version.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
 #include <libavutil/imgutils.h>
@@ -92,11 +93,18 @@ static inline int sd_stream_rotation(const AVStream *stream) {
     return 0;
 }
 
+/* The major version of the libavdevice these headers describe (its soname's number). */
+static inline int sd_avdevice_major(void) { return LIBAVDEVICE_VERSION_MAJOR; }
+
+/* libavdevice's av_input_video_device_next and avdevice_register_all, as looked up at run time. */
+typedef const AVInputFormat *(*sd_video_device_next_fn)(const AVInputFormat *);
+typedef void (*sd_register_all_fn)(void);
+
 /* Whether `format` is one of libavdevice's capture inputs (a camera, a screen, a filter graph),
- * whose frames arrive in real time. */
-static inline int sd_is_capture_device(const AVInputFormat *format) {
+ * whose frames arrive in real time; `next` is libavdevice's av_input_video_device_next. */
+static inline int sd_is_capture_device(sd_video_device_next_fn next, const AVInputFormat *format) {
     const AVInputFormat *device = NULL;
-    while ((device = av_input_video_device_next(device)))
+    while ((device = next(device)))
         if (device == format) return 1;
     return 0;
 }

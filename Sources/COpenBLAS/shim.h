@@ -6,10 +6,10 @@
  * OpenBLAS chooses its kernel family from the CPU when it is loaded, or from OPENBLAS_CORETYPE
  * if the process's environment names one. Its GEMMs give different bits in different families
  * (Haswell, Zen, SkylakeX, Cooperlake, ...), so every process that computes the same network
- * must get the same family. A process may load OpenBLAS before any of our code runs: Debian's
+ * must get the same family. A process may load OpenBLAS before or beside our code: Debian's
  * FFmpeg does (libavdevice -> libavfilter -> libpocketsphinx -> libsphinxbase -> libblas.so.3,
- * the alternative that is OpenBLAS), so every program linking DarknetVideo has it from start-up.
- * The library therefore takes OpenBLAS as it is, already loaded or not: it never chooses a
+ * the alternative that is OpenBLAS), which DarknetVideo opens with the first video, and any
+ * program may link it. The library therefore takes OpenBLAS as it is, loaded or not: it never chooses a
  * family itself and never changes the environment (an OPENBLAS_CORETYPE set here once took
  * effect only in processes without FFmpeg, and leaked into their child processes).
  *

@@ -106,7 +106,9 @@ extension VideoReader {
     static func inputFormat(for source: String, named name: String?) throws(VideoError) -> UnsafePointer<AVInputFormat>? {
         guard let name = name ?? (VideoSourceKind(source) == .device ? "video4linux2" : nil) else { return nil }
         guard let format = findInputFormat(name) else {
-            throw .cannotOpen(source: source, reason: "this FFmpeg has no input format '\(name)' (`ffmpeg -formats` lists them)")
+            var reason = "this FFmpeg has no input format '\(name)' (`ffmpeg -formats` lists them)"
+            if case .failure(let failure) = CaptureDeviceLibrary.functions { reason += "; \(failure)" }
+            throw .cannotOpen(source: source, reason: reason)
         }
         return format
     }

@@ -223,7 +223,7 @@ public final class VideoReader: @unchecked Sendable {
     /// Quiets libav*'s logs and makes libavdevice's inputs known to libavformat, once.
     private static let prepareLibraries: Void = {
         sd_quiet_logs()
-        avdevice_register_all()
+        _ = CaptureDeviceLibrary.functions
     }()
 
     /// The demuxer or capture input `name` names (`ffmpeg -formats` lists them), or nil.

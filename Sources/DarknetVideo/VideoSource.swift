@@ -48,7 +48,7 @@ public enum VideoSourceKind: Sendable, Equatable, CustomStringConvertible {
 
     /// The kind of `source` read with `input`: a capture device if libavdevice lists it.
     init(_ source: String, input: UnsafePointer<AVInputFormat>?) {
-        if let input, sd_is_capture_device(input) != 0 {
+        if let input, CaptureDeviceLibrary.isCaptureDevice(input) {
             self = .device
         } else {
             self.init(source)

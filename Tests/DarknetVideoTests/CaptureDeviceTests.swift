@@ -31,6 +31,20 @@ final class CaptureDeviceTests: XCTestCase {
         }
     }
 
+    /// `swift-darknet` does not load libavdevice (and the ~80 libraries behind it) when it
+    /// starts; a device input loads it in the process that opens one.
+    func testLibavdeviceIsLoadedWithTheFirstDeviceNotAtStartUp() throws {
+        let dynamic = try ChildProcess.run("/usr/bin/readelf", ["-d", try SwiftDarknetTool.require().path], timeout: 60)
+        XCTAssertEqual(dynamic.status, 0, dynamic.stderr)
+        XCTAssertTrue(dynamic.stdout.contains("[libavformat.so."), "readelf lists the libraries needed: \(dynamic.stdout)")
+        XCTAssertFalse(dynamic.stdout.contains("[libavdevice.so."), "swift-darknet needs libavdevice at start-up: \(dynamic.stdout)")
+        let reader = try VideoReader(source: "testsrc2=size=64x48:rate=25", options: VideoReaderOptions(inputFormat: "lavfi"))
+        XCTAssertEqual(reader.kind, .device)
+        let maps = String(decoding: try FileHandle(forReadingAtPath: "/proc/self/maps")?.readToEnd() ?? Data(), as: UTF8.self)
+        XCTAssertTrue(maps.contains("/libavformat.so."), "the process's mappings list its libraries")
+        XCTAssertTrue(maps.contains("/libavdevice.so."), "libavdevice is loaded once a device is opened")
+    }
+
     /// A camera path is a device read with V4L2, a missing one an error that says so, and an
     /// input or option FFmpeg does not have is named instead of ignored.
     func testDeviceErrorsNameWhatIsMissing() throws {
