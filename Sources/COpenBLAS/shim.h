@@ -8,10 +8,11 @@
  * (Haswell, Zen, SkylakeX, Cooperlake, ...), so every process that computes the same network
  * must get the same family. A process may load OpenBLAS before or beside our code: Debian's
  * FFmpeg does (libavdevice -> libavfilter -> libpocketsphinx -> libsphinxbase -> libblas.so.3,
- * the alternative that is OpenBLAS), which DarknetVideo opens with the first video, and any
- * program may link it. The library therefore takes OpenBLAS as it is, loaded or not: it never chooses a
- * family itself and never changes the environment (an OPENBLAS_CORETYPE set here once took
- * effect only in processes without FFmpeg, and leaked into their child processes).
+ * the alternative that is OpenBLAS; DarknetVideo opens libavdevice with the first video), and
+ * any program may link it. The library therefore takes OpenBLAS as it is, loaded or not: it
+ * never chooses a family itself and never changes the environment (an OPENBLAS_CORETYPE set
+ * here once took effect only in processes without FFmpeg, and leaked into their child
+ * processes).
  *
  * The forward pass splits work over its own threads and calls the BLAS single-threaded:
  * swiftdarknet_blas_load sets OpenBLAS to one thread per call, whatever its environment said.
