@@ -10,7 +10,7 @@ import Foundation
 /// functions used here are looked up by name.
 enum CaptureDeviceLibrary {
     /// The functions this package calls.
-    struct Functions: @unchecked Sendable {
+    struct Functions: Sendable {
         let videoDeviceNext: sd_video_device_next_fn
     }
 
