@@ -8,8 +8,7 @@ import XCTest
 /// against float32's, the SIMD set against the portable one and the thread count, bit for bit.
 final class BFloat16NetworkTests: XCTestCase {
     /// The plan gives bfloat16 to every convolution but the input's and those float32's Winograd
-    /// or sliding window computes faster, where the CPU multiplies it; float32 elsewhere; and
-    /// says why.
+    /// computes faster, where the CPU multiplies it; float32 elsewhere; and says why.
     func testPlanGivesBFloat16WhereTheCPUHasIt() throws {
         let spec = try NetworkSpec.parse(contentsOf: try TestPaths.require(TestPaths.tinyCfg))
         let withBF16 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512BF16: true)))
@@ -21,7 +20,7 @@ final class BFloat16NetworkTests: XCTestCase {
         for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
             let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, ConvolutionShapes(
                 conv: { if case .convolutional(let c) = floatLayer.spec.kind { c } else { fatalError() } }(),
-                input: floatLayer.inputShape, output: floatLayer.outputShape))
+                input: floatLayer.inputShape, output: floatLayer.outputShape), in: .bfloat16)
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .bfloat16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
         }

@@ -36,7 +36,7 @@ final class Float16NetworkTests: XCTestCase {
         for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
             guard case .convolutional(let conv) = floatLayer.spec.kind else { return XCTFail("layer \(layer.index)") }
             let shapes = ConvolutionShapes(conv: conv, input: floatLayer.inputShape, output: floatLayer.outputShape)
-            let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, shapes)
+            let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, shapes, in: .float16)
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .float16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
             lines.append("\(layer.index) \(layer.arithmetic)")

@@ -56,7 +56,8 @@ package enum ArithmeticChoice {
 
     /// The rules of a 16-bit float precision (`.bfloat16`, `.float16`), each applying only to it:
     /// float32 where the CPU has no products in it, for the network input (`input` says why),
-    /// where float32's Winograd or sliding window is faster, and for grouped convolutions.
+    /// where float32's Winograd (or, against float16, sliding window) is faster, and for grouped
+    /// convolutions.
     static func reducedRules(_ arithmetic: Arithmetic, _ name: String, input: String) -> [Rule] {
         let asks: @Sendable (Candidate) -> Bool = { $0.precision.reducedArithmetic == arithmetic }
         return [
@@ -69,14 +70,14 @@ package enum ArithmeticChoice {
                 asks($0) && $0.readsNetworkInput
             },
             // The bfloat16 GEMM runs at about twice float32's rate (530 against 270 GFLOPS, one Zen 5
-            // core), but Winograd over a large output does a quarter of the multiplications, and the
-            // sliding window reads few channels without an im2col: YOLOv3-tiny's 26x26 384 -> 256 took
-            // 3.9 ms in bfloat16, 2.0 in float32's Winograd; 208x208 16 -> 32, 12 against 2. float16's
-            // FMLAL multiplies 4 lanes per instruction, as float32's FMLA: Winograd's saving holds at least
-            // as much (not measured on arm64).
-            Rule(arithmetic: .float32, reason: "\(name) precision, but float32's Winograd or sliding window is faster here") {
+            // core; 210 against 110 on a Zen 4), but Winograd over a large output does a quarter of the
+            // multiplications: YOLOv3-tiny's 26x26 384 -> 256 took 3.9 ms in bfloat16, 2.0 in float32's
+            // Winograd (Zen 5). The sliding window reads few channels without an im2col, which beats
+            // float16's FMLAL (4 lanes per instruction, float32's FMLA rate; not measured on arm64) but
+            // not bfloat16 since its input is paired once (208x208 16 -> 32: 2.3 ms against 4.5, Zen 4).
+            Rule(arithmetic: .float32, reason: "\(name) precision, but float32's \(slowerIn(arithmetic)) is faster here") {
                 guard asks($0), let floatAlgorithm = $0.floatAlgorithm else { return false }
-                return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes)
+                return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes, in: arithmetic)
             },
             Rule(arithmetic: arithmetic, reason: "\(name) precision, and the CPU multiplies \(name)") {
                 asks($0) && $0.reducedKernels != nil && ReducedConvolutionShapes.takes($0.shapes)
@@ -85,6 +86,11 @@ package enum ArithmeticChoice {
                 asks($0)
             },
         ]
+    }
+
+    /// The float32 algorithms the 16-bit GEMM in `arithmetic` loses to, for a rule's reason.
+    private static func slowerIn(_ arithmetic: Arithmetic) -> String {
+        arithmetic == .float16 ? "Winograd or sliding window" : "Winograd"
     }
 
     /// The first rule that applies to `candidate`.

@@ -14,9 +14,12 @@ package enum ReducedConvolutionShapes {
     static let largestPlaneAgainstWinograd = 256
 
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than the 16-bit
-    /// GEMM: Winograd over large outputs, and the sliding window over few channels.
-    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes) -> Bool {
-        algorithm == .slidingWindow || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
+    /// GEMM in `arithmetic`: Winograd over large outputs; the sliding window over few channels only
+    /// against float16, whose products come at float32's rate (bfloat16's come at twice it: YOLOv3-
+    /// tiny's 208x208 16 -> 32 took 2.3 ms in bfloat16 against the sliding window's 4.5 on a Zen 4).
+    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes, in arithmetic: Arithmetic) -> Bool {
+        (algorithm == .slidingWindow && arithmetic == .float16)
+            || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
     }
 
     /// Whether the 16-bit GEMM computes a convolution of these shapes (one group).
@@ -30,14 +33,17 @@ package protocol RunsReducedKernels {
 }
 
 /// A convolution in a 16-bit float format (`.bfloat16GEMM`, `.float16GEMM`). The weights are
-/// rounded to 16-bit pairs at load (the set's `pack_weights`, batch norm folded first). A run
+/// rounded to 16-bit pairs at load (the set's `pack_weights`, batch norm folded first), K taken
+/// as (pair of input channels, kernel tap): each pair holds channels 2c and 2c + 1 at one tap (an
+/// odd channel count's last pair padded with +0). A run rounds its input to such pairs once, then
 /// takes the output a chunk of positions at a time (a small plane is one chunk; with a window
-/// larger than 1x1, a chunk is whole output rows): the threads write the chunk's column matrix
-/// (im2col, skipped for 1x1 stride-1 unpadded layers, which read the input), pack it to 16-bit
-/// pairs, then multiply it by their share of the filters (`ReducedKernels`), float32 sums. The
-/// whole column matrix never exists (YOLOv3's 3x3/2 32 -> 64 at 416 would write 50 MB and read
-/// it back), and each thread streams only its share of the weights per chunk. Bias and
-/// activation follow in float32.
+/// larger than 1x1, a chunk is whole output rows): the threads copy the chunk's column matrix out
+/// of the paired input (im2col over 32-bit words: the rounding is not repeated for each of the
+/// window's taps), then multiply it by their share of the filters (`ReducedKernels`), float32
+/// sums. A 1x1 stride-1 unpadded layer packs each chunk straight from its input. The whole column
+/// matrix never exists (YOLOv3's 3x3/2 32 -> 64 at 416 would write 25 MB and read it back), and
+/// each thread streams only its share of the weights per chunk. Bias and activation follow in
+/// float32.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
 package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod, RunsReducedKernels {
@@ -58,8 +64,10 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
         kernels = candidate.reducedKernels ?? .portable
     }
 
-    /// K pairs: the GEMM's K halved, rounded up (an odd K is padded with zero).
-    private var pairs: Int { (shapes.kernelArea + 1) / 2 }
+    /// Pairs of input channels (the last padded with +0 when the count is odd).
+    private var channelPairs: Int { (shapes.input.channels + 1) / 2 }
+    /// K pairs: a pair of channels at each of the window's taps.
+    private var pairs: Int { channelPairs * shapes.conv.size * shapes.conv.size }
     private var plane: Int { shapes.output.planeSize }
 
     /// Words of packed pairs a chunk holds per K block (256 pairs, the x86-64 kernels' block):
@@ -76,13 +84,14 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
         let width = shapes.output.width
         return max(1, positions / width) * width
     }
-    /// Floats of one chunk's column matrix (none for a layer that reads its input as it is).
-    private var columnCount: Int { shapes.isPointwise ? 0 : saturatingProduct(shapes.kernelArea, chunk) }
+    /// Words of the input rounded to channel pairs (none for a layer that packs its input as it
+    /// reads it).
+    private var pairedInputCount: Int { shapes.isPointwise ? 0 : saturatingProduct(channelPairs, shapes.input.planeSize) }
 
-    /// One chunk's column matrix and its 16-bit pairs (a 32-bit word, the size of a float, per
-    /// pair and position).
+    /// The paired input and one chunk's column matrix of pairs (a 32-bit word, the size of a
+    /// float, per pair and position).
     package var workspaceCount: Int {
-        let (total, overflow) = columnCount.addingReportingOverflow(saturatingProduct(pairs, chunk))
+        let (total, overflow) = pairedInputCount.addingReportingOverflow(saturatingProduct(pairs, chunk))
         return overflow ? .max : total
     }
     package var scratchCount: Int { 0 }
@@ -91,35 +100,63 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
 
     package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
         let (weights, biases) = try source.folded()
-        let filters = shapes.conv.filters, depth = shapes.kernelArea
+        let filters = shapes.conv.filters, channels = shapes.input.channels, area = shapes.conv.size * shapes.conv.size
+        // K reordered to (channel pair, tap, channel of the pair): rows of 2 x pairs floats.
+        let depth = 2 * pairs
+        var ordered = [Float](repeating: 0, count: filters * depth)
+        for filter in 0..<filters {
+            for channel in 0..<channels {
+                for tap in 0..<area {
+                    ordered[filter * depth + ((channel / 2) * area + tap) * 2 + channel % 2] =
+                        weights[(filter * channels + channel) * area + tap]
+                }
+            }
+        }
         var packed = [Float](repeating: 0, count: filters * pairs)
         let packWeights = kernels.functions.pointee.pack_weights
-        weights.withUnsafeBufferPointer { weights in
+        ordered.withUnsafeBufferPointer { ordered in
             packed.withUnsafeMutableBytes { words in
-                packWeights(weights.baseAddress!, filters, depth, words.baseAddress!.assumingMemoryBound(to: UInt32.self))
+                packWeights(ordered.baseAddress!, filters, depth, words.baseAddress!.assumingMemoryBound(to: UInt32.self))
             }
         }
         return (packed, biases)
     }
 
     package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
-        let conv = shapes.conv, depth = shapes.kernelArea, plane = plane, pairs = pairs, filters = conv.filters
-        let functions = kernels.functions.pointee, chunk = chunk
+        let conv = shapes.conv, input = shapes.input, output = shapes.output
+        let plane = plane, pairs = pairs, filters = conv.filters, chunk = chunk
+        let functions = kernels.functions.pointee
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
-        let packed = UnsafeMutableRawPointer(buffers.workspace + columnCount).assumingMemoryBound(to: UInt32.self)
+        let paired = buffers.workspace, columns = buffers.workspace + pairedInputCount
+        let packed = UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self)
+        if !shapes.isPointwise {
+            let channels = input.channels, inputPlane = input.planeSize, source = buffers.input
+            buffers.split(channelPairs) { range, _ in
+                let firstChannel = 2 * range.lowerBound, rows = min(2 * range.upperBound, channels) - firstChannel
+                functions.pack(source + firstChannel * inputPlane, rows, inputPlane, inputPlane,
+                               UnsafeMutableRawPointer(paired + range.lowerBound * inputPlane)
+                                   .assumingMemoryBound(to: UInt32.self))
+            }
+        }
         for first in stride(from: 0, to: plane, by: chunk) {
             let count = min(chunk, plane - first)
-            let columns: UnsafePointer<Float>, rowLength: Int
             if shapes.isPointwise {
-                (columns, rowLength) = (buffers.input + first, plane)
+                let source = buffers.input + first
+                buffers.split(pairs) { range, _ in
+                    let firstRow = 2 * range.lowerBound, rows = min(2 * range.upperBound, input.channels) - firstRow
+                    functions.pack(source + firstRow * plane, rows, plane, count, packed + range.lowerBound * count)
+                }
             } else {
-                let width = shapes.output.width
-                buffers.writeColumns(shapes, group: 0, rows: first / width..<(first + count) / width)
-                (columns, rowLength) = (UnsafePointer(buffers.workspace), count)
-            }
-            buffers.split(pairs) { range, _ in
-                let firstRow = 2 * range.lowerBound, rows = min(2 * range.upperBound, depth) - firstRow
-                functions.pack(columns + firstRow * rowLength, rows, rowLength, count, packed + range.lowerBound * count)
+                // The pairs are copied as 32-bit words: im2col moves floats without arithmetic.
+                let rows = first / output.width..<(first + count) / output.width, taps = conv.size * conv.size
+                let vectorKernels = buffers.kernels, pairedInput = UnsafePointer(paired)
+                buffers.split(channelPairs) { range, _ in
+                    vectorKernels.im2col(pairedInput + range.lowerBound * input.planeSize, channels: range.count,
+                                         height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
+                                         strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
+                                         outHeight: output.height, outWidth: output.width, rows: rows,
+                                         into: columns + range.lowerBound * taps * count)
+                }
             }
             buffers.split((filters + 7) / 8) { blocks, _ in
                 let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
