@@ -1,6 +1,7 @@
 extension ConvolutionAlgorithm {
-    /// bfloat16 products summed in float32 (`Arithmetic.bfloat16`): im2col where the window is
-    /// larger than 1x1, then the reduced-precision GEMM.
+    /// bfloat16 products summed in float32 (`Arithmetic.bfloat16`): the input rounded to pairs of
+    /// channels, im2col over the pairs where the window is larger than 1x1, then the
+    /// reduced-precision GEMM.
     public static let bfloat16GEMM = ConvolutionAlgorithm("bf16 gemm", arithmetic: .bfloat16)
 }
 

@@ -1,6 +1,7 @@
 extension ConvolutionAlgorithm {
-    /// IEEE half-precision products summed in float32 (`Arithmetic.float16`): im2col where the
-    /// window is larger than 1x1, then the reduced-precision GEMM.
+    /// IEEE half-precision products summed in float32 (`Arithmetic.float16`): the input rounded
+    /// to pairs of channels, im2col over the pairs where the window is larger than 1x1, then the
+    /// reduced-precision GEMM.
     public static let float16GEMM = ConvolutionAlgorithm("fp16 gemm", arithmetic: .float16)
 }
 
