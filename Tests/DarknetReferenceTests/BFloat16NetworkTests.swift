@@ -24,8 +24,13 @@ final class BFloat16NetworkTests: XCTestCase {
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .bfloat16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
         }
+        // float32's sliding window (layer 2, 208x208 16 -> 32) loses to bfloat16 once the input is paired.
+        let slidingWindow = zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst()
+            .filter { $0.1.algorithm == .slidingWindow }.map(\.0)
+        XCTAssertFalse(slidingWindow.isEmpty, "float32 takes its sliding window after the input's convolution")
+        XCTAssertTrue(slidingWindow.allSatisfy { $0.arithmetic == .bfloat16 }, "\(slidingWindow.map(\.index))")
         let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }
-        XCTAssertGreaterThanOrEqual(reduced.count, 6, "the 1x1 and 13x13 convolutions")
+        XCTAssertGreaterThanOrEqual(reduced.count, 7, "the 1x1, the 13x13 and the sliding window's convolutions")
         XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .bfloat16GEMM && $0.reducedKernels == .avx512 })
         let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512VNNI: true)))
         XCTAssertTrue(without.layers.filter { $0.algorithm != nil }.allSatisfy { $0.arithmetic == .float32 })

@@ -42,6 +42,13 @@ final class Float16NetworkTests: XCTestCase {
             lines.append("\(layer.index) \(layer.arithmetic)")
         }
         print("Float16NetworkTests: YOLOv3-tiny in float16 on \(fhm): " + lines.joined(separator: ", "))
+        // float16's products come at float32's rate: float32's sliding window keeps its layers.
+        let slidingWindow = zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst()
+            .filter { $0.1.algorithm == .slidingWindow }.map(\.0)
+        XCTAssertFalse(slidingWindow.isEmpty, "float32 takes its sliding window after the input's convolution")
+        XCTAssertTrue(slidingWindow.allSatisfy {
+            $0.arithmetic == .float32 && $0.arithmeticReason == "float16 precision, but float32's Winograd or sliding window is faster here"
+        }, "\(slidingWindow.map { "\($0.index): \($0.arithmetic)" })")
         let reduced = convolutions.filter { $0.arithmetic == .float16 }
         XCTAssertGreaterThanOrEqual(reduced.count, 6, "the 1x1 and 13x13 convolutions")
         XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .float16GEMM && $0.reducedKernels == .fhm })
