@@ -60,6 +60,7 @@ package enum ArithmeticChoice {
     /// convolutions.
     static func reducedRules(_ arithmetic: Arithmetic, _ name: String, input: String) -> [Rule] {
         let asks: @Sendable (Candidate) -> Bool = { $0.precision.reducedArithmetic == arithmetic }
+        let fasterFloat = ReducedConvolutionShapes.fasterFloatAlgorithms(than: arithmetic)
         return [
             Rule(arithmetic: .float32, reason: "\(name) precision, but the CPU has no \(name) products") {
                 asks($0) && $0.reducedKernels == nil
@@ -75,7 +76,7 @@ package enum ArithmeticChoice {
             // Winograd (Zen 5). The sliding window reads few channels without an im2col, which beats
             // float16's FMLAL (4 lanes per instruction, float32's FMLA rate; not measured on arm64) but
             // not bfloat16 since its input is paired once (208x208 16 -> 32: 2.3 ms against 4.5, Zen 4).
-            Rule(arithmetic: .float32, reason: "\(name) precision, but float32's \(slowerIn(arithmetic)) is faster here") {
+            Rule(arithmetic: .float32, reason: "\(name) precision, but float32's \(fasterFloat) is faster here") {
                 guard asks($0), let floatAlgorithm = $0.floatAlgorithm else { return false }
                 return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes, in: arithmetic)
             },
@@ -86,11 +87,6 @@ package enum ArithmeticChoice {
                 asks($0)
             },
         ]
-    }
-
-    /// The float32 algorithms the 16-bit GEMM in `arithmetic` loses to, for a rule's reason.
-    private static func slowerIn(_ arithmetic: Arithmetic) -> String {
-        arithmetic == .float16 ? "Winograd or sliding window" : "Winograd"
     }
 
     /// The first rule that applies to `candidate`.

@@ -22,6 +22,11 @@ package enum ReducedConvolutionShapes {
             || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
     }
 
+    /// The float32 algorithms `floatIsFaster` lets win against `arithmetic`, named for a rule's reason.
+    static func fasterFloatAlgorithms(than arithmetic: Arithmetic) -> String {
+        arithmetic == .float16 ? "Winograd or sliding window" : "Winograd"
+    }
+
     /// Whether the 16-bit GEMM computes a convolution of these shapes (one group).
     static func takes(_ shapes: ConvolutionShapes) -> Bool { shapes.conv.groups == 1 }
 }
@@ -66,8 +71,10 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
 
     /// Pairs of input channels (the last padded with +0 when the count is odd).
     private var channelPairs: Int { (shapes.input.channels + 1) / 2 }
+    /// The window's taps (size x size).
+    private var taps: Int { shapes.conv.size * shapes.conv.size }
     /// K pairs: a pair of channels at each of the window's taps.
-    private var pairs: Int { channelPairs * shapes.conv.size * shapes.conv.size }
+    private var pairs: Int { channelPairs * taps }
     private var plane: Int { shapes.output.planeSize }
 
     /// Words of packed pairs a chunk holds per K block (256 pairs, the x86-64 kernels' block):
@@ -100,7 +107,7 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
 
     package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
         let (weights, biases) = try source.folded()
-        let filters = shapes.conv.filters, channels = shapes.input.channels, area = shapes.conv.size * shapes.conv.size
+        let filters = shapes.conv.filters, channels = shapes.input.channels, area = taps
         // K reordered to (channel pair, tap, channel of the pair): rows of 2 x pairs floats.
         let depth = 2 * pairs
         var ordered = [Float](repeating: 0, count: filters * depth)
@@ -129,34 +136,23 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
         let paired = buffers.workspace, columns = buffers.workspace + pairedInputCount
         let packed = UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self)
+        // With a window, the input is paired once and each chunk's columns are im2col'ed from the
+        // pairs as 32-bit words (im2col moves floats without arithmetic): the same im2col over a
+        // tensor of `channelPairs` channels.
+        var pairedBuffers = buffers
+        (pairedBuffers.input, pairedBuffers.workspace) = (UnsafePointer(paired), columns)
+        let pairedShapes = ConvolutionShapes(
+            conv: conv, input: TensorShape(channels: channelPairs, height: input.height, width: input.width), output: output)
         if !shapes.isPointwise {
-            let channels = input.channels, inputPlane = input.planeSize, source = buffers.input
-            buffers.split(channelPairs) { range, _ in
-                let firstChannel = 2 * range.lowerBound, rows = min(2 * range.upperBound, channels) - firstChannel
-                functions.pack(source + firstChannel * inputPlane, rows, inputPlane, inputPlane,
-                               UnsafeMutableRawPointer(paired + range.lowerBound * inputPlane)
-                                   .assumingMemoryBound(to: UInt32.self))
-            }
+            packChannelPairs(buffers.input, rowLength: input.planeSize, columns: input.planeSize,
+                             into: UnsafeMutableRawPointer(paired).assumingMemoryBound(to: UInt32.self), buffers.split)
         }
         for first in stride(from: 0, to: plane, by: chunk) {
             let count = min(chunk, plane - first)
             if shapes.isPointwise {
-                let source = buffers.input + first
-                buffers.split(pairs) { range, _ in
-                    let firstRow = 2 * range.lowerBound, rows = min(2 * range.upperBound, input.channels) - firstRow
-                    functions.pack(source + firstRow * plane, rows, plane, count, packed + range.lowerBound * count)
-                }
+                packChannelPairs(buffers.input + first, rowLength: plane, columns: count, into: packed, buffers.split)
             } else {
-                // The pairs are copied as 32-bit words: im2col moves floats without arithmetic.
-                let rows = first / output.width..<(first + count) / output.width, taps = conv.size * conv.size
-                let vectorKernels = buffers.kernels, pairedInput = UnsafePointer(paired)
-                buffers.split(channelPairs) { range, _ in
-                    vectorKernels.im2col(pairedInput + range.lowerBound * input.planeSize, channels: range.count,
-                                         height: input.height, width: input.width, size: conv.size, strideX: conv.strideX,
-                                         strideY: conv.strideY, dilation: conv.dilation, padding: conv.padding,
-                                         outHeight: output.height, outWidth: output.width, rows: rows,
-                                         into: columns + range.lowerBound * taps * count)
-                }
+                pairedBuffers.writeColumns(pairedShapes, group: 0, rows: first / output.width..<(first + count) / output.width)
             }
             buffers.split((filters + 7) / 8) { blocks, _ in
                 let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
@@ -165,6 +161,18 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
             }
         }
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
+    }
+
+    /// Packs `columns` positions of every input channel (channel c's row at `source + c *
+    /// rowLength`) into `channelPairs` rows of `columns` 16-bit pairs at `pairs`, split over the
+    /// threads by pairs.
+    private func packChannelPairs(_ source: UnsafePointer<Float>, rowLength: Int, columns: Int,
+                                  into pairs: UnsafeMutablePointer<UInt32>, _ split: ThreadSplit) {
+        let pack = kernels.functions.pointee.pack, channels = shapes.input.channels
+        split(channelPairs) { range, _ in
+            let firstChannel = 2 * range.lowerBound, rows = min(2 * range.upperBound, channels) - firstChannel
+            pack(source + firstChannel * rowLength, rows, rowLength, columns, pairs + range.lowerBound * columns)
+        }
     }
 }
 
