@@ -13,7 +13,7 @@ final class ServeCommandTests: XCTestCase {
             let monitor = try LoopbackConnection(port: port)
             let connections = try (0..<3).map { _ in try LoopbackConnection(port: port) }
             for connection in connections { try connection.send(request) }
-            _ = try poll("/metrics", on: monitor, until: "the three requests are in") { reply in
+            _ = try poll("/metrics", on: monitor, port: port, until: "the three requests are in") { reply in
                 let metrics = try parsePrometheus(reply.text)
                 // Open ones, less this /metrics request, and those already answered.
                 let answered = metrics[#"swiftdarknet_requests_total{endpoint="detection",code="200"}"#] ?? 0
@@ -77,7 +77,7 @@ final class ServeCommandTests: XCTestCase {
             // A request still uploading at SIGTERM holds the drain open until the test finishes it.
             let (uploading, rest) = try halfSentUpload(port: port, keptAlive: keptAlive)
             serve.signal(SIGTERM)
-            let draining = try poll("/health", on: keptAlive, until: "/health reports the drain") { $0.status != 200 }
+            let draining = try poll("/health", on: keptAlive, port: port, until: "/health reports the drain") { $0.status != 200 }
             XCTAssertEqual(draining.status, 503)
             XCTAssertEqual(try draining.json()["status"] as? String, "draining")
             XCTAssertEqual(draining.headers["connection"], "close")
@@ -141,7 +141,7 @@ final class ServeCommandTests: XCTestCase {
         let half = request.count / 2
         let uploading = try LoopbackConnection(port: port)
         try uploading.send(Array(request[..<half]))
-        _ = try poll("/metrics", on: keptAlive, until: "the upload is a request in progress") {
+        _ = try poll("/metrics", on: keptAlive, port: port, until: "the upload is a request in progress") {
             // The /metrics request itself is the other one open.
             try parsePrometheus($0.text)["swiftdarknet_open_requests"] == 2
         }
@@ -149,14 +149,18 @@ final class ServeCommandTests: XCTestCase {
     }
 
     /// GETs `path` on `connection` every millisecond until `condition` holds for the reply, and
-    /// returns that reply; throws naming `what` after 30 s.
-    private func poll(_ path: String, on connection: LoopbackConnection, until what: String,
+    /// returns that reply; throws naming `what` after 30 s. Where a reply says `Connection: close`
+    /// the next GET goes on a new connection to `port`, as a client's would: a reply begun just
+    /// before SIGTERM is still a 200, but sent once the drain has begun it closes its connection.
+    private func poll(_ path: String, on connection: LoopbackConnection, port: Int, until what: String,
                       _ condition: (HTTPReply) throws -> Bool) throws -> HTTPReply {
         let deadline = Date() + 30
+        var connection = connection
         while Date() < deadline {
             try connection.send(httpRequest("GET", path))
             let reply = try connection.response()
             if try condition(reply) { return reply }
+            if reply.headers["connection"] == "close" { connection = try LoopbackConnection(port: port) }
             usleep(1_000)
         }
         throw ServeFixtures.Failure(description: "waited 30 s for \(what)")
