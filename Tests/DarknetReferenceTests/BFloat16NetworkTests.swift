@@ -17,7 +17,7 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertEqual(convolutions[0].arithmetic, .float32, "the input's convolution reads pixels")
         XCTAssertEqual(convolutions[0].algorithm, .slidingWindow)
         let float = try NetworkPlan(spec: spec, options: PlanOptions(cpu: .x86_64(avx512BF16: true)))
-        for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
+        for (layer, floatLayer) in withBF16.convolutionsAfterTheInput(beside: float) {
             let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, ConvolutionShapes(
                 conv: { if case .convolutional(let c) = floatLayer.spec.kind { c } else { fatalError() } }(),
                 input: floatLayer.inputShape, output: floatLayer.outputShape), in: .bfloat16)
@@ -25,8 +25,7 @@ final class BFloat16NetworkTests: XCTestCase {
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
         }
         // float32's sliding window (layer 2, 208x208 16 -> 32) loses to bfloat16 once the input is paired.
-        let slidingWindow = zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst()
-            .filter { $0.1.algorithm == .slidingWindow }.map(\.0)
+        let slidingWindow = withBF16.slidingWindowLayers(beside: float)
         XCTAssertFalse(slidingWindow.isEmpty, "float32 takes its sliding window after the input's convolution")
         XCTAssertTrue(slidingWindow.allSatisfy { $0.arithmetic == .bfloat16 }, "\(slidingWindow.map(\.index))")
         let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }

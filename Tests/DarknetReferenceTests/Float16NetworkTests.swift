@@ -33,7 +33,7 @@ final class Float16NetworkTests: XCTestCase {
                        "float16 precision keeps the network input's convolution in float32 (as bfloat16 does; not measured in float16)")
         let float = try NetworkPlan(spec: spec, options: PlanOptions(cpu: fhm))
         var lines: [String] = []
-        for (layer, floatLayer) in zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst() {
+        for (layer, floatLayer) in withFHM.convolutionsAfterTheInput(beside: float) {
             guard case .convolutional(let conv) = floatLayer.spec.kind else { return XCTFail("layer \(layer.index)") }
             let shapes = ConvolutionShapes(conv: conv, input: floatLayer.inputShape, output: floatLayer.outputShape)
             let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, shapes, in: .float16)
@@ -43,8 +43,7 @@ final class Float16NetworkTests: XCTestCase {
         }
         print("Float16NetworkTests: YOLOv3-tiny in float16 on \(fhm): " + lines.joined(separator: ", "))
         // float16's products come at float32's rate: float32's sliding window keeps its layers.
-        let slidingWindow = zip(convolutions, float.layers.filter { $0.algorithm != nil }).dropFirst()
-            .filter { $0.1.algorithm == .slidingWindow }.map(\.0)
+        let slidingWindow = withFHM.slidingWindowLayers(beside: float)
         XCTAssertFalse(slidingWindow.isEmpty, "float32 takes its sliding window after the input's convolution")
         XCTAssertTrue(slidingWindow.allSatisfy {
             $0.arithmetic == .float32 && $0.arithmeticReason == "float16 precision, but float32's Winograd or sliding window is faster here"

@@ -107,15 +107,15 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
 
     package func layOut(_ source: inout ConvolutionWeightSource) throws(WeightsError) -> (weights: [Float], biases: [Float]) {
         let (weights, biases) = try source.folded()
-        let filters = shapes.conv.filters, channels = shapes.input.channels, area = taps
+        let filters = shapes.conv.filters, channels = shapes.input.channels, taps = taps
         // K reordered to (channel pair, tap, channel of the pair): rows of 2 x pairs floats.
         let depth = 2 * pairs
         var ordered = [Float](repeating: 0, count: filters * depth)
         for filter in 0..<filters {
             for channel in 0..<channels {
-                for tap in 0..<area {
-                    ordered[filter * depth + ((channel / 2) * area + tap) * 2 + channel % 2] =
-                        weights[(filter * channels + channel) * area + tap]
+                for tap in 0..<taps {
+                    ordered[filter * depth + ((channel / 2) * taps + tap) * 2 + channel % 2] =
+                        weights[(filter * channels + channel) * taps + tap]
                 }
             }
         }
@@ -130,30 +130,18 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
     }
 
     package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
-        let conv = shapes.conv, input = shapes.input, output = shapes.output
+        let conv = shapes.conv, input = shapes.input
         let plane = plane, pairs = pairs, filters = conv.filters, chunk = chunk
         let functions = kernels.functions.pointee
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
-        let paired = buffers.workspace, columns = buffers.workspace + pairedInputCount
-        let packed = UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self)
-        // With a window, the input is paired once and each chunk's columns are im2col'ed from the
-        // pairs as 32-bit words (im2col moves floats without arithmetic): the same im2col over a
-        // tensor of `channelPairs` channels.
-        var pairedBuffers = buffers
-        (pairedBuffers.input, pairedBuffers.workspace) = (UnsafePointer(paired), columns)
-        let pairedShapes = ConvolutionShapes(
-            conv: conv, input: TensorShape(channels: channelPairs, height: input.height, width: input.width), output: output)
+        let packed = UnsafeMutableRawPointer(buffers.workspace + pairedInputCount).assumingMemoryBound(to: UInt32.self)
         if !shapes.isPointwise {
             packChannelPairs(buffers.input, rowLength: input.planeSize, columns: input.planeSize,
-                             into: UnsafeMutableRawPointer(paired).assumingMemoryBound(to: UInt32.self), buffers.split)
+                             into: UnsafeMutableRawPointer(buffers.workspace).assumingMemoryBound(to: UInt32.self), buffers.split)
         }
         for first in stride(from: 0, to: plane, by: chunk) {
             let count = min(chunk, plane - first)
-            if shapes.isPointwise {
-                packChannelPairs(buffers.input + first, rowLength: plane, columns: count, into: packed, buffers.split)
-            } else {
-                pairedBuffers.writeColumns(pairedShapes, group: 0, rows: first / output.width..<(first + count) / output.width)
-            }
+            writeColumns(first..<first + count, buffers)
             buffers.split((filters + 7) / 8) { blocks, _ in
                 let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
                 functions.gemm(packedWeights + firstFilter * pairs, rows, pairs, packed, count,
@@ -161,6 +149,25 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
             }
         }
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
+    }
+
+    /// Writes the column matrix of the output `positions` (a chunk) after the paired input in the
+    /// workspace: `pairs` rows of 16-bit pairs. A 1x1 layer packs them from its input; with a
+    /// window they are im2col'ed from the paired input as 32-bit words (im2col moves floats
+    /// without arithmetic): the same im2col over a tensor of `channelPairs` channels.
+    private func writeColumns(_ positions: Range<Int>, _ buffers: ConvolutionBuffers) {
+        let columns = buffers.workspace + pairedInputCount
+        guard !shapes.isPointwise else {
+            packChannelPairs(buffers.input + positions.lowerBound, rowLength: plane, columns: positions.count,
+                             into: UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self), buffers.split)
+            return
+        }
+        let input = shapes.input, width = shapes.output.width
+        var paired = buffers
+        (paired.input, paired.workspace) = (UnsafePointer(buffers.workspace), columns)
+        let pairedShapes = ConvolutionShapes(
+            conv: shapes.conv, input: TensorShape(channels: channelPairs, height: input.height, width: input.width), output: shapes.output)
+        paired.writeColumns(pairedShapes, group: 0, rows: positions.lowerBound / width..<positions.upperBound / width)
     }
 
     /// Packs `columns` positions of every input channel (channel c's row at `source + c *
