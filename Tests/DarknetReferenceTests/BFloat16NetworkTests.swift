@@ -30,7 +30,10 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertTrue(slidingWindow.allSatisfy { $0.arithmetic == .bfloat16 }, "\(slidingWindow.map(\.index))")
         let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }
         XCTAssertGreaterThanOrEqual(reduced.count, 7, "the 1x1, the 13x13 and the sliding window's convolutions")
-        XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .bfloat16GEMM && $0.reducedKernels == .avx512 })
+        XCTAssertTrue(reduced.allSatisfy { $0.reducedKernels == .avx512 })
+        XCTAssertEqual(reduced.filter { $0.algorithm != .bfloat16GEMM }.map(\.index), Self.thirteenBy13,
+                       "F(2x2, 3x3) for the 13x13 3x3 layers, the GEMM for the others")
+        XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .bfloat16GEMM || $0.algorithm == .bfloat16WinogradF23 })
         let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512VNNI: true)))
         XCTAssertTrue(without.layers.filter { $0.algorithm != nil }.allSatisfy { $0.arithmetic == .float32 })
         XCTAssertTrue(without.layers.contains { $0.arithmeticReason == "bfloat16 precision, but the CPU has no bfloat16 products" })
@@ -42,8 +45,12 @@ final class BFloat16NetworkTests: XCTestCase {
         let arm = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .arm64(dotProduct: true, bf16: true)))
         let armReduced = arm.layers.filter { $0.arithmetic == .bfloat16 }
         XCTAssertGreaterThanOrEqual(armReduced.count, 6, "arm64 with BF16")
-        XCTAssertTrue(armReduced.allSatisfy { $0.algorithm == .bfloat16GEMM && $0.reducedKernels == .bfdot })
+        XCTAssertTrue(armReduced.allSatisfy { $0.reducedKernels == .bfdot })
+        XCTAssertEqual(armReduced.filter { $0.algorithm == .bfloat16WinogradF23 }.map(\.index), Self.thirteenBy13)
     }
+
+    /// YOLOv3-tiny's 3x3 layers over 13x13 outputs.
+    static let thirteenBy13 = [10, 12, 14]
 
     /// The portable set the CPU's SIMD set emulates (VDPBF16PS's or BFDOT's arithmetic in C) and
     /// that SIMD set give every layer the same bits, on one thread and on two.

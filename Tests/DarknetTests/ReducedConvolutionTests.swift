@@ -15,34 +15,6 @@ final class ReducedConvolutionTests: XCTestCase {
         (16, 100, 120, 8, 3, 2), (64, 4, 600, 8, 3, 1),
     ]
 
-    private struct NotAConvolution: Error {}
-
-    private struct Layer {
-        let shapes: ConvolutionShapes
-        let weights: [Float], biases: [Float], x: [Float]
-        var depth: Int { shapes.kernelArea }
-    }
-
-    private static func layer(_ shape: (channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int),
-                              seed: UInt64) throws -> Layer {
-        let text = "[net]\nwidth=\(shape.width)\nheight=\(shape.height)\nchannels=\(shape.channels)\n"
-            + "[convolutional]\nfilters=\(shape.filters)\nsize=\(shape.size)\nstride=\(shape.stride)\npad=1\nactivation=linear\n"
-        let plan = try NetworkPlan(spec: try NetworkSpec.parse(text: text, file: "bf16.cfg"))
-        guard case .convolutional(let conv) = plan.layers[0].spec.kind else { throw NotAConvolution() }
-        let shapes = ConvolutionShapes(conv: conv, input: plan.layers[0].inputShape, output: plan.layers[0].outputShape)
-        var generator = SplitMix64(seed: seed)
-        let weights = (0..<shape.filters * shapes.kernelArea).map { _ in generator.nextFloat(in: -1...1) }
-        let biases = (0..<shape.filters).map { _ in generator.nextFloat(in: -1...1) }
-        let x = (0..<shapes.input.count).map { _ in generator.nextFloat(in: -2...2) }
-        return Layer(shapes: shapes, weights: weights, biases: biases, x: x)
-    }
-
-    private static func run(_ method: any ConvolutionMethod, _ layer: Layer, weights: [Float]? = nil, biases: [Float]? = nil,
-                            input: [Float]? = nil, split: ThreadSplit) -> [Float] {
-        runConvolution(method, weights: weights ?? layer.weights, biases: biases ?? layer.biases, input: input ?? layer.x,
-                       outputCount: layer.shapes.output.count, split: split, kernels: .portable)
-    }
-
     /// Each output within 2^-7 of the sum of its products' magnitudes from float32's (each
     /// operand rounded to 8 significant bits, or 11, moves a product by under 2^-8 of it); every
     /// set this CPU runs gives its portable set's bits, on 1, 2 and 3 threads (the last in the
@@ -51,19 +23,20 @@ final class ReducedConvolutionTests: XCTestCase {
         let running = ReducedKernels.allCases.filter(\.isPortable)
             + ReducedKernels.runningSIMDSets(nil, test: "ReducedConvolutionTests")
         for (n, shape) in Self.shapes.enumerated() {
-            let layer = try Self.layer(shape, seed: UInt64(n + 1))
+            let layer = try RandomConvolutionLayer(channels: shape.channels, height: shape.height, width: shape.width,
+                                                   filters: shape.filters, size: shape.size, stride: shape.stride, seed: UInt64(n + 1))
             let float = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable, strategy: .im2colOnly)
             let one = ThreadSplit(threads: 1)
-            let reference = Self.run(Im2colConvolution(float), layer, split: one)
-            let magnitudes = Self.run(Im2colConvolution(float), layer, weights: layer.weights.map(abs),
-                                      biases: [Float](repeating: 0, count: layer.biases.count), input: layer.x.map(abs), split: one)
+            let reference = layer.float32Output
+            let magnitudes = layer.run(Im2colConvolution(float), weights: layer.weights.map(abs),
+                                       biases: [Float](repeating: 0, count: layer.biases.count), input: layer.x.map(abs), split: one)
             func method(_ kernels: ReducedKernels) -> any ConvolutionMethod {
                 let candidate = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable,
                                                      arithmetic: kernels.arithmetic, reducedKernels: kernels)
                 return kernels.arithmetic == .float16 ? Float16Convolution(candidate) : BFloat16Convolution(candidate)
             }
             for portable in running where portable.isPortable {
-                let bits = Self.run(method(portable), layer, split: one)
+                let bits = layer.run(method(portable), split: one)
                 for index in reference.indices where abs(bits[index] - reference[index]) > magnitudes[index] / 128 + 1e-5 {
                     XCTFail("\(shape) \(portable): output \(index) is \(bits[index]), float32 \(reference[index]), "
                             + "products' magnitude \(magnitudes[index])")
@@ -71,7 +44,7 @@ final class ReducedConvolutionTests: XCTestCase {
                 }
                 for kernels in running where kernels.reference == portable {
                     for split in [one, ThreadSplit(threads: 2), ThreadSplit(threads: 3, finestPieces: true)] {
-                        XCTAssertEqual(Self.run(method(kernels), layer, split: split), bits, "\(shape) \(kernels), \(split.threads) threads")
+                        XCTAssertEqual(layer.run(method(kernels), split: split), bits, "\(shape) \(kernels), \(split.threads) threads")
                     }
                 }
             }

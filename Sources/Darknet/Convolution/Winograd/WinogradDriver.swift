@@ -47,17 +47,12 @@ package struct WinogradDriver: Sendable, Equatable {
 
     /// Computes the layer from `weights` in this driver's layout.
     func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
-        let height = shapes.output.height, width = shapes.output.width, inputShape = shapes.input
         let (rows, columns) = tileCounts
         let tiles = rows * columns, elements = elements, channels = channels, filters = filters
-        let functions = buffers.kernels.functions, scratch = buffers.scratch, stride = buffers.scratchStride
+        let functions = buffers.kernels.functions
         let transformed = buffers.workspace, products = buffers.workspace + elements * channels * tiles
-        let input = buffers.input, output = buffers.output, tile = tile, mode = self.products
-        buffers.split(channels) { range, worker in
-            functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, 0, rows, columns,
-                                             tile.rawValue, transformed, scratch + worker * stride, range.lowerBound,
-                                             range.count)
-        }
+        let mode = self.products
+        transformInput(buffers, into: transformed)
         buffers.split(elements) { range, _ in
             switch mode {
             case .tileMajor:
@@ -72,6 +67,29 @@ package struct WinogradDriver: Sendable, Equatable {
                 }
             }
         }
+        transformOutput(products, biases: biases, buffers)
+    }
+
+    /// The input transform of the whole layer into `transformed`, `[elements][channels][tiles]`,
+    /// split over the threads by channels.
+    func transformInput(_ buffers: ConvolutionBuffers, into transformed: UnsafeMutablePointer<Float>) {
+        let inputShape = shapes.input, (rows, columns) = tileCounts, channels = channels, tile = tile
+        let functions = buffers.kernels.functions, scratch = buffers.scratch, stride = buffers.scratchStride
+        let input = buffers.input
+        buffers.split(channels) { range, worker in
+            functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, 0, rows, columns,
+                                             tile.rawValue, transformed, scratch + worker * stride, range.lowerBound,
+                                             range.count)
+        }
+    }
+
+    /// The output transform of the element-wise `products` in this driver's layout into the
+    /// output, with bias and activation, split over the threads by whole vectors of filters.
+    func transformOutput(_ products: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let height = shapes.output.height, width = shapes.output.width, (rows, columns) = tileCounts
+        let filters = filters, tile = tile, mode = self.products
+        let functions = buffers.kernels.functions, scratch = buffers.scratch, stride = buffers.scratchStride
+        let output = buffers.output
         let activation = shapes.conv.activation
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
         let kernels = buffers.kernels, plane = shapes.output.planeSize
