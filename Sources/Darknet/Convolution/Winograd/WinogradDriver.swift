@@ -3,7 +3,8 @@
 /// channels), the element-wise products (split by element) and the output transform with bias
 /// and activation (split by filter). The algorithms differ in the tile (F(4x4, 3x3) or F(2x2,
 /// 3x3)), the products' form (36 BLAS GEMMs, or the register-blocked tile-major kernel that reads
-/// each transformed weight once) and hence the weights' layout.
+/// each transformed weight once) and hence the weights' layout. bfloat16's F(2x2, 3x3)
+/// (`BFloat16WinogradF23`) runs the two transforms around products of its own.
 package struct WinogradDriver: Sendable, Equatable {
     /// How the element-wise products are computed.
     package enum Products: Sendable, Equatable {
