@@ -14,10 +14,10 @@ extension ConvolutionAlgorithm {
 /// that element's transformed weights (rounded to pairs at load, `[panels][channel pairs][48
 /// filters]`), into the tile-major products the float32 output transform reads. With points 0,
 /// ±1 and infinity the transforms only add, subtract and halve, so rounding the transformed
-/// operands costs about 1.5 times the bfloat16 GEMM's rounding (F(4x4, 3x3)'s constants
-/// multiply it tenfold: Benchmarks/PERFORMANCE.md, "bfloat16"). Tiles take the GEMM's broadcast
-/// rows and filters its vector columns: 13x13 has 49 tiles, which as columns would fill a 48-wide
-/// tile and waste most of a second.
+/// operands stays near the bfloat16 GEMM's rounding, where F(4x4, 3x3)'s larger constants
+/// amplify it (Benchmarks/PERFORMANCE.md, "bfloat16"). Tiles take the GEMM's broadcast rows and
+/// filters its vector columns: 13x13 has 49 tiles, which as columns would fill a 48-wide tile
+/// and waste most of a second.
 ///
 /// Every output is summed in the same order whatever the thread count.
 package struct BFloat16WinogradF23: FloatConvolutionMethod, RunsReducedKernels {
@@ -31,7 +31,7 @@ package struct BFloat16WinogradF23: FloatConvolutionMethod, RunsReducedKernels {
     let shapes: ConvolutionShapes
     /// The kernel set of the products.
     package let kernels: ReducedKernels
-    /// The float32 set of the transforms.
+    /// The float32 set of the weight transform at load (a run's transforms take the session's).
     let vectorKernels: VectorKernels
 
     package init(_ candidate: ConvolutionCandidate) {
@@ -41,8 +41,8 @@ package struct BFloat16WinogradF23: FloatConvolutionMethod, RunsReducedKernels {
     }
 
     /// Filters per panel of weights: one GEMM tile's width, so that the tile streams its panel's
-    /// 256 pairs (one K block) x 48 filters, 48 KiB, from one contiguous run (13x13 512 -> 1024:
-    /// 4.9 ms against 6.5 in panels of 192 filters and 9.0 in one of 1024, one Zen 4 core).
+    /// 256 pairs (one K block) x 48 filters, 48 KiB, from one contiguous run instead of three
+    /// cache lines a panel's row apart per pair (wider panels measured slower: PERFORMANCE.md).
     static let panelWidth = 48
 
     private var driver: WinogradDriver { WinogradDriver(shapes: shapes, tile: .f23, products: .tileMajor) }
