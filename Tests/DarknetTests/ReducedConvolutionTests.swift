@@ -25,10 +25,9 @@ final class ReducedConvolutionTests: XCTestCase {
         for (n, shape) in Self.shapes.enumerated() {
             let layer = try RandomConvolutionLayer(channels: shape.channels, height: shape.height, width: shape.width,
                                                    filters: shape.filters, size: shape.size, stride: shape.stride, seed: UInt64(n + 1))
-            let float = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable, strategy: .im2colOnly)
             let one = ThreadSplit(threads: 1)
             let reference = layer.float32Output
-            let magnitudes = layer.run(Im2colConvolution(float), weights: layer.weights.map(abs),
+            let magnitudes = layer.run(layer.float32Method, weights: layer.weights.map(abs),
                                        biases: [Float](repeating: 0, count: layer.biases.count), input: layer.x.map(abs), split: one)
             func method(_ kernels: ReducedKernels) -> any ConvolutionMethod {
                 let candidate = ConvolutionCandidate(shapes: layer.shapes, cpu: .current, kernels: .portable,

@@ -26,10 +26,7 @@ package enum ConvolutionChoice {
         // 3x3 "same" over outputs float32's Winograd leaves to bfloat16 (ArithmeticChoice): F(2x2,
         // 3x3) does 16 products per 4 outputs where the GEMM does 36 (YOLOv3's 13x13 512 -> 1024:
         // 6.4 ms against 9.0; YOLOv3-tiny's 256 -> 512: 1.24 against 1.95; one Zen 4 core).
-        Rule(BFloat16WinogradF23.self) {
-            $0.fastest && $0.input.channels >= 32
-                && $0.output.planeSize <= ReducedConvolutionShapes.largestPlaneAgainstWinograd
-        },
+        Rule(BFloat16WinogradF23.self) { $0.fastest && $0.input.channels >= 32 },
         Rule(BFloat16Convolution.self) { _ in true },
         Rule(Float16Convolution.self) { _ in true },
         // Integer arithmetic where the precision rules give a layer integer codes.

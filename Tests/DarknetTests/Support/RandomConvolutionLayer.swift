@@ -28,9 +28,11 @@ struct RandomConvolutionLayer {
                        outputCount: shapes.output.count, split: split, kernels: .portable)
     }
 
-    /// float32's reference result (im2col and the GEMM, one thread).
-    var float32Output: [Float] {
-        run(Im2colConvolution(ConvolutionCandidate(shapes: shapes, cpu: .current, kernels: .portable, strategy: .im2colOnly)),
-            split: ThreadSplit(threads: 1))
+    /// float32's reference path: im2col and the GEMM.
+    var float32Method: Im2colConvolution {
+        Im2colConvolution(ConvolutionCandidate(shapes: shapes, cpu: .current, kernels: .portable, strategy: .im2colOnly))
     }
+
+    /// float32's reference result (`float32Method`, one thread).
+    var float32Output: [Float] { run(float32Method, split: ThreadSplit(threads: 1)) }
 }
