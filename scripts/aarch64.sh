@@ -239,8 +239,8 @@ run() {
 #             `max` CPU without SVE (SVE makes qemu several times slower), which has dot products
 #             and I8MM, so the NEON, SDOT and I8MM sets all run (OpenBLAS takes its generic ARMv8
 #             kernels there: max's CPU ID names no real core); and the float16 FMLAL set and the
-#             bfloat16 BFDOT set (max has FP16, FHM and BF16) against their portable sets, as
-#             kernels and as YOLOv3-tiny's layers;
+#             bfloat16 BFDOT and BFMMLA sets (max has FP16, FHM and BF16) against their portable
+#             sets, as kernels, and the planned ones (FMLAL, BFMMLA) as YOLOv3-tiny's layers;
 #   networks  YOLOv3-tiny with its real weights against Darknet's every layer, detection on
 #             Darknet's seven sample images, the zoo's small layer networks, a small int8 network
 #             on the NEON integer set, which a CPU without dot products plans (OpenBLAS's
@@ -307,7 +307,7 @@ left_out=(
     "CPUFeaturesTests/testExtensionsFollowProcCPUInfo: qemu-user (Debian 12's 7.2) shows the host's /proc/cpuinfo, which has no arm64 Features line to compare with"
     "DarknetFidelityTests/testYoloV3TinyRandomWeightsEveryLayer (100 s here), ZooFidelityTests' ResNet-18, ResNeXt-50, Darknet reference, Go and YOLOv2-tiny-VOC networks, RegionDetectionTests (200 s): time; the same layer kernels as YOLOv3-tiny's real-weights run and the small zoo networks, which run"
     "CommandLineTests' classify (70 s here) and every-command help (40 s): time; argument handling, the same on every architecture"
-    "BLASFamilyTests: OpenBLAS has one arm64 family here (its generic ARMv8 kernels under qemu); BFloat16NetworkTests/testTinyBFloat16KeepsFloatDetections: time (104 forwards); the BFDOT set's bits are its portable set's (BFloat16KernelTests, testSIMDAndThreadsGiveThePortableBits), which runs natively in BFloat16NetworkTests/testTinyARMBFloat16KeepsFloatDetections"
+    "BLASFamilyTests: OpenBLAS has one arm64 family here (its generic ARMv8 kernels under qemu); BFloat16NetworkTests/testTinyBFloat16KeepsFloatDetections: time (104 forwards); the BFDOT and BFMMLA sets' bits are their portable set's (BFloat16KernelTests, testSIMDAndThreadsGiveThePortableBits), which runs natively in BFloat16NetworkTests/testTinyARMBFloat16KeepsFloatDetections"
     "Float16NetworkTests/testTinyFloat16KeepsFloatDetections: time (104 forwards); it runs natively with the portable float16 set, whose bits the FMLAL set gives (Float16KernelTests and testSIMDAndThreadsGiveThePortableBits, in the integer group)"
     "Float16CommandLineTests: argument handling and plans, the same on every architecture"
     "Int8NetworkTests but its small chained network, CommandLineTests/testInt8DetectCalibratesSavesAndLoadsTheSidecar: time; each calibrates YOLOv3-tiny on 12 photos in float and runs it in int8 (some with the portable int8 kernel too): over 20 minutes a test under emulation when int8 took the portable kernel on aarch64 (11 for the CLI's), not measured with the arm64 integer sets"

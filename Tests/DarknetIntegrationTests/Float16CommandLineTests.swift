@@ -44,7 +44,7 @@ final class Float16CommandLineTests: XCTestCase {
         XCTAssertEqual(a76.status, 0, a76.stderr)
         XCTAssertFalse(a76.stdout.contains("fp16 gemm"), a76.stdout)
         XCTAssertTrue(a76.stdout.contains("| float32: float16 precision, but the CPU has no float16 products"), a76.stdout)
-        // bfloat16 on an arm64 CPU with BF16: the BFDOT set, planned from any machine.
+        // bfloat16 on an arm64 CPU with BF16: the BFMMLA set, planned from any machine.
         let bf16 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-bf16", "--precision", "bf16"])
         XCTAssertEqual(bf16.status, 0, bf16.stderr)
         XCTAssertTrue(bf16.stdout.contains("bf16 gemm | bfloat16: bfloat16 precision, and the CPU multiplies bfloat16"), bf16.stdout)

@@ -45,7 +45,7 @@ final class BFloat16NetworkTests: XCTestCase {
         let arm = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .arm64(dotProduct: true, bf16: true)))
         let armReduced = arm.layers.filter { $0.arithmetic == .bfloat16 }
         XCTAssertGreaterThanOrEqual(armReduced.count, 6, "arm64 with BF16")
-        XCTAssertTrue(armReduced.allSatisfy { $0.reducedKernels == .bfdot })
+        XCTAssertTrue(armReduced.allSatisfy { $0.reducedKernels == .bfmmla }, "BFMMLA where the CPU has BF16")
         XCTAssertEqual(armReduced.filter { $0.algorithm == .bfloat16WinogradF23 }.map(\.index), Self.thirteenBy13)
     }
 
@@ -66,7 +66,7 @@ final class BFloat16NetworkTests: XCTestCase {
     }
 
     /// The same for arm64's BFDOT arithmetic (round to odd), through its portable set: the bits
-    /// the BFDOT set gives (`BFloat16KernelTests` and `testSIMDAndThreadsGiveThePortableBits`
+    /// the BFDOT and BFMMLA sets give (`BFloat16KernelTests` and `testSIMDAndThreadsGiveThePortableBits`
     /// under qemu show they are equal). On the 13 photos without their mirror images: the
     /// portable set is scalar C emulating each rounding (about 11 s a forward on one core); the 26
     /// images kept all 54 and 35 float32 detections and added none.

@@ -33,6 +33,7 @@ final class BFloat16KernelTests: XCTestCase {
         XCTAssertEqual(x86[0].bitPattern, 0x3F80_0000)
         XCTAssertEqual(arm[0].bitPattern, 0x3F80_0001)
         XCTAssertEqual(ReducedKernels.bfdot.reference, .portableARM)
+        XCTAssertEqual(ReducedKernels.bfmmla.reference, .portableARM)
         XCTAssertEqual(ReducedKernels.avx512.reference, .portable)
     }
 
@@ -86,6 +87,40 @@ final class BFloat16KernelTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// The same on operands with special values: an eighth random bits (infinities, NaNs and
+    /// overflowing products among them), the others denormals, signed zeros, ordinary values and
+    /// values whose products are near the smallest normal float, so the sums meet the
+    /// instructions' flushing, overflow and default NaN (the portable sums show they do).
+    func testGEMMOnSpecialValuesMatchesThePortableSet() {
+        var random = TestRandom(seed: 7)
+        func value() -> Float {
+            switch random.next() % 8 {
+            case 0: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))
+            case 1: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) & 0x807F_FFFF)  // denormal or zero
+            case 2: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) & 0x8000_0000)  // signed zero
+            case 3, 4, 5: (random.unit() - 0.5) * 4
+            default: (random.unit() - 0.5) * 1e-19                                                // products near 2^-126
+            }
+        }
+        let sets = simdSets
+        var sums: [Float] = []
+        for (m, k, columns) in [(1, 1, 3), (3, 5, 17), (9, 7, 20), (13, 64, 49), (10, 2, 40)] {
+            let a = (0..<m * k).map { _ in value() }, b = (0..<k * columns).map { _ in value() }
+            for portable in [ReducedKernels.portable, .portableARM] { sums += gemm(a, b, m: m, k: k, columns: columns, on: portable) }
+            for set in sets {
+                let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
+                let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
+                for (index, (x, y)) in zip(simd, reference).enumerated() where x.bitPattern != y.bitPattern {
+                    XCTFail("\(set) gives \(x) against \(set.reference)'s \(y) at m \(m), k \(k), columns \(columns), output \(index)")
+                    break
+                }
+            }
+        }
+        let kinds = [sums.filter(\.isNaN).count, sums.filter(\.isInfinite).count, sums.filter { $0 == 0 }.count,
+                     sums.filter { $0.isFinite && $0 != 0 }.count]
+        XCTAssertTrue(kinds.allSatisfy { $0 >= 10 }, "NaN, infinite, zero and finite sums: \(kinds) of \(sums.count)")
     }
 
     private func pack(_ values: [Float], k: Int, columns: Int, on set: ReducedKernels) -> [UInt32] {

@@ -16,38 +16,9 @@
 #include <arm_neon.h>
 #include <string.h>
 
+#include "BFloat16PackNEON.h"
+
 #pragma clang attribute push(__attribute__((target("bf16"))), apply_to = function)
-
-/* Four floats as bfloat16 in the low halves of 32-bit lanes, rounded as swiftdarknet_bf16_from_float. */
-static inline uint32x4_t rounded(float32x4_t values) {
-    const uint32x4_t u = vreinterpretq_u32_f32(values);
-    const uint32x4_t magnitude = vandq_u32(u, vdupq_n_u32(0x7fffffffu));
-    const uint32x4_t nan = vcgtq_u32(magnitude, vdupq_n_u32(0x7f800000u));
-    const uint32x4_t denormal = vceqq_u32(vandq_u32(u, vdupq_n_u32(0x7f800000u)), vdupq_n_u32(0));
-    const uint32x4_t lsb = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(1));
-    const uint32x4_t normal = vshrq_n_u32(vaddq_u32(u, vaddq_u32(vdupq_n_u32(0x7fffu), lsb)), 16);
-    const uint32x4_t quiet = vorrq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(0x40u));
-    const uint32x4_t zero = vandq_u32(vshrq_n_u32(u, 16), vdupq_n_u32(0x8000u));
-    return vbslq_u32(nan, quiet, vbslq_u32(denormal, zero, normal));
-}
-
-static void pack_bfdot(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    for (long p = 0; p < (k + 1) / 2; p++) {
-        const float *even = b + 2 * p * ldb, *odd = 2 * p + 1 < k ? even + ldb : NULL;
-        uint32_t *out = pairs + p * columns;
-        long j = 0;
-        for (; j + 4 <= columns; j += 4) {
-            const uint32x4_t low = rounded(vld1q_f32(even + j));
-            const uint32x4_t high = odd ? vshlq_n_u32(rounded(vld1q_f32(odd + j)), 16) : vdupq_n_u32(0);
-            vst1q_u32(out + j, vorrq_u32(low, high));
-        }
-        for (; j < columns; j++) {
-            uint32_t low = swiftdarknet_bf16_from_float(even[j]);
-            uint32_t high = odd ? swiftdarknet_bf16_from_float(odd[j]) : 0;
-            out[j] = low | high << 16;
-        }
-    }
-}
 
 /* Rows i..i+ROWS times columns j..j+4*VECTORS, of which the last vector holds `last` (1..4). */
 static inline __attribute__((always_inline)) void tile(const int ROWS, const int VECTORS, const uint32_t *weights,
@@ -110,7 +81,7 @@ static void gemm_bfdot(const uint32_t *weights, long m, long pairs, const uint32
 
 #pragma clang attribute pop
 #else
-SWIFTDARKNET_REDUCED_ELSEWHERE(pack_bfdot, gemm_bfdot)
+SWIFTDARKNET_REDUCED_ELSEWHERE(bf16_pack_neon, gemm_bfdot)
 #endif
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot = {
@@ -119,7 +90,7 @@ const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot = {
     .required_extensions = SWIFTDARKNET_CPU_NEON | SWIFTDARKNET_CPU_BF16,
     .format = SWIFTDARKNET_REDUCED_BF16,
     .reference = SWIFTDARKNET_BF16_PORTABLE_ARM,
-    .pack = pack_bfdot,
+    .pack = bf16_pack_neon,
     .gemm = gemm_bfdot,
     .pack_weights = swiftdarknet_bf16_pack_weights,
 };

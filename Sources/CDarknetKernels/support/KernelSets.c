@@ -15,6 +15,7 @@ extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot;
+extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfmmla;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable_arm;
 #if defined(__x86_64__)
 extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_avx2;
@@ -73,6 +74,7 @@ const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
     case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
     case SWIFTDARKNET_BF16_PORTABLE_ARM: return &swiftdarknet_bf16_kernels_portable_arm;
     case SWIFTDARKNET_BF16_BFDOT: return &swiftdarknet_bf16_kernels_bfdot;
+    case SWIFTDARKNET_BF16_BFMMLA: return &swiftdarknet_bf16_kernels_bfmmla;
     default: return NULL;
     }
 }

@@ -15,7 +15,8 @@
  * of x86's VDPBF16PS (AVX512_BF16). arm64's BFDOT (FEAT_BF16, FPCR.EBF clear) sums otherwise:
  * per pair, the low and high products, their sum, then that sum added to the accumulator, each
  * rounded to odd, denormals flushed: a second portable set (SWIFTDARKNET_BF16_PORTABLE_ARM)
- * writes that out. Both round operands to bfloat16 the same way (VCVTNEPS2BF16's).
+ * writes that out, and arm64's BFMMLA takes the same steps in the same order. All round
+ * operands to bfloat16 the same way (VCVTNEPS2BF16's).
  *
  * float16 (SWIFTDARKNET_REDUCED_FP16): IEEE half precision (5 exponent bits, 10 fraction bits,
  * denormals kept), rounded to nearest even from float32 as FCVTN does (overflow to infinity,
@@ -44,7 +45,8 @@ enum {
     SWIFTDARKNET_FP16_FHM = 3,        /* FMLAL/FMLAL2 on arm64 (FEAT_FP16 + FEAT_FHM) */
     SWIFTDARKNET_BF16_PORTABLE_ARM = 4, /* plain C: BFDOT's arithmetic (FPCR.EBF clear), the arm64 bfloat16 reference */
     SWIFTDARKNET_BF16_BFDOT = 5,      /* BFDOT on arm64 (FEAT_BF16) */
-    SWIFTDARKNET_BF16_TARGETS = 6
+    SWIFTDARKNET_BF16_BFMMLA = 6,     /* BFMMLA on arm64 (FEAT_BF16): BFDOT's sums, 2x2 blocks */
+    SWIFTDARKNET_BF16_TARGETS = 7
 };
 
 /* The 16-bit formats (a table's `format`). */

@@ -6,7 +6,8 @@ extension ConvolutionAlgorithm {
 }
 
 /// The bfloat16 format of `ReducedConvolution`: x86-64's AVX512_BF16 set (`ReducedKernels.avx512`)
-/// and arm64's BFDOT set (`.bfdot`), each equal to its own portable set (their sums differ).
+/// and arm64's BFMMLA and BFDOT sets (`.bfmmla`, `.bfdot`), each equal to its architecture's
+/// portable set (the two architectures' sums differ).
 package enum BFloat16Format: ReducedFormat {
     package static var algorithm: ConvolutionAlgorithm { .bfloat16GEMM }
 }

@@ -17,6 +17,8 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     case portableARM = 4
     /// BFDOT on arm64 (FEAT_BF16).
     case bfdot = 5
+    /// BFMMLA on arm64 (FEAT_BF16): BFDOT's sums in 2x2 blocks, the set a CPU with BF16 runs.
+    case bfmmla = 6
 
     /// The set's functions, or nil when this build has none for its target.
     package var table: UnsafePointer<swiftdarknet_bf16_kernels>? { swiftdarknet_bf16_kernel_set(rawValue) }
