@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Instructions per multiply in the int8 GEMM's hot loops, read from an aarch64 object's disassembly.
+"""Instructions per multiply in the arm64 int8 and 16-bit float GEMMs' hot loops, read from an aarch64
+object's disassembly.
 
     python3 Benchmarks/int8-instruction-counts.py [OBJDUMP] [BUILD]
 
@@ -8,10 +9,12 @@ BUILD: the aarch64 release build's CDarknetKernels objects (default
 .build/aarch64/aarch64-unknown-linux-gnu/release/CDarknetKernels.build, what
 `scripts/aarch64.sh build` leaves). For every function of each integer set's object: the GEMM
 (int8_gemm_<set>), the direct convolutions (int8_direct_<set>, int16_direct_<set>) and a tile
-function the compiler kept out of line: of the innermost loops that multiply (a backward branch's
-span holding no other multiplying loop), those with over half the most products per iteration (the lanes of each multiply: sdot/usdot 16 per .4s,
-smlal/smlal2 4 per .4s, vector mla/mul one per lane, madd/mul 1); its instructions, including
-loads and loop control, and instructions per product.
+function the compiler kept out of line; of each 16-bit float set's (fhm-fp16, bfdot-bf16,
+bfmmla-bf16), its GEMM: of the innermost loops that multiply (a backward branch's span holding no
+other multiplying loop), those with over half the most products per iteration (the lanes of each
+multiply: sdot/usdot 16 per .4s, smlal/smlal2 4 per .4s, vector mla/mul one per lane, madd/mul 1;
+bfmmla 16, bfdot 8 per .4s, fmlal/fmlal2 4); its instructions, including loads and loop control,
+and instructions per product.
 """
 import os
 import re
@@ -24,7 +27,9 @@ default_objdump = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.join(hom
 objdump = sys.argv[1] if len(sys.argv) > 1 else (default_objdump if os.path.exists(default_objdump) else "llvm-objdump")
 build = sys.argv[2] if len(sys.argv) > 2 else ".build/aarch64/aarch64-unknown-linux-gnu/release/CDarknetKernels.build"
 objects = [("portable", "generic/IntegerPortable.c.o"), ("neon", "arm/IntegerNEON.c.o"),
-           ("dotprod", "arm/IntegerDotProd.c.o"), ("i8mm", "arm/IntegerI8MM.c.o")]
+           ("dotprod", "arm/IntegerDotProd.c.o"), ("i8mm", "arm/IntegerI8MM.c.o"),
+           ("fhm-fp16", "arm/ReducedHalfFHM.c.o"), ("bfdot-bf16", "arm/ReducedBFDOT.c.o"),
+           ("bfmmla-bf16", "arm/ReducedBFMMLA.c.o")]
 
 LANES = {"16b": 16, "8b": 8, "8h": 8, "4h": 4, "4s": 4, "2s": 2, "2d": 2}
 
@@ -37,6 +42,12 @@ def products(mnemonic, operands):
         return 4 * LANES.get(arrangement, 0)
     if mnemonic in ("smmla", "ummla", "usmmla"):
         return 32
+    if mnemonic == "bfmmla":       # 2x2 sums of 4 products
+        return 16
+    if mnemonic == "bfdot":        # 2 products per lane
+        return 2 * LANES.get(arrangement, 0)
+    if mnemonic in ("fmlal", "fmlal2", "fmla"):
+        return LANES.get(arrangement, 1) if arrangement else 1
     if mnemonic in ("smlal", "smlal2", "umlal", "umlal2", "smull", "smull2", "umull", "umull2", "mla", "mls", "mul"):
         return LANES.get(arrangement, 1) if arrangement else 1
     if mnemonic in ("madd", "msub", "smaddl", "umaddl", "smull", "mul"):
@@ -45,7 +56,7 @@ def products(mnemonic, operands):
 
 
 def functions(path):
-    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "--mattr=+dotprod,+i8mm", path], check=True, capture_output=True, text=True).stdout
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "--mattr=+dotprod,+i8mm,+bf16,+fp16fml", path], check=True, capture_output=True, text=True).stdout
     result, name = {}, None
     for line in text.splitlines():
         header = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
