@@ -52,9 +52,10 @@ struct Suites {
     /// distinct convolution shape, as the forward pass runs it, bias and activation included,
     /// whether or not the planner picks it there (`*` marks the one it does): the float paths,
     /// and the integer ones with a fixed input quantization (`int8`, `int16`: the layers an int8
-    /// plan runs in integers), and the bfloat16 and float16 ones where the CPU has them. The sliding window
-    /// also with the 2x2/2 max pool after it in the same pass, where the plan fuses it. GFLOPS
-    /// are Darknet's (direct convolution) FLOPs over the time, so the paths compare directly.
+    /// plan runs in integers), and the bfloat16 and float16 ones on each kernel set of theirs the
+    /// CPU runs (`[set]` after the name where it runs several). The sliding window also with the
+    /// 2x2/2 max pool after it in the same pass, where the plan fuses it. GFLOPS are Darknet's
+    /// (direct convolution) FLOPs over the time, so the paths compare directly.
     func convolutionPath() -> [MicroBenchmark] {
         var result = DistinctBenchmarks()
         let quantization = Int8TensorQuantization(minimum: -0.5, maximum: 4), integerKernels = plan.cpu.integerKernels
@@ -85,14 +86,21 @@ struct Suites {
                     }
                 }
             }
-            // The bfloat16 and float16 algorithms, where this CPU has products in them.
+            // The bfloat16 and float16 algorithms, on each set with products in them this CPU runs
+            // (named when there are several: arm64's BFDOT and BFMMLA).
             for arithmetic in [Arithmetic.bfloat16, .float16] {
-                let reduced = ConvolutionCandidate(shapes: shapes, cpu: plan.cpu, arithmetic: arithmetic)
-                guard reduced.reducedKernels != nil else { continue }
-                for method in ConvolutionChoice.alternatives(reduced) where method.algorithm.arithmetic == arithmetic {
-                    var benchmark = convolution(layer, shape: shape, method: method.init(reduced), pooled: false)
-                    benchmark.planned = layer.algorithm == method.algorithm
-                    result.append(key: shape, benchmark)
+                let sets = ReducedKernels.allCases.filter {
+                    !$0.isPortable && $0.arithmetic == arithmetic && $0.runs(on: plan.cpu.architecture, plan.cpu.extensions)
+                }
+                for set in sets {
+                    let reduced = ConvolutionCandidate(shapes: shapes, cpu: plan.cpu, arithmetic: arithmetic, reducedKernels: set)
+                    let planned = set == plan.cpu.reducedKernels(for: arithmetic)
+                    for method in ConvolutionChoice.alternatives(reduced) where method.algorithm.arithmetic == arithmetic {
+                        var benchmark = convolution(layer, shape: shape, method: method.init(reduced), pooled: false,
+                                                    kernelSet: sets.count > 1 ? set.description : nil)
+                        benchmark.planned = planned && layer.algorithm == method.algorithm
+                        result.append(key: shape, benchmark)
+                    }
                 }
             }
         }
@@ -101,11 +109,11 @@ struct Suites {
 
     /// One convolution algorithm, planned and loaded with random weights as the forward pass
     /// runs it, on this layer's shapes, split over the threads (with `pooled`, the sliding window
-    /// with the 2x2/2 max pool after it).
+    /// with the 2x2/2 max pool after it; `kernelSet` names its reduced-precision set).
     private func convolution(_ layer: LayerPlan, shape: String, method: any ConvolutionMethod,
-                             pooled: Bool) -> MicroBenchmark {
+                             pooled: Bool, kernelSet: String? = nil) -> MicroBenchmark {
         let input = layer.inputShape, output = layer.outputShape
-        let name = type(of: method).algorithm.name + (pooled ? " + maxpool" : "")
+        let name = type(of: method).algorithm.name + (pooled ? " + maxpool" : "") + (kernelSet.map { " [\($0)]" } ?? "")
         return MicroBenchmark(
             name: "conv L\(layer.index) \(name)", shape: shape, flops: Double(layer.flops), bytes: 0,
             setUp: { [kernels = plan.vectorKernels] in
