@@ -28,8 +28,9 @@ final class BFloat16CommandLineTests: XCTestCase {
         let reduced = plan.layers.filter { $0.arithmetic == .bfloat16 }.count
         XCTAssertTrue(one.stderr.contains("swift-darknet: bf16: \(reduced) of 13 convolutions in bfloat16; layer 0 in float32: "),
                       one.stderr)
-        if CPUFeatures.current.reducedKernels(for: .bfloat16) != nil {
+        if let kernels = CPUFeatures.current.reducedKernels(for: .bfloat16) {
             XCTAssertGreaterThan(reduced, 0)
+            XCTAssertTrue(one.stderr.contains("; kernels: \(kernels)\n"), one.stderr)
             XCTAssertNotEqual(one.stdout, float.stdout, "bfloat16 moves the confidences")
         } else {
             XCTAssertEqual(reduced, 0)
@@ -40,7 +41,7 @@ final class BFloat16CommandLineTests: XCTestCase {
         XCTAssertEqual(auto.status, 0, auto.stderr)
         XCTAssertEqual(auto.stdout, CPUFeatures.current.reducedKernels(for: .bfloat16) != nil ? one.stdout : float.stdout)
         XCTAssertTrue(auto.stderr.hasPrefix(CPUFeatures.current.reducedKernels(for: .bfloat16) != nil
-                                            ? "swift-darknet: precision auto: bf16 (this CPU multiplies bfloat16: avx512-bf16)\n"
+                                            ? "swift-darknet: precision auto: bf16 (this CPU multiplies bfloat16: \(CPUFeatures.current.reducedKernelsName(for: .bfloat16)))\n"
                                             : "swift-darknet: precision auto: float32 (this CPU has no bfloat16 kernels"), auto.stderr)
     }
 }

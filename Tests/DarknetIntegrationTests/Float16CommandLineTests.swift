@@ -38,7 +38,8 @@ final class Float16CommandLineTests: XCTestCase {
     func testInfoPlanShowsFloat16OnArmCPUsWithFHMAndBFloat16WithBF16() throws {
         let fhm = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-fp16-fhm", "--precision", "fp16"])
         XCTAssertEqual(fhm.status, 0, fhm.stderr)
-        XCTAssertTrue(fhm.stdout.contains("fp16 gemm | float16: float16 precision, and the CPU multiplies float16"), fhm.stdout)
+        XCTAssertTrue(fhm.stdout.contains("fp16 gemm | float16: float16 precision, and the CPU multiplies float16 (fhm-fp16 kernels)"),
+                      fhm.stdout)
         XCTAssertTrue(fhm.stdout.contains("| float32: float16 precision keeps the network input's convolution in float32"), fhm.stdout)
         let a76 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-fp16", "--precision", "fp16"])
         XCTAssertEqual(a76.status, 0, a76.stderr)
@@ -47,6 +48,7 @@ final class Float16CommandLineTests: XCTestCase {
         // bfloat16 on an arm64 CPU with BF16: the BFMMLA set, planned from any machine.
         let bf16 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-bf16", "--precision", "bf16"])
         XCTAssertEqual(bf16.status, 0, bf16.stderr)
-        XCTAssertTrue(bf16.stdout.contains("bf16 gemm | bfloat16: bfloat16 precision, and the CPU multiplies bfloat16"), bf16.stdout)
+        XCTAssertTrue(bf16.stdout.contains("bf16 gemm | bfloat16: bfloat16 precision, and the CPU multiplies bfloat16 (bfmmla-bf16 kernels)"),
+                      bf16.stdout)
     }
 }
