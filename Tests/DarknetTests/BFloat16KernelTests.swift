@@ -123,6 +123,24 @@ final class BFloat16KernelTests: XCTestCase {
         XCTAssertTrue(kinds.allSatisfy { $0 >= 10 }, "NaN, infinite, zero and finite sums: \(kinds) of \(sums.count)")
     }
 
+    /// An odd number of pairs after a sum flushed to -0: BFDOT's arithmetic keeps -0 when the last
+    /// pair's products are -0 (1.5 x 2^-126 - 2^-125 is -2^-127, a denormal, flushed to -0; then
+    /// -0 + -0), where one more, padded, pair would make it +0 (how a BFMMLA-only tail would err).
+    func testOddLastPairKeepsAFlushedMinusZero() {
+        let weights: [Float] = [0x1.8p-63, 0, 0x1p-63, 0x1p-63, 1, 1]
+        let column: [Float] = [0x1p-63, 0, -0x1p-63, -0x1p-63, -0.0, -0.0]
+        let (m, columns) = (3, 9)
+        let a = (0..<m).flatMap { _ in weights }
+        let b = column.flatMap { Array(repeating: $0, count: columns) }
+        let arm = gemm(a, b, m: m, k: 6, columns: columns, on: .portableARM)
+        XCTAssertTrue(arm.allSatisfy { $0.bitPattern == 0x8000_0000 }, "\(arm)")
+        for set in simdSets {
+            let simd = gemm(a, b, m: m, k: 6, columns: columns, on: set)
+            let reference = gemm(a, b, m: m, k: 6, columns: columns, on: set.reference)
+            XCTAssertEqual(simd.map(\.bitPattern), reference.map(\.bitPattern), "\(set)")
+        }
+    }
+
     private func pack(_ values: [Float], k: Int, columns: Int, on set: ReducedKernels) -> [UInt32] {
         var pairs = [UInt32](repeating: 0xDEAD_BEEF, count: (k + 1) / 2 * columns)
         values.withUnsafeBufferPointer { values in
