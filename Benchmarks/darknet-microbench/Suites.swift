@@ -89,9 +89,7 @@ struct Suites {
             // The bfloat16 and float16 algorithms, on each set with products in them this CPU runs
             // (named when there are several: arm64's BFDOT and BFMMLA).
             for arithmetic in [Arithmetic.bfloat16, .float16] {
-                let sets = ReducedKernels.allCases.filter {
-                    !$0.isPortable && $0.arithmetic == arithmetic && $0.runs(on: plan.cpu.architecture, plan.cpu.extensions)
-                }
+                let sets = ReducedKernels.simdSets(arithmetic, on: plan.cpu.architecture, plan.cpu.extensions)
                 for set in sets {
                     let reduced = ConvolutionCandidate(shapes: shapes, cpu: plan.cpu, arithmetic: arithmetic, reducedKernels: set)
                     let planned = set == plan.cpu.reducedKernels(for: arithmetic)

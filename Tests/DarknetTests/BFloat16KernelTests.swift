@@ -61,12 +61,7 @@ final class BFloat16KernelTests: XCTestCase {
         for (m, k, columns) in [(1, 1, 1), (3, 5, 17), (8, 27, 48), (13, 64, 49), (16, 576, 96), (255, 256, 169), (4, 9, 1000), (9, 4608, 20)] {
             let a = (0..<m * k).map { _ in (random.unit() - 0.5) * 4 }
             let b = (0..<k * columns).map { _ in (random.unit() - 0.3) * 8 }
-            for set in sets {
-                let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
-                let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
-                XCTAssertTrue(simd.elementsEqual(reference) { $0.bitPattern == $1.bitPattern },
-                              "\(set) differs from \(set.reference) at m \(m), k \(k), columns \(columns)")
-            }
+            for set in sets { assertSameBits(a, b, m: m, k: k, columns: columns, on: set) }
             // Both portable sets (VDPBF16PS's and BFDOT's summations) are within the bound.
             for portable in [gemm(a, b, m: m, k: k, columns: columns, on: .portable),
                              gemm(a, b, m: m, k: k, columns: columns, on: .portableARM)] {
@@ -109,14 +104,7 @@ final class BFloat16KernelTests: XCTestCase {
         for (m, k, columns) in [(1, 1, 3), (3, 5, 17), (9, 7, 20), (13, 64, 49), (10, 2, 40)] {
             let a = (0..<m * k).map { _ in value() }, b = (0..<k * columns).map { _ in value() }
             for portable in [ReducedKernels.portable, .portableARM] { sums += gemm(a, b, m: m, k: k, columns: columns, on: portable) }
-            for set in sets {
-                let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
-                let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
-                for (index, (x, y)) in zip(simd, reference).enumerated() where x.bitPattern != y.bitPattern {
-                    XCTFail("\(set) gives \(x) against \(set.reference)'s \(y) at m \(m), k \(k), columns \(columns), output \(index)")
-                    break
-                }
-            }
+            for set in sets { assertSameBits(a, b, m: m, k: k, columns: columns, on: set) }
         }
         let kinds = [sums.filter(\.isNaN).count, sums.filter(\.isInfinite).count, sums.filter { $0 == 0 }.count,
                      sums.filter { $0.isFinite && $0 != 0 }.count]
@@ -134,14 +122,22 @@ final class BFloat16KernelTests: XCTestCase {
         let b = column.flatMap { Array(repeating: $0, count: columns) }
         let arm = gemm(a, b, m: m, k: 6, columns: columns, on: .portableARM)
         XCTAssertTrue(arm.allSatisfy { $0.bitPattern == 0x8000_0000 }, "\(arm)")
-        for set in simdSets {
-            let simd = gemm(a, b, m: m, k: 6, columns: columns, on: set)
-            let reference = gemm(a, b, m: m, k: 6, columns: columns, on: set.reference)
-            XCTAssertEqual(simd.map(\.bitPattern), reference.map(\.bitPattern), "\(set)")
+        for set in simdSets { assertSameBits(a, b, m: m, k: 6, columns: columns, on: set) }
+    }
+
+    /// Fails where `set`'s GEMM differs from its portable set's in any bit (the first such output).
+    private func assertSameBits(_ a: [Float], _ b: [Float], m: Int, k: Int, columns: Int, on set: ReducedKernels,
+                                line: UInt = #line) {
+        let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
+        let reference = gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
+        XCTAssertEqual(simd.count, reference.count, line: line)
+        if let index = simd.indices.first(where: { simd[$0].bitPattern != reference[$0].bitPattern }) {
+            XCTFail("\(set) gives \(simd[index]) against \(set.reference)'s \(reference[index]) at m \(m), k \(k), "
+                    + "columns \(columns), output \(index)", line: line)
         }
     }
 
-    private func pack(_ values: [Float], k: Int, columns: Int, on set: ReducedKernels) -> [UInt32] {
+        private func pack(_ values: [Float], k: Int, columns: Int, on set: ReducedKernels) -> [UInt32] {
         var pairs = [UInt32](repeating: 0xDEAD_BEEF, count: (k + 1) / 2 * columns)
         values.withUnsafeBufferPointer { values in
             pairs.withUnsafeMutableBufferPointer { set.functions.pointee.pack(values.baseAddress!, k, columns, columns, $0.baseAddress!) }

@@ -6,7 +6,7 @@ extension ReducedKernels {
     /// not exercised.
     static func runningSIMDSets(_ arithmetic: Arithmetic?, test: String) -> [ReducedKernels] {
         let simd = allCases.filter { !$0.isPortable && (arithmetic == nil || $0.arithmetic == arithmetic) }
-        let running = simd.filter { $0.runs(on: CPUFeatures.compiledArchitecture, .running) }
+        let running = simdSets(arithmetic, on: CPUFeatures.compiledArchitecture, .running)
         let missing = simd.filter { !running.contains($0) }
         if !missing.isEmpty {
             let named = missing.map { set in

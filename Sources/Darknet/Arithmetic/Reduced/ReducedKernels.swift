@@ -53,11 +53,19 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     /// Whether the set is plain C (an emulation, any architecture).
     package var isPortable: Bool { reference == self }
 
-    /// The set with SIMD products in `arithmetic` this CPU runs, or nil: without one, the
-    /// reduced arithmetic would only be slower than float32, and the planner keeps float32.
+    /// The sets with SIMD products in `arithmetic` (every arithmetic if nil) that a CPU of
+    /// `architecture` with `extensions` runs, in case order.
+    package static func simdSets(_ arithmetic: Arithmetic?, on architecture: CPUFeatures.Architecture,
+                                 _ extensions: CPUFeatures.Extensions) -> [ReducedKernels] {
+        allCases.filter { !$0.isPortable && (arithmetic == nil || $0.arithmetic == arithmetic) && $0.runs(on: architecture, extensions) }
+    }
+
+    /// The set with SIMD products in `arithmetic` this CPU runs (the last of `simdSets`), or nil:
+    /// without one, the reduced arithmetic would only be slower than float32, and the planner
+    /// keeps float32.
     package static func best(_ arithmetic: Arithmetic, on architecture: CPUFeatures.Architecture,
                              _ extensions: CPUFeatures.Extensions) -> ReducedKernels? {
-        allCases.last { !$0.isPortable && $0.arithmetic == arithmetic && $0.runs(on: architecture, extensions) }
+        simdSets(arithmetic, on: architecture, extensions).last
     }
 
     package var description: String { table.map { String(cString: $0.pointee.name) } ?? "\(rawValue)" }
