@@ -13,7 +13,7 @@ let usage = """
                          [--video FILE [--frames N] [--policy every|latest|stride:N]
                                        [--input-format NAME] [--input-option KEY=VALUE ...]] [--contend] [--fixed-threads]
                          [--memory-limit MIB]
-                         [--precision bf16|fp16|auto | --precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
+                         [--precision bf16|fp16 [--kernels NAME] | --precision auto | --precision int8 (--calibrate DIR [--save-calibration FILE] | --calibration FILE) [--float-layers default|float-early|input-and-heads|none]]
       --random     seeded random weights (any cfg can be benchmarked; same cost as real ones)
       --threads    threads for each forward pass (default: the cores this process may use, its CPU affinity
                    and cgroup quota: \(AvailableCores.count) here)

@@ -3,14 +3,16 @@ import DarknetImage
 import Foundation
 
 /// `--precision float32|bf16|fp16|int8|auto`, `--calibrate DIR`, `--calibration FILE`, `--save-calibration FILE`,
-/// `--float-layers default|float-early|input-and-heads|none`: the arithmetic a command-line tool runs its
-/// network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere.
+/// `--float-layers default|float-early|input-and-heads|none`, `--kernels NAME`: the arithmetic a command-line
+/// tool runs its network in (`swift-darknet detect` and `video`, `darknet-bench`), the same flags everywhere.
 /// bf16 rounds operands to bfloat16 and sums in float32 where the CPU multiplies bfloat16 (else
 /// float32, said on standard error), fp16 likewise in IEEE half precision; auto is bf16 where the
 /// CPU multiplies bfloat16, else fp16 where it multiplies float16, else float32.
 /// int8 needs calibration images (`--calibrate`) or a saved calibration (`--calibration`);
 /// `--save-calibration` writes what `--calibrate` measured so the next run can load it, and
-/// `--float-layers` picks the convolutions that stay float (`Int8FloatLayers`).
+/// `--float-layers` picks the convolutions that stay float (`Int8FloatLayers`). `--kernels` runs
+/// the bf16 or fp16 convolutions on a named kernel set, e.g. a portable emulation of another CPU's
+/// instruction, so that any machine computes that CPU's results exactly.
 public struct PrecisionFlags: Sendable {
     /// These options, for a command's declarations and help.
     public static let options = OptionGroup("precision", [
@@ -29,6 +31,12 @@ public struct PrecisionFlags: Sendable {
             where that kernel takes them, else in float; on a CPU without an int8 dot-product
             instruction, all with K = channels x size² under 2304, in float), float-early (the
             same, all in float), input-and-heads, or none (all in int8)
+            """),
+        .value("kernels", "NAME", """
+            the kernel set of the bf16 or fp16 convolutions (default: this CPU's): one this CPU \
+            runs, or an emulation giving another CPU's results bit for bit, slowly: portable-bf16 \
+            (x86-64's VDPBF16PS), portable-arm-bf16 (arm64's BFDOT and BFMMLA), portable-fp16 \
+            (arm64's FMLAL)
             """),
     ])
 
@@ -54,6 +62,8 @@ public struct PrecisionFlags: Sendable {
     public let saveCalibration: URL?
     /// `--float-layers` (`Int8FloatLayers`).
     public let floatLayers: Int8FloatLayers
+    /// `--kernels`: the set every bf16 or fp16 convolution runs, or nil for the CPU's.
+    package let reducedKernels: ReducedKernels?
 
     /// What `--precision auto` says it chose on `cpu`.
     static func autoLine(_ fastest: Precision, on cpu: CPUFeatures) -> String {
@@ -107,6 +117,22 @@ public struct PrecisionFlags: Sendable {
         case let other: throw CLIError("--float-layers must be default, float-early, input-and-heads or none, got '\(other)'")
         }
         if !int8, floatLayersName != nil { throw CLIError("--float-layers is for --precision int8") }
+        reducedKernels = try Self.kernels(named: arguments.string("kernels"), for: precision, reduced: reduced)
+    }
+
+    /// The set `--kernels` names, checked against the precision asked for (`precision` as given:
+    /// with `auto` the arithmetic depends on the CPU, so no set fits it).
+    static func kernels(named name: String?, for precision: String, reduced: Precision?) throws(CLIError) -> ReducedKernels? {
+        guard let name else { return nil }
+        guard precision != "auto", let arithmetic = reduced?.reducedArithmetic else {
+            throw CLIError("--kernels is for --precision bf16 or fp16, got --precision \(precision)")
+        }
+        let sets = ReducedKernels.allCases.filter { $0.table != nil && $0.arithmetic == arithmetic }
+        guard let set = sets.first(where: { $0.description == name }) else {
+            let flag = arithmetic == .bfloat16 ? "bf16" : "fp16"
+            throw CLIError("--kernels for --precision \(flag) must be one of \(sets.map(\.description).joined(separator: ", ")), got '\(name)'")
+        }
+        return set
     }
 
     /// `options` with this precision for `spec`: float as they are; int8 with the calibration
@@ -121,6 +147,13 @@ public struct PrecisionFlags: Sendable {
         guard int8 else {
             var result = options
             if let reduced { result.precision = reduced }
+            if let reducedKernels {
+                guard reducedKernels.runs(on: options.cpu.architecture, options.cpu.extensions) else {
+                    let runs = ReducedKernels.allCases.filter { $0.arithmetic == reducedKernels.arithmetic && $0.runs(on: options.cpu.architecture, options.cpu.extensions) }
+                    throw CLIError("--kernels \(reducedKernels): this CPU does not run it; it runs \(runs.map(\.description).joined(separator: ", "))")
+                }
+                result.reducedKernels = reducedKernels
+            }
             return result
         }
         let made: Int8Calibration

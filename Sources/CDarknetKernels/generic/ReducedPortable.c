@@ -36,7 +36,7 @@ static void gemm_portable(const uint32_t *weights, long m, long pairs, const uin
 }
 
 const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable = {
-    .name = "portable",
+    .name = "portable-bf16",
     .architecture = SWIFTDARKNET_ARCH_OTHER,
     .required_extensions = 0,
     .format = SWIFTDARKNET_REDUCED_BF16,
