@@ -62,6 +62,8 @@ extension ShortcutSpec: WeightlessLayer {
     /// The previous output plus every `from` output. One source keeps the two-operand kernel, or
     /// Darknet's resampling when its shape differs (ResNet cfgs).
     func run(_ layer: LayerPlan, in pass: ForwardPass) {
+        // The convolution before it wrote the sum into its buffer, which is this layer's output.
+        if pass.layout.fusedShortcuts.contains(layer.index) { return }
         let previous = pass.input(of: layer), output = pass.output(of: layer), shape = layer.inputShape
         let count = shape.count
         guard from.count == 1 else {

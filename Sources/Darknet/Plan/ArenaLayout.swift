@@ -22,6 +22,9 @@ public struct ArenaLayout: Sendable, Equatable {
     public let count: Int
     /// Layers whose outputs are valid after a forward pass.
     public let retained: Set<Int>
+    /// The `[shortcut]` layers the convolution before them computes (`NetworkPlan.fusibleShortcuts`
+    /// whose convolution's output is not retained): each one's output is that convolution's buffer.
+    package let fusedShortcuts: Set<Int>
 
     static let alignment = 16
 
@@ -35,15 +38,23 @@ public struct ArenaLayout: Sendable, Equatable {
         case .layers(let chosen): retained.formUnion(chosen.filter { (0..<layerCount).contains($0) })
         }
 
+        let fused = plan.fusibleShortcuts.filter { !retained.contains($0 - 1) }
+
         // Slot 0 is the network input, slot i + 1 the output of layer i. A slot is released
-        // after the last layer that reads it (or right after it is written if none does).
+        // after the last layer that reads it (or right after it is written if none does). A fused
+        // shortcut has no slot: its output is its convolution's, which lives as long as either.
         var releaseAfter = [Int](repeating: 0, count: layerCount + 1)
         for slot in 1...layerCount { releaseAfter[slot] = slot - 1 }
         for layer in plan.layers {
             for source in layer.sources { releaseAfter[source + 1] = max(releaseAfter[source + 1], layer.index) }
         }
+        var kept = Set(retained.map { $0 + 1 })
+        for shortcut in fused {
+            releaseAfter[shortcut] = max(releaseAfter[shortcut], releaseAfter[shortcut + 1])
+            if kept.contains(shortcut + 1) { kept.insert(shortcut) }
+        }
         var releases = [[Int]](repeating: [], count: layerCount)
-        for (slot, layer) in releaseAfter.enumerated() where !retained.contains(slot - 1) {
+        for (slot, layer) in releaseAfter.enumerated() where !kept.contains(slot) && !fused.contains(slot - 1) {
             releases[layer].append(slot)
         }
 
@@ -51,13 +62,15 @@ public struct ArenaLayout: Sendable, Equatable {
         var offsets = [Int](repeating: 0, count: layerCount)
         let inputOffset = allocator.allocate(Self.rounded(plan.inputShape.count), id: 0)
         for layer in plan.layers {
-            offsets[layer.index] = allocator.allocate(Self.rounded(layer.outputShape.count), id: layer.index + 1)
+            offsets[layer.index] = fused.contains(layer.index) ? offsets[layer.index - 1]
+                : allocator.allocate(Self.rounded(layer.outputShape.count), id: layer.index + 1)
             for slot in releases[layer.index] { allocator.release(id: slot) }
         }
         self.inputOffset = inputOffset
         self.outputOffsets = offsets
         self.count = allocator.highWater
         self.retained = retained
+        self.fusedShortcuts = fused
     }
 
     private static func rounded(_ count: Int) -> Int {

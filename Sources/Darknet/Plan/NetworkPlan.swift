@@ -140,6 +140,12 @@ public struct NetworkPlan: Sendable, Equatable {
     /// pass (see `SlidingWindowConvolution.canPool`): the pool is that convolution's only reader.
     /// A session fuses them unless it keeps the convolution's output.
     package let fusibleMaxpools: Set<Int>
+    /// `[shortcut]` layers that the Winograd convolution right before them can add in its output
+    /// transform: one source of the same shape, weights 1 and a linear activation (so the sum is
+    /// the separate pass's, `activation(convolution) + source`), and the shortcut is that
+    /// convolution's only reader. A session fuses them unless it keeps the convolution's output;
+    /// the shortcut's output is then the convolution's buffer (`ArenaLayout.fusedShortcuts`).
+    package let fusibleShortcuts: Set<Int>
     /// int8 convolutions whose only reader is the int8 convolution right after them, or a
     /// `[maxpool]` in `int8CodePools`: a session that keeps neither such an output nor that of
     /// the pool lets the convolution write it as 8-bit codes in the (next) int8 convolution's
@@ -216,6 +222,7 @@ public struct NetworkPlan: Sendable, Equatable {
         self.parameterCount = layers.reduce(0) { $0 &+ $1.parameterCount }
         let readers = Self.readerCounts(layers)
         self.fusibleMaxpools = Self.fusibleMaxpools(layers, readers: readers)
+        self.fusibleShortcuts = Self.fusibleShortcuts(layers, readers: readers)
         let int8CodePools = Self.int8CodePools(layers, readers: readers)
         self.int8CodePools = int8CodePools
         self.int8CodeOutputs = Self.int8CodeOutputs(layers, readers: readers).union(int8CodePools.map { $0 - 1 })
@@ -261,6 +268,17 @@ public struct NetworkPlan: Sendable, Equatable {
                   layers[index].sources == [index - 1] else { return false }
             return SlidingWindowConvolution.canPool(pool, after: conv, output: layers[index - 1].outputShape,
                                                     pooled: layers[index].outputShape)
+        })
+    }
+
+    private static func fusibleShortcuts(_ layers: [LayerPlan], readers: [Int]) -> Set<Int> {
+        Set(layers.indices.filter { index in
+            guard index > 0, case .shortcut(let shortcut) = layers[index].spec.kind, shortcut.from.count == 1,
+                  shortcut.alpha == 1, shortcut.beta == 1, shortcut.activation == .linear,
+                  layers[index - 1].algorithm?.isWinograd == true, readers[index - 1] == 1 else { return false }
+            let source = shortcut.from[0]
+            return source != index - 1 && layers[index].sources == [index - 1, source]
+                && layers[source].outputShape == layers[index].inputShape
         })
     }
 

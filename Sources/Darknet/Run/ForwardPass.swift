@@ -79,4 +79,10 @@ struct ForwardPass {
     func fusesMaxpool(_ index: Int) -> Bool {
         plan.fusibleMaxpools.contains(index) && !layout.retained.contains(index - 1)
     }
+
+    /// For the convolution before shortcut layer `index`, what it adds to its output when it
+    /// computes that shortcut too (`ArenaLayout.fusedShortcuts`): the shortcut's other source.
+    func fusedShortcutResidual(_ index: Int) -> UnsafePointer<Float>? {
+        layout.fusedShortcuts.contains(index) ? UnsafePointer(buffer(of: plan.layers[index].sources[1])) : nil
+    }
 }

@@ -54,6 +54,8 @@ package struct WinogradBands: WinogradMethod {
         let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
         let functions = buffers.kernels.functions, kernels = buffers.kernels
         let scratch = buffers.scratch, stride = buffers.scratchStride, input = buffers.input, output = buffers.output
+        // The fused shortcut's residual, added after the activation: in the kernel when it applies it.
+        let residual = buffers.residual, kernelResidual = epilogue == nil ? nil : residual
         buffers.split(bands) { range, worker in
             let workerScratch = scratch + worker * stride
             let transformed = workerScratch + transformScratch
@@ -65,13 +67,14 @@ package struct WinogradBands: WinogradMethod {
                 functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
                                                                count * columns, 0, WinogradF43.elements)
                 functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, columns,
-                                                             Self.tile.rawValue, biases, epilogue ?? 0, output, 0,
-                                                             filters)
+                                                             Self.tile.rawValue, biases, epilogue ?? 0, kernelResidual,
+                                                             output, 0, filters)
                 if epilogue == nil {
                     let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
                     for f in 0..<filters {
-                        kernels.activate(output + f * shapes.output.planeSize + firstRow * width,
-                                         count: outputRows * width, activation: activation)
+                        let at = f * shapes.output.planeSize + firstRow * width
+                        kernels.activate(output + at, count: outputRows * width, activation: activation)
+                        if let residual { kernels.accumulate(residual + at, count: outputRows * width, beta: 1, into: output + at) }
                     }
                 }
             }

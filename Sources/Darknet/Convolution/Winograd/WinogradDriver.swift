@@ -85,7 +85,8 @@ package struct WinogradDriver: Sendable, Equatable {
     }
 
     /// The output transform of the element-wise `products` in this driver's layout into the
-    /// output, with bias and activation, split over the threads by whole vectors of filters.
+    /// output, with bias and activation (and the fused shortcut's residual), split over the
+    /// threads by whole vectors of filters.
     func transformOutput(_ products: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
         let height = shapes.output.height, width = shapes.output.width, (rows, columns) = tileCounts
         let filters = filters, tile = tile, mode = self.products
@@ -93,19 +94,24 @@ package struct WinogradDriver: Sendable, Equatable {
         let output = buffers.output
         let activation = shapes.conv.activation
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
+        // The residual is added after the activation: in the kernel when it applies it, else after it.
+        let residual = buffers.residual, kernelResidual = fused == nil ? nil : residual
         let kernels = buffers.kernels, plane = shapes.output.planeSize
         buffers.split(filters, minimumPiece: 16) { range, worker in  // whole vectors of filters
             switch (tile, mode) {
             case (.f43, .gemms):
                 functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases, fused ?? 0,
-                                                  output, scratch + worker * stride, range.lowerBound, range.count)
+                                                  kernelResidual, output, scratch + worker * stride, range.lowerBound,
+                                                  range.count)
             case (_, .tileMajor), (.f23, _):
                 functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height, width,
                                                              0, rows, columns, tile.rawValue, biases, fused ?? 0,
-                                                             output, range.lowerBound, range.count)
+                                                             kernelResidual, output, range.lowerBound, range.count)
             }
             if fused == nil {
-                kernels.activate(output + range.lowerBound * plane, count: range.count * plane, activation: activation)
+                let first = range.lowerBound * plane, count = range.count * plane
+                kernels.activate(output + first, count: count, activation: activation)
+                if let residual { kernels.accumulate(residual + first, count: count, beta: 1, into: output + first) }
             }
         }
     }
