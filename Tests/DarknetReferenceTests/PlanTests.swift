@@ -55,6 +55,7 @@ final class PlanTests: XCTestCase {
         let layout = ArenaLayout(plan: plan, retaining: .detection)
         XCTAssertLessThan(layout.count, total / 4, "activations must share memory")
         XCTAssertEqual(layout.retained, [82, 94, 106])
+        XCTAssertEqual(layout.fusedShortcuts.count, plan.fusibleShortcuts.count)
         // No two buffers that are alive at the same time overlap.
         assertNoLiveOverlap(plan: plan, layout: layout)
         let all = ArenaLayout(plan: plan, retaining: .all)
@@ -68,7 +69,9 @@ final class PlanTests: XCTestCase {
         for layer in plan.layers { for s in layer.sources where s >= 0 { lastUse[s] = max(lastUse[s], layer.index) } }
         for r in layout.retained { lastUse[r] = Int.max }
         for a in plan.layers {
-            for b in plan.layers where b.index > a.index && b.index <= lastUse[a.index] {
+            // A fused shortcut's output is its convolution's buffer (ArenaLayout.fusedShortcuts).
+            for b in plan.layers where b.index > a.index && b.index <= lastUse[a.index]
+                && !(layout.fusedShortcuts.contains(b.index) && a.index == b.index - 1) {
                 let aRange = layout.outputOffsets[a.index]..<(layout.outputOffsets[a.index] + a.outputShape.count)
                 let bRange = layout.outputOffsets[b.index]..<(layout.outputOffsets[b.index] + b.outputShape.count)
                 XCTAssertFalse(aRange.overlaps(bRange), "layer \(a.index) is overwritten by layer \(b.index)", file: file, line: line)

@@ -94,8 +94,8 @@ static inline __attribute__((always_inline)) float CAT(epilogue_scalar_, SUFFIX)
 /* Products at m[element * stride + filter * filter_stride + tile * tile_stride]. */
 static inline __attribute__((always_inline)) void CAT(winograd_output_, SUFFIX)(
     const float *m, ptrdiff_t stride, ptrdiff_t filter_stride, ptrdiff_t tile_stride, ptrdiff_t height,
-    ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue,
-    const float *residual, float *output, float *scratch, ptrdiff_t first, ptrdiff_t count) {
+    ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output,
+    float *scratch, ptrdiff_t first, ptrdiff_t count) {
     float *s = scratch; /* [4][6][tile_columns]: Aᵀ applied down each column of every tile */
     float *row_values = scratch + 24 * tile_columns; /* one output row, 4 * tile_columns wide */
     for (ptrdiff_t f = first; f < first + count; f++) {
@@ -136,14 +136,8 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_, SUFFIX)(
                     values[4 * tx + 3] = diff12 + 8 * diff34 + a5;
                 }
                 float *restrict destination = plane + (oy + i) * width;
-                if (residual) {
-                    const float *restrict added = residual + (destination - output);
-                    for (ptrdiff_t x = 0; x < width; x++)
-                        destination[x] = CAT(epilogue_scalar_, SUFFIX)(values[x] + bias, epilogue) + added[x];
-                } else {
-                    for (ptrdiff_t x = 0; x < width; x++)
-                        destination[x] = CAT(epilogue_scalar_, SUFFIX)(values[x] + bias, epilogue);
-                }
+                for (ptrdiff_t x = 0; x < width; x++)
+                    destination[x] = CAT(epilogue_scalar_, SUFFIX)(values[x] + bias, epilogue);
             }
         }
     }
@@ -151,10 +145,9 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_, SUFFIX)(
 
 static void CAT(swiftdarknet_winograd_output_, SUFFIX)(const float *m, ptrdiff_t filters, ptrdiff_t height,
                                                        ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                                       const float *biases, int epilogue, const float *residual,
-                                                       float *output, float *scratch, ptrdiff_t first,
-                                                       ptrdiff_t count) {
+                                                       const float *biases, int epilogue, float *output,
+                                                       float *scratch, ptrdiff_t first, ptrdiff_t count) {
     const ptrdiff_t tiles = tile_rows * tile_columns;
     CAT(winograd_output_, SUFFIX)(m, filters * tiles, tiles, 1, height, width, tile_rows, tile_columns, biases,
-                                  epilogue, residual, output, scratch, first, count);
+                                  epilogue, output, scratch, first, count);
 }

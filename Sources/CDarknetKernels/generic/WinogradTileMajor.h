@@ -112,20 +112,12 @@ static void CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX)(
  * of filter f0 + lane, to the lanes in [lane_begin, lane_end) of `output` (filter f0's plane),
  * clipped to `rows x columns` at the bottom and right edges. */
 static inline __attribute__((always_inline)) void CAT(winograd_scatter_tile_, SUFFIX)(
-    const float *values, int n, ptrdiff_t lane_begin, ptrdiff_t lane_end, const float *residual, float *output,
-    ptrdiff_t plane, ptrdiff_t width, ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t rows, ptrdiff_t columns) {
+    const float *values, int n, ptrdiff_t lane_begin, ptrdiff_t lane_end, float *output, ptrdiff_t plane,
+    ptrdiff_t width, ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t rows, ptrdiff_t columns) {
     for (ptrdiff_t lane = lane_begin; lane < lane_end; lane++) {
-        const ptrdiff_t at = lane * plane + oy * width + ox;
-        float *destination = output + at;
-        if (residual) {
-            const float *added = residual + at;
-            for (ptrdiff_t i = 0; i < rows; i++)
-                for (ptrdiff_t j = 0; j < columns; j++)
-                    destination[i * width + j] = values[(i * n + j) * LANES + lane] + added[i * width + j];
-        } else {
-            for (ptrdiff_t i = 0; i < rows; i++)
-                for (ptrdiff_t j = 0; j < columns; j++) destination[i * width + j] = values[(i * n + j) * LANES + lane];
-        }
+        float *destination = output + lane * plane + oy * width + ox;
+        for (ptrdiff_t i = 0; i < rows; i++)
+            for (ptrdiff_t j = 0; j < columns; j++) destination[i * width + j] = values[(i * n + j) * LANES + lane];
     }
 }
 
@@ -152,8 +144,8 @@ static inline __attribute__((always_inline)) void CAT(winograd_f23_at_, SUFFIX)(
  * tile rows [first_row, first_row + tile_rows) of the output. */
 static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major_n_, SUFFIX)(
     const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
-    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, const float *residual,
-    float *output, ptrdiff_t first, ptrdiff_t count, int n) {
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
+    ptrdiff_t count, int n) {
     const int t = n + 2; /* input tile size */
     const ptrdiff_t tiles = tile_rows * tile_columns, stride = tiles * filters_padded, plane = height * width;
     for (ptrdiff_t f0 = first / LANES * LANES; f0 < first + count; f0 += LANES) {
@@ -182,21 +174,21 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
                 __builtin_memcpy(values + k * LANES, &x, sizeof x);
             }
             const ptrdiff_t oy = (first_row + tile / tile_columns) * n, ox = tile % tile_columns * n;
-            CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, residual ? residual + f0 * plane : NULL,
-                                                output + f0 * plane, plane, width, oy, ox,
-                                                height - oy < n ? height - oy : n, width - ox < n ? width - ox : n);
+            CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
+                                                oy, ox, height - oy < n ? height - oy : n,
+                                                width - ox < n ? width - ox : n);
         }
     }
 }
 
 static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
     const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
-    ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile, const float *biases, int epilogue, const float *residual,
-    float *output, ptrdiff_t first, ptrdiff_t count) {
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile, const float *biases, int epilogue, float *output,
+    ptrdiff_t first, ptrdiff_t count) {
     if (tile == 6)
         CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
-                                                   tile_columns, biases, epilogue, residual, output, first, count, 4);
+                                                   tile_columns, biases, epilogue, output, first, count, 4);
     else
         CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
-                                                   tile_columns, biases, epilogue, residual, output, first, count, 2);
+                                                   tile_columns, biases, epilogue, output, first, count, 2);
 }

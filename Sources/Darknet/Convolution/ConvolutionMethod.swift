@@ -161,8 +161,8 @@ package struct ConvolutionBuffers {
     /// Where the next layer's 2x2/2 max pool goes when the kernel computes it too (only the
     /// sliding window does, when the plan fuses it); `nil` otherwise.
     package var pooled: UnsafeMutablePointer<Float>?
-    /// What the `[shortcut]` after the convolution adds to its output, when the kernel adds it too
-    /// (only the Winograd paths do, when the plan fuses it: `NetworkPlan.fusibleShortcuts`): the
+    /// What the `[shortcut]` after the convolution adds to its output, when the convolution adds it
+    /// too (only the Winograd paths do, when the plan fuses it: `NetworkPlan.fusibleShortcuts`): the
     /// output is then `activation(convolution) + residual`, the shortcut's; `nil` otherwise.
     package var residual: UnsafePointer<Float>?
     /// For an integer kernel: whether `input` holds 8-bit codes in its input quantization

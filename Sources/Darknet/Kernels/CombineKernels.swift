@@ -25,6 +25,13 @@ extension VectorKernels {
         }
     }
 
+    /// `output += source`, element-wise: a fused shortcut's sum (`weighted_sum`'s with weights
+    /// 1, so the bits of the separate pass).
+    @inline(__always)
+    package func addInPlace(_ source: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>) {
+        functions.pointee.weighted_sum(output, source, count, 1, 1, output)
+    }
+
     /// `[sam]`: `output = activation(a * b)`, element-wise.
     @inline(__always)
     package func multiply(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int, activation: Activation,

@@ -34,12 +34,11 @@ typedef void swiftdarknet_winograd_input_fn(const float *input, ptrdiff_t channe
 
 /* F(4x4, 3x3) output transform `Aᵀ m A` of filters [first, first + count) from `products`
  * ([36][filters][tiles]), clipped at the edges, plus the bias and the epilogue's activation
- * (a SWIFTDARKNET_EPILOGUE_* code), then plus `residual` at the same position when it is not
- * NULL (a shortcut that adds another layer's output: the sum a separate pass would make). */
+ * (a SWIFTDARKNET_EPILOGUE_* code). */
 typedef void swiftdarknet_winograd_output_fn(const float *products, ptrdiff_t filters, ptrdiff_t height,
                                              ptrdiff_t width, ptrdiff_t tile_rows, ptrdiff_t tile_columns,
-                                             const float *biases, int epilogue, const float *residual,
-                                             float *output, float *scratch, ptrdiff_t first, ptrdiff_t count);
+                                             const float *biases, int epilogue, float *output, float *scratch,
+                                             ptrdiff_t first, ptrdiff_t count);
 
 /* Products for outputs with few tiles, elements [first, first + count):
  * products[e][tile][f] = sum_c v[e][c][tile] u[e][c][f], with u channel-major (see the weight
@@ -52,13 +51,12 @@ typedef void swiftdarknet_winograd_products_tile_major_fn(const float *u, const 
 
 /* The output transform of tile-major products [elements][tiles][padded filters] of tile rows
  * [first_row, first_row + tile_rows): `tile` 6 for F(4x4, 3x3) (36 elements) or 4 for F(2x2, 3x3)
- * (16), clipped at the edges, plus the bias and the epilogue's activation, then plus `residual`
- * (laid out as `output`) when it is not NULL. */
+ * (16), clipped at the edges, plus the bias and the epilogue's activation. */
 typedef void swiftdarknet_winograd_output_tile_major_fn(const float *products, ptrdiff_t filters_padded,
                                                         ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
                                                         ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile,
-                                                        const float *biases, int epilogue, const float *residual,
-                                                        float *output, ptrdiff_t first, ptrdiff_t count);
+                                                        const float *biases, int epilogue, float *output,
+                                                        ptrdiff_t first, ptrdiff_t count);
 
 /* `G g Gᵀ` of every 3x3 kernel (filters x channels x 3 x 3) in blocks [first_block, first_block +
  * block_count), each filter's kernels times filter_scales[filter] when `filter_scales` is not NULL

@@ -54,8 +54,7 @@ package struct WinogradBands: WinogradMethod {
         let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
         let functions = buffers.kernels.functions, kernels = buffers.kernels
         let scratch = buffers.scratch, stride = buffers.scratchStride, input = buffers.input, output = buffers.output
-        // The fused shortcut's residual, added after the activation: in the kernel when it applies it.
-        let residual = buffers.residual, kernelResidual = epilogue == nil ? nil : residual
+        let residual = buffers.residual
         buffers.split(bands) { range, worker in
             let workerScratch = scratch + worker * stride
             let transformed = workerScratch + transformScratch
@@ -67,15 +66,16 @@ package struct WinogradBands: WinogradMethod {
                 functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
                                                                count * columns, 0, WinogradF43.elements)
                 functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, columns,
-                                                             Self.tile.rawValue, biases, epilogue ?? 0, kernelResidual,
-                                                             output, 0, filters)
-                if epilogue == nil {
-                    let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
-                    for f in 0..<filters {
-                        let at = f * shapes.output.planeSize + firstRow * width
-                        kernels.activate(output + at, count: outputRows * width, activation: activation)
-                        if let residual { kernels.accumulate(residual + at, count: outputRows * width, beta: 1, into: output + at) }
-                    }
+                                                             Self.tile.rawValue, biases, epilogue ?? 0, output, 0,
+                                                             filters)
+                if epilogue != nil && residual == nil { continue }
+                // The band's rows of every filter: the activation the kernel did not apply, and the
+                // fused shortcut's residual while the band is still in cache.
+                let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow
+                for f in 0..<filters {
+                    let at = f * shapes.output.planeSize + firstRow * width
+                    if epilogue == nil { kernels.activate(output + at, count: outputRows * width, activation: activation) }
+                    if let residual { kernels.addInPlace(residual + at, count: outputRows * width, into: output + at) }
                 }
             }
         }

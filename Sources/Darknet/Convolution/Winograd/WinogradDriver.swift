@@ -85,33 +85,37 @@ package struct WinogradDriver: Sendable, Equatable {
     }
 
     /// The output transform of the element-wise `products` in this driver's layout into the
-    /// output, with bias and activation (and the fused shortcut's residual), split over the
-    /// threads by whole vectors of filters.
+    /// output, with bias and activation, split over the threads by whole vectors of filters. With
+    /// a fused shortcut's residual, each 16 filters' planes get it added right after their
+    /// transform, while they are still in cache.
     func transformOutput(_ products: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
         let height = shapes.output.height, width = shapes.output.width, (rows, columns) = tileCounts
         let filters = filters, tile = tile, mode = self.products
         let functions = buffers.kernels.functions, scratch = buffers.scratch, stride = buffers.scratchStride
-        let output = buffers.output
+        let output = buffers.output, residual = buffers.residual
         let activation = shapes.conv.activation
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        // The residual is added after the activation: in the kernel when it applies it, else after it.
-        let residual = buffers.residual, kernelResidual = fused == nil ? nil : residual
         let kernels = buffers.kernels, plane = shapes.output.planeSize
         buffers.split(filters, minimumPiece: 16) { range, worker in  // whole vectors of filters
-            switch (tile, mode) {
-            case (.f43, .gemms):
-                functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases, fused ?? 0,
-                                                  kernelResidual, output, scratch + worker * stride, range.lowerBound,
-                                                  range.count)
-            case (_, .tileMajor), (.f23, _):
-                functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height, width,
-                                                             0, rows, columns, tile.rawValue, biases, fused ?? 0,
-                                                             kernelResidual, output, range.lowerBound, range.count)
-            }
-            if fused == nil {
-                let first = range.lowerBound * plane, count = range.count * plane
-                kernels.activate(output + first, count: count, activation: activation)
-                if let residual { kernels.accumulate(residual + first, count: count, beta: 1, into: output + first) }
+            // Without a residual, the worker's filters in one call.
+            let chunk = residual == nil ? range.count : 16
+            for first in Swift.stride(from: range.lowerBound, to: range.upperBound, by: chunk) {
+                let count = min(chunk, range.upperBound - first)
+                switch (tile, mode) {
+                case (.f43, .gemms):
+                    functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases,
+                                                      fused ?? 0, output, scratch + worker * stride, first, count)
+                case (_, .tileMajor), (.f23, _):
+                    functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height,
+                                                                 width, 0, rows, columns, tile.rawValue, biases,
+                                                                 fused ?? 0, output, first, count)
+                }
+                if fused == nil {
+                    kernels.activate(output + first * plane, count: count * plane, activation: activation)
+                }
+                if let residual {
+                    kernels.addInPlace(residual + first * plane, count: count * plane, into: output + first * plane)
+                }
             }
         }
     }
