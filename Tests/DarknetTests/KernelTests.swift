@@ -242,14 +242,7 @@ final class KernelTests: XCTestCase {
                 XCTAssertEqual(network.plan.fusibleMaxpools, [1], "\(c)")
                 var generator = SplitMix64(seed: 40 + UInt64(n))
                 let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
-                let apart = InferenceSession(network: network, retaining: .all)
-                try apart.forward(input)
-                let expected = try apart.output(ofLayer: 1).values
-                for threads in [1, 2, 3] {
-                    let fused = InferenceSession(network: network, retaining: .layers([1]), threads: threads)
-                    try fused.forward(input)
-                    XCTAssertEqual(try fused.output(ofLayer: 1).values, expected, "\(c), \(level), \(threads) threads")
-                }
+                try assertFusedLayerEqualsTheLayersApart(network, input: input, layer: 1, "\(c), \(level)")
             }
         }
     }

@@ -42,15 +42,8 @@ final class ShortcutFusionTests: XCTestCase {
                         XCTAssertEqual(ArenaLayout(plan: network.plan, retaining: .all).fusedShortcuts, [])
                         var generator = SplitMix64(seed: 70 + UInt64(n))
                         let input = (0..<network.inputShape.count).map { _ in generator.nextFloat(in: -2...2) }
-                        let apart = InferenceSession(network: network, retaining: .all)
-                        try apart.forward(input)
-                        let expected = try apart.output(ofLayer: 2).values
-                        for threads in [1, 2, 3] {
-                            let fused = InferenceSession(network: network, retaining: .layers([2]), threads: threads)
-                            try fused.forward(input)
-                            XCTAssertEqual(try fused.output(ofLayer: 2).values, expected,
-                                           "\(algorithm), \(height)x\(width)x\(channels), \(activation), \(kernels), \(threads) threads")
-                        }
+                        try assertFusedLayerEqualsTheLayersApart(network, input: input, layer: 2,
+                                                                 "\(algorithm), \(height)x\(width)x\(channels), \(activation), \(kernels)")
                     }
                 }
             }
