@@ -149,8 +149,10 @@ public struct PrecisionFlags: Sendable {
             if let reduced { result.precision = reduced }
             if let reducedKernels {
                 guard reducedKernels.runs(on: options.cpu.architecture, options.cpu.extensions) else {
-                    let runs = ReducedKernels.allCases.filter { $0.arithmetic == reducedKernels.arithmetic && $0.runs(on: options.cpu.architecture, options.cpu.extensions) }
-                    throw CLIError("--kernels \(reducedKernels): this CPU does not run it; it runs \(runs.map(\.description).joined(separator: ", "))")
+                    let runs = ReducedKernels.allCases.filter {
+                        $0.arithmetic == reducedKernels.arithmetic && $0.runs(on: options.cpu.architecture, options.cpu.extensions)
+                    }.map(\.description)
+                    throw CLIError("--kernels \(reducedKernels): this CPU does not run it; it runs \(runs.joined(separator: ", "))")
                 }
                 result.reducedKernels = reducedKernels
             }

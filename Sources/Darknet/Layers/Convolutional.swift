@@ -168,7 +168,7 @@ struct ConvolutionStep: LayerStep {
         let pooled = pass.fusesMaxpool(layer.index + 1) ? pass.buffer(of: layer.index + 1) : nil
         var buffers = pass.convolutionBuffers(input: pass.input(of: layer), output: pass.output(of: layer), pooled: pooled)
         // The next layer's shortcut, when this pass adds it here (its output is this buffer).
-        if layer.index + 1 < pass.plan.layers.count { buffers.residual = pass.fusedShortcutResidual(layer.index + 1) }
+        buffers.residual = pass.fusedShortcutResidual(layer.index + 1)
         if layer.int8 != nil {
             buffers.inputIsCodes = pass.codeQuantization(ofOutput: layer.index - 1) != nil
             buffers.outputCodes = pass.codeQuantization(ofOutput: layer.index)

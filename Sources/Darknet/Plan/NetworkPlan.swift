@@ -140,10 +140,10 @@ public struct NetworkPlan: Sendable, Equatable {
     /// pass (see `SlidingWindowConvolution.canPool`): the pool is that convolution's only reader.
     /// A session fuses them unless it keeps the convolution's output.
     package let fusibleMaxpools: Set<Int>
-    /// `[shortcut]` layers that the Winograd convolution right before them can add in its output
-    /// transform: one source of the same shape, weights 1 and a linear activation (so the sum is
-    /// the separate pass's, `activation(convolution) + source`), and the shortcut is that
-    /// convolution's only reader. A session fuses them unless it keeps the convolution's output;
+    /// `[shortcut]` layers that the Winograd convolution right before them can add to its output
+    /// right after its output transform, while it is in cache: one source of the same shape,
+    /// weights 1 and a linear activation (so the sum is the separate pass's, `activation(convolution)
+    /// + source`), and the shortcut is that convolution's only reader. A session fuses them unless it keeps the convolution's output;
     /// the shortcut's output is then the convolution's buffer (`ArenaLayout.fusedShortcuts`).
     package let fusibleShortcuts: Set<Int>
     /// int8 convolutions whose only reader is the int8 convolution right after them, or a
