@@ -70,15 +70,25 @@ final class ShortcutFusionTests: XCTestCase {
         XCTAssertEqual(try fusible("from=-2,-3\n"), [], "several sources")
     }
 
-    /// For every layer of YOLOv3, YOLOv4 and YOLOv3-tiny, with shortcuts and max pools fused or
-    /// not: what its step writes (its output, and a fused pool's) overlaps nothing it reads (its
-    /// sources, and a fused shortcut's other source).
+    /// For every layer of every Darknet cfg Debian ships and of AlexeyAB's YOLOv4 family, with
+    /// shortcuts and max pools fused or not: what its step writes (its output, and a fused pool's)
+    /// overlaps nothing it reads (its sources, and a fused shortcut's other source).
     func testNoStepWritesWhereItReads() throws {
-        let cfgs = [TestPaths.darknetCfg.appendingPathComponent("yolov3.cfg"), TestPaths.tinyCfg,
-                    TestPaths.weights.appendingPathComponent("alexeyab/yolov4.cfg")]
-        var fusedShortcuts = 0
+        let darknet = try FileManager.default.contentsOfDirectory(at: try TestPaths.require(TestPaths.darknetCfg),
+                                                                  includingPropertiesForKeys: nil)
+        let alexeyAB = ["yolov4.cfg", "yolov4-tiny.cfg", "yolov4-sam-mish.cfg"].map {
+            TestPaths.weights.appendingPathComponent("alexeyab/\($0)")
+        }
+        let cfgs = darknet.filter { $0.pathExtension == "cfg" }.sorted { $0.path < $1.path } + alexeyAB
+        var fusedShortcuts = 0, fusedPools = 0, notPlanned: [String] = []
         for cfg in cfgs {
-            let plan = try NetworkPlan(spec: try NetworkSpec.parse(contentsOf: try TestPaths.require(cfg)))
+            let plan: NetworkPlan
+            do {
+                plan = try NetworkPlan(spec: try NetworkSpec.parse(contentsOf: try TestPaths.require(cfg)))
+            } catch {
+                notPlanned.append("\(cfg.lastPathComponent) (\(error))")
+                continue
+            }
             for selection in [LayerSelection.detection, .all, .layers(Set(stride(from: 0, to: plan.layers.count, by: 3)))] {
                 let layout = ArenaLayout(plan: plan, retaining: selection)
                 fusedShortcuts += layout.fusedShortcuts.count
@@ -89,7 +99,10 @@ final class ShortcutFusionTests: XCTestCase {
                 for layer in plan.layers where !layout.fusedShortcuts.contains(layer.index) {
                     var writes = [layer.index], reads = layer.sources
                     let next = layer.index + 1
-                    if plan.fusibleMaxpools.contains(next) && !layout.retained.contains(layer.index) { writes.append(next) }
+                    if plan.fusibleMaxpools.contains(next) && !layout.retained.contains(layer.index) {
+                        writes.append(next)
+                        fusedPools += 1
+                    }
                     if layout.fusedShortcuts.contains(next) { reads.append(plan.layers[next].sources[1]) }
                     for written in writes {
                         for read in reads {
@@ -101,5 +114,10 @@ final class ShortcutFusionTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(fusedShortcuts, 0, "some shortcut fused")
+        XCTAssertGreaterThan(fusedPools, 0, "some max pool fused")
+        XCTAssertGreaterThanOrEqual(cfgs.count - notPlanned.count, 40)
+        print("ShortcutFusionTests: \(cfgs.count - notPlanned.count) cfgs' layouts checked (\(fusedShortcuts) fused shortcuts, "
+              + "\(fusedPools) fused pools)" + (notPlanned.isEmpty ? "" : "; not planned, so not checked: "
+              + notPlanned.joined(separator: "; ")))
     }
 }
