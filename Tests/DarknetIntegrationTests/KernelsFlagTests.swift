@@ -11,7 +11,7 @@ final class KernelsFlagTests: XCTestCase {
 
     func testPortableFloat16RunsFloat16OnAnyCPU() throws {
         let image = try TestPaths.require(TestPaths.sample("dog.jpg")).path
-        let model = ["detect", "--cfg", try cfg, "--weights", try TestPaths.require(TestPaths.tinyWeights).path, "--json"]
+        let model = ["detect"] + (try TestPaths.tinyModelArguments()) + ["--json"]
         let portable = try SwiftDarknetTool.run(model + ["--precision", "fp16", "--kernels", "portable-fp16", image])
         let float = try SwiftDarknetTool.run(model + [image])
         XCTAssertEqual(portable.status, 0, portable.stderr)
