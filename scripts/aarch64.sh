@@ -238,9 +238,10 @@ run() {
 #   integer   the int8 and int16 kernels: every integer set against the portable one, on qemu's
 #             `max` CPU without SVE (SVE makes qemu several times slower), which has dot products
 #             and I8MM, so the NEON, SDOT and I8MM sets all run (OpenBLAS takes its generic ARMv8
-#             kernels there: max's CPU ID names no real core); and the float16 FMLAL set and the
-#             bfloat16 BFDOT and BFMMLA sets (max has FP16, FHM and BF16) against their portable
-#             sets, as kernels, and the planned ones (FMLAL, BFMMLA) as YOLOv3-tiny's layers;
+#             kernels there: max's CPU ID names no real core); and the float16 FMLAL and FMLA
+#             (half sums) sets and the bfloat16 BFDOT and BFMMLA sets (max has FP16, FHM and BF16)
+#             against their portable sets, as kernels, as convolutions of ten shapes on 1-3 threads,
+#             and the planned ones (FMLAL, BFMMLA) as YOLOv3-tiny's layers;
 #   networks  YOLOv3-tiny with its real weights against Darknet's every layer, detection on
 #             Darknet's seven sample images, the zoo's small layer networks, a small int8 network
 #             on the NEON integer set, which a CPU without dot products plans (OpenBLAS's
@@ -262,6 +263,7 @@ group integer max,sve=off \
     DarknetTests.BFloat16WinogradF23Tests \
     DarknetTests.Float16KernelTests DarknetReferenceTests.Float16NetworkTests/testPlanGivesFloat16WhereTheCPUHasFHM \
     DarknetReferenceTests.Float16NetworkTests/testSIMDAndThreadsGiveThePortableBits \
+    DarknetTests.ReducedConvolutionTests \
     DarknetReferenceTests.BFloat16NetworkTests/testPlanGivesBFloat16WhereTheCPUHasIt \
     DarknetReferenceTests.BFloat16NetworkTests/testSIMDAndThreadsGiveThePortableBits
 group networks cortex-a72 \
@@ -308,7 +310,7 @@ left_out=(
     "DarknetFidelityTests/testYoloV3TinyRandomWeightsEveryLayer (100 s here), ZooFidelityTests' ResNet-18, ResNeXt-50, Darknet reference, Go and YOLOv2-tiny-VOC networks, RegionDetectionTests (200 s): time; the same layer kernels as YOLOv3-tiny's real-weights run and the small zoo networks, which run"
     "CommandLineTests' classify (70 s here) and every-command help (40 s): time; argument handling, the same on every architecture"
     "BLASFamilyTests: OpenBLAS has one arm64 family here (its generic ARMv8 kernels under qemu); BFloat16NetworkTests/testTinyBFloat16KeepsFloatDetections: time (104 forwards); the BFDOT and BFMMLA sets' bits are their portable set's (BFloat16KernelTests, testSIMDAndThreadsGiveThePortableBits), which runs natively in BFloat16NetworkTests/testTinyARMBFloat16KeepsFloatDetections"
-    "Float16NetworkTests/testTinyFloat16KeepsFloatDetections: time (104 forwards); it runs natively with the portable float16 set, whose bits the FMLAL set gives (Float16KernelTests and testSIMDAndThreadsGiveThePortableBits, in the integer group)"
+    "Float16NetworkTests/testTinyFloat16KeepsFloatDetections and testTinyFloat16InHalfSumsKeepsFloatDetections: time (104 and 52 forwards); they run natively with the portable float16 sets, whose bits the FMLAL and FMLA sets give (Float16KernelTests, ReducedConvolutionTests and, for FMLAL, testSIMDAndThreadsGiveThePortableBits, in the integer group); Float16NetworkTests/testHalfSumSetGivesThePortableBits: time (150 s here, YOLOv3-tiny on the FMLA set beside its portable one: it passed at the commit adding the set)"
     "Float16CommandLineTests: argument handling and plans, the same on every architecture"
     "Int8NetworkTests but its small chained network, CommandLineTests/testInt8DetectCalibratesSavesAndLoadsTheSidecar: time; each calibrates YOLOv3-tiny on 12 photos in float and runs it in int8 (some with the portable int8 kernel too): over 20 minutes a test under emulation when int8 took the portable kernel on aarch64 (11 for the CLI's), not measured with the arm64 integer sets"
     "ImageFormatFidelityTests/testHEIFDecodesToLibheifsPixels: its reference is the host's libheif (Debian 12's 1.15); the sysroot has Debian 13's 1.23, which rounds YCbCr to RGB differently (by 1/255, in 1% of 4:2:0 values; x86-64 too)"

@@ -70,10 +70,11 @@ asan_skip+="|TilingDetectionTests.testSmallObjectsOnA4KFrameAreFoundWithTilesAnd
 # bfloat16 on whole networks (26 photos in float32 and bfloat16; every layer in the portable set's
 # scalar emulation): their memory paths are BFloat16KernelTests' packing and GEMM, which run.
 asan_skip+="|BFloat16NetworkTests.testTinyBFloat16KeepsFloatDetections|BFloat16NetworkTests.testSIMDAndThreadsGiveThePortableBits"
-# The same for arm64's bfloat16 and for float16 (their portable sets' scalar emulation): their
-# memory paths are BFloat16KernelTests' and Float16KernelTests', which run.
+# The same for arm64's bfloat16 and for float16, FMLAL's and in half sums (their portable sets'
+# scalar emulation): their memory paths are BFloat16KernelTests' and Float16KernelTests', which run.
 asan_skip+="|BFloat16NetworkTests.testTinyARMBFloat16KeepsFloatDetections|Float16NetworkTests.testTinyFloat16KeepsFloatDetections"
-asan_skip+="|Float16NetworkTests.testSIMDAndThreadsGiveThePortableBits"
+asan_skip+="|Float16NetworkTests.testSIMDAndThreadsGiveThePortableBits|Float16NetworkTests.testTinyFloat16InHalfSumsKeepsFloatDetections"
+asan_skip+="|Float16NetworkTests.testHalfSumSetGivesThePortableBits"
 # A grey YOLOv3-tiny on two 4-frame clips, through the library and through swift-darknet video
 # (105 s under ASan): the grey conversions' memory paths run in GreyscaleNetworkTests (colour and
 # YUV frames, the detect command), the decoder's in VideoReaderTests and BadVideoInputTests.

@@ -18,7 +18,8 @@ public struct PrecisionFlags: Sendable {
     public static let options = OptionGroup("precision", [
         .value("precision", "float32|bf16|fp16|int8|auto", default: "float32", """
             float32: Darknet's results; bf16: bfloat16 products, float32 sums, no calibration (CPUs \
-            with AVX512_BF16, arm64 BF16); fp16: the same in IEEE half precision (arm64 with FEAT_FHM); int8: \
+            with AVX512_BF16, arm64 BF16); fp16: the same in IEEE half precision (arm64 with FEAT_FP16; without FEAT_FHM, in \
+            half sums of 8 products); int8: \
             needs --calibrate or --calibration; auto: bf16 where the CPU has it, else fp16 where it \
             has that, else float32
             """),
@@ -36,7 +37,7 @@ public struct PrecisionFlags: Sendable {
             the kernel set of the bf16 or fp16 convolutions (default: this CPU's): one this CPU \
             runs, or an emulation giving another CPU's results bit for bit, slowly: portable-bf16 \
             (x86-64's VDPBF16PS), portable-arm-bf16 (arm64's BFDOT and BFMMLA), portable-fp16 \
-            (arm64's FMLAL)
+            (arm64's FMLAL), portable-fmla-fp16 (arm64's FMLA in half sums, CPUs without FEAT_FHM)
             """),
     ])
 
@@ -72,7 +73,7 @@ public struct PrecisionFlags: Sendable {
         case .float16: "precision auto: fp16 (this CPU multiplies float16, but not bfloat16: \(cpu.reducedKernelsName(for: .float16)))"
         default:
             "precision auto: float32 (this CPU has no bfloat16 kernels: AVX512_BF16 on x86-64, BF16 on arm64; "
-                + "nor float16 kernels: arm64 with FEAT_FHM)"
+                + "nor float16 kernels: arm64 with FEAT_FP16)"
         }
     }
 

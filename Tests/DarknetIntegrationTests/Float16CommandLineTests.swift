@@ -5,7 +5,7 @@ import XCTest
 
 /// `--precision fp16` on the command line: what it says, that the detections do not depend on
 /// the thread count (float32's where the CPU has no float16 kernels), and `info --plan` as arm64
-/// CPUs with and without FEAT_FHM (and with BF16, for bf16).
+/// CPUs with FEAT_FHM, with FEAT_FP16 alone and without either (and with BF16, for bf16).
 final class Float16CommandLineTests: XCTestCase {
     private var cfg: String { get throws { try TestPaths.require(TestPaths.tinyCfg).path } }
 
@@ -30,12 +30,12 @@ final class Float16CommandLineTests: XCTestCase {
             XCTAssertEqual(float.status, 0, float.stderr)
             XCTAssertEqual(reduced, 0)
             XCTAssertEqual(one.stdout, float.stdout, "no float16 kernels: float32's results")
-            print("Float16CommandLineTests: this CPU has no float16 kernels (arm64 FEAT_FHM): fp16 ran float32 throughout; "
+            print("Float16CommandLineTests: this CPU has no float16 kernels (arm64 FEAT_FP16): fp16 ran float32 throughout; "
                   + "its float16 detections were not exercised here")
         }
     }
 
-    func testInfoPlanShowsFloat16OnArmCPUsWithFHMAndBFloat16WithBF16() throws {
+    func testInfoPlanShowsFloat16OnArmCPUsWithFP16AndBFloat16WithBF16() throws {
         let fhm = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-fp16-fhm", "--precision", "fp16"])
         XCTAssertEqual(fhm.status, 0, fhm.stderr)
         XCTAssertTrue(fhm.stdout.contains("fp16 gemm | float16: float16 precision, and the CPU multiplies float16 (fhm-fp16 kernels)"),
@@ -43,8 +43,13 @@ final class Float16CommandLineTests: XCTestCase {
         XCTAssertTrue(fhm.stdout.contains("| float32: float16 precision keeps the network input's convolution in float32"), fhm.stdout)
         let a76 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-fp16", "--precision", "fp16"])
         XCTAssertEqual(a76.status, 0, a76.stderr)
-        XCTAssertFalse(a76.stdout.contains("fp16 gemm"), a76.stdout)
-        XCTAssertTrue(a76.stdout.contains("| float32: float16 precision, but the CPU has no float16 products"), a76.stdout)
+        XCTAssertTrue(a76.stdout.contains("fp16 gemm | float16: float16 precision, and the CPU multiplies float16 (fmla-fp16 kernels)"),
+                      a76.stdout)
+        XCTAssertFalse(a76.stdout.contains("fhm-fp16"), a76.stdout)
+        let a72 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64", "--precision", "fp16"])
+        XCTAssertEqual(a72.status, 0, a72.stderr)
+        XCTAssertFalse(a72.stdout.contains("fp16 gemm"), a72.stdout)
+        XCTAssertTrue(a72.stdout.contains("| float32: float16 precision, but the CPU has no float16 products"), a72.stdout)
         // bfloat16 on an arm64 CPU with BF16: the BFMMLA set, planned from any machine.
         let bf16 = try SwiftDarknetTool.run(["info", "--cfg", try cfg, "--plan", "--cpu", "arm64-bf16", "--precision", "bf16"])
         XCTAssertEqual(bf16.status, 0, bf16.stderr)

@@ -41,7 +41,7 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512BF16: true)), .bfloat16)
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512VNNI: true)), .float32)
         XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true, bf16: true)), .bfloat16)
-        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true)), .float32)
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true)), .float16, "no BF16: float16")
         let arm = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .arm64(dotProduct: true, bf16: true)))
         let armReduced = arm.layers.filter { $0.arithmetic == .bfloat16 }
         XCTAssertGreaterThanOrEqual(armReduced.count, 6, "arm64 with BF16")

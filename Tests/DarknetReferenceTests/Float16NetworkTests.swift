@@ -20,8 +20,8 @@ final class Float16NetworkTests: XCTestCase {
 
     /// On an arm64 CPU with FHM the plan gives float16 to every convolution but the input's and
     /// those float32's Winograd or sliding window computes faster; with FP16 but no FHM
-    /// (Cortex-A76), or on x86-64, float32 throughout, and says why; `auto` picks float16 only
-    /// where there are float16 kernels and no bfloat16 ones.
+    /// (Cortex-A76) the same layers, on the FMLA set in half sums; on x86-64, float32 throughout,
+    /// and says why; `auto` picks float16 only where there are float16 kernels and no bfloat16 ones.
     func testPlanGivesFloat16WhereTheCPUHasFHM() throws {
         let spec = try NetworkSpec.parse(contentsOf: try TestPaths.require(TestPaths.tinyCfg))
         let fhm = CPUFeatures.arm64(dotProduct: true, fhm: true)
@@ -51,7 +51,13 @@ final class Float16NetworkTests: XCTestCase {
         let reduced = convolutions.filter { $0.arithmetic == .float16 }
         XCTAssertGreaterThanOrEqual(reduced.count, 6, "the 1x1 and 13x13 convolutions")
         XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .float16GEMM && $0.reducedKernels == .fhm })
-        for cpu in [CPUFeatures.arm64(dotProduct: true, fp16: true), .x86_64(avx512BF16: true)] {
+        let a76 = CPUFeatures.arm64(dotProduct: true, fp16: true)
+        let withFP16 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .float16, cpu: a76))
+        XCTAssertEqual(withFP16.layers.map(\.arithmetic), withFHM.layers.map(\.arithmetic), "the same rules, other kernels")
+        XCTAssertEqual(withFP16.layers.map(\.arithmeticReason), withFHM.layers.map(\.arithmeticReason))
+        XCTAssertTrue(withFP16.layers.filter { $0.arithmetic == .float16 }.allSatisfy { $0.reducedKernels == .fmla })
+        XCTAssertEqual(CPUFeatures.arm64(fhm: true, bf16: true).reducedKernels(for: .float16), .fhm, "FMLAL where a CPU has both")
+        for cpu in [CPUFeatures.arm64(dotProduct: true), .x86_64(avx512BF16: true)] {
             let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .float16, cpu: cpu))
             let withoutConvolutions = without.layers.filter { $0.algorithm != nil }
             XCTAssertTrue(withoutConvolutions.allSatisfy { $0.arithmetic == .float32 }, "\(cpu)")
@@ -63,7 +69,8 @@ final class Float16NetworkTests: XCTestCase {
         XCTAssertEqual(Precision.fastestUncalibrated(on: fhm), .float16)
         XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fhm: true, bf16: true)), .bfloat16,
                        "bfloat16 first where there are both")
-        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true, fp16: true)), .float32, "FP16 without FHM")
+        XCTAssertEqual(Precision.fastestUncalibrated(on: a76), .float16, "FP16 without FHM")
+        XCTAssertEqual(Precision.fastestUncalibrated(on: .arm64(dotProduct: true)), .float32, "no FP16")
         XCTAssertEqual(Precision.fastestUncalibrated(on: .x86_64(avx512BF16: true)), .bfloat16)
         let bfloat16 = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: fhm))
         XCTAssertTrue(bfloat16.layers.allSatisfy { $0.arithmetic == .float32 }, "float16 kernels do not serve bfloat16")
@@ -74,6 +81,24 @@ final class Float16NetworkTests: XCTestCase {
     func testSIMDAndThreadsGiveThePortableBits() throws {
         try ReducedPrecisionChecks.simdAndThreadsGiveThePortableBits(.float16, portable: .portableFloat16,
                                                                      label: "Float16NetworkTests", minimumReducedLayers: 6)
+    }
+
+    /// The FMLA set in half sums gives its portable set's bits on every layer, on one thread and
+    /// on two (where the CPU runs it: arm64 with FEAT_FP16, qemu's `max` among them).
+    func testHalfSumSetGivesThePortableBits() throws {
+        try ReducedPrecisionChecks.simdAndThreadsGiveThePortableBits(.float16, portable: .portableHalfSums,
+                                                                     label: "Float16NetworkTests (half sums)",
+                                                                     minimumReducedLayers: 6, pinned: .fmla)
+    }
+
+    /// float16 in half sums (FMLA's arithmetic, as Cortex-A76 computes it) keeps at least 99 % of
+    /// float32's detections and adds at most 1 %, at thresholds 0.25 and 0.5, on 13 images (the
+    /// portable set is twice as slow as FMLAL's).
+    func testTinyFloat16InHalfSumsKeepsFloatDetections() throws {
+        let cpu = CPUFeatures.current
+        let kernels: ReducedKernels = ReducedKernels.fmla.runs(on: cpu.architecture, cpu.extensions) ? .fmla : .portableHalfSums
+        try ReducedPrecisionChecks.keepsFloatDetections(.float16, kernels: kernels, label: "fp16 (half sums, \(kernels))",
+                                                        minimumReducedLayers: 6, mirrored: false)
     }
 
     /// float16 keeps at least 99 % of float32's detections (same class, IoU >= 0.9) and adds at

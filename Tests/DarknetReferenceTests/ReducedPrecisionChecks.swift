@@ -36,12 +36,14 @@ enum ReducedPrecisionChecks {
     /// x86-64 one) and that SIMD set give every layer the same bits, the SIMD set on one thread and
     /// on two; at least `minimumReducedLayers` layers run in the 16-bit arithmetic. The portable
     /// set runs on two threads here only where it is what the CPU runs (no SIMD set);
-    /// `ReducedConvolutionTests` runs every portable set on 1, 2 and 3 threads.
+    /// `ReducedConvolutionTests` runs every portable set on 1, 2 and 3 threads. With `pinned`, that
+    /// SIMD set instead of the CPU's (where the CPU runs it) against its portable set.
     static func simdAndThreadsGiveThePortableBits(_ precision: Precision, portable fallback: ReducedKernels, label: String,
-                                                  minimumReducedLayers: Int = 0, file: StaticString = #filePath,
-                                                  line: UInt = #line) throws {
+                                                  minimumReducedLayers: Int = 0, pinned: ReducedKernels? = nil,
+                                                  file: StaticString = #filePath, line: UInt = #line) throws {
         let arithmetic = try XCTUnwrap(precision.reducedArithmetic, file: file, line: line)
-        let simd = CPUFeatures.current.reducedKernels(for: arithmetic)
+        let cpu = CPUFeatures.current
+        let simd = pinned.map { $0.runs(on: cpu.architecture, cpu.extensions) ? $0 : nil } ?? cpu.reducedKernels(for: arithmetic)
         let reference = simd?.reference ?? fallback
         let portable = try network(precision, kernels: reference)
         let reducedLayers = portable.plan.layers.filter { $0.arithmetic == arithmetic }
@@ -54,7 +56,7 @@ enum ReducedPrecisionChecks {
                   + "the SIMD set's network bits were not compared")
             return
         }
-        let best = try network(precision)
+        let best = try network(precision, kernels: pinned)
         XCTAssertTrue(best.plan.layers.filter { $0.arithmetic == arithmetic }.allSatisfy { $0.reducedKernels == simd },
                       file: file, line: line)
         XCTAssertEqual(try layerOutputs(best, threads: 1), expected, "\(simd) vs \(reference)", file: file, line: line)

@@ -5,9 +5,10 @@ import XCTest
 
 /// The float16 kernels (`CDarknetKernels/reduced.h`, format SWIFTDARKNET_REDUCED_FP16): the
 /// rounding to half is FCVTN's (and Swift's `Float16(_:)`), the portable GEMM is a fused
-/// multiply-add per product in K order (FMLAL's arithmetic), and every SIMD float16 set gives
-/// its reference set's bits on random shapes (odd K, ragged columns and rows, half denormals,
-/// magnitudes up to 60000).
+/// multiply-add per product in K order (FMLAL's arithmetic), the portable half-sum GEMM is
+/// FMLA's on half lanes in blocks of 8 products added into float32, and every SIMD float16 set
+/// gives its reference set's bits on random shapes (odd K, ragged columns and rows, half
+/// denormals, magnitudes up to 60000).
 final class Float16KernelTests: XCTestCase {
     /// The float16 sets this CPU runs besides the portable one; a line says which were not exercised.
     private var simdSets: [ReducedKernels] { ReducedKernels.runningSIMDSets(.float16, test: "Float16KernelTests") }
@@ -92,10 +93,99 @@ final class Float16KernelTests: XCTestCase {
             XCTAssertTrue(portable.elementsEqual(expected) { $0.bitPattern == $1.bitPattern },
                           "portable float16 is not sequential fused products at m \(m), k \(k), columns \(columns)")
             for set in sets {
+                let reference = set.reference == .portableFloat16 ? portable : gemm(a, b, m: m, k: k, columns: columns, on: set.reference)
                 let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
-                let first = simd.indices.first { simd[$0].bitPattern != portable[$0].bitPattern }
-                XCTAssertNil(first, "\(set) differs from portable at m \(m), k \(k), columns \(columns), output \(first ?? -1)")
+                let first = simd.indices.first { simd[$0].bitPattern != reference[$0].bitPattern }
+                XCTAssertNil(first, "\(set) differs from \(set.reference) at m \(m), k \(k), columns \(columns), output \(first ?? -1)")
             }
+        }
+    }
+
+    #if !(os(macOS) && arch(x86_64))
+    /// The portable half-sum GEMM is FMLA's arithmetic on half lanes: for each output, K in blocks
+    /// of 4 pairs, each block's half sum from +0 taking one fused multiply-add rounded to half per
+    /// product in K order, the block's sum then added into a float32 sum from +0; bit for bit
+    /// against a model in Double (exact products and TwoSum, then `Float16(_:)`'s one rounding),
+    /// on half denormals, cancellations, ties and sums that overflow a half. The FMLA set is
+    /// checked against it in `testGEMMIsFusedProductsInKOrderOnEverySet`.
+    func testHalfSumGEMMIsFMLAsBlocksAddedIntoFloat32() {
+        XCTAssertEqual(Int(SWIFTDARKNET_FP16_HALF_SUM_PAIRS), 4)
+        XCTAssertEqual(ReducedKernels.fmla.reference, .portableHalfSums)
+        XCTAssertEqual(ReducedKernels.portableHalfSums.arithmetic, .float16)
+        let halfSumSets = simdSets.filter { $0.reference == .portableHalfSums }
+        var random = TestRandom(seed: 88), finite = 0, total = 0
+        var shapes = [(1, 1, 1), (1, 8, 1), (1, 9, 3), (4, 17, 300), (6, 576, 19), (3, 4608, 9), (8, 64, 169), (8, 576, 60)]
+        for _ in 0..<24 { shapes.append((1 + random.next(below: 9), 1 + random.next(below: 48), 1 + random.next(below: 40))) }
+        for (m, k, columns) in shapes {
+            let a = (0..<m * k).map { _ in Self.halfSumOperand(&random) }
+            let b = (0..<k * columns).map { _ in Self.halfSumOperand(&random) }
+            let portable = gemm(a, b, m: m, k: k, columns: columns, on: .portableHalfSums)
+            var expected = [Float](repeating: 0, count: m * columns)
+            for i in 0..<m {
+                for j in 0..<columns {
+                    expected[i * columns + j] = Self.halfSums((0..<k).map { (a[i * k + $0], b[$0 * columns + j]) })
+                }
+            }
+            let first = portable.indices.first { portable[$0].bitPattern != expected[$0].bitPattern }
+            XCTAssertNil(first, "portable half sums differ from the model at m \(m), k \(k), columns \(columns), output \(first ?? -1): "
+                         + "\(first.map { "\(portable[$0]) against \(expected[$0])" } ?? "")")
+            finite += portable.filter(\.isFinite).count
+            total += portable.count
+            for set in halfSumSets {
+                let simd = gemm(a, b, m: m, k: k, columns: columns, on: set)
+                let differing = simd.indices.filter { simd[$0].bitPattern != portable[$0].bitPattern }
+                XCTAssertTrue(differing.isEmpty, "\(set) differs from the portable half sums at m \(m), k \(k), columns \(columns), "
+                              + "\(differing.count) outputs, first \(differing.first.map { "\($0): \(simd[$0]) against \(portable[$0])" } ?? "")")
+            }
+        }
+        XCTAssertGreaterThan(finite, total * 9 / 10, "most half sums stay finite")
+        // Where it differs from FMLAL's arithmetic: 2048 + 1 + 1 is 2048 in half steps (the half
+        // ulp at 2048 is 2, each 1 a tie to even), 2050 in float32's; a ninth product starts a new
+        // half sum, so 8 x 2048 + 1 + 1 keeps its 2 (16384 is a half; the block's sum is exact).
+        XCTAssertEqual(gemm([1, 1, 1], [2048, 1, 1], m: 1, k: 3, columns: 1, on: .portableHalfSums), [2048])
+        XCTAssertEqual(gemm([1, 1, 1], [2048, 1, 1], m: 1, k: 3, columns: 1, on: .portableFloat16), [2050])
+        XCTAssertEqual(gemm([Float](repeating: 1, count: 10), [Float](repeating: 2048, count: 8) + [1, 1], m: 1, k: 10, columns: 1,
+                            on: .portableHalfSums), [16386])
+        // One rounding, not two: 2048 + (1 + 31/1024)(1 - 30/1024) is 2049 + 94 x 2^-20, which
+        // float32 rounds to 2049, a tie between halves that would go to even 2048; the exact sum
+        // lies above it, so FMLA gives 2050.
+        XCTAssertEqual(gemm([1, 1 + 31.0 / 1024], [2048, 1 - 30.0 / 1024], m: 1, k: 2, columns: 1, on: .portableHalfSums), [2050])
+        // A block's half sum overflows at 65520; float32 across blocks does not.
+        XCTAssertEqual(gemm([Float](repeating: 1, count: 8), [Float](repeating: 9000, count: 8), m: 1, k: 8, columns: 1,
+                            on: .portableHalfSums), [.infinity])
+        XCTAssertEqual(gemm([Float](repeating: 1, count: 16), [Float](repeating: 4000, count: 16), m: 1, k: 16, columns: 1,
+                            on: .portableHalfSums), [64000])
+    }
+
+    /// The model: `products` (float operands, rounded to half first) in blocks of 8 products; each
+    /// step's Double sum, where inexact, rounded to odd first (so that rounding it to half rounds once).
+    private static func halfSums(_ products: [(Float, Float)]) -> Float {
+        let half = { (x: Float) in Double(Float16(x)) }
+        var total: Float = 0
+        for block in stride(from: 0, to: products.count, by: 8) {
+            var sum = Float16(0)
+            for (w, x) in products[block..<min(block + 8, products.count)] {
+                let product = half(w) * half(x), addend = Double(sum)   // exact: 22 significant bits
+                var rounded = addend + product
+                let back = rounded - addend, error = (addend - (rounded - back)) + (product - back)
+                if error != 0 && error.isFinite && rounded.bitPattern & 1 == 0 { rounded = error > 0 ? rounded.nextUp : rounded.nextDown }
+                sum = Float16(rounded)
+            }
+            total += Float(sum)
+        }
+        return total
+    }
+    #endif
+
+    /// Activation-like values, some half denormals, some up to 64 (block sums then stay finite
+    /// mostly: `operand`'s 60000 would make most half sums infinite), some zeros.
+    private static func halfSumOperand(_ random: inout TestRandom) -> Float {
+        let sign: Float = random.next(below: 2) == 0 ? 1 : -1
+        switch random.next(below: 10) {
+        case 0: return sign * Float(random.next(below: 2048)) * 0x1p-24
+        case 1: return sign * random.unit() * 64
+        case 2: return random.next(below: 2) == 0 ? 0 : -0.0
+        default: return (random.unit() - 0.5) * 8
         }
     }
 

@@ -1,7 +1,7 @@
 /*
  * The arm64 float16 set (FEAT_FP16 + FEAT_FHM: Apple M1 and later, Cortex-A78/X1, Neoverse
- * N2/V1/V2; not Cortex-A76, which has FP16 without FHM): FCVTN packs the activations to halves,
- * FMLAL/FMLAL2 multiply them by broadcast weight halves and add into float32 lanes, one fused
+ * N2/V1/V2; not Cortex-A76, which has FP16 without FHM: ReducedHalfFMLA.c): FCVTN packs the
+ * activations to halves (Float16PackNEON.h), FMLAL/FMLAL2 multiply them by broadcast weight halves and add into float32 lanes, one fused
  * rounding per product (reduced.h), so the sums equal the portable set's fmaf bit for bit.
  * Output columns are the lanes: LD2 splits 8 packed pairs into the even-K and odd-K halves of 8
  * columns; FMLAL takes columns 0-3 of them, FMLAL2 columns 4-7. A tile keeps ROWS x 4 registers
@@ -19,29 +19,7 @@
 
 #pragma clang attribute push(__attribute__((target("fullfp16,fp16fml"))), apply_to = function)
 
-/* Columns j..j+8 of a float row as halves (FCVTN rounds to nearest even with the default FPCR). */
-static inline float16x8_t halves(const float *row) {
-    return vcombine_f16(vcvt_f16_f32(vld1q_f32(row)), vcvt_f16_f32(vld1q_f32(row + 4)));
-}
-
-static void pack_fhm(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
-    for (long p = 0; p < (k + 1) / 2; p++) {
-        const float *even = b + 2 * p * ldb, *odd = 2 * p + 1 < k ? even + ldb : NULL;
-        uint32_t *out = pairs + p * columns;
-        long j = 0;
-        for (; j + 8 <= columns; j += 8) {
-            float16x8x2_t pair;
-            pair.val[0] = halves(even + j);
-            pair.val[1] = odd ? halves(odd + j) : vreinterpretq_f16_u16(vdupq_n_u16(0));
-            vst2q_f16((float16_t *)(out + j), pair);
-        }
-        for (; j < columns; j++) {
-            uint32_t low = swiftdarknet_fp16_from_float(even[j]);
-            uint32_t high = odd ? swiftdarknet_fp16_from_float(odd[j]) : 0;
-            out[j] = low | high << 16;
-        }
-    }
-}
+#include "Float16PackNEON.h"
 
 /* Rows i..i+ROWS (weights from `weights`) times columns j..j+8*VECTORS of `packed`, of which
  * the last vector holds `last` (1..8) columns; every pair of K. */
@@ -110,7 +88,7 @@ static void gemm_fhm(const uint32_t *weights, long m, long pairs, const uint32_t
 
 #pragma clang attribute pop
 #else
-SWIFTDARKNET_REDUCED_ELSEWHERE(pack_fhm, gemm_fhm)
+SWIFTDARKNET_REDUCED_ELSEWHERE(fp16_pack_neon, gemm_fhm)
 #endif
 
 const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm = {
@@ -119,7 +97,7 @@ const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm = {
     .required_extensions = SWIFTDARKNET_CPU_NEON | SWIFTDARKNET_CPU_FP16 | SWIFTDARKNET_CPU_FHM,
     .format = SWIFTDARKNET_REDUCED_FP16,
     .reference = SWIFTDARKNET_FP16_PORTABLE,
-    .pack = pack_fhm,
+    .pack = fp16_pack_neon,
     .gemm = gemm_fhm,
     .pack_weights = swiftdarknet_fp16_pack_weights,
 };

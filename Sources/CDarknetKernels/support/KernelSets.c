@@ -10,9 +10,11 @@ extern const swiftdarknet_vector_kernels swiftdarknet_vector_kernels_portable;
 extern const swiftdarknet_integer_kernels swiftdarknet_integer_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_portable;
 extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable;
+extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_portable_half_sums;
 /* Compiled on every architecture (their functions trap off their own), so plans for that
  * architecture's CPUs name them. */
 extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fhm;
+extern const swiftdarknet_bf16_kernels swiftdarknet_fp16_kernels_fmla;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_avx512;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfdot;
 extern const swiftdarknet_bf16_kernels swiftdarknet_bf16_kernels_bfmmla;
@@ -71,6 +73,8 @@ const swiftdarknet_bf16_kernels *swiftdarknet_bf16_kernel_set(int target) {
     case SWIFTDARKNET_BF16_PORTABLE: return &swiftdarknet_bf16_kernels_portable;
     case SWIFTDARKNET_FP16_PORTABLE: return &swiftdarknet_fp16_kernels_portable;
     case SWIFTDARKNET_FP16_FHM: return &swiftdarknet_fp16_kernels_fhm;
+    case SWIFTDARKNET_FP16_PORTABLE_HALF_SUMS: return &swiftdarknet_fp16_kernels_portable_half_sums;
+    case SWIFTDARKNET_FP16_FMLA: return &swiftdarknet_fp16_kernels_fmla;
     case SWIFTDARKNET_BF16_AVX512: return &swiftdarknet_bf16_kernels_avx512;
     case SWIFTDARKNET_BF16_PORTABLE_ARM: return &swiftdarknet_bf16_kernels_portable_arm;
     case SWIFTDARKNET_BF16_BFDOT: return &swiftdarknet_bf16_kernels_bfdot;

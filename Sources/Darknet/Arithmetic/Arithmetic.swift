@@ -16,7 +16,8 @@ public enum Arithmetic: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// with AVX512_BF16, arm64 with FEAT_BF16; planned as float32 elsewhere).
     case bfloat16
     /// IEEE half-precision operands (5 exponent bits, 10 fraction bits), float32 sums (arm64
-    /// with FEAT_FHM; planned as float32 elsewhere).
+    /// with FEAT_FHM; with FEAT_FP16 alone, half sums of 8 products added into float32; planned
+    /// as float32 elsewhere).
     case float16
     /// 8-bit integer codes of calibrated ranges, 32-bit integer sums.
     case int8

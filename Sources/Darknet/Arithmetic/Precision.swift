@@ -25,20 +25,22 @@ public enum Precision: Sendable, Equatable {
     /// IEEE half-precision (float16) convolutions, no calibration: the weights are rounded to
     /// half precision at load (batch norm folded first), each convolution rounds its float input
     /// to half precision (values beyond 65504 become infinite) and sums the exact products in
-    /// float32, one rounding per addition (`Arithmetic.float16`), with bias and activation in
+    /// float32, one rounding per addition (`Arithmetic.float16`; arm64 with FEAT_FHM), or, on an
+    /// arm64 CPU with FEAT_FP16 but not FEAT_FHM (Cortex-A76, Raspberry Pi 5, Neoverse N1), in
+    /// half-precision sums of 8 products each added into float32; bias and activation in
     /// float32. Tensors between layers stay float32. The network input's convolution stays
-    /// float32, as do convolutions on a CPU without float16 products (x86-64; arm64 without
-    /// FEAT_FHM, such as Cortex-A76) and grouped ones (`info --plan` says which and why).
+    /// float32, as do convolutions on a CPU without float16 products (x86-64, arm64 without
+    /// FEAT_FP16) and grouped ones (`info --plan` says which and why).
     ///
     /// ```swift
-    /// let precision: Precision = CPUFeatures.current.extensions.contains(.fhm) ? .float16 : .float32
+    /// let precision: Precision = CPUFeatures.current.extensions.contains(.fp16) ? .float16 : .float32
     /// let network = try Network(cfg: cfgURL, weights: weightsURL, options: PlanOptions(precision: precision))
     /// ```
     case float16
 
     /// The fastest precision `cpu` computes that needs no calibration: `.bfloat16` where it has
     /// bfloat16 kernels (`Arithmetic.bfloat16`: AVX512_BF16, arm64 BF16), else `.float16` where it has float16 kernels
-    /// (arm64 with FEAT_FHM), else `.float32` (`--precision auto`).
+    /// (arm64 with FEAT_FP16), else `.float32` (`--precision auto`).
     public static func fastestUncalibrated(on cpu: CPUFeatures) -> Precision {
         if cpu.reducedKernels(for: .bfloat16) != nil { return .bfloat16 }
         return cpu.reducedKernels(for: .float16) != nil ? .float16 : .float32

@@ -26,6 +26,16 @@
  * arm64's FMLAL/FMLAL2 (FEAT_FHM) with the FPCR Linux and Apple start a thread with (FZ, FZ16,
  * DN clear; round to nearest).
  *
+ * float16 in half sums (the same format; SWIFTDARKNET_FP16_PORTABLE_HALF_SUMS): for CPUs with
+ * FEAT_FP16 but not FEAT_FHM (Cortex-A76, Raspberry Pi 5, Neoverse N1), whose only half
+ * multiply-add is FMLA on 8 half lanes. Each output's K is taken in blocks of
+ * SWIFTDARKNET_FP16_HALF_SUM_PAIRS pairs from p = 0: a half sum started at +0 adds the block's
+ * products in K order (2p, then 2p + 1), each step one fused multiply-add rounded to half
+ * (nearest even, denormals kept, beyond 65504 to infinity); the block's half sum is then added
+ * to a float32 accumulator started at +0 (rounded to nearest even). So no half sum holds more
+ * than 2 x SWIFTDARKNET_FP16_HALF_SUM_PAIRS products, and the accumulation across blocks is
+ * float32.
+ *
  * Each set's table declares the architecture and the CPU extensions it needs
  * (SWIFTDARKNET_ARCH_*, SWIFTDARKNET_CPU_* bits): the Swift side reads them from the table.
  */
@@ -46,8 +56,14 @@ enum {
     SWIFTDARKNET_BF16_PORTABLE_ARM = 4, /* plain C: BFDOT's arithmetic (FPCR.EBF clear), the arm64 bfloat16 reference */
     SWIFTDARKNET_BF16_BFDOT = 5,      /* BFDOT on arm64 (FEAT_BF16) */
     SWIFTDARKNET_BF16_BFMMLA = 6,     /* BFMMLA on arm64 (FEAT_BF16): BFDOT's sums, 2x2 blocks */
-    SWIFTDARKNET_BF16_TARGETS = 7
+    SWIFTDARKNET_FP16_PORTABLE_HALF_SUMS = 7, /* plain C: FMLA .8H's arithmetic in blocks, the half-sum reference */
+    SWIFTDARKNET_FP16_FMLA = 8,       /* FMLA on half lanes, blocks into float32 on arm64 (FEAT_FP16) */
+    SWIFTDARKNET_BF16_TARGETS = 9
 };
+
+/* Pairs of K (products: twice as many) each half sum of the half-sum float16 sets adds before
+ * its block is added into float32. */
+#define SWIFTDARKNET_FP16_HALF_SUM_PAIRS 4
 
 /* The 16-bit formats (a table's `format`). */
 enum {

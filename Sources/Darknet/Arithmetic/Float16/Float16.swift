@@ -6,7 +6,8 @@ extension ConvolutionAlgorithm {
 }
 
 /// The float16 format of `ReducedConvolution`: arm64's FMLAL set (`ReducedKernels.fhm`), whose
-/// arithmetic the portable set (`.portableFloat16`) emulates bit for bit.
+/// arithmetic the portable set (`.portableFloat16`) emulates bit for bit, and, on CPUs without
+/// FEAT_FHM, the FMLA set in half sums (`.fmla`, emulated by `.portableHalfSums`).
 package enum Float16Format: ReducedFormat {
     package static var algorithm: ConvolutionAlgorithm { .float16GEMM }
 }

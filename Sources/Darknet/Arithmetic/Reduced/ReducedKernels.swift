@@ -11,6 +11,13 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     case avx512 = 1
     /// Plain C: FMLAL's arithmetic (fmaf of exact half products), the float16 reference.
     case portableFloat16 = 2
+    /// Plain C: FMLA's arithmetic on half lanes, in half sums of 8 products added into float32,
+    /// the reference of `.fmla`.
+    case portableHalfSums = 7
+    /// FMLA by element on half lanes on arm64 (FEAT_FP16), its half sums added into float32 every
+    /// 8 products: the float16 set of CPUs without FEAT_FHM. Declared before `.fhm`, which a CPU
+    /// with both runs (`best` takes the last that runs): FMLAL sums in float32 throughout.
+    case fmla = 8
     /// FMLAL/FMLAL2 on arm64 (FEAT_FP16 and FEAT_FHM).
     case fhm = 3
     /// Plain C: BFDOT's arithmetic (round to odd, FEAT_EBF16 off), the arm64 bfloat16 reference.
@@ -43,7 +50,7 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
 
     /// The arithmetic the set computes in (`.bfloat16` or `.float16`), as its table declares.
     package var arithmetic: Arithmetic {
-        guard let table else { return self == .portableFloat16 || self == .fhm ? .float16 : .bfloat16 }
+        guard let table else { return [.portableFloat16, .portableHalfSums, .fmla, .fhm].contains(self) ? .float16 : .bfloat16 }
         return table.pointee.format == Int32(SWIFTDARKNET_REDUCED_FP16) ? .float16 : .bfloat16
     }
 
@@ -54,7 +61,8 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
     package var isPortable: Bool { reference == self }
 
     /// The sets with SIMD products in `arithmetic` (every arithmetic if nil) that a CPU of
-    /// `architecture` with `extensions` runs, in case order.
+    /// `architecture` with `extensions` runs, in case order (the order of declaration, the
+    /// planner's preference last).
     package static func simdSets(_ arithmetic: Arithmetic?, on architecture: CPUFeatures.Architecture,
                                  _ extensions: CPUFeatures.Extensions) -> [ReducedKernels] {
         allCases.filter { !$0.isPortable && (arithmetic == nil || $0.arithmetic == arithmetic) && $0.runs(on: architecture, extensions) }
