@@ -9,11 +9,11 @@ BUILD: the aarch64 release build's CDarknetKernels objects (default
 .build/aarch64/aarch64-unknown-linux-gnu/release/CDarknetKernels.build, what
 `scripts/aarch64.sh build` leaves). For every function of each integer set's object: the GEMM
 (int8_gemm_<set>), the direct convolutions (int8_direct_<set>, int16_direct_<set>) and a tile
-function the compiler kept out of line; of each 16-bit float set's (fhm-fp16, bfdot-bf16,
-bfmmla-bf16), its GEMM: of the innermost loops that multiply (a backward branch's span holding no
+function the compiler kept out of line; of each 16-bit float set's (fhm-fp16, fmla-fp16,
+bfdot-bf16, bfmmla-bf16), its GEMM: of the innermost loops that multiply (a backward branch's span holding no
 other multiplying loop), those with over half the most products per iteration (the lanes of each
 multiply: sdot/usdot 16 per .4s, smlal/smlal2 4 per .4s, vector mla/mul one per lane, madd/mul 1;
-bfmmla 16, bfdot 8 per .4s, fmlal/fmlal2 4); its instructions, including loads and loop control,
+bfmmla 16, bfdot 8 per .4s, fmlal/fmlal2 4, fmla 8 per .8h); its instructions, including loads and loop control,
 and instructions per product.
 """
 import os
@@ -28,7 +28,8 @@ objdump = sys.argv[1] if len(sys.argv) > 1 else (default_objdump if os.path.exis
 build = sys.argv[2] if len(sys.argv) > 2 else ".build/aarch64/aarch64-unknown-linux-gnu/release/CDarknetKernels.build"
 objects = [("portable", "generic/IntegerPortable.c.o"), ("neon", "arm/IntegerNEON.c.o"),
            ("dotprod", "arm/IntegerDotProd.c.o"), ("i8mm", "arm/IntegerI8MM.c.o"),
-           ("fhm-fp16", "arm/ReducedHalfFHM.c.o"), ("bfdot-bf16", "arm/ReducedBFDOT.c.o"),
+           ("fhm-fp16", "arm/ReducedHalfFHM.c.o"), ("fmla-fp16", "arm/ReducedHalfFMLA.c.o"),
+           ("bfdot-bf16", "arm/ReducedBFDOT.c.o"),
            ("bfmmla-bf16", "arm/ReducedBFMMLA.c.o")]
 
 LANES = {"16b": 16, "8b": 8, "8h": 8, "4h": 4, "4s": 4, "2s": 2, "2d": 2}
@@ -56,7 +57,7 @@ def products(mnemonic, operands):
 
 
 def functions(path):
-    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "--mattr=+dotprod,+i8mm,+bf16,+fp16fml", path], check=True, capture_output=True, text=True).stdout
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "--mattr=+dotprod,+i8mm,+bf16,+fp16fml,+fullfp16", path], check=True, capture_output=True, text=True).stdout
     result, name = {}, None
     for line in text.splitlines():
         header = re.match(r"^[0-9a-f]+ <(.*)>:$", line)

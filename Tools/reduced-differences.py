@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "peers"))
 from darknet_model import network_layers, write_cfg_at, write_random_weights  # noqa: E402
 
-SETS = {"portable-bf16": "bf16", "portable-arm-bf16": "bf16", "portable-fp16": "fp16"}
+SETS = {"portable-bf16": "bf16", "portable-arm-bf16": "bf16", "portable-fp16": "fp16", "portable-fmla-fp16": "fp16"}
 NETWORKS = {
     "tiny": ("YOLOv3-tiny (real)", "Weights/darknet/cfg/yolov3-tiny.cfg", "Weights/yolov3-tiny.weights"),
     "yolov3": ("YOLOv3 at 608 (random: the fixture's)", "Weights/darknet/cfg/yolov3.cfg",
