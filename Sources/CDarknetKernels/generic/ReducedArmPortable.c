@@ -17,46 +17,36 @@
 #include <math.h>
 #include <stddef.h>
 
-static inline uint32_t bits_of(float value) {
-    union { float f; uint32_t u; } bits = { value };
-    return bits.u;
-}
-
-static inline float float_of(uint32_t value) {
-    union { uint32_t u; float f; } bits = { value };
-    return bits.f;
-}
-
 /* Denormals to signed zero. */
 static inline float flushed(float value) {
-    const uint32_t u = bits_of(value);
-    return (u & 0x7f800000u) == 0 ? float_of(u & 0x80000000u) : value;
+    const uint32_t u = reduced_bits(value);
+    return (u & 0x7f800000u) == 0 ? reduced_float(u & 0x80000000u) : value;
 }
 
 /* The exact value s + e (s a double, e its rounding error from TwoSum, |e| <= half an ulp of s)
  * rounded to odd at float32 precision: truncated toward zero, the last bit set if inexact;
  * magnitudes from 2^128 become infinite, below 2^-126 signed zero (tiny before rounding). */
 static float round_to_odd(double s, double e) {
-    if (isnan(s)) return float_of(0x7fc00000u);
+    if (isnan(s)) return reduced_float(0x7fc00000u);
     const double magnitude = fabs(s);
     const uint32_t sign = signbit(s) ? 0x80000000u : 0;
     const int below = e != 0 && (e < 0) != (s < 0);   /* the exact value is nearer zero than s */
-    if (magnitude >= 0x1p128) return float_of(sign | 0x7f800000u);
-    if (magnitude < 0x1p-126 || (magnitude == 0x1p-126 && below)) return float_of(sign);
+    if (magnitude >= 0x1p128) return reduced_float(sign | 0x7f800000u);
+    if (magnitude < 0x1p-126 || (magnitude == 0x1p-126 && below)) return reduced_float(sign);
     union { double d; uint64_t u; } bits = { magnitude };
     const uint64_t dropped = bits.u & ((1ull << 29) - 1);
     const int exponent = (int)(bits.u >> 52) - 1023;
     uint32_t f = (uint32_t)(exponent + 127) << 23 | (uint32_t)((bits.u >> 29) & 0x7fffffu);
     if (dropped == 0 && below) f -= 1;                /* exactly on a float, the exact value under it */
     if (dropped != 0 || e != 0) f |= 1;
-    return float_of(sign | f);
+    return reduced_float(sign | f);
 }
 
 /* a + b rounded to odd, flushed (both already flushed, finite or not). */
 static inline float add_odd(float a, float b) {
     if (isinf(a) || isinf(b)) {
         const float s = a + b;
-        return isnan(s) ? float_of(0x7fc00000u) : s;
+        return isnan(s) ? reduced_float(0x7fc00000u) : s;
     }
     const double x = a, y = b, s = x + y, yy = s - x, e = (x - (s - yy)) + (y - yy);
     if (s == 0) return (float)s;                       /* exact zero: +0, or -0 for -0 + -0 */
@@ -67,7 +57,7 @@ static inline float add_odd(float a, float b) {
  * tiny (flushed) or beyond float32 (infinite). */
 static inline float mul_odd(float a, float b) {
     const double p = (double)a * (double)b;
-    if (isnan(p)) return float_of(0x7fc00000u);
+    if (isnan(p)) return reduced_float(0x7fc00000u);
     if (p == 0 || isinf(p)) return (float)p;
     return round_to_odd(p, 0);
 }
@@ -110,7 +100,7 @@ static inline float add_odd_usual(float a, float b, uint32_t *unusual) {
     f -= (dropped ^ 1u) & below;
     f |= dropped | inexact;
     const uint32_t tiny = magnitude < smallest || (magnitude == smallest && below);
-    return float_of(tiny ? sign : sign | f);
+    return reduced_float(tiny ? sign : sign | f);
 }
 
 /* step, for the usual case: both products exact or flushed in float32 (a product of two

@@ -13,6 +13,17 @@
 
 typedef uint16_t reduced_round_fn(float value);
 
+/* A float's bits, and the float of bits: what the portable sets' exact roundings work on. */
+static inline uint32_t reduced_bits(float value) {
+    union { float f; uint32_t u; } bits = { value };
+    return bits.u;
+}
+
+static inline float reduced_float(uint32_t value) {
+    union { uint32_t u; float f; } bits = { value };
+    return bits.f;
+}
+
 /* `k` rows of `columns` floats (row i at b + i * ldb) into `(k + 1) / 2` rows of pairs. */
 static inline __attribute__((always_inline)) void reduced_pack_columns(const float *b, long k, long ldb, long columns,
                                                                        uint32_t *pairs, reduced_round_fn *round) {

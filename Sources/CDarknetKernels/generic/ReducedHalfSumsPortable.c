@@ -10,23 +10,13 @@ static void pack_portable(const float *b, long k, long ldb, long columns, uint32
     reduced_pack_columns(b, k, ldb, columns, pairs, swiftdarknet_fp16_from_float);
 }
 
-static inline uint32_t bits_of(float value) {
-    union { float f; uint32_t u; } bits = { value };
-    return bits.u;
-}
-
-static inline float float_of(uint32_t value) {
-    union { uint32_t u; float f; } bits = { value };
-    return bits.f;
-}
-
 /* A half's float32 value, as swiftdarknet_float_from_fp16, without branches (the GEMM's loop
  * over columns then vectorizes). */
 static inline float widened(uint32_t half) {
     const uint32_t sign = (half & 0x8000u) << 16, exponent = (half >> 10) & 0x1fu, fraction = half & 0x3ffu;
     const uint32_t normal = exponent == 31 ? 0x7f800000u | fraction << 13 : (exponent + 112u) << 23 | fraction << 13;
-    const float magnitude = exponent == 0 ? (float)fraction * 0x1p-24f : float_of(normal);
-    return float_of(bits_of(magnitude) | sign);
+    const float magnitude = exponent == 0 ? (float)fraction * 0x1p-24f : reduced_float(normal);
+    return reduced_float(reduced_bits(magnitude) | sign);
 }
 
 /* The float32 bits `u` rounded to the nearest half, ties to even, as a float32 value: what
@@ -38,9 +28,9 @@ static inline float half_value(uint32_t u) {
     uint32_t normal = (a + 0xfffu + ((a >> 13) & 1u)) & 0xffffe000u;
     normal = normal >= 0x47800000u ? 0x7f800000u : normal;
     const uint32_t nan = (a | 0x00400000u) & 0xffffe000u;
-    const float small = (float_of(a) + 0.5f) - 0.5f;
-    const uint32_t magnitude = a > 0x7f800000u ? nan : a >= 0x38800000u ? normal : bits_of(small);
-    return float_of(sign | magnitude);
+    const float small = (reduced_float(a) + 0.5f) - 0.5f;
+    const uint32_t magnitude = a > 0x7f800000u ? nan : a >= 0x38800000u ? normal : reduced_bits(small);
+    return reduced_float(sign | magnitude);
 }
 
 /* `sum + w * x` rounded once to half, for halves `sum`, `w` and `x` (held as floats): FMLA's
@@ -54,7 +44,7 @@ static inline float half_value(uint32_t u) {
 static inline float fused_half(float sum, float w, float x) {
     const float product = w * x, rounded = sum + product;
     const float back = rounded - sum, error = (sum - (rounded - back)) + (product - back);
-    const uint32_t u = bits_of(rounded), e = bits_of(error);
+    const uint32_t u = reduced_bits(rounded), e = reduced_bits(error);
     const int inexact = (e & 0x7fffffffu) != 0 && (e & 0x7f800000u) != 0x7f800000u;
     /* Even and inexact: one step toward the exact sum, up or down in magnitude. */
     const uint32_t step = !inexact || (u & 1u) ? 0u : ((e ^ u) >> 31) ? 0xffffffffu : 1u;
