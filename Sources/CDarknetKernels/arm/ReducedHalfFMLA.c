@@ -1,6 +1,6 @@
 /*
  * The arm64 float16 set in half sums (FEAT_FP16 without FEAT_FHM: Cortex-A76 and Raspberry Pi
- * 5, Cortex-A77/A78AE and Jetson Orin, Neoverse N1 and Graviton 2): FCVTN packs the activations
+ * 5, Neoverse N1 and Graviton 2, among others): FCVTN packs the activations
  * to halves (Float16PackNEON.h); FMLA by element multiplies 8 columns' halves by one weight half
  * and adds into 8 half sums, one rounding to half per product; every
  * SWIFTDARKNET_FP16_HALF_SUM_PAIRS pairs FCVTL/FCVTL2 widen the half sums and FADD adds them

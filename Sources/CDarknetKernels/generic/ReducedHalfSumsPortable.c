@@ -5,7 +5,6 @@
  */
 #include "ReducedCommon.h"
 
-
 static void pack_portable(const float *b, long k, long ldb, long columns, uint32_t *pairs) {
     reduced_pack_columns(b, k, ldb, columns, pairs, swiftdarknet_fp16_from_float);
 }
