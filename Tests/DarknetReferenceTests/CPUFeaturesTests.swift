@@ -5,6 +5,26 @@ import XCTest
 
 /// `CPUFeatures`: what it reads from the processor, and plans made for other processors.
 final class CPUFeaturesTests: XCTestCase {
+    /// The L2 size the planner sizes its Winograd bands against is the kernel's description of
+    /// CPU 0's level-2 cache (sysfs), and the plan's CPU line says it.
+    func testL2CacheSizeFollowsSysfs() throws {
+        let l2 = try XCTUnwrap(CPUFeatures.current.l2CacheBytes, "Linux describes its caches: the L2 size must be read")
+        let caches = "/sys/devices/system/cpu/cpu0/cache"
+        let described = try FileManager.default.contentsOfDirectory(atPath: caches).compactMap { index -> Int? in
+            func read(_ name: String) -> String? {
+                (try? String(contentsOfFile: "\(caches)/\(index)/\(name)", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            guard read("level") == "2", read("type") != "Instruction", let size = read("size"),
+                  size.hasSuffix("K"), let kib = Int(size.dropLast()) else { return nil }
+            return kib << 10
+        }
+        XCTAssertTrue(described.contains(l2) || described.contains { $0 % l2 == 0 },
+                      "L2 \(l2) bytes; sysfs describes \(described) (a shared cache counts per core)")
+        XCTAssertTrue(CPUFeatures.current.description.hasSuffix(", L2 \(l2 >> 10) KiB"), CPUFeatures.current.description)
+        XCTAssertFalse(CPUFeatures.x86_64(avx512: true).description.contains("L2"), "a CPU planned for says no L2 it was not given")
+    }
+
     /// The extensions read from the processor are those the kernel reports in /proc/cpuinfo
     /// (x86-64: the `flags` line; arm64: `Features`), and the kernel sets picked are the widest
     /// those allow.

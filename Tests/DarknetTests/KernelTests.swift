@@ -183,9 +183,29 @@ final class KernelTests: XCTestCase {
         let large = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=32\n[convolutional]\nfilters=4\nsize=3\npad=1\n", file: "large.cfg")
         XCTAssertEqual(try NetworkPlan(spec: large).layers.map(\.algorithm), [.winogradBands], "196 tiles, small weights: bands")
         let heavy = try NetworkSpec.parse(text: "[net]\nwidth=56\nheight=56\nchannels=128\n[convolutional]\nfilters=128\nsize=3\npad=1\n", file: "heavy.cfg")
-        XCTAssertEqual(try NetworkPlan(spec: heavy).layers.map(\.algorithm), [.winograd], "2.4 MB of weights: the 36 GEMMs")
+        XCTAssertEqual(try plan(heavy, l2: 512 << 10), [.winograd], "2.4 MB of weights, a band past 3/4 of 512 KiB: the 36 GEMMs")
+        XCTAssertEqual(try plan(heavy, l2: nil), [.winograd], "an unknown L2 is taken as 512 KiB")
+        XCTAssertEqual(try plan(heavy, l2: 1 << 20), [.winogradBands], "a 516 KiB band fits 3/4 of a 1 MiB L2: bands")
+        // YOLOv3's 52x52 128 -> 256 (169 tiles, 4.5 MiB of weights, a band of one tile row 702 KiB).
+        let yolo52 = try NetworkSpec.parse(text: "[net]\nwidth=52\nheight=52\nchannels=128\n[convolutional]\nfilters=256\nsize=3\npad=1\n",
+                                           file: "yolo52.cfg")
+        XCTAssertEqual(try plan(yolo52, l2: 512 << 10), [.winogradFewTiles], "512 KiB L2: the whole-layer tile-major path")
+        XCTAssertEqual(try plan(yolo52, l2: 1 << 20), [.winogradBands], "1 MiB L2: bands, the weights read from L3 by each")
+        XCTAssertEqual(try plan(yolo52, l2: 1 << 20, bandLimit: 4 << 20), [.winogradFewTiles],
+                       "past the large-band weight limit: the whole-layer path")
+        let yolo26 = try NetworkSpec.parse(text: "[net]\nwidth=26\nheight=26\nchannels=256\n[convolutional]\nfilters=512\nsize=3\npad=1\n",
+                                           file: "yolo26.cfg")
+        XCTAssertEqual(try plan(yolo26, l2: 4 << 20), [.winogradFewTiles], "fewer than 169 tiles: never bands")
         XCTAssertEqual(try NetworkPlan(spec: spec, options: PlanOptions(convolutionStrategy: .im2colOnly)).layers.map(\.algorithm),
                        [.im2col, .im2col, .direct])
+    }
+
+    /// The algorithms planned for `spec` on this machine's instruction set with an L2 of `l2` bytes.
+    private func plan(_ spec: NetworkSpec, l2: Int?, bandLimit: Int? = nil) throws -> [ConvolutionAlgorithm?] {
+        var options = PlanOptions()
+        options.cpu.l2CacheBytes = l2
+        if let bandLimit { options.tuning.largeBandWeightLimit = bandLimit }
+        return try NetworkPlan(spec: spec, options: options).layers.map(\.algorithm)
     }
 
     private func checkConvolutions(options: PlanOptions) throws {

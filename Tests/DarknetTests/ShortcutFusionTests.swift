@@ -19,6 +19,7 @@ final class ShortcutFusionTests: XCTestCase {
         var small = ConvolutionTuning()
         small.fewTileWeightLimit = 0  // small outputs take F(2x2, 3x3), large ones the 36 GEMMs
         small.bandWeightLimit = 0
+        small.largeBandWeightLimit = 0
         var bfloat16 = PlanOptions(precision: .bfloat16)
         bfloat16.reducedKernels = .portable
         let shapes = [(8, 8, 64), (26, 26, 32), (104, 104, 32)]

@@ -62,20 +62,41 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     public var extensions: Extensions
     /// The BLAS the float GEMMs run on.
     public var blas: BLASFeatures
+    /// Bytes of level-2 cache per core, or nil when unknown (the cache-blocked paths that need
+    /// a band to fit it are then planned as on a 512 KiB L2, see `WinogradBands`).
+    public var l2CacheBytes: Int?
 
-    public init(architecture: Architecture, extensions: Extensions, blas: BLASFeatures) {
+    /// - Parameters:
+    ///   - architecture: The instruction set.
+    ///   - extensions: Its extensions the CPU and operating system support.
+    ///   - blas: The BLAS the float GEMMs run on.
+    ///   - l2CacheBytes: Level-2 cache per core; nil: unknown.
+    ///
+    /// ```swift
+    /// let zen4 = CPUFeatures(architecture: .x86_64, extensions: [.avx2, .fma, .avx512, .avx512bf16],
+    ///                        blas: BLASFeatures(kernelFamily: "Cooperlake"), l2CacheBytes: 1 << 20)
+    /// ```
+    public init(architecture: Architecture, extensions: Extensions, blas: BLASFeatures, l2CacheBytes: Int? = nil) {
         self.architecture = architecture
         self.extensions = extensions
         self.blas = blas
+        self.l2CacheBytes = l2CacheBytes
     }
+
+    /// The running CPU's level-2 cache per core (read once; nil when the system does not say).
+    public static let runningL2CacheBytes: Int? = {
+        let bytes = swiftdarknet_cpu_l2_cache_bytes()
+        return bytes > 0 ? Int(bytes) : nil
+    }()
 
     /// The architecture this library was compiled for (what `current` reports).
     public static let compiledArchitecture = Architecture(kernelArchitecture: swiftdarknet_cpu_architecture())
 
-    /// The running machine: its extensions read once, its BLAS opened on first use
+    /// The running machine: its extensions and L2 size read once, its BLAS opened on first use
     /// (`BLASFeatures.current`: OpenBLAS's kernel family, looked up in a table; no GEMM is run).
     public static var current: CPUFeatures {
-        CPUFeatures(architecture: compiledArchitecture, extensions: .running, blas: .current)
+        CPUFeatures(architecture: compiledArchitecture, extensions: .running, blas: .current,
+                    l2CacheBytes: runningL2CacheBytes)
     }
 
     /// An x86-64 CPU with AVX2 and FMA (and, optionally, AVX-512 and either VNNI), for planning as
@@ -179,6 +200,7 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
             (.fp16, "fp16"), (.fhm, "fhm"), (.bf16, "bf16"),
         ]
         let present = names.filter { extensions.contains($0.0) }.map(\.1)
-        return "\(architecture.rawValue) [\(present.joined(separator: " "))], BLAS \(blas)"
+        let l2 = l2CacheBytes.map { ", L2 \($0 >> 10) KiB" } ?? ""
+        return "\(architecture.rawValue) [\(present.joined(separator: " "))], BLAS \(blas)\(l2)"
     }
 }

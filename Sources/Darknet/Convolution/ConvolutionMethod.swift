@@ -123,6 +123,9 @@ package struct ConvolutionTuning: Sendable, Equatable, Hashable {
     /// Largest F(4x4, 3x3) weights (bytes) a large-output layer takes `.winogradBands` for;
     /// above, `.winograd`.
     package var bandWeightLimit = WinogradBands.weightLimit
+    /// Largest F(4x4, 3x3) weights (bytes) an output of 52x52 or more takes `.winogradBands` for
+    /// where one band of a tile row fits the core's L2; above, the paths before.
+    package var largeBandWeightLimit = WinogradBands.largeWeightLimit
 
     package init() {}
 }

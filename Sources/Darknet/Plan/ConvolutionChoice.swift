@@ -46,6 +46,13 @@ package enum ConvolutionChoice {
         // F(2x2, 3x3) (13x13 512 -> 1024: 1.9x the 36 GEMMs); large ones in bands while the
         // weights stay in L2 (208x208 32 -> 64: 1.3x; 104x104 64 -> 128: 1.2x), else the GEMMs
         // (1.5-2x im2col).
+        // Outputs of 52x52 and more in bands even where the weights outgrow L2, when the core's
+        // L2 holds a band of one tile row: YOLOv3's 52x52 128 -> 256 5.0 ms against the few-tile
+        // path's 6.0 (Zen 4, 1 MiB L2; not measured on a 512 KiB one, which keeps the paths below).
+        Rule(WinogradBands.self) {
+            $0.fastest && $0.input.channels >= 32 && $0.winogradTiles >= WinogradFewTiles.tileLimit
+                && $0.winogradWeightBytes <= $0.tuning.largeBandWeightLimit && WinogradBands.oneRowFitsL2($0)
+        },
         Rule(WinogradFewTiles.self) {
             $0.fastest && $0.input.channels >= 32 && $0.winogradTiles <= WinogradFewTiles.tileLimit
                 && $0.winogradWeightBytes <= $0.tuning.fewTileWeightLimit

@@ -100,10 +100,11 @@ public struct PlanOptions: Sendable, Equatable {
         set { tuning.fewTileWeightLimit = newValue }
     }
     /// Largest F(4x4, 3x3) weights (bytes) a large-output layer takes `.winogradBands` for;
-    /// above, `.winograd`.
+    /// above, `.winograd`. Setting it sets both of the tuning's band limits (that of a core
+    /// whose L2 holds a band of the layer too).
     package var bandWeightLimit: Int {
         get { tuning.bandWeightLimit }
-        set { tuning.bandWeightLimit = newValue }
+        set { (tuning.bandWeightLimit, tuning.largeBandWeightLimit) = (newValue, newValue) }
     }
 
     /// Unknown and repeated cfg keys are errors (`CfgError.Reason.rejectedKey`) instead of

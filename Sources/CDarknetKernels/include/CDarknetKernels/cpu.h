@@ -46,6 +46,10 @@ int swiftdarknet_cpu_architecture(void);
 /* The extensions the running CPU (and its operating system) supports, SWIFTDARKNET_CPU_* bits. */
 uint32_t swiftdarknet_cpu_extensions(void);
 
+/* Bytes of the level-2 cache one core of the running CPU has (its own, or its share when the
+   cache is shared), or 0 when the operating system does not say. */
+int64_t swiftdarknet_cpu_l2_cache_bytes(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,24 @@ package struct WinogradBands: WinogradMethod {
     /// Largest F(4x4, 3x3) weights (bytes) the planner takes this path for: every band reads all
     /// of them, so they have to stay in L2 beside the band (104x104 64 -> 128: 1.2 MB).
     static let weightLimit = 2 << 20
+    /// Largest F(4x4, 3x3) weights (bytes) the planner takes this path for on outputs of 52x52
+    /// and more where a band of one tile row fits the core's L2 (`oneRowFitsL2`): every band
+    /// reads the weights from L3 then, while its own transformed input and products stay in L2,
+    /// and that beats the whole-layer paths, whose transformed input and products go through L3
+    /// (YOLOv3's 52x52 128 -> 256, 4.5 MiB of weights: 5.0 against 6.0 ms, Benchmarks/PERFORMANCE.md).
+    static let largeWeightLimit = 8 << 20
+    /// The L2 assumed where the system does not say (`CPUFeatures.l2CacheBytes` nil): the
+    /// smallest of the x86-64 and arm64 server cores this is planned for.
+    static let assumedL2Bytes = 512 << 10
+
+    /// Whether one band of a single tile row of `candidate` takes at most three quarters of the
+    /// core's L2 (the rest for the weights streaming past it): 702 KiB for YOLOv3's 52x52 128 ->
+    /// 256, which a 1 MiB L2 holds and a 512 KiB one does not.
+    static func oneRowFitsL2(_ candidate: ConvolutionCandidate) -> Bool {
+        let l2 = candidate.cpu.l2CacheBytes ?? assumedL2Bytes
+        let bytes = WinogradBands(candidate).bandFloats(tileRows: 1) * MemoryLayout<Float>.size
+        return bytes <= l2 / 4 * 3
+    }
 
     package let driver: WinogradDriver
     package let kernels: VectorKernels
@@ -35,7 +53,7 @@ package struct WinogradBands: WinogradMethod {
     }
 
     /// Floats of one band's transformed input and products.
-    private func bandFloats(tileRows: Int) -> Int {
+    func bandFloats(tileRows: Int) -> Int {
         saturatingProduct(WinogradF43.elements, tileRows, driver.tileCounts.columns,
                           driver.channels + WinogradF43.paddedFilters(driver.filters))
     }
