@@ -37,6 +37,18 @@ final class BFloat16KernelTests: XCTestCase {
         XCTAssertEqual(ReducedKernels.avx512.reference, .portable)
     }
 
+    /// VDPBF16PS adds each product to the sum as a fused multiply-add and flushes only the
+    /// sum: 2^-125 (the high product) plus -2^-127 (the low one, a denormal product) is
+    /// 1.5 x 2^-126, where flushing the product first would leave 2^-125. Each SIMD set agrees.
+    func testVDPBF16PSAddsATinyProductBeforeFlushing() {
+        let weights: [Float] = [-0x1p-63, 0x1p-62], column: [Float] = [0x1p-64, 0x1p-63]
+        let x86 = gemm(weights, column, m: 1, k: 2, columns: 1, on: .portable)
+        XCTAssertEqual(x86[0], 0x1.8p-126)
+        let (m, columns) = (5, 33)
+        let a = (0..<m).flatMap { _ in weights }, b = column.flatMap { Array(repeating: $0, count: columns) }
+        for set in simdSets where set.reference == .portable { assertSameBits(a, b, m: m, k: 2, columns: columns, on: set) }
+    }
+
     /// Packing on each SIMD set equals the portable packing (the hardware's rounding), over
     /// values with every kind of tail and special value.
     func testPackingMatchesThePortableSetBitForBit() {
@@ -84,14 +96,18 @@ final class BFloat16KernelTests: XCTestCase {
         }
     }
 
-    /// The same on operands with special values: an eighth random bits (infinities, NaNs and
-    /// overflowing products among them), the others denormals, signed zeros, ordinary values and
-    /// values whose products are near the smallest normal float, so the sums meet the
-    /// instructions' flushing, overflow and default NaN (the portable sums show they do).
+    /// The same on operands with special values: one in 64 an infinity or a NaN of any sign and
+    /// payload, of the others an eighth random bits (overflowing products among them), the rest
+    /// denormals, signed zeros, ordinary values and values whose products are near the smallest
+    /// normal float, so the sums meet the instructions' flushing, overflow and NaN propagation
+    /// (the portable sums show they do).
     func testGEMMOnSpecialValuesMatchesThePortableSet() {
         var random = TestRandom(seed: 7)
         func value() -> Float {
-            switch random.next() % 8 {
+            if random.next() % 64 == 0 {  // infinity or NaN
+                return Float(bitPattern: 0x7F80_0000 | UInt32(truncatingIfNeeded: random.next()) & 0x807F_FFFF)
+            }
+            return switch random.next() % 8 {
             case 0: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))
             case 1: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) & 0x807F_FFFF)  // denormal or zero
             case 2: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) & 0x8000_0000)  // signed zero
