@@ -100,6 +100,10 @@ public final class DetectionServer: @unchecked Sendable {
     /// request that went away.
     public var openRequests: Int { core.openExchanges }
 
+    /// Detection jobs waiting for a worker, and running: a request whose client left stops
+    /// being open at once, while its job may wait in the queue until a worker takes and drops it.
+    var detectionJobs: (waiting: Int, running: Int) { core.pipeline.depth }
+
     /// Shows the SHA-256 digests (hex) of model `name`'s cfg and weights on the status page
     /// (`GET /`), which says "computing" until they are recorded: hashing large weights is left
     /// to the caller, off the start path.

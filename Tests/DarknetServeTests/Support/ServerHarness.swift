@@ -31,11 +31,14 @@ final class ServerHarness {
         return try parsePrometheus(reply.text)
     }
 
-    /// Waits (at most `timeout` s) until no request is open; false if some still are.
+    /// Waits (at most `timeout` s) until no request is open and no detection job is queued or
+    /// running (a job of a request whose client left can wait for a worker a moment longer than
+    /// its request stays open); false if something still is.
     func waitUntilIdle(timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while server.openRequests > 0, Date() < deadline { usleep(10_000) }
-        return server.openRequests == 0
+        func idle() -> Bool { server.openRequests == 0 && server.detectionJobs == (0, 0) }
+        while !idle(), Date() < deadline { usleep(10_000) }
+        return idle()
     }
 }
 
