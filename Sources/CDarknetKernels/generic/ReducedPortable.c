@@ -28,9 +28,8 @@ void swiftdarknet_bf16_pack_weights(const float *a, long m, long k, uint32_t *pa
    pseudocode): `sum + a * b` rounded once, then flushed. The product of two bfloat16 values is
    exact in double, and so is its sum with a float wherever the rounding to float could tell (a
    term more than 29 binades below the other is far under half an ulp), so the double sum
-   rounded to float is the fused result; a tiny product is not flushed before it is added. On a
-   Zen 4 this equals the instruction bit for bit, NaNs included, where flushing the product first
-   differed in 1.3 % of 2e7 cases of special values. */
+   rounded to float is the fused result; a tiny product is not flushed before it is added
+   (BFloat16KernelTests compare this with the instruction, special values included). */
 static inline float accumulate(float sum, float a, float b) {
     return flushed((float)((double)sum + (double)a * (double)b));
 }

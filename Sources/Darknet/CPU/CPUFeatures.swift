@@ -66,6 +66,8 @@ public struct CPUFeatures: Sendable, Hashable, CustomStringConvertible {
     /// a band to fit it are then planned as on a 512 KiB L2, see `WinogradBands`).
     public var l2CacheBytes: Int?
 
+    /// A processor described by hand, to plan for another machine (`current` is the running one).
+    ///
     /// - Parameters:
     ///   - architecture: The instruction set.
     ///   - extensions: Its extensions the CPU and operating system support.

@@ -12,11 +12,11 @@
  * Each output sums, for p = 0, 1, ..., first the high products, then the low ones, into a
  * float32 accumulator started at +0, each product added exactly and the sum rounded to nearest
  * even (a fused multiply-add), with bfloat16 denormal operands read as zero and denormal sums
- * flushed to zero: the arithmetic of x86's VDPBF16PS (AVX512_BF16). arm64's BFDOT (FEAT_BF16, FPCR.EBF clear) sums otherwise:
- * per pair, the low and high products, their sum, then that sum added to the accumulator, each
- * rounded to odd, denormals flushed: a second portable set (SWIFTDARKNET_BF16_PORTABLE_ARM)
- * writes that out, and arm64's BFMMLA takes the same steps in the same order. All round
- * operands to bfloat16 the same way (VCVTNEPS2BF16's).
+ * flushed to zero: the arithmetic of x86's VDPBF16PS (AVX512_BF16). arm64's BFDOT (FEAT_BF16,
+ * FPCR.EBF clear) sums otherwise: per pair, the low and high products, their sum, then that sum
+ * added to the accumulator, each rounded to odd, denormals flushed: a second portable set
+ * (SWIFTDARKNET_BF16_PORTABLE_ARM) writes that out, and arm64's BFMMLA takes the same steps in
+ * the same order. All round operands to bfloat16 the same way (VCVTNEPS2BF16's).
  *
  * float16 (SWIFTDARKNET_REDUCED_FP16): IEEE half precision (5 exponent bits, 10 fraction bits,
  * denormals kept), rounded to nearest even from float32 as FCVTN does (overflow to infinity,
