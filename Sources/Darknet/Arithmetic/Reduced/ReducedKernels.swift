@@ -50,7 +50,7 @@ package enum ReducedKernels: Int32, Sendable, CaseIterable, CustomStringConverti
 
     /// The arithmetic the set computes in (`.bfloat16` or `.float16`), as its table declares.
     package var arithmetic: Arithmetic {
-        guard let table else { return [.portableFloat16, .portableHalfSums, .fmla, .fhm].contains(self) ? .float16 : .bfloat16 }
+        guard let table else { preconditionFailure("the \(self) reduced-precision kernels have no table in this build") }
         return table.pointee.format == Int32(SWIFTDARKNET_REDUCED_FP16) ? .float16 : .bfloat16
     }
 
