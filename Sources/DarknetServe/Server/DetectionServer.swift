@@ -96,8 +96,9 @@ public final class DetectionServer: @unchecked Sendable {
     }
 
     /// Requests received and not yet finished (answered, or ended by the client or a
-    /// timeout), over both protocols. Zero when the server is idle: nothing is held for a
-    /// request that went away.
+    /// timeout), over both protocols. A request stops counting as soon as its client goes
+    /// away, even while its detection still waits in the queue or runs, so the server's work
+    /// can end a moment after this reads zero.
     public var openRequests: Int { core.openExchanges }
 
     /// Detection jobs waiting for a worker, and running: a request whose client left stops
