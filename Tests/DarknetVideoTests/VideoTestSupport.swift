@@ -85,7 +85,9 @@ enum VideoTestSupport {
     /// A 60-frame H.264 clip made in `directory`, sent (`loops` more times) as MPEG-TS over UDP
     /// to a free port on 127.0.0.1: the stream's URL and its ffmpeg sender (stop it).
     static func udpStream(in directory: URL, loops: Int = 0) throws -> (url: String, sender: ChildProcess) {
-        let clip = try makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: h264)
+        // A key frame (with the stream's parameter sets) every 10 frames, as a live camera sends
+        // them: a reader that binds the port after the first packets left still finds one.
+        let clip = try makeClip(directory.appendingPathComponent("clip.mp4"), frames: 60, codec: h264 + ["-g", "10"])
         let port = freePort(type: Int32(SOCK_DGRAM.rawValue))
         return ("udp://127.0.0.1:\(port)", try startUDPSender(clip, port: port, loops: loops))
     }
