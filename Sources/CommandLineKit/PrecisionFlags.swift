@@ -178,11 +178,13 @@ public struct PrecisionFlags: Sendable {
         return result
     }
 
-    /// For an int8 `plan`, what it runs in integers and, on a CPU without VNNI (arm64: without
-    /// SDOT), the rule that keeps the short convolutions float: "int8: 4 of 13 convolutions in
-    /// integers (0 of them in 16 bits); ..."; for bf16 or fp16, how many convolutions run in it,
-    /// the first that does not and why, and the kernel set: "bf16: 11 of 13 convolutions in
-    /// bfloat16; layer 0 in float32: ...; kernels: avx512-bf16"; nil for float.
+    /// For an int8 `plan`, what it runs in integers, what it keeps from 8 bits in bfloat16 (on a
+    /// CPU with bfloat16 products) and, on a CPU without VNNI (arm64: without SDOT), the rule
+    /// that keeps the short convolutions float: "int8: 8 of 13 convolutions in integers (0 of
+    /// them in 16 bits); 4 kept from 8 bits in bfloat16 (kernels: avx512-bf16)", "int8: 4 of 13
+    /// convolutions in integers (0 of them in 16 bits); ..."; for bf16 or fp16, how many
+    /// convolutions run in it, the first that does not and why, and the kernel set: "bf16: 11 of
+    /// 13 convolutions in bfloat16; layer 0 in float32: ...; kernels: avx512-bf16"; nil for float.
     public func summary(of plan: NetworkPlan) -> String? {
         if let arithmetic = reduced?.reducedArithmetic {
             let convolutions = plan.layers.filter { $0.algorithm != nil }
@@ -200,6 +202,10 @@ public struct PrecisionFlags: Sendable {
         let convolutions = plan.layers.filter { if case .convolutional = $0.spec.kind { true } else { false } }.count
         let (all, sixteenBit) = plan.integerConvolutions
         var summary = "int8: \(all) of \(convolutions) convolutions in integers (\(sixteenBit) of them in 16 bits)"
+        let bfloat16 = plan.layers.filter { $0.arithmetic == .bfloat16 }
+        if let kernels = bfloat16.lazy.compactMap(\.reducedKernels).first {
+            summary += "; \(bfloat16.count) kept from 8 bits in bfloat16 (kernels: \(kernels))"
+        }
         if plan.cpu.int8WithoutDotProduct, floatLayers.minimumDepthWithoutVNNI > 0 {
             let missing = plan.cpu.architecture == .arm64 ? "no dot product (SDOT)" : "no VNNI"
             summary += "; this CPU has \(missing), so those with K = channels x size² under \(floatLayers.minimumDepthWithoutVNNI) stay float"

@@ -256,8 +256,12 @@ final class CommandLineTests: XCTestCase {
         let calibrated = try run(model + ["--calibrate", calibration, "--save-calibration", sidecar, image])
         XCTAssertEqual(calibrated.status, 0, calibrated.stderr)
         XCTAssertTrue(calibrated.stderr.contains("int8 calibration on 6 images"), calibrated.stderr)
-        let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : 12
+        // With bfloat16 products, the four layers kept from 8 bits run in bfloat16, not 16-bit integers.
+        let bfloat16 = CPUFeatures.current.int8WithoutDotProduct ? nil : CPUFeatures.current.reducedKernels(for: .bfloat16)
+        let expectedCount = CPUFeatures.current.int8WithoutDotProduct ? 4 : bfloat16 == nil ? 12 : 8
         XCTAssertTrue(calibrated.stderr.contains("int8: \(expectedCount) of 13 convolutions in integers"), calibrated.stderr)
+        XCTAssertEqual(calibrated.stderr.contains("; 4 kept from 8 bits in bfloat16 (kernels: \(bfloat16.map(String.init(describing:)) ?? "")"),
+                       bfloat16 != nil, calibrated.stderr)
         // Without a dot product the summary names what is missing: VNNI on x86-64, SDOT on arm64.
         let missing = CPUFeatures.compiledArchitecture == .arm64 ? "no dot product (SDOT)" : "no VNNI"
         XCTAssertEqual(calibrated.stderr.contains("this CPU has \(missing), so those with K"),

@@ -49,9 +49,10 @@ final class Int8NetworkTests: XCTestCase {
         return calibration
     }
 
-    static func network(_ precision: Precision, variant: IntegerKernels? = nil) throws -> Network {
+    static func network(_ precision: Precision, variant: IntegerKernels? = nil, bfloat16: ReducedKernels? = nil) throws -> Network {
         var options = PlanOptions(precision: precision)
         options.integerKernels = variant
+        options.reducedKernels = bfloat16
         return try Network(cfg: try TestPaths.require(cfg), weights: try TestPaths.require(TestPaths.tinyWeights), options: options)
     }
 
@@ -104,17 +105,21 @@ final class Int8NetworkTests: XCTestCase {
     /// Float and int8 detections on the evaluation images (`withMirrors`: and their mirror
     /// images, which the calibration never sees either) at thresholds 0.25 and 0.5; asserts the
     /// issue's bounds (>= 95 % recovered, <= 5 % extra) when `assert`.
-    func accuracy(_ floatLayers: Int8FloatLayers, withMirrors: Bool, assert: Bool) throws {
+    /// `bfloat16`: the bfloat16 set pinned for the layers kept from 8 bits (nil: the CPU's, and
+    /// 16-bit integers where it has none). Returns the plan's layers in bfloat16.
+    @discardableResult
+    func accuracy(_ floatLayers: Int8FloatLayers, withMirrors: Bool, assert: Bool, bfloat16: ReducedKernels? = nil) throws -> [Int] {
         let float = try Self.network(.float32)
         let calibration = try Self.calibration(float: float)
-        let int8Network = try Self.network(.int8(calibration, floatLayers: floatLayers))
+        let int8Network = try Self.network(.int8(calibration, floatLayers: floatLayers), bfloat16: bfloat16)
         let int8Layers = int8Network.plan.layers.filter { $0.algorithm?.isInt8 == true }.map(\.index)
         let int16Layers = int8Network.plan.layers.filter { $0.algorithm == .int16Direct }.map(\.index)
+        let bfloat16Layers = int8Network.plan.layers.filter { $0.arithmetic == .bfloat16 }.map(\.index)
         XCTAssertFalse(int8Layers.isEmpty)
         let floatDetector = try Detector(network: float), int8Detector = try Detector(network: int8Network)
         var images = try Self.evaluationImages()
         if withMirrors { images += try images.map { ("\($0.0)-mirrored", try Self.mirrored($0.1)) } }
-        let label = "int8 float layers \(floatLayers.minimumInputChannels)/\(floatLayers.heads ? "heads" : "-") (int8: \(int8Layers), of them 16-bit: \(int16Layers)), \(images.count) images"
+        let label = "int8 float layers \(floatLayers.minimumInputChannels)/\(floatLayers.heads ? "heads" : "-") (int8: \(int8Layers), of them 16-bit: \(int16Layers); bfloat16: \(bfloat16Layers)), \(images.count) images"
         for threshold: Float in [0.25, 0.5] {
             // The seven originals' numbers too, from the same detections (`withMirrors`).
             var comparison = Comparison(), originals = Comparison()
@@ -142,12 +147,21 @@ final class Int8NetworkTests: XCTestCase {
         let error = try Self.yoloError(float, int8Network, images)
         print(String(format: "%@: [yolo] outputs' largest difference %.4f (%.2f %% of the largest float value)",
                      label, error.absolute, 100 * error.relative))
+        return bfloat16Layers
     }
 
     /// The default (`Int8FloatLayers.default`), on the seven images and their mirror images:
     /// the issue's bounds hold (the seven originals' numbers are printed too).
     func testTinyInt8RecoversFloatDetections() throws {
         try accuracy(.default, withMirrors: true, assert: true)
+    }
+
+    /// The same bounds with the layers the default keeps from 8 bits (2, 4, 15 and 22) in
+    /// bfloat16, as a CPU with bfloat16 products plans them, on every CPU: the bfloat16 set
+    /// this CPU runs, else the portable one, which gives the same bits.
+    func testTinyInt8WithABFloat16RemainderRecoversFloatDetections() throws {
+        let kernels = CPUFeatures.current.reducedKernels(for: .bfloat16) ?? .portable
+        XCTAssertEqual(try accuracy(.default, withMirrors: true, assert: true, bfloat16: kernels), [2, 4, 15, 22])
     }
 
     // The other choices of float layers (`.inputAndHeads`, `.none`) were measured with

@@ -350,6 +350,25 @@ final class IntegerDirectTests: XCTestCase {
         XCTAssertEqual(Set(eightBitOnly.filter { $0.value.isInt8 }.keys), [6, 8, 10, 12, 13, 14, 18, 21])
         XCTAssertFalse(try algorithms(withVNNI, .im2colOnly).values.contains(.int16Direct))
     }
+
+    /// Planned for a CPU with bfloat16 products (x86-64 AVX512_BF16, arm64 BF16), the default
+    /// runs the layers it keeps from 8 bits (2, 4, 15 and 22) in bfloat16, on the bfloat16 GEMM,
+    /// and the rest as without them; the layer reading the network input stays float32. With
+    /// `.floatEarly`, which keeps the early layers float, not 16-bit, they stay float32.
+    func testDefaultPlanRunsTheRemainderInBFloat16WhereTheCPUMultipliesIt() throws {
+        let tiny = try TinyInt8Plans()
+        for cpu in [CPUFeatures.x86_64(avx512VNNI: true, avx512BF16: true), .arm64(dotProduct: true, i8mm: true, bf16: true)] {
+            let plan = try tiny.plan(floatLayers: .default, cpu: cpu)
+            let algorithms = TinyInt8Plans.algorithms(plan)
+            XCTAssertEqual(Set(algorithms.filter { $0.value == .bfloat16GEMM }.keys), [2, 4, 15, 22], "\(cpu)")
+            XCTAssertEqual(Set(algorithms.filter { $0.value.isInt8 }.keys), [6, 8, 10, 12, 13, 14, 18, 21], "\(cpu)")
+            XCTAssertEqual(plan.layers[0].arithmetic, .float32, "\(cpu)")
+            XCTAssertEqual(plan.layers[2].arithmeticReason, "int8 precision keeps it from 8 bits, in bfloat16 (the CPU multiplies bfloat16)")
+            XCTAssertEqual(plan.layers[2].reducedKernels, cpu.reducedKernels(for: .bfloat16), "\(cpu)")
+            let floatEarly = TinyInt8Plans.algorithms(try tiny.plan(floatLayers: .floatEarly, cpu: cpu))
+            XCTAssertEqual(Set(floatEarly.filter { $0.value.arithmetic == .bfloat16 }.keys), [], "\(cpu)")
+        }
+    }
 }
 
 /// YOLOv3-tiny's cfg planned in int8 with a calibration that gives every convolution's input

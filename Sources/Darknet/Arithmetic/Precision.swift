@@ -121,10 +121,10 @@ public struct Int8FloatLayers: Sendable, Equatable {
     }
 
     /// The default: convolutions reading fewer than 64 channels and those feeding detection
-    /// heads keep 8 bits away; all but the network input's run in 16-bit integers where
-    /// `.int16Direct` computes them, the rest in float (YOLOv3-tiny: 2, 4, 15 and 22 in 16
-    /// bits, 0 in float, of its 13 convolutions; YOLOv3: 1, 3, 81, 93 and 105 in 16 bits, 0 in
-    /// float, of 75).
+    /// heads keep 8 bits away; all but the network input's run in bfloat16 where the CPU
+    /// multiplies it (AVX512_BF16, arm64 BF16), else in 16-bit integers where `.int16Direct`
+    /// computes them, the rest in float (YOLOv3-tiny: 2, 4, 15 and 22 in bfloat16 or 16 bits,
+    /// 0 in float, of its 13 convolutions; YOLOv3: 1, 3, 81, 93 and 105, 0 in float, of 75).
     /// Without VNNI, convolutions with K under 2304 stay float as well (YOLOv3-tiny: all but
     /// 10, 12, 14 and 21).
     public static let `default` = Int8FloatLayers(minimumInputChannels: 64, heads: true, sixteenBitEarlyLayers: true,

@@ -1,6 +1,7 @@
 /// Which convolutions an int8 plan runs in integers, and how: the precision's calibrated
 /// convolutions, less those `Int8FloatLayers` keeps from 8 bits (in 16-bit integers where
-/// `.int16Direct` computes them, else float), less, on a CPU without an int8 dot-product
+/// `.int16Direct` computes them, else float; `ArithmeticChoice` gives the 16-bit ones
+/// bfloat16 instead where the CPU multiplies it), less, on a CPU without an int8 dot-product
 /// instruction, those too shallow to gain (`Int8FloatLayers.minimumDepthWithoutVNNI`). The
 /// planner then takes an integer algorithm for each where one computes it (`ConvolutionChoice`);
 /// the others stay float.
