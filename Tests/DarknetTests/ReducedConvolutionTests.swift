@@ -8,11 +8,13 @@ import XCTest
 final class ReducedConvolutionTests: XCTestCase {
     /// 1x1 and 3x3 layers: one chunk, several with a short last one (from few channels, whose
     /// chunks are long, to K over 256 pairs; with a window, chunks of several output rows, of one
-    /// row wider than a chunk), odd K, a stride of 2, filters not a multiple of 8.
+    /// row wider than a chunk), odd K, a stride of 2, filters not a multiple of 8; several
+    /// chunks whose filters the threads split (weights over `chunkSplitWeightLimit`) and several
+    /// the threads take whole (`splitsChunks`).
     static let shapes: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int)] = [
         (64, 13, 13, 255, 1, 1), (32, 70, 90, 20, 1, 1), (256, 26, 26, 45, 1, 1), (600, 30, 20, 17, 1, 1),
         (3, 40, 60, 16, 3, 1), (33, 25, 31, 19, 3, 1), (64, 40, 40, 9, 3, 2), (64, 64, 64, 12, 3, 1),
-        (16, 100, 120, 8, 3, 2), (64, 4, 600, 8, 3, 1),
+        (16, 100, 120, 8, 3, 2), (64, 4, 600, 8, 3, 1), (256, 26, 26, 60, 3, 1),
     ]
 
     /// Each output within 2^-7 of the sum of its products' magnitudes from float32's (each
@@ -22,6 +24,7 @@ final class ReducedConvolutionTests: XCTestCase {
     func testMatchesFloat32WithinRoundingAndEverySetAndThreadCountGivesTheSameBits() throws {
         let running = ReducedKernels.allCases.filter(\.isPortable)
             + ReducedKernels.runningSIMDSets(nil, test: "ReducedConvolutionTests")
+        var splits: Set<Bool> = []
         for (n, shape) in Self.shapes.enumerated() {
             let layer = try RandomConvolutionLayer(channels: shape.channels, height: shape.height, width: shape.width,
                                                    filters: shape.filters, size: shape.size, stride: shape.stride, seed: UInt64(n + 1))
@@ -34,6 +37,7 @@ final class ReducedConvolutionTests: XCTestCase {
                                                      arithmetic: kernels.arithmetic, reducedKernels: kernels)
                 return kernels.arithmetic == .float16 ? Float16Convolution(candidate) : BFloat16Convolution(candidate)
             }
+            if let bfloat16 = method(.portable) as? BFloat16Convolution, bfloat16.chunkCount > 1 { splits.insert(bfloat16.splitsChunks) }
             for portable in running where portable.isPortable {
                 let bits = layer.run(method(portable), split: one)
                 for index in reference.indices where abs(bits[index] - reference[index]) > magnitudes[index] / 128 + 1e-5 {
@@ -48,5 +52,6 @@ final class ReducedConvolutionTests: XCTestCase {
                 }
             }
         }
+        XCTAssertEqual(splits, [false, true], "planes of several chunks split both ways")
     }
 }

@@ -49,6 +49,10 @@ package protocol RunsReducedKernels {
 /// matrix never exists (YOLOv3's 3x3/2 32 -> 64 at 416 would write 25 MB and read it back), and
 /// each thread streams only its share of the weights per chunk. Bias and activation follow in
 /// float32.
+/// Where the weights are small enough to stay in each core's L2 and the plane holds several
+/// chunks (`splitsChunks`), the threads instead take whole chunks each, copying and multiplying
+/// their own columns by every filter with no wait between chunks: a few filters (YOLOv3-tiny's
+/// 208x208 16 -> 32) left each thread too little to multiply per shared chunk.
 /// Every output is summed over K in the same order whatever the chunk, so results do not depend
 /// on the thread count.
 package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod, RunsReducedKernels {
@@ -95,13 +99,27 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
     /// reads it).
     private var pairedInputCount: Int { shapes.isPointwise ? 0 : saturatingProduct(channelPairs, shapes.input.planeSize) }
 
-    /// The paired input and one chunk's column matrix of pairs (a 32-bit word, the size of a
-    /// float, per pair and position).
+    /// Bytes of packed weights up to which the threads take whole chunks each (`splitsChunks`):
+    /// a quarter of a 1 MiB L2, so that each core keeps them while its columns pass.
+    static var chunkSplitWeightLimit: Int { 256 * 1024 }
+
+    /// Whether the threads take whole chunks each, every filter (else they share each chunk's
+    /// columns and split its filters): small weights over a plane of several chunks.
+    var splitsChunks: Bool {
+        saturatingProduct(shapes.conv.filters, pairs, 4) <= Self.chunkSplitWeightLimit && chunkCount > 1
+    }
+
+    /// The chunks of the plane where the threads share each one.
+    var chunkCount: Int { (plane + chunk - 1) / chunk }
+
+    /// The paired input and, where the threads share each chunk, its column matrix of pairs (a
+    /// 32-bit word, the size of a float, per pair and position).
     package var workspaceCount: Int {
-        let (total, overflow) = pairedInputCount.addingReportingOverflow(saturatingProduct(pairs, chunk))
+        let (total, overflow) = pairedInputCount.addingReportingOverflow(splitsChunks ? 0 : saturatingProduct(pairs, chunk))
         return overflow ? .max : total
     }
-    package var scratchCount: Int { 0 }
+    /// Where the threads take whole chunks, each one's column matrix.
+    package var scratchCount: Int { splitsChunks ? saturatingProduct(pairs, chunk) : 0 }
     /// The weights as 16-bit pairs, `filters x pairs` words.
     package var weightCount: Int { saturatingProduct(shapes.conv.filters, pairs) }
 
@@ -139,9 +157,14 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
             packChannelPairs(buffers.input, rowLength: input.planeSize, columns: input.planeSize,
                              into: UnsafeMutableRawPointer(buffers.workspace).assumingMemoryBound(to: UInt32.self), buffers.split)
         }
+        if splitsChunks {
+            multiplyChunksPerThread(weights: packedWeights, buffers)
+            buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
+            return
+        }
         for first in stride(from: 0, to: plane, by: chunk) {
             let count = min(chunk, plane - first)
-            writeColumns(first..<first + count, buffers)
+            writeColumns(first..<first + count, into: buffers.workspace + pairedInputCount, buffers)
             buffers.split((filters + 7) / 8) { blocks, _ in
                 let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
                 functions.gemm(packedWeights + firstFilter * pairs, rows, pairs, packed, count,
@@ -151,12 +174,38 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
         buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
     }
 
-    /// Writes the column matrix of the output `positions` (a chunk) after the paired input in the
-    /// workspace: `pairs` rows of 16-bit pairs. A 1x1 layer packs them from its input; with a
-    /// window they are im2col'ed from the paired input as 32-bit words (im2col moves floats
-    /// without arithmetic): the same im2col over a tensor of `channelPairs` channels.
-    private func writeColumns(_ positions: Range<Int>, _ buffers: ConvolutionBuffers) {
-        let columns = buffers.workspace + pairedInputCount
+    /// The products where the threads take whole chunks: each worker copies a chunk's columns
+    /// into its scratch and multiplies them by every filter. The chunks are cut to give each
+    /// thread at least `chunksPerThread` (whole output rows with a window, whole 48-column tiles
+    /// without), so that the last ones even out.
+    private func multiplyChunksPerThread(weights: UnsafePointer<UInt32>, _ buffers: ConvolutionBuffers) {
+        let gemm = kernels.functions.pointee.gemm, pairs = pairs, filters = shapes.conv.filters, plane = plane
+        let unit = shapes.isPointwise ? 48 : shapes.output.width
+        let wanted = (plane + Self.chunksPerThread * buffers.split.threads - 1) / (Self.chunksPerThread * buffers.split.threads)
+        let step = max(unit, min(chunk, (wanted + unit - 1) / unit * unit))
+        let single = ThreadSplit(threads: 1)
+        buffers.split((plane + step - 1) / step) { pieces, worker in
+            var own = buffers
+            own.split = single
+            let columns = buffers.scratch + worker * buffers.scratchStride
+            for piece in pieces {
+                let first = piece * step, count = min(step, plane - first)
+                writeColumns(first..<first + count, into: columns, own)
+                gemm(weights, filters, pairs, UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self), count,
+                     buffers.output + first, plane)
+            }
+        }
+    }
+
+    /// Chunks each thread gets at least, where the threads take whole chunks.
+    static var chunksPerThread: Int { 4 }
+
+    /// Writes the column matrix of the output `positions` (a chunk) at `columns`: `pairs` rows
+    /// of 16-bit pairs, split over `buffers`' threads. A 1x1 layer packs them from its input;
+    /// with a window they are im2col'ed from the paired input (at the workspace's start) as
+    /// 32-bit words (im2col moves floats without arithmetic): the same im2col over a tensor of
+    /// `channelPairs` channels.
+    private func writeColumns(_ positions: Range<Int>, into columns: UnsafeMutablePointer<Float>, _ buffers: ConvolutionBuffers) {
         guard !shapes.isPointwise else {
             packChannelPairs(buffers.input + positions.lowerBound, rowLength: plane, columns: positions.count,
                              into: UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self), buffers.split)
