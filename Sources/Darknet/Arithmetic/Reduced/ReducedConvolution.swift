@@ -68,9 +68,18 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
     /// The kernel set it runs.
     package let kernels: ReducedKernels
 
+    /// Bytes of packed weights up to which the threads take whole chunks each (`splitsChunks`).
+    let chunkSplitWeightLimit: Int
+
     package init(_ candidate: ConvolutionCandidate) {
+        self.init(candidate, chunkSplitWeightLimit: Self.defaultChunkSplitWeightLimit)
+    }
+
+    /// `chunkSplitWeightLimit: 0` has the threads share every chunk (for tests).
+    init(_ candidate: ConvolutionCandidate, chunkSplitWeightLimit: Int) {
         shapes = candidate.shapes
         kernels = candidate.reducedKernels ?? .portable
+        self.chunkSplitWeightLimit = chunkSplitWeightLimit
     }
 
     /// Pairs of input channels (the last padded with +0 when the count is odd).
@@ -99,14 +108,14 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
     /// reads it).
     private var pairedInputCount: Int { shapes.isPointwise ? 0 : saturatingProduct(channelPairs, shapes.input.planeSize) }
 
-    /// Bytes of packed weights up to which the threads take whole chunks each (`splitsChunks`):
-    /// a quarter of a 1 MiB L2, so that each core keeps them while its columns pass.
-    static var chunkSplitWeightLimit: Int { 256 * 1024 }
+    /// The planner's `chunkSplitWeightLimit`: a quarter of a 1 MiB L2, so that each core keeps
+    /// the weights while its columns pass.
+    static var defaultChunkSplitWeightLimit: Int { 256 * 1024 }
 
     /// Whether the threads take whole chunks each, every filter (else they share each chunk's
     /// columns and split its filters): small weights over a plane of several chunks.
     var splitsChunks: Bool {
-        saturatingProduct(shapes.conv.filters, pairs, 4) <= Self.chunkSplitWeightLimit && chunkCount > 1
+        saturatingProduct(shapes.conv.filters, pairs, 4) <= chunkSplitWeightLimit && chunkCount > 1
     }
 
     /// The chunks of the plane where the threads share each one.
