@@ -10,7 +10,7 @@ final class ReducedConvolutionTests: XCTestCase {
     /// chunks are long, to K over 256 pairs; with a window, chunks of several output rows, of one
     /// row wider than a chunk), odd K, a stride of 2, filters not a multiple of 8. Planes of
     /// several chunks run both ways: the threads taking whole chunks (`splitsChunks`, as planned
-    /// for their small weights) and sharing each chunk (no weights small enough).
+    /// for their small weights) and sharing each chunk (with a weight limit of 0).
     static let shapes: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int)] = [
         (64, 13, 13, 255, 1, 1), (32, 70, 90, 20, 1, 1), (256, 26, 26, 45, 1, 1), (600, 30, 20, 17, 1, 1),
         (3, 40, 60, 16, 3, 1), (33, 25, 31, 19, 3, 1), (64, 40, 40, 9, 3, 2), (64, 64, 64, 12, 3, 1),
