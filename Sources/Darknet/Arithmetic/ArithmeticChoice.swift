@@ -20,6 +20,10 @@ package enum ArithmeticChoice {
         /// precisions only).
         package let floatAlgorithm: ConvolutionAlgorithm?
 
+        /// Whether an int8 precision keeps it from 8 bits (its integer input quantization is
+        /// 16-bit).
+        var keptFromEightBits: Bool { integer.map { !$0.isEightBit } ?? false }
+
         /// The kernels this convolution would run in the precision's 16-bit arithmetic: the
         /// pinned set if it is of that arithmetic, else the CPU's; nil for other precisions.
         var reducedKernels: ReducedKernels? {
@@ -43,12 +47,10 @@ package enum ArithmeticChoice {
         // its heads 0.43-1.9 against 0.55-2.0, and kept YOLOv3-tiny's detections as 16 bits did
         // (Arithmetic/README.md, "int8's remainder in bfloat16").
         Rule(arithmetic: .bfloat16, reason: "int8 precision keeps it from 8 bits, in bfloat16 (the CPU multiplies bfloat16)") {
-            ($0.integer.map { !$0.isEightBit } ?? false) && $0.cpu.reducedKernels(for: .bfloat16, pinned: $0.pinnedReduced) != nil
+            $0.keptFromEightBits && $0.cpu.reducedKernels(for: .bfloat16, pinned: $0.pinnedReduced) != nil
                 && ReducedConvolutionShapes.takes($0.shapes)
         },
-        Rule(arithmetic: .int16, reason: "int8 precision keeps it from 8 bits, in 16-bit integers") {
-            $0.integer.map { !$0.isEightBit } ?? false
-        },
+        Rule(arithmetic: .int16, reason: "int8 precision keeps it from 8 bits, in 16-bit integers") { $0.keptFromEightBits },
         Rule(arithmetic: .int8, reason: "int8 precision, calibrated") { $0.integer?.isEightBit == true },
     ]
 

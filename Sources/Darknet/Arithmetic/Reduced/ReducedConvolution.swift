@@ -157,30 +157,34 @@ package struct ReducedConvolution<Format: ReducedFormat>: FloatConvolutionMethod
     }
 
     package func run(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
-        let conv = shapes.conv, input = shapes.input
-        let plane = plane, pairs = pairs, filters = conv.filters, chunk = chunk
-        let functions = kernels.functions.pointee
-        let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self), out = buffers.output
-        let packed = UnsafeMutableRawPointer(buffers.workspace + pairedInputCount).assumingMemoryBound(to: UInt32.self)
+        let input = shapes.input, packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self)
         if !shapes.isPointwise {
             packChannelPairs(buffers.input, rowLength: input.planeSize, columns: input.planeSize,
                              into: UnsafeMutableRawPointer(buffers.workspace).assumingMemoryBound(to: UInt32.self), buffers.split)
         }
         if splitsChunks {
             multiplyChunksPerThread(weights: packedWeights, buffers)
-            buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
-            return
+        } else {
+            multiplySharedChunks(weights: packedWeights, buffers)
         }
+        buffers.addBiases(biases, filters: shapes.conv.filters, planeSize: plane, activation: shapes.conv.activation)
+    }
+
+    /// The products where the threads share each chunk: they copy its columns into the
+    /// workspace after the paired input together, then multiply them by their shares of the
+    /// filters.
+    private func multiplySharedChunks(weights: UnsafePointer<UInt32>, _ buffers: ConvolutionBuffers) {
+        let gemm = kernels.functions.pointee.gemm, plane = plane, pairs = pairs, filters = shapes.conv.filters
+        let columns = buffers.workspace + pairedInputCount, out = buffers.output
+        let packed = UnsafeMutableRawPointer(columns).assumingMemoryBound(to: UInt32.self)
         for first in stride(from: 0, to: plane, by: chunk) {
             let count = min(chunk, plane - first)
-            writeColumns(first..<first + count, into: buffers.workspace + pairedInputCount, buffers)
+            writeColumns(first..<first + count, into: columns, buffers)
             buffers.split((filters + 7) / 8) { blocks, _ in
                 let firstFilter = blocks.lowerBound * 8, rows = min(blocks.upperBound * 8, filters) - firstFilter
-                functions.gemm(packedWeights + firstFilter * pairs, rows, pairs, packed, count,
-                               out + firstFilter * plane + first, plane)
+                gemm(weights + firstFilter * pairs, rows, pairs, packed, count, out + firstFilter * plane + first, plane)
             }
         }
-        buffers.addBiases(biases, filters: filters, planeSize: plane, activation: conv.activation)
     }
 
     /// The products where the threads take whole chunks: each worker copies a chunk's columns
