@@ -20,7 +20,7 @@ final class BFloat16NetworkTests: XCTestCase {
         for (layer, floatLayer) in withBF16.convolutionsAfterTheInput(beside: float) {
             let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, ConvolutionShapes(
                 conv: { if case .convolutional(let c) = floatLayer.spec.kind { c } else { fatalError() } }(),
-                input: floatLayer.inputShape, output: floatLayer.outputShape), in: .bfloat16)
+                input: floatLayer.inputShape, output: floatLayer.outputShape), on: .avx512)
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .bfloat16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
         }
@@ -29,10 +29,10 @@ final class BFloat16NetworkTests: XCTestCase {
         XCTAssertFalse(slidingWindow.isEmpty, "float32 takes its sliding window after the input's convolution")
         XCTAssertTrue(slidingWindow.allSatisfy { $0.arithmetic == .bfloat16 }, "\(slidingWindow.map(\.index))")
         let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }
-        XCTAssertGreaterThanOrEqual(reduced.count, 7, "the 1x1, the 13x13 and the sliding window's convolutions")
+        XCTAssertGreaterThanOrEqual(reduced.count, 9, "the 1x1, the 13x13 and 26x26 and the sliding window's convolutions")
         XCTAssertTrue(reduced.allSatisfy { $0.reducedKernels == .avx512 })
-        XCTAssertEqual(reduced.filter { $0.algorithm != .bfloat16GEMM }.map(\.index), Self.thirteenBy13,
-                       "F(2x2, 3x3) for the 13x13 3x3 layers, the GEMM for the others")
+        XCTAssertEqual(reduced.filter { $0.algorithm != .bfloat16GEMM }.map(\.index), (Self.thirteenBy13 + Self.twentySixBy26).sorted(),
+                       "F(2x2, 3x3) for the 3x3 layers up to 38x38, the GEMM for the others")
         XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .bfloat16GEMM || $0.algorithm == .bfloat16WinogradF23 })
         let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512VNNI: true)))
         XCTAssertTrue(without.layers.filter { $0.algorithm != nil }.allSatisfy { $0.arithmetic == .float32 })
@@ -46,11 +46,15 @@ final class BFloat16NetworkTests: XCTestCase {
         let armReduced = arm.layers.filter { $0.arithmetic == .bfloat16 }
         XCTAssertGreaterThanOrEqual(armReduced.count, 6, "arm64 with BF16")
         XCTAssertTrue(armReduced.allSatisfy { $0.reducedKernels == .bfmmla }, "BFMMLA where the CPU has BF16")
-        XCTAssertEqual(armReduced.filter { $0.algorithm == .bfloat16WinogradF23 }.map(\.index), Self.thirteenBy13)
+        XCTAssertEqual(armReduced.filter { $0.algorithm == .bfloat16WinogradF23 }.map(\.index), Self.thirteenBy13,
+                       "BFDOT's arithmetic: F(2x2, 3x3) up to 256 positions, the GEMM's limit")
+        XCTAssertTrue(arm.layers.filter { Self.twentySixBy26.contains($0.index) }.allSatisfy { $0.arithmetic == .float32 })
     }
 
     /// YOLOv3-tiny's 3x3 layers over 13x13 outputs.
     static let thirteenBy13 = [10, 12, 14]
+    /// Its 3x3 layers over 26x26 outputs (x86-64 F(2x2, 3x3) takes them, arm64's keeps float32).
+    static let twentySixBy26 = [8, 21]
 
     /// The portable set the CPU's SIMD set emulates (VDPBF16PS's or BFDOT's arithmetic in C) and
     /// that SIMD set give every layer the same bits, on one thread and on two.

@@ -36,7 +36,7 @@ final class Float16NetworkTests: XCTestCase {
         for (layer, floatLayer) in withFHM.convolutionsAfterTheInput(beside: float) {
             guard case .convolutional(let conv) = floatLayer.spec.kind else { return XCTFail("layer \(layer.index)") }
             let shapes = ConvolutionShapes(conv: conv, input: floatLayer.inputShape, output: floatLayer.outputShape)
-            let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, shapes, in: .float16)
+            let floatFaster = ReducedConvolutionShapes.floatIsFaster(floatLayer.algorithm!, shapes, on: .fhm)
             XCTAssertEqual(layer.arithmetic, floatFaster ? .float32 : .float16, "layer \(layer.index): float32 takes \(floatLayer.algorithm!)")
             if floatFaster { XCTAssertEqual(layer.algorithm, floatLayer.algorithm) }
             lines.append("\(layer.index) \(layer.arithmetic)")

@@ -25,12 +25,13 @@ package enum ConvolutionChoice {
         // bfloat16 and float16 where the arithmetic rules give them (ArithmeticChoice).
         // 3x3 "same" over outputs float32's Winograd leaves to bfloat16 (ArithmeticChoice): F(2x2,
         // 3x3) does 16 products per 4 outputs where the GEMM does 36 (YOLOv3's 13x13 512 -> 1024:
-        // 6.4 ms against 9.0; YOLOv3-tiny's 256 -> 512: 1.24 against 1.95; one Zen 4 core). Not
-        // over larger outputs, which int8's remainder can give bfloat16: its transforms then cost
-        // more than the products save (YOLOv3's 208x208 32 -> 64: 24.5 ms against the GEMM's 8.9).
-        Rule(BFloat16WinogradF23.self) {
-            $0.fastest && $0.input.channels >= 32
-                && $0.shapes.output.planeSize <= ReducedConvolutionShapes.largestPlaneAgainstWinograd
+        // 6.4 ms against 9.0; 26x26 256 -> 512: 4.8 against 7.6; one Zen 4 core). Not over larger
+        // outputs, which int8's remainder can give bfloat16: its transforms then cost more than
+        // the products save (YOLOv3's 208x208 32 -> 64: 24.5 ms against the GEMM's 8.9).
+        Rule(BFloat16WinogradF23.self) { candidate in
+            guard let kernels = candidate.reducedKernels else { return false }
+            return candidate.fastest && candidate.input.channels >= 32
+                && candidate.shapes.output.planeSize <= ReducedConvolutionShapes.largestPlaneAgainstFloatWinograd(kernels)
         },
         Rule(BFloat16Convolution.self) { _ in true },
         Rule(Float16Convolution.self) { _ in true },

@@ -6,8 +6,9 @@ extension ConvolutionAlgorithm {
 }
 
 /// `.bfloat16WinogradF23`: a 3x3 "same" convolution as F(2x2, 3x3) whose 16 element-wise
-/// products run on the bfloat16 GEMM (`ReducedKernels`), for small outputs (13x13), where
-/// float32's Winograd has too few tiles and the bfloat16 GEMM does 9 products per output.
+/// products run on the bfloat16 GEMM (`ReducedKernels`), for outputs up to 38x38 (13x13 in
+/// BFDOT's arithmetic: `ReducedConvolutionShapes`), where it beats float32's Winograd and the
+/// bfloat16 GEMM does 9 products per output.
 ///
 /// The transforms stay in float32 (`WinogradDriver`): the input transform, then for each element
 /// its transformed tiles rounded to pairs of channels (`[tiles][channel pairs]`), multiplied by

@@ -13,13 +13,29 @@ package enum ReducedConvolutionShapes {
     /// YOLOv3-tiny's 3x3 layers in bfloat16 on x86-64: Benchmarks/PERFORMANCE.md, "bfloat16").
     static let largestPlaneAgainstWinograd = 256
 
+    /// Largest output plane on which bfloat16's F(2x2, 3x3) (`BFloat16WinogradF23`) in
+    /// VDPBF16PS's arithmetic beats float32's Winograd paths: 38x38 (one Zen 4 core: YOLOv3's
+    /// 256 -> 512 at 26x26 4.8 ms against 5.7, at 38x38 12.1 against 13.5), not 52x52 (128 ->
+    /// 256: 6.2 against 4.9). In BFDOT's arithmetic (arm64), whose sums round to odd, YOLOv3-
+    /// tiny's 26x26 layers in F(2x2, 3x3) added a detection at 0.5 (5 % of 19): there the
+    /// 16-bit GEMM's limit holds (Arithmetic/README.md, "Fidelity").
+    static let largestPlaneForBFloat16Winograd = 38 * 38
+
+    /// The largest output plane on which `kernels`' own algorithms beat float32's Winograd paths:
+    /// bfloat16 in VDPBF16PS's arithmetic has a Winograd of its own for every shape float32's
+    /// Winograd takes (3x3 "same", 32 channels or more); the other sets only their GEMM.
+    static func largestPlaneAgainstFloatWinograd(_ kernels: ReducedKernels) -> Int {
+        kernels.reference == .portable ? largestPlaneForBFloat16Winograd : largestPlaneAgainstWinograd
+    }
+
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than the 16-bit
-    /// GEMM in `arithmetic`: Winograd over large outputs; the sliding window over few channels only
-    /// against float16, whose products come at float32's rate (bfloat16's come at twice it: YOLOv3-
-    /// tiny's 208x208 16 -> 32 took 2.3 ms in bfloat16 against the sliding window's 4.5 on a Zen 4).
-    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes, in arithmetic: Arithmetic) -> Bool {
-        (algorithm == .slidingWindow && arithmetic == .float16)
-            || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstWinograd)
+    /// algorithms of `kernels`: Winograd over large outputs; the sliding window over few channels
+    /// only against float16, whose products come at float32's rate (bfloat16's come at twice it:
+    /// YOLOv3-tiny's 208x208 16 -> 32 took 2.3 ms in bfloat16 against the sliding window's 4.5 on
+    /// a Zen 4).
+    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes, on kernels: ReducedKernels) -> Bool {
+        (algorithm == .slidingWindow && kernels.arithmetic == .float16)
+            || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstFloatWinograd(kernels))
     }
 
     /// The float32 algorithms `floatIsFaster` lets win against `arithmetic`, named for a rule's reason.
