@@ -84,7 +84,6 @@ final class Int8NetworkTests: XCTestCase {
         result.extra += unmatched.count
     }
 
-    /// The [yolo] outputs' largest absolute difference and its ratio to the largest float value.
     @discardableResult
     func accuracy(_ floatLayers: Int8FloatLayers, withMirrors: Bool, assert: Bool, bfloat16: ReducedKernels? = nil) throws -> [Int] {
         let float = try Self.network(.float32)

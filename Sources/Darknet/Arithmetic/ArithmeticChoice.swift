@@ -84,9 +84,10 @@ package enum ArithmeticChoice {
             // core; 210 against 110 on a Zen 4), but Winograd over a large output does a quarter of the
             // multiplications: YOLOv3-tiny's 26x26 384 -> 256 took 3.9 ms in bfloat16, 2.0 in float32's
             // Winograd (Zen 5). bfloat16's own F(2x2, 3x3) holds out longer, to 38x38 on x86-64
-            // (`ReducedConvolutionShapes.largestPlaneAgainstFloatWinograd`). The sliding window reads few channels without an im2col, which beats
-            // float16's FMLAL (4 lanes per instruction, float32's FMLA rate; not measured on arm64) but
-            // not bfloat16 since its input is paired once (208x208 16 -> 32: 2.3 ms against 4.5, Zen 4).
+            // (`ReducedConvolutionShapes.largestPlaneAgainstFloatWinograd`). The sliding window reads
+            // few channels without an im2col, which beats float16's FMLAL (4 lanes per instruction,
+            // float32's FMLA rate; not measured on arm64) but not bfloat16 since its input is paired
+            // once (208x208 16 -> 32: 2.3 ms against 4.5, Zen 4).
             Rule(arithmetic: .float32, reason: "\(name) precision, but float32's \(fasterFloat) is faster here") {
                 guard asks($0), let floatAlgorithm = $0.floatAlgorithm, let kernels = $0.reducedKernels else { return false }
                 return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes, on: kernels)

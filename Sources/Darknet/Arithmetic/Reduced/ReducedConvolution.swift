@@ -18,7 +18,7 @@ package enum ReducedConvolutionShapes {
     /// 256 -> 512 at 26x26 4.8 ms against 5.7, at 38x38 12.1 against 13.5), not 52x52 (128 ->
     /// 256: 6.2 against 4.9). In BFDOT's arithmetic (arm64), whose sums round to odd, YOLOv3-
     /// tiny's 26x26 layers in F(2x2, 3x3) added a detection at 0.5 (5 % of 19): there the
-    /// 16-bit GEMM's limit holds (Arithmetic/README.md, "Fidelity").
+    /// 16-bit GEMM's limit holds (Arithmetic/README.md, "bfloat16").
     static let largestPlaneForBFloat16Winograd = 38 * 38
 
     /// The largest output plane on which `kernels`' own algorithms beat float32's Winograd paths:
