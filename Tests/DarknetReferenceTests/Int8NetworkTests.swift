@@ -84,6 +84,12 @@ final class Int8NetworkTests: XCTestCase {
         result.extra += unmatched.count
     }
 
+    /// Float and int8 detections on the evaluation images (`withMirrors`: and their mirror
+    /// images, which the calibration never sees either) at thresholds 0.25 and 0.5, and the
+    /// [yolo] outputs' largest difference; asserts the bounds (>= 95 % recovered, <= 5 %
+    /// extra) when `assert`.
+    /// `bfloat16`: the bfloat16 set pinned for the layers kept from 8 bits (nil: the CPU's, and
+    /// 16-bit integers where it has none). Returns the plan's layers in bfloat16.
     @discardableResult
     func accuracy(_ floatLayers: Int8FloatLayers, withMirrors: Bool, assert: Bool, bfloat16: ReducedKernels? = nil) throws -> [Int] {
         let float = try Self.network(.float32)

@@ -11,7 +11,7 @@ package protocol ReducedFormat: Sendable {
 package enum ReducedConvolutionShapes {
     /// Largest output plane on which the 16-bit GEMM beats float32's Winograd paths (measured on
     /// YOLOv3-tiny's 3x3 layers in bfloat16 on x86-64: Benchmarks/PERFORMANCE.md, "bfloat16").
-    static let largestPlaneAgainstWinograd = 256
+    static let largestPlaneForGEMMAgainstWinograd = 256
 
     /// Largest output plane on which bfloat16's F(2x2, 3x3) (`BFloat16WinogradF23`) in
     /// VDPBF16PS's arithmetic beats float32's Winograd paths: 38x38 (one Zen 4 core: YOLOv3's
@@ -25,7 +25,7 @@ package enum ReducedConvolutionShapes {
     /// bfloat16 in VDPBF16PS's arithmetic has a Winograd of its own for every shape float32's
     /// Winograd takes (3x3 "same", 32 channels or more); the other sets only their GEMM.
     static func largestPlaneAgainstFloatWinograd(_ kernels: ReducedKernels) -> Int {
-        kernels.reference == .portable ? largestPlaneForBFloat16Winograd : largestPlaneAgainstWinograd
+        kernels.reference == .portable ? largestPlaneForBFloat16Winograd : largestPlaneForGEMMAgainstWinograd
     }
 
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than the 16-bit
