@@ -138,45 +138,58 @@ static inline __attribute__((always_inline)) void CAT(winograd_f23_at_, SUFFIX)(
     out[step] = a1 - a2 - a3;
 }
 
+/* Filters the output transform takes per tile (a block of filter vectors): each tile's products
+ * for them are one contiguous run per element, read in order, where a vector of filters at a
+ * time over every tile read 64 bytes a tile row apart from each element's products. */
+enum { WINOGRAD_OUTPUT_FILTER_BLOCK = 512 };
+
 /* `Aᵀ m A` of tile-major products m[element][tile][filter] (element stride tiles * filters_padded)
- * for n x n output tiles (4: F(4x4, 3x3), 36 elements; 2: F(2x2, 3x3), 16 elements), a vector
- * of filters at a time: each tile's products are contiguous per filter vector. The tiles are
- * tile rows [first_row, first_row + tile_rows) of the output. */
+ * for n x n output tiles (4: F(4x4, 3x3), 36 elements; 2: F(2x2, 3x3), 16 elements), for each
+ * tile a block of filters (WINOGRAD_OUTPUT_FILTER_BLOCK) a vector at a time. The tiles are tile
+ * rows [first_row, first_row + tile_rows) of the output. */
 static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major_n_, SUFFIX)(
     const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
     ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
     ptrdiff_t count, int n) {
     const int t = n + 2; /* input tile size */
     const ptrdiff_t tiles = tile_rows * tile_columns, stride = tiles * filters_padded, plane = height * width;
-    for (ptrdiff_t f0 = first / LANES * LANES; f0 < first + count; f0 += LANES) {
-        const ptrdiff_t lane_begin = first > f0 ? first - f0 : 0;
-        const ptrdiff_t lane_end = first + count - f0 < LANES ? first + count - f0 : LANES;
-        float bias_lanes[LANES] = {0};
-        for (ptrdiff_t lane = lane_begin; lane < lane_end; lane++) bias_lanes[lane] = biases[f0 + lane];
-        const VEC bias = CAT(load_, SUFFIX)(bias_lanes);
+    enum { BLOCK = WINOGRAD_OUTPUT_FILTER_BLOCK / LANES };
+    for (ptrdiff_t block = first / LANES * LANES; block < first + count; block += BLOCK * LANES) {
+        const ptrdiff_t block_end = block + BLOCK * LANES < first + count ? block + BLOCK * LANES : first + count;
+        VEC bias[BLOCK];
+        for (ptrdiff_t f0 = block, v = 0; f0 < block_end; f0 += LANES, v++) {
+            float bias_lanes[LANES] = {0};
+            for (ptrdiff_t lane = 0; lane < LANES; lane++)
+                if (f0 + lane >= first && f0 + lane < first + count) bias_lanes[lane] = biases[f0 + lane];
+            bias[v] = CAT(load_, SUFFIX)(bias_lanes);
+        }
         for (ptrdiff_t tile = 0; tile < tiles; tile++) {
-            const float *mt = m + tile * filters_padded + f0;
-            VEC e[36], s[4 * 6], y[16];
-            for (int k = 0; k < t * t; k++) e[k] = CAT(load_, SUFFIX)(mt + k * stride);
-            /* Aᵀ down each column of the tile, then along each of the n resulting rows. */
-            for (int j = 0; j < t; j++) {
-                if (n == 4) CAT(winograd_at_, SUFFIX)(e[j], e[6 + j], e[12 + j], e[18 + j], e[24 + j], e[30 + j], s + j, 6);
-                else CAT(winograd_f23_at_, SUFFIX)(e[j], e[4 + j], e[8 + j], e[12 + j], s + j, 4);
-            }
-            for (int i = 0; i < n; i++) {
-                const VEC *r = s + i * t;
-                if (n == 4) CAT(winograd_at_, SUFFIX)(r[0], r[1], r[2], r[3], r[4], r[5], y + i * 4, 1);
-                else CAT(winograd_f23_at_, SUFFIX)(r[0], r[1], r[2], r[3], y + i * 2, 1);
-            }
-            float values[16 * LANES];
-            for (int k = 0; k < n * n; k++) {
-                const VEC x = CAT(finish_, SUFFIX)(y[k] + bias, epilogue);
-                __builtin_memcpy(values + k * LANES, &x, sizeof x);
-            }
             const ptrdiff_t oy = (first_row + tile / tile_columns) * n, ox = tile % tile_columns * n;
-            CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
-                                                oy, ox, height - oy < n ? height - oy : n,
-                                                width - ox < n ? width - ox : n);
+            for (ptrdiff_t f0 = block, v = 0; f0 < block_end; f0 += LANES, v++) {
+                const ptrdiff_t lane_begin = first > f0 ? first - f0 : 0;
+                const ptrdiff_t lane_end = first + count - f0 < LANES ? first + count - f0 : LANES;
+                const float *mt = m + tile * filters_padded + f0;
+                VEC e[36], s[4 * 6], y[16];
+                for (int k = 0; k < t * t; k++) e[k] = CAT(load_, SUFFIX)(mt + k * stride);
+                /* Aᵀ down each column of the tile, then along each of the n resulting rows. */
+                for (int j = 0; j < t; j++) {
+                    if (n == 4) CAT(winograd_at_, SUFFIX)(e[j], e[6 + j], e[12 + j], e[18 + j], e[24 + j], e[30 + j], s + j, 6);
+                    else CAT(winograd_f23_at_, SUFFIX)(e[j], e[4 + j], e[8 + j], e[12 + j], s + j, 4);
+                }
+                for (int i = 0; i < n; i++) {
+                    const VEC *r = s + i * t;
+                    if (n == 4) CAT(winograd_at_, SUFFIX)(r[0], r[1], r[2], r[3], r[4], r[5], y + i * 4, 1);
+                    else CAT(winograd_f23_at_, SUFFIX)(r[0], r[1], r[2], r[3], y + i * 2, 1);
+                }
+                float values[16 * LANES];
+                for (int k = 0; k < n * n; k++) {
+                    const VEC x = CAT(finish_, SUFFIX)(y[k] + bias[v], epilogue);
+                    __builtin_memcpy(values + k * LANES, &x, sizeof x);
+                }
+                CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
+                                                    oy, ox, height - oy < n ? height - oy : n,
+                                                    width - ox < n ? width - ox : n);
+            }
         }
     }
 }
