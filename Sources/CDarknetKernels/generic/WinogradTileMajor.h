@@ -121,6 +121,61 @@ static inline __attribute__((always_inline)) void CAT(winograd_scatter_tile_, SU
     }
 }
 
+#if LANES == 16
+/* Lanes (a, b) interleaved within each 128-bit quarter: UNPCKLPS and UNPCKHPS. */
+#define WINOGRAD_UNPACK_LOW(a, b) __builtin_shufflevector(a, b, 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29)
+#define WINOGRAD_UNPACK_HIGH(a, b) __builtin_shufflevector(a, b, 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31)
+/* Each quarter's first (second) 64-bit half of a, then of b: SHUFPS 0x44 (0xEE). */
+#define WINOGRAD_HALVES_LOW(a, b) __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29)
+#define WINOGRAD_HALVES_HIGH(a, b) __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31)
+
+/* One whole n x n tile's outputs for all 16 filters of a vector (y[i * n + j] holds output (i, j)
+ * of each), transposed in registers so that each filter's row of n outputs is one store: where
+ * winograd_scatter_tile_ stores each float alone. */
+static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFFIX)(const VEC *y, int n, float *output,
+                                                                                  ptrdiff_t plane, ptrdiff_t width,
+                                                                                  ptrdiff_t oy, ptrdiff_t ox) {
+    typedef float quad __attribute__((vector_size(16), aligned(4)));
+    typedef float pair __attribute__((vector_size(8), aligned(4)));
+    for (int i = 0; i < n; i++) {
+        float *row = output + (oy + i) * width + ox;
+        if (n == 4) {
+            const VEC *r = y + i * 4;
+            const VEC low01 = WINOGRAD_UNPACK_LOW(r[0], r[1]), high01 = WINOGRAD_UNPACK_HIGH(r[0], r[1]);
+            const VEC low23 = WINOGRAD_UNPACK_LOW(r[2], r[3]), high23 = WINOGRAD_UNPACK_HIGH(r[2], r[3]);
+            /* Quarter q of rows[k] holds filter 4q + k's four outputs. */
+            const VEC rows[4] = { WINOGRAD_HALVES_LOW(low01, low23), WINOGRAD_HALVES_HIGH(low01, low23),
+                                  WINOGRAD_HALVES_LOW(high01, high23), WINOGRAD_HALVES_HIGH(high01, high23) };
+            for (int k = 0; k < 4; k++) {
+                const quad q0 = __builtin_shufflevector(rows[k], rows[k], 0, 1, 2, 3);
+                const quad q1 = __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7);
+                const quad q2 = __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11);
+                const quad q3 = __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15);
+                __builtin_memcpy(row + k * plane, &q0, sizeof q0);
+                __builtin_memcpy(row + (4 + k) * plane, &q1, sizeof q1);
+                __builtin_memcpy(row + (8 + k) * plane, &q2, sizeof q2);
+                __builtin_memcpy(row + (12 + k) * plane, &q3, sizeof q3);
+            }
+        } else {
+            const VEC *r = y + i * 2;
+            /* Quarter q of rows[0] holds filters 4q and 4q + 1's two outputs, of rows[1] 4q + 2 and 4q + 3's. */
+            const VEC rows[2] = { WINOGRAD_UNPACK_LOW(r[0], r[1]), WINOGRAD_UNPACK_HIGH(r[0], r[1]) };
+            for (int k = 0; k < 2; k++) {
+                for (int q = 0; q < 4; q++) {
+                    const quad both = q == 0   ? __builtin_shufflevector(rows[k], rows[k], 0, 1, 2, 3)
+                                      : q == 1 ? __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7)
+                                      : q == 2 ? __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11)
+                                               : __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15);
+                    const pair first = __builtin_shufflevector(both, both, 0, 1), second = __builtin_shufflevector(both, both, 2, 3);
+                    __builtin_memcpy(row + (4 * q + 2 * k) * plane, &first, sizeof first);
+                    __builtin_memcpy(row + (4 * q + 2 * k + 1) * plane, &second, sizeof second);
+                }
+            }
+        }
+    }
+}
+#endif
+
 /* Aᵀ of F(4x4, 3x3) on six vectors. */
 static inline __attribute__((always_inline)) void CAT(winograd_at_, SUFFIX)(VEC a0, VEC a1, VEC a2, VEC a3, VEC a4,
                                                                            VEC a5, VEC *out, int step) {
@@ -181,14 +236,18 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
                     if (n == 4) CAT(winograd_at_, SUFFIX)(r[0], r[1], r[2], r[3], r[4], r[5], y + i * 4, 1);
                     else CAT(winograd_f23_at_, SUFFIX)(r[0], r[1], r[2], r[3], y + i * 2, 1);
                 }
-                float values[16 * LANES];
-                for (int k = 0; k < n * n; k++) {
-                    const VEC x = CAT(finish_, SUFFIX)(y[k] + bias[v], epilogue);
-                    __builtin_memcpy(values + k * LANES, &x, sizeof x);
+                for (int k = 0; k < n * n; k++) y[k] = CAT(finish_, SUFFIX)(y[k] + bias[v], epilogue);
+                const ptrdiff_t rows = height - oy < n ? height - oy : n, columns = width - ox < n ? width - ox : n;
+#if LANES == 16
+                if (lane_begin == 0 && lane_end == LANES && rows == n && columns == n) {
+                    CAT(winograd_store_tile_, SUFFIX)(y, n, output + f0 * plane, plane, width, oy, ox);
+                    continue;
                 }
+#endif
+                float values[16 * LANES];
+                for (int k = 0; k < n * n; k++) __builtin_memcpy(values + k * LANES, &y[k], sizeof y[k]);
                 CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
-                                                    oy, ox, height - oy < n ? height - oy : n,
-                                                    width - ox < n ? width - ox : n);
+                                                    oy, ox, rows, columns);
             }
         }
     }
