@@ -110,14 +110,19 @@ static void CAT(swiftdarknet_winograd_products_tile_major_, SUFFIX)(
 
 /* One tile's outputs for a vector of filters, values[(i * n + j) * LANES + lane] for output (i, j)
  * of filter f0 + lane, to the lanes in [lane_begin, lane_end) of `output` (filter f0's plane),
- * clipped to `rows x columns` at the bottom and right edges. */
+ * clipped to `rows x columns` at the bottom and right edges; plus `residual`'s value at the same
+ * place when it is not NULL (a fused shortcut's source, laid out as `output`). */
 static inline __attribute__((always_inline)) void CAT(winograd_scatter_tile_, SUFFIX)(
-    const float *values, int n, ptrdiff_t lane_begin, ptrdiff_t lane_end, float *output, ptrdiff_t plane,
-    ptrdiff_t width, ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t rows, ptrdiff_t columns) {
+    const float *values, int n, ptrdiff_t lane_begin, ptrdiff_t lane_end, float *output, const float *residual,
+    ptrdiff_t plane, ptrdiff_t width, ptrdiff_t oy, ptrdiff_t ox, ptrdiff_t rows, ptrdiff_t columns) {
     for (ptrdiff_t lane = lane_begin; lane < lane_end; lane++) {
-        float *destination = output + lane * plane + oy * width + ox;
+        const ptrdiff_t at = lane * plane + oy * width + ox;
+        float *destination = output + at;
         for (ptrdiff_t i = 0; i < rows; i++)
-            for (ptrdiff_t j = 0; j < columns; j++) destination[i * width + j] = values[(i * n + j) * LANES + lane];
+            for (ptrdiff_t j = 0; j < columns; j++) {
+                const float value = values[(i * n + j) * LANES + lane];
+                destination[i * width + j] = residual ? value + residual[at + i * width + j] : value;
+            }
     }
 }
 
@@ -130,15 +135,18 @@ static inline __attribute__((always_inline)) void CAT(winograd_scatter_tile_, SU
 #define WINOGRAD_HALVES_HIGH(a, b) __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31)
 
 /* One whole n x n tile's outputs for all 16 filters of a vector (y[i * n + j] holds output (i, j)
- * of each), transposed in registers so that each filter's row of n outputs is one store: where
- * winograd_scatter_tile_ stores each float alone. */
+ * of each), transposed in registers so that each filter's row of n outputs is one store (plus
+ * `residual`'s row there when it is not NULL): where winograd_scatter_tile_ stores each float
+ * alone. */
 static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFFIX)(const VEC *y, int n, float *output,
-                                                                                  ptrdiff_t plane, ptrdiff_t width,
-                                                                                  ptrdiff_t oy, ptrdiff_t ox) {
+                                                                                  const float *residual, ptrdiff_t plane,
+                                                                                  ptrdiff_t width, ptrdiff_t oy,
+                                                                                  ptrdiff_t ox) {
     typedef float quad __attribute__((vector_size(16), aligned(4)));
     typedef float pair __attribute__((vector_size(8), aligned(4)));
     for (int i = 0; i < n; i++) {
-        float *row = output + (oy + i) * width + ox;
+        const ptrdiff_t at = (oy + i) * width + ox;
+        float *row = output + at;
         if (n == 4) {
             const VEC *r = y + i * 4;
             const VEC low01 = WINOGRAD_UNPACK_LOW(r[0], r[1]), high01 = WINOGRAD_UNPACK_HIGH(r[0], r[1]);
@@ -147,14 +155,19 @@ static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFF
             const VEC rows[4] = { WINOGRAD_HALVES_LOW(low01, low23), WINOGRAD_HALVES_HIGH(low01, low23),
                                   WINOGRAD_HALVES_LOW(high01, high23), WINOGRAD_HALVES_HIGH(high01, high23) };
             for (int k = 0; k < 4; k++) {
-                const quad q0 = __builtin_shufflevector(rows[k], rows[k], 0, 1, 2, 3);
-                const quad q1 = __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7);
-                const quad q2 = __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11);
-                const quad q3 = __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15);
-                __builtin_memcpy(row + k * plane, &q0, sizeof q0);
-                __builtin_memcpy(row + (4 + k) * plane, &q1, sizeof q1);
-                __builtin_memcpy(row + (8 + k) * plane, &q2, sizeof q2);
-                __builtin_memcpy(row + (12 + k) * plane, &q3, sizeof q3);
+                quad q[4] = { __builtin_shufflevector(rows[k], rows[k], 0, 1, 2, 3),
+                              __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7),
+                              __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11),
+                              __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15) };
+                for (int quarter = 0; quarter < 4; quarter++) {
+                    const ptrdiff_t filter = 4 * quarter + k;
+                    if (residual) {
+                        quad add;
+                        __builtin_memcpy(&add, residual + at + filter * plane, sizeof add);
+                        q[quarter] += add;
+                    }
+                    __builtin_memcpy(row + filter * plane, &q[quarter], sizeof q[quarter]);
+                }
             }
         } else {
             const VEC *r = y + i * 2;
@@ -166,9 +179,16 @@ static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFF
                                       : q == 1 ? __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7)
                                       : q == 2 ? __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11)
                                                : __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15);
-                    const pair first = __builtin_shufflevector(both, both, 0, 1), second = __builtin_shufflevector(both, both, 2, 3);
-                    __builtin_memcpy(row + (4 * q + 2 * k) * plane, &first, sizeof first);
-                    __builtin_memcpy(row + (4 * q + 2 * k + 1) * plane, &second, sizeof second);
+                    pair outputs[2] = { __builtin_shufflevector(both, both, 0, 1), __builtin_shufflevector(both, both, 2, 3) };
+                    for (int half = 0; half < 2; half++) {
+                        const ptrdiff_t filter = 4 * q + 2 * k + half;
+                        if (residual) {
+                            pair add;
+                            __builtin_memcpy(&add, residual + at + filter * plane, sizeof add);
+                            outputs[half] += add;
+                        }
+                        __builtin_memcpy(row + filter * plane, &outputs[half], sizeof outputs[half]);
+                    }
                 }
             }
         }
@@ -204,8 +224,8 @@ enum { WINOGRAD_OUTPUT_FILTER_BLOCK = 512 };
  * rows [first_row, first_row + tile_rows) of the output. */
 static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major_n_, SUFFIX)(
     const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
-    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output, ptrdiff_t first,
-    ptrdiff_t count, int n) {
+    ptrdiff_t tile_rows, ptrdiff_t tile_columns, const float *biases, int epilogue, float *output,
+    const float *residual, ptrdiff_t first, ptrdiff_t count, int n) {
     const int t = n + 2; /* input tile size */
     const ptrdiff_t tiles = tile_rows * tile_columns, stride = tiles * filters_padded, plane = height * width;
     enum { BLOCK = WINOGRAD_OUTPUT_FILTER_BLOCK / LANES };
@@ -240,14 +260,16 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
                 const ptrdiff_t rows = height - oy < n ? height - oy : n, columns = width - ox < n ? width - ox : n;
 #if LANES == 16
                 if (lane_begin == 0 && lane_end == LANES && rows == n && columns == n) {
-                    CAT(winograd_store_tile_, SUFFIX)(y, n, output + f0 * plane, plane, width, oy, ox);
+                    CAT(winograd_store_tile_, SUFFIX)(y, n, output + f0 * plane, residual ? residual + f0 * plane : NULL,
+                                                      plane, width, oy, ox);
                     continue;
                 }
 #endif
                 float values[16 * LANES];
                 for (int k = 0; k < n * n; k++) __builtin_memcpy(values + k * LANES, &y[k], sizeof y[k]);
-                CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane, plane, width,
-                                                    oy, ox, rows, columns);
+                CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane,
+                                                    residual ? residual + f0 * plane : NULL, plane, width, oy, ox,
+                                                    rows, columns);
             }
         }
     }
@@ -256,11 +278,11 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
 static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
     const float *m, ptrdiff_t filters_padded, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
     ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile, const float *biases, int epilogue, float *output,
-    ptrdiff_t first, ptrdiff_t count) {
+    const float *residual, ptrdiff_t first, ptrdiff_t count) {
     if (tile == 6)
         CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
-                                                   tile_columns, biases, epilogue, output, first, count, 4);
+                                                   tile_columns, biases, epilogue, output, residual, first, count, 4);
     else
         CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
-                                                   tile_columns, biases, epilogue, output, first, count, 2);
+                                                   tile_columns, biases, epilogue, output, residual, first, count, 2);
 }

@@ -51,12 +51,13 @@ typedef void swiftdarknet_winograd_products_tile_major_fn(const float *u, const 
 
 /* The output transform of tile-major products [elements][tiles][padded filters] of tile rows
  * [first_row, first_row + tile_rows): `tile` 6 for F(4x4, 3x3) (36 elements) or 4 for F(2x2, 3x3)
- * (16), clipped at the edges, plus the bias and the epilogue's activation. */
+ * (16), clipped at the edges, plus the bias and the epilogue's activation, then, when `residual`
+ * is not NULL, its value at the same place (a fused shortcut's source, laid out as `output`). */
 typedef void swiftdarknet_winograd_output_tile_major_fn(const float *products, ptrdiff_t filters_padded,
                                                         ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
                                                         ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile,
                                                         const float *biases, int epilogue, float *output,
-                                                        ptrdiff_t first, ptrdiff_t count);
+                                                        const float *residual, ptrdiff_t first, ptrdiff_t count);
 
 /* `G g Gᵀ` of every 3x3 kernel (filters x channels x 3 x 3) in blocks [first_block, first_block +
  * block_count), each filter's kernels times filter_scales[filter] when `filter_scales` is not NULL

@@ -83,10 +83,11 @@ package struct WinogradBands: WinogradMethod {
                                                  columns, Self.tile.rawValue, transformed, workerScratch, 0, channels)
                 functions.pointee.winograd_products_tile_major(weights, transformed, products, channels, padded,
                                                                count * columns, 0, WinogradF43.elements)
+                // With the activation in the kernel, a fused shortcut's residual is added there too.
                 functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, columns,
-                                                             Self.tile.rawValue, biases, epilogue ?? 0, output, 0,
-                                                             filters)
-                if epilogue != nil && residual == nil { continue }
+                                                             Self.tile.rawValue, biases, epilogue ?? 0, output,
+                                                             epilogue != nil ? residual : nil, 0, filters)
+                if epilogue != nil { continue }
                 // The band's rows of every filter: the activation the kernel did not apply, and the
                 // fused shortcut's residual while the band is still in cache.
                 let firstRow = first * 4, outputRows = min(height, (first + count) * 4) - firstRow

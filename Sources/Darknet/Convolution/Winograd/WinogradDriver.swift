@@ -85,19 +85,23 @@ package struct WinogradDriver: Sendable, Equatable {
     }
 
     /// The output transform of the element-wise `products` in this driver's layout into the
-    /// output, with bias and activation, split over the threads by whole vectors of filters. With
-    /// a fused shortcut's residual, each 16 filters' planes get it added right after their
-    /// transform, while they are still in cache.
+    /// output, with bias and activation, split over the threads by whole vectors of filters. A
+    /// fused shortcut's residual is added by the tile-major transform as it stores each tile
+    /// when the activation is fused too; otherwise each 16 filters' planes get it added right
+    /// after their transform, while they are still in cache.
     func transformOutput(_ products: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
         let height = shapes.output.height, width = shapes.output.width, (rows, columns) = tileCounts
         let filters = filters, tile = tile, mode = self.products
         let functions = buffers.kernels.functions, scratch = buffers.scratch, stride = buffers.scratchStride
-        let output = buffers.output, residual = buffers.residual
+        let output = buffers.output
         let activation = shapes.conv.activation
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
+        let tileMajor = tile == .f23 || mode == .tileMajor
+        let residualInKernel = fused != nil && tileMajor ? buffers.residual : nil
+        let residual = residualInKernel == nil ? buffers.residual : nil
         let kernels = buffers.kernels, plane = shapes.output.planeSize
         buffers.split(filters, minimumPiece: 16) { range, worker in  // whole vectors of filters
-            // Without a residual, the worker's filters in one call.
+            // Without a residual to add after the kernel, the worker's filters in one call.
             let chunk = residual == nil ? range.count : 16
             for first in Swift.stride(from: range.lowerBound, to: range.upperBound, by: chunk) {
                 let count = min(chunk, range.upperBound - first)
@@ -108,7 +112,7 @@ package struct WinogradDriver: Sendable, Equatable {
                 case (_, .tileMajor), (.f23, _):
                     functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height,
                                                                  width, 0, rows, columns, tile.rawValue, biases,
-                                                                 fused ?? 0, output, first, count)
+                                                                 fused ?? 0, output, residualInKernel, first, count)
                 }
                 if fused == nil {
                     kernels.activate(output + first * plane, count: count * plane, activation: activation)
