@@ -108,9 +108,7 @@ package struct BFloat16WinogradF23: FloatConvolutionMethod, RunsReducedKernels {
                 // The element's tiles as rows of channel pairs: packed as [pairs][tiles], then transposed.
                 functions.pack(transformed + element * channels * tiles, channels, tiles, tiles, columns)
                 let elementRows = rows + element * tiles * pairs
-                for pair in 0..<pairs {
-                    for tile in 0..<tiles { elementRows[tile * pairs + pair] = columns[pair * tiles + tile] }
-                }
+                Self.transpose(columns, rows: pairs, columns: tiles, into: elementRows)
                 for panel in Swift.stride(from: 0, to: padded, by: Self.panelWidth) {
                     let width = min(Self.panelWidth, padded - panel)
                     functions.gemm(elementRows, tiles, pairs, packedWeights + (element * padded + panel) * pairs, width,
@@ -119,5 +117,23 @@ package struct BFloat16WinogradF23: FloatConvolutionMethod, RunsReducedKernels {
             }
         }
         driver.transformOutput(products, biases: biases, buffers)
+    }
+
+    /// `source`'s `rows x columns` words into `columns x rows` at `destination`, in blocks of 8
+    /// columns, so that each row's 32 bytes are read at once and each destination row is written
+    /// while its cache line is held.
+    static func transpose(_ source: UnsafePointer<UInt32>, rows: Int, columns: Int, into destination: UnsafeMutablePointer<UInt32>) {
+        let block = 8
+        for first in Swift.stride(from: 0, to: columns, by: block) {
+            let count = min(block, columns &- first)
+            for row in 0..<rows {
+                let from = source + (row &* columns &+ first)
+                var to = destination + (first &* rows &+ row)
+                for column in 0..<count {
+                    to.pointee = from[column]
+                    to += rows
+                }
+            }
+        }
     }
 }
