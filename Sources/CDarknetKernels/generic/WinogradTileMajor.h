@@ -134,6 +134,17 @@ static inline __attribute__((always_inline)) void CAT(winograd_scatter_tile_, SU
 #define WINOGRAD_HALVES_LOW(a, b) __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29)
 #define WINOGRAD_HALVES_HIGH(a, b) __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31)
 
+typedef float CAT(quad_, SUFFIX) __attribute__((vector_size(16), aligned(4)));
+typedef float CAT(pair_, SUFFIX) __attribute__((vector_size(8), aligned(4)));
+
+/* The four 128-bit quarters of v. */
+static inline __attribute__((always_inline)) void CAT(winograd_quarters_, SUFFIX)(VEC v, CAT(quad_, SUFFIX) *out) {
+    out[0] = __builtin_shufflevector(v, v, 0, 1, 2, 3);
+    out[1] = __builtin_shufflevector(v, v, 4, 5, 6, 7);
+    out[2] = __builtin_shufflevector(v, v, 8, 9, 10, 11);
+    out[3] = __builtin_shufflevector(v, v, 12, 13, 14, 15);
+}
+
 /* One whole n x n tile's outputs for all 16 filters of a vector (y[i * n + j] holds output (i, j)
  * of each), transposed in registers so that each filter's row of n outputs is one store (plus
  * `residual`'s row there when it is not NULL): where winograd_scatter_tile_ stores each float
@@ -142,52 +153,44 @@ static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFF
                                                                                   const float *residual, ptrdiff_t plane,
                                                                                   ptrdiff_t width, ptrdiff_t oy,
                                                                                   ptrdiff_t ox) {
-    typedef float quad __attribute__((vector_size(16), aligned(4)));
-    typedef float pair __attribute__((vector_size(8), aligned(4)));
     for (int i = 0; i < n; i++) {
         const ptrdiff_t at = (oy + i) * width + ox;
-        float *row = output + at;
+        const VEC *r = y + i * n;
+        CAT(quad_, SUFFIX) quarters[4];
         if (n == 4) {
-            const VEC *r = y + i * 4;
             const VEC low01 = WINOGRAD_UNPACK_LOW(r[0], r[1]), high01 = WINOGRAD_UNPACK_HIGH(r[0], r[1]);
             const VEC low23 = WINOGRAD_UNPACK_LOW(r[2], r[3]), high23 = WINOGRAD_UNPACK_HIGH(r[2], r[3]);
             /* Quarter q of rows[k] holds filter 4q + k's four outputs. */
             const VEC rows[4] = { WINOGRAD_HALVES_LOW(low01, low23), WINOGRAD_HALVES_HIGH(low01, low23),
                                   WINOGRAD_HALVES_LOW(high01, high23), WINOGRAD_HALVES_HIGH(high01, high23) };
             for (int k = 0; k < 4; k++) {
-                quad q[4] = { __builtin_shufflevector(rows[k], rows[k], 0, 1, 2, 3),
-                              __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7),
-                              __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11),
-                              __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15) };
-                for (int quarter = 0; quarter < 4; quarter++) {
-                    const ptrdiff_t filter = 4 * quarter + k;
+                CAT(winograd_quarters_, SUFFIX)(rows[k], quarters);
+                for (int q = 0; q < 4; q++) {
+                    const ptrdiff_t offset = at + (4 * q + k) * plane;
                     if (residual) {
-                        quad add;
-                        __builtin_memcpy(&add, residual + at + filter * plane, sizeof add);
-                        q[quarter] += add;
+                        CAT(quad_, SUFFIX) add;
+                        __builtin_memcpy(&add, residual + offset, sizeof add);
+                        quarters[q] += add;
                     }
-                    __builtin_memcpy(row + filter * plane, &q[quarter], sizeof q[quarter]);
+                    __builtin_memcpy(output + offset, &quarters[q], sizeof quarters[q]);
                 }
             }
         } else {
-            const VEC *r = y + i * 2;
-            /* Quarter q of rows[0] holds filters 4q and 4q + 1's two outputs, of rows[1] 4q + 2 and 4q + 3's. */
+            /* Quarter q of rows[k] holds filter 4q + 2k's two outputs, then filter 4q + 2k + 1's. */
             const VEC rows[2] = { WINOGRAD_UNPACK_LOW(r[0], r[1]), WINOGRAD_UNPACK_HIGH(r[0], r[1]) };
             for (int k = 0; k < 2; k++) {
+                CAT(winograd_quarters_, SUFFIX)(rows[k], quarters);
                 for (int q = 0; q < 4; q++) {
-                    const quad both = q == 0   ? __builtin_shufflevector(rows[k], rows[k], 0, 1, 2, 3)
-                                      : q == 1 ? __builtin_shufflevector(rows[k], rows[k], 4, 5, 6, 7)
-                                      : q == 2 ? __builtin_shufflevector(rows[k], rows[k], 8, 9, 10, 11)
-                                               : __builtin_shufflevector(rows[k], rows[k], 12, 13, 14, 15);
-                    pair outputs[2] = { __builtin_shufflevector(both, both, 0, 1), __builtin_shufflevector(both, both, 2, 3) };
+                    CAT(pair_, SUFFIX) pairs[2] = { __builtin_shufflevector(quarters[q], quarters[q], 0, 1),
+                                                    __builtin_shufflevector(quarters[q], quarters[q], 2, 3) };
                     for (int half = 0; half < 2; half++) {
-                        const ptrdiff_t filter = 4 * q + 2 * k + half;
+                        const ptrdiff_t offset = at + (4 * q + 2 * k + half) * plane;
                         if (residual) {
-                            pair add;
-                            __builtin_memcpy(&add, residual + at + filter * plane, sizeof add);
-                            outputs[half] += add;
+                            CAT(pair_, SUFFIX) add;
+                            __builtin_memcpy(&add, residual + offset, sizeof add);
+                            pairs[half] += add;
                         }
-                        __builtin_memcpy(row + filter * plane, &outputs[half], sizeof outputs[half]);
+                        __builtin_memcpy(output + offset, &pairs[half], sizeof pairs[half]);
                     }
                 }
             }
