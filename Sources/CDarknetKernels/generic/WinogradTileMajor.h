@@ -234,18 +234,19 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
     enum { BLOCK = WINOGRAD_OUTPUT_FILTER_BLOCK / LANES };
     for (ptrdiff_t block = first / LANES * LANES; block < first + count; block += BLOCK * LANES) {
         const ptrdiff_t block_end = block + BLOCK * LANES < first + count ? block + BLOCK * LANES : first + count;
+        /* Per vector of the block: its lanes in [first, first + count), and their biases. */
+        ptrdiff_t lane_begin[BLOCK], lane_end[BLOCK];
         VEC bias[BLOCK];
         for (ptrdiff_t f0 = block, v = 0; f0 < block_end; f0 += LANES, v++) {
+            lane_begin[v] = first > f0 ? first - f0 : 0;
+            lane_end[v] = first + count - f0 < LANES ? first + count - f0 : LANES;
             float bias_lanes[LANES] = {0};
-            for (ptrdiff_t lane = 0; lane < LANES; lane++)
-                if (f0 + lane >= first && f0 + lane < first + count) bias_lanes[lane] = biases[f0 + lane];
+            for (ptrdiff_t lane = lane_begin[v]; lane < lane_end[v]; lane++) bias_lanes[lane] = biases[f0 + lane];
             bias[v] = CAT(load_, SUFFIX)(bias_lanes);
         }
         for (ptrdiff_t tile = 0; tile < tiles; tile++) {
             const ptrdiff_t oy = (first_row + tile / tile_columns) * n, ox = tile % tile_columns * n;
             for (ptrdiff_t f0 = block, v = 0; f0 < block_end; f0 += LANES, v++) {
-                const ptrdiff_t lane_begin = first > f0 ? first - f0 : 0;
-                const ptrdiff_t lane_end = first + count - f0 < LANES ? first + count - f0 : LANES;
                 const float *mt = m + tile * filters_padded + f0;
                 VEC e[36], s[4 * 6], y[16];
                 for (int k = 0; k < t * t; k++) e[k] = CAT(load_, SUFFIX)(mt + k * stride);
@@ -262,7 +263,7 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
                 for (int k = 0; k < n * n; k++) y[k] = CAT(finish_, SUFFIX)(y[k] + bias[v], epilogue);
                 const ptrdiff_t rows = height - oy < n ? height - oy : n, columns = width - ox < n ? width - ox : n;
 #if LANES == 16
-                if (lane_begin == 0 && lane_end == LANES && rows == n && columns == n) {
+                if (lane_begin[v] == 0 && lane_end[v] == LANES && rows == n && columns == n) {
                     CAT(winograd_store_tile_, SUFFIX)(y, n, output + f0 * plane, residual ? residual + f0 * plane : NULL,
                                                       plane, width, oy, ox);
                     continue;
@@ -270,7 +271,7 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
 #endif
                 float values[16 * LANES];
                 for (int k = 0; k < n * n; k++) __builtin_memcpy(values + k * LANES, &y[k], sizeof y[k]);
-                CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin, lane_end, output + f0 * plane,
+                CAT(winograd_scatter_tile_, SUFFIX)(values, n, lane_begin[v], lane_end[v], output + f0 * plane,
                                                     residual ? residual + f0 * plane : NULL, plane, width, oy, ox,
                                                     rows, columns);
             }

@@ -96,7 +96,7 @@ package struct WinogradDriver: Sendable, Equatable {
         let output = buffers.output
         let activation = shapes.conv.activation
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        let tileMajor = tile == .f23 || mode == .tileMajor
+        let tileMajor = tile == .f23 || mode == .tileMajor  // F(4x4, 3x3) in 36 GEMMs otherwise
         let residualInKernel = fused != nil && tileMajor ? buffers.residual : nil
         let residual = residualInKernel == nil ? buffers.residual : nil
         let kernels = buffers.kernels, plane = shapes.output.planeSize
@@ -105,14 +105,13 @@ package struct WinogradDriver: Sendable, Equatable {
             let chunk = residual == nil ? range.count : 16
             for first in Swift.stride(from: range.lowerBound, to: range.upperBound, by: chunk) {
                 let count = min(chunk, range.upperBound - first)
-                switch (tile, mode) {
-                case (.f43, .gemms):
-                    functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases,
-                                                      fused ?? 0, output, scratch + worker * stride, first, count)
-                case (_, .tileMajor), (.f23, _):
+                if tileMajor {
                     functions.pointee.winograd_output_tile_major(products, WinogradF43.paddedFilters(filters), height,
                                                                  width, 0, rows, columns, tile.rawValue, biases,
                                                                  fused ?? 0, output, residualInKernel, first, count)
+                } else {
+                    functions.pointee.winograd_output(products, filters, height, width, rows, columns, biases,
+                                                      fused ?? 0, output, scratch + worker * stride, first, count)
                 }
                 if fused == nil {
                     kernels.activate(output + first * plane, count: count * plane, activation: activation)
