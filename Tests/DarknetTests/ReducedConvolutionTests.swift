@@ -8,13 +8,15 @@ import XCTest
 final class ReducedConvolutionTests: XCTestCase {
     /// 1x1 and 3x3 layers: one chunk, several with a short last one (from few channels, whose
     /// chunks are long, to K over 256 pairs; with a window, chunks of several output rows, of one
-    /// row wider than a chunk), odd K, a stride of 2, filters not a multiple of 8. Planes of
+    /// row wider than a chunk), odd K, strides of 2 and 3 (windows of 1, 2, 3 and 5 cells over odd
+    /// channel counts and odd plane sizes), filters not a multiple of 8. Planes of
     /// several chunks run both ways: the threads taking whole chunks (`splitsChunks`, as planned
     /// for their small weights) and sharing each chunk (with a weight limit of 0).
     static let shapes: [(channels: Int, height: Int, width: Int, filters: Int, size: Int, stride: Int)] = [
         (64, 13, 13, 255, 1, 1), (32, 70, 90, 20, 1, 1), (256, 26, 26, 45, 1, 1), (600, 30, 20, 17, 1, 1),
         (3, 40, 60, 16, 3, 1), (33, 25, 31, 19, 3, 1), (64, 40, 40, 9, 3, 2), (64, 64, 64, 12, 3, 1),
         (16, 100, 120, 8, 3, 2), (64, 4, 600, 8, 3, 1),
+        (5, 37, 53, 10, 3, 2), (6, 23, 41, 8, 1, 2), (9, 29, 35, 8, 5, 3), (4, 50, 19, 8, 2, 2),
     ]
 
     /// Each output within 2^-7 of the sum of its products' magnitudes from float32's (each
