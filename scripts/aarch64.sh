@@ -260,7 +260,7 @@ group() { local name=$1 cpu=$2; shift 2; ci_groups+=("$name:$cpu:$(IFS=,; echo "
 # networks group, then kernels and io.
 group integer max,sve=off \
     DarknetTests.Int8KernelTests DarknetReferenceTests.IntegerDirectTests DarknetTests.BFloat16KernelTests \
-    DarknetTests.BFloat16WinogradF23Tests \
+    DarknetTests.BFloat16WinogradTests \
     DarknetTests.Float16KernelTests DarknetReferenceTests.Float16NetworkTests/testPlanGivesFloat16WhereTheCPUHasFHM \
     DarknetReferenceTests.Float16NetworkTests/testSIMDAndThreadsGiveThePortableBits \
     DarknetTests.ReducedConvolutionTests \

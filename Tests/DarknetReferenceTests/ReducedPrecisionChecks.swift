@@ -7,10 +7,13 @@ import XCTest
 /// What the bfloat16 and float16 network tests (`BFloat16NetworkTests`, `Float16NetworkTests`)
 /// both check, on YOLOv3-tiny with its real weights.
 enum ReducedPrecisionChecks {
-    /// YOLOv3-tiny planned for `precision`, its 16-bit layers on `kernels` (nil: the CPU's).
-    static func network(_ precision: Precision, kernels: ReducedKernels? = nil) throws -> Network {
+    /// YOLOv3-tiny planned for `precision`, its 16-bit layers on `kernels` (nil: the CPU's), with
+    /// `tuning`.
+    static func network(_ precision: Precision, kernels: ReducedKernels? = nil,
+                        tuning: ConvolutionTuning = ConvolutionTuning()) throws -> Network {
         var options = PlanOptions(precision: precision)
         options.reducedKernels = kernels
+        options.tuning = tuning
         return try Network(cfg: try TestPaths.require(TestPaths.tinyCfg), weights: try TestPaths.require(TestPaths.tinyWeights),
                            options: options)
     }
@@ -76,11 +79,13 @@ enum ReducedPrecisionChecks {
     /// 0.9) and adds at most 1 %, at thresholds 0.25 and 0.5, on `images(mirrored:)`; each layer's largest
     /// difference from float32 on dog.jpg is printed, after `label`. At least
     /// `minimumReducedLayers` layers run in the 16-bit arithmetic.
+    @discardableResult
     static func keepsFloatDetections(_ precision: Precision, kernels: ReducedKernels, label: String,
                                      minimumReducedLayers: Int = 0, mirrored: Bool = true,
-                                     file: StaticString = #filePath, line: UInt = #line) throws {
+                                     tuning: ConvolutionTuning = ConvolutionTuning(),
+                                     file: StaticString = #filePath, line: UInt = #line) throws -> Network {
         let float = try network(.float32)
-        let reduced = try network(precision, kernels: kernels)
+        let reduced = try network(precision, kernels: kernels, tuning: tuning)
         let arithmetic = precision.reducedArithmetic
         XCTAssertGreaterThanOrEqual(reduced.plan.layers.filter { $0.arithmetic == arithmetic }.count, minimumReducedLayers,
                                     file: file, line: line)
@@ -115,5 +120,6 @@ enum ReducedPrecisionChecks {
             String(format: "%d %.3f", index, maxAbsDifference(floatOutputs[index], reducedOutputs[index]))
         }
         print("\(label) YOLOv3-tiny on dog.jpg, each layer's largest difference from float32: " + differences.joined(separator: ", "))
+        return reduced
     }
 }

@@ -22,7 +22,7 @@ final class ShortcutFusionTests: XCTestCase {
         small.largeBandWeightLimit = 0
         var bfloat16 = PlanOptions(precision: .bfloat16)
         bfloat16.reducedKernels = .portable
-        let shapes = [(8, 8, 64), (26, 26, 32), (104, 104, 32)]
+        let shapes = [(8, 8, 64), (26, 26, 32), (104, 104, 32), (40, 40, 128)]
         var algorithms = Set<ConvolutionAlgorithm>()
         for kernels in CPUFeatures.current.supportedVectorKernels {
             for (base, tuning) in [(PlanOptions(), ConvolutionTuning()), (PlanOptions(), small), (bfloat16, ConvolutionTuning())] {
@@ -49,7 +49,8 @@ final class ShortcutFusionTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(algorithms, [.winogradFewTiles, .winogradBands, .winogradF23, .winograd, .bfloat16WinogradF23])
+        XCTAssertEqual(algorithms, [.winogradFewTiles, .winogradBands, .winogradF23, .winograd, .bfloat16WinogradF23,
+                                    .bfloat16WinogradF33])
     }
 
     /// Shortcuts that are not the plain sum of one same-shaped source, or whose convolution is read

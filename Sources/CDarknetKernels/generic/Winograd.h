@@ -27,7 +27,22 @@ static inline __attribute__((always_inline)) void CAT(winograd_f23_bt_, SUFFIX)(
     out[3 * step] = a1 - a3;
 }
 
-/* The input transform for t x t input tiles (t = 6: F(4x4, 3x3); t = 4: F(2x2, 3x3)), each
+/* Bᵀ of F(3x3, 3x3) (points ±1/2, ±3/2 and infinity) applied to five values (one column or row
+ * of a 5x5 tile): rows [-9/8 -9/4 1/2 1 0; 9/8 -9/4 -1/2 1 0; -3/8 -1/4 3/2 1 0; 3/8 -1/4 -3/2 1 0;
+ * 9/16 0 -5/2 0 1], each pair of rows a sum and a difference. */
+static inline __attribute__((always_inline)) void CAT(winograd_f33_bt_, SUFFIX)(float a0, float a1, float a2,
+                                                                               float a3, float a4, float *out,
+                                                                               ptrdiff_t step) {
+    const float even01 = a3 - 2.25f * a1, odd01 = 1.125f * a0 - 0.5f * a2;
+    const float even23 = a3 - 0.25f * a1, odd23 = 0.375f * a0 - 1.5f * a2;
+    out[0] = even01 - odd01;
+    out[step] = even01 + odd01;
+    out[2 * step] = even23 - odd23;
+    out[3 * step] = even23 + odd23;
+    out[4 * step] = 0.5625f * a0 - 2.5f * a2 + a4;
+}
+
+/* The input transform for t x t input tiles (t = 6: F(4x4, 3x3); t = 5: F(3x3, 3x3); t = 4: F(2x2, 3x3)), each
  * n = t - 2 outputs apart; inlined with a constant t, so each size gets its own loops. */
 static inline __attribute__((always_inline)) void CAT(winograd_input_t_, SUFFIX)(
     const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
@@ -56,6 +71,7 @@ static inline __attribute__((always_inline)) void CAT(winograd_input_t_, SUFFIX)
             for (ptrdiff_t x = 0; x < width; x++) {
                 if (t == 6)
                     CAT(winograd_bt_, SUFFIX)(d[0][x], d[1][x], d[2][x], d[3][x], d[4][x], d[5][x], t0 + x, span);
+                else if (t == 5) CAT(winograd_f33_bt_, SUFFIX)(d[0][x], d[1][x], d[2][x], d[3][x], d[4][x], t0 + x, span);
                 else CAT(winograd_f23_bt_, SUFFIX)(d[0][x], d[1][x], d[2][x], d[3][x], t0 + x, span);
             }
             /* (Bᵀ d) B along each row of tiles, each of the t * t elements to its own matrix. */
@@ -66,6 +82,7 @@ static inline __attribute__((always_inline)) void CAT(winograd_input_t_, SUFFIX)
                 for (ptrdiff_t tx = 0; tx < tile_columns; tx++) {
                     const float *e = r + n * tx;
                     if (t == 6) CAT(winograd_bt_, SUFFIX)(e[0], e[1], e[2], e[3], e[4], e[5], o0 + tx, stride);
+                    else if (t == 5) CAT(winograd_f33_bt_, SUFFIX)(e[0], e[1], e[2], e[3], e[4], o0 + tx, stride);
                     else CAT(winograd_f23_bt_, SUFFIX)(e[0], e[1], e[2], e[3], o0 + tx, stride);
                 }
             }
@@ -79,6 +96,9 @@ static void CAT(swiftdarknet_winograd_input_, SUFFIX)(const float *input, ptrdif
                                                       ptrdiff_t first, ptrdiff_t count) {
     if (tile == 6)
         CAT(winograd_input_t_, SUFFIX)(input, channels, height, width, first_row, tile_rows, tile_columns, 6, v,
+                                       scratch, first, count);
+    else if (tile == 5)
+        CAT(winograd_input_t_, SUFFIX)(input, channels, height, width, first_row, tile_rows, tile_columns, 5, v,
                                        scratch, first, count);
     else
         CAT(winograd_input_t_, SUFFIX)(input, channels, height, width, first_row, tile_rows, tile_columns, 4, v,

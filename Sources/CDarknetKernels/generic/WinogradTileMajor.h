@@ -145,8 +145,8 @@ static inline __attribute__((always_inline)) void CAT(winograd_quarters_, SUFFIX
     out[3] = __builtin_shufflevector(v, v, 12, 13, 14, 15);
 }
 
-/* One whole n x n tile's outputs for all 16 filters of a vector (y[i * n + j] holds output (i, j)
- * of each), transposed in registers so that each filter's row of n outputs is one store (plus
+/* One whole n x n tile's outputs (n = 4, 3 or 2) for all 16 filters of a vector (y[i * n + j]
+ * holds output (i, j) of each), transposed in registers so that each filter's row of n outputs is one store (plus
  * `residual`'s row there when it is not NULL): where winograd_scatter_tile_ stores each float
  * alone. */
 static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFFIX)(const VEC *y, int n, float *output,
@@ -157,9 +157,12 @@ static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFF
         const ptrdiff_t at = (oy + i) * width + ox;
         const VEC *r = y + i * n;
         CAT(quad_, SUFFIX) quarters[4];
-        if (n == 4) {
+        if (n >= 3) {
+            /* A row of 3 is transposed as one of 4 whose last column repeats the third; only 3
+             * floats of each filter's row are stored. */
+            const VEC r3 = n == 4 ? r[3] : r[2];
             const VEC low01 = WINOGRAD_UNPACK_LOW(r[0], r[1]), high01 = WINOGRAD_UNPACK_HIGH(r[0], r[1]);
-            const VEC low23 = WINOGRAD_UNPACK_LOW(r[2], r[3]), high23 = WINOGRAD_UNPACK_HIGH(r[2], r[3]);
+            const VEC low23 = WINOGRAD_UNPACK_LOW(r[2], r3), high23 = WINOGRAD_UNPACK_HIGH(r[2], r3);
             /* Quarter q of rows[k] holds filter 4q + k's four outputs. */
             const VEC rows[4] = { WINOGRAD_HALVES_LOW(low01, low23), WINOGRAD_HALVES_HIGH(low01, low23),
                                   WINOGRAD_HALVES_LOW(high01, high23), WINOGRAD_HALVES_HIGH(high01, high23) };
@@ -168,11 +171,11 @@ static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFF
                 for (int q = 0; q < 4; q++) {
                     const ptrdiff_t offset = at + (4 * q + k) * plane;
                     if (residual) {
-                        CAT(quad_, SUFFIX) add;
-                        __builtin_memcpy(&add, residual + offset, sizeof add);
+                        CAT(quad_, SUFFIX) add = {0};
+                        __builtin_memcpy(&add, residual + offset, n * sizeof(float));
                         quarters[q] += add;
                     }
-                    __builtin_memcpy(output + offset, &quarters[q], sizeof quarters[q]);
+                    __builtin_memcpy(output + offset, &quarters[q], n * sizeof(float));
                 }
             }
         } else {
@@ -216,6 +219,16 @@ static inline __attribute__((always_inline)) void CAT(winograd_f23_at_, SUFFIX)(
     out[step] = a1 - a2 - a3;
 }
 
+/* Aᵀ of F(3x3, 3x3) (points ±1/2, ±3/2 and infinity: rows [1 1 1 1 0; 1/2 -1/2 3/2 -3/2 0; 1/4 1/4
+ * 9/4 9/4 1]) on five vectors. */
+static inline __attribute__((always_inline)) void CAT(winograd_f33_at_, SUFFIX)(VEC a0, VEC a1, VEC a2, VEC a3,
+                                                                               VEC a4, VEC *out, int step) {
+    const VEC sum01 = a0 + a1, diff01 = a0 - a1, sum23 = a2 + a3, diff23 = a2 - a3;
+    out[0] = sum01 + sum23;
+    out[step] = CAT(splat_, SUFFIX)(0.5f) * diff01 + CAT(splat_, SUFFIX)(1.5f) * diff23;
+    out[2 * step] = CAT(splat_, SUFFIX)(0.25f) * sum01 + CAT(splat_, SUFFIX)(2.25f) * sum23 + a4;
+}
+
 /* Filters the output transform takes per tile (a block of filter vectors): each tile's products
  * for them are one contiguous run per element, read in order, where a vector of filters at a
  * time over every tile read 64 bytes a tile row apart from each element's products. */
@@ -253,11 +266,13 @@ static inline __attribute__((always_inline)) void CAT(winograd_output_tile_major
                 /* Aᵀ down each column of the tile, then along each of the n resulting rows. */
                 for (int j = 0; j < t; j++) {
                     if (n == 4) CAT(winograd_at_, SUFFIX)(e[j], e[6 + j], e[12 + j], e[18 + j], e[24 + j], e[30 + j], s + j, 6);
+                    else if (n == 3) CAT(winograd_f33_at_, SUFFIX)(e[j], e[5 + j], e[10 + j], e[15 + j], e[20 + j], s + j, 5);
                     else CAT(winograd_f23_at_, SUFFIX)(e[j], e[4 + j], e[8 + j], e[12 + j], s + j, 4);
                 }
                 for (int i = 0; i < n; i++) {
                     const VEC *r = s + i * t;
                     if (n == 4) CAT(winograd_at_, SUFFIX)(r[0], r[1], r[2], r[3], r[4], r[5], y + i * 4, 1);
+                    else if (n == 3) CAT(winograd_f33_at_, SUFFIX)(r[0], r[1], r[2], r[3], r[4], y + i * 3, 1);
                     else CAT(winograd_f23_at_, SUFFIX)(r[0], r[1], r[2], r[3], y + i * 2, 1);
                 }
                 for (int k = 0; k < n * n; k++) y[k] = CAT(finish_, SUFFIX)(y[k] + bias[v], epilogue);
@@ -286,6 +301,9 @@ static void CAT(swiftdarknet_winograd_output_tile_major_, SUFFIX)(
     if (tile == 6)
         CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
                                                    tile_columns, biases, epilogue, output, residual, first, count, 4);
+    else if (tile == 5)
+        CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
+                                                   tile_columns, biases, epilogue, output, residual, first, count, 3);
     else
         CAT(winograd_output_tile_major_n_, SUFFIX)(m, filters_padded, height, width, first_row, tile_rows,
                                                    tile_columns, biases, epilogue, output, residual, first, count, 2);

@@ -66,8 +66,20 @@ static inline __attribute__((always_inline)) void CAT(winograd_g23_, SUFFIX)(con
     out[3 * step] = g2;
 }
 
+/* F(3x3, 3x3) (points ±1/2, ±3/2 and infinity): G = [-1/2 -1/4 -1/8; 1/2 -1/4 1/8; 1/6 1/4 3/8;
+ * -1/6 1/4 -3/8; 0 0 1] applied as winograd_g43. */
+static inline __attribute__((always_inline)) void CAT(winograd_g33_, SUFFIX)(const V16 *g, int g_step, V16 *out,
+                                                                            int step) {
+    const V16 g0 = g[0], g1 = g[g_step], g2 = g[2 * g_step];
+    out[0] = g0 * -0.5f - g1 * 0.25f - g2 * 0.125f;
+    out[step] = g0 * 0.5f - g1 * 0.25f + g2 * 0.125f;
+    out[2 * step] = g0 * (1.0f / 6) + g1 * 0.25f + g2 * 0.375f;
+    out[3 * step] = g0 * (-1.0f / 6) + g1 * 0.25f - g2 * 0.375f;
+    out[4 * step] = g2;
+}
+
 /* `G g Gᵀ` of up to 16 kernels (see winograd_gather16), element i of kernel `lane` to
- * u[i * plane + lane]: n = 6 for F(4x4, 3x3), 4 for F(2x2, 3x3). */
+ * u[i * plane + lane]: n = 6 for F(4x4, 3x3), 5 for F(3x3, 3x3), 4 for F(2x2, 3x3). */
 static inline __attribute__((always_inline)) void CAT(winograd_transform16_, SUFFIX)(
     const float *g, ptrdiff_t lane_stride, int count, const float *scales, int n, float *u, ptrdiff_t plane,
     VU16 *largest) {
@@ -75,17 +87,19 @@ static inline __attribute__((always_inline)) void CAT(winograd_transform16_, SUF
     CAT(winograd_gather16_, SUFFIX)(g, lane_stride, count, scales, k, largest);
     for (int j = 0; j < 3; j++) {
         if (n == 6) CAT(winograd_g43_, SUFFIX)(k + j, 3, gg + j, 3);
+        else if (n == 5) CAT(winograd_g33_, SUFFIX)(k + j, 3, gg + j, 3);
         else CAT(winograd_g23_, SUFFIX)(k + j, 3, gg + j, 3);
     }
     for (int i = 0; i < n; i++) {
         if (n == 6) CAT(winograd_g43_, SUFFIX)(gg + i * 3, 1, row, 1);
+        else if (n == 5) CAT(winograd_g33_, SUFFIX)(gg + i * 3, 1, row, 1);
         else CAT(winograd_g23_, SUFFIX)(gg + i * 3, 1, row, 1);
         for (int j = 0; j < n; j++) __builtin_memcpy(u + (i * n + j) * plane, &row[j], sizeof(V16));
     }
 }
 
 /* Blocks [first_block, first_block + block_count) of one layout (see swiftdarknet_winograd_weights):
- * n = 6 filter-major or channel-major, n = 4 channel-major. Returns the largest magnitude of the
+ * any n filter-major or channel-major. Returns the largest magnitude of the
  * scaled weights (NaN or infinity if any is one). */
 static float CAT(swiftdarknet_winograd_weights_, SUFFIX)(const float *g, const float *filter_scales,
                                                        ptrdiff_t filters, ptrdiff_t channels, int n,

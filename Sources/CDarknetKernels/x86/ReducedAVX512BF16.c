@@ -86,8 +86,20 @@ static void gemm_avx512(const uint32_t *weights, long m, long pairs, const uint3
         const long count = pairs - first < K_BLOCK ? pairs - first : K_BLOCK;
         long i = 0;
         for (; i + 8 <= m; i += 8) row_block(8, weights + i * pairs, pairs, first, count, packed, columns, c + i * ldc, ldc);
-        for (; i + 4 <= m; i += 4) row_block(4, weights + i * pairs, pairs, first, count, packed, columns, c + i * ldc, ldc);
-        for (; i < m; i++) row_block(1, weights + i * pairs, pairs, first, count, packed, columns, c + i * ldc, ldc);
+        /* The last rows in one block of their own count: a row alone broadcasts one weight per three
+         * loads of columns (Winograd's bands pass 18 tiles as rows: 8 + 8 + 2). */
+        const uint32_t *rest = weights + i * pairs;
+        float *c_rest = c + i * ldc;
+        switch (m - i) {
+        case 7: row_block(7, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        case 6: row_block(6, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        case 5: row_block(5, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        case 4: row_block(4, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        case 3: row_block(3, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        case 2: row_block(2, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        case 1: row_block(1, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
+        default: break;
+        }
     }
 }
 

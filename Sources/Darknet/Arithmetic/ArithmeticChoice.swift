@@ -19,6 +19,8 @@ package enum ArithmeticChoice {
         /// The algorithm the planner takes for it in float32 (planned for bfloat16 and float16
         /// precisions only).
         package let floatAlgorithm: ConvolutionAlgorithm?
+        /// The planner's tuning (where bfloat16's own Winograd takes over from float32's).
+        package var tuning = ConvolutionTuning()
 
         /// Whether an int8 precision keeps it from 8 bits (its integer input quantization is
         /// 16-bit).
@@ -83,14 +85,15 @@ package enum ArithmeticChoice {
             // The bfloat16 GEMM runs at about twice float32's rate (530 against 270 GFLOPS, one Zen 5
             // core; 210 against 110 on a Zen 4), but Winograd over a large output does a quarter of the
             // multiplications: YOLOv3-tiny's 26x26 384 -> 256 took 3.9 ms in bfloat16, 2.0 in float32's
-            // Winograd (Zen 5). bfloat16's own F(2x2, 3x3) holds out longer, to 38x38 on x86-64
-            // (`ReducedConvolutionShapes.largestPlaneAgainstFloatWinograd`). The sliding window reads
+            // Winograd (Zen 5). bfloat16's own Winograd holds out longer on x86-64: F(2x2, 3x3) to
+            // 38x38, F(3x3, 3x3) to 104x104 from 64 channels (`ReducedConvolutionShapes.floatIsFaster`).
+            // The sliding window reads
             // few channels without an im2col, which beats float16's FMLAL (4 lanes per instruction,
             // float32's FMLA rate; not measured on arm64) but not bfloat16 since its input is paired
             // once (208x208 16 -> 32: 2.3 ms against 4.5, Zen 4).
             Rule(arithmetic: .float32, reason: "\(name) precision, but float32's \(fasterFloat) is faster here") {
                 guard asks($0), let floatAlgorithm = $0.floatAlgorithm, let kernels = $0.reducedKernels else { return false }
-                return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes, on: kernels)
+                return ReducedConvolutionShapes.floatIsFaster(floatAlgorithm, $0.shapes, on: kernels, tuning: $0.tuning)
             },
             Rule(arithmetic: arithmetic, reason: "\(name) precision, and the CPU multiplies \(name)") {
                 asks($0) && $0.reducedKernels != nil && ReducedConvolutionShapes.takes($0.shapes)

@@ -126,6 +126,8 @@ package struct ConvolutionTuning: Sendable, Equatable, Hashable {
     /// Largest F(4x4, 3x3) weights (bytes) an output of 52x52 or more takes `.winogradBands` for
     /// where one band of a tile row fits the core's L2; above, the paths before.
     package var largeBandWeightLimit = WinogradBands.largeWeightLimit
+    /// Fewest input channels bfloat16's F(3x3, 3x3) takes (`ReducedConvolutionShapes.takenByF33`).
+    package var bfloat16WinogradF33Channels = ReducedConvolutionShapes.fewestChannelsForBFloat16WinogradF33
 
     package init() {}
 }

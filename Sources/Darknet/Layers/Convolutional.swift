@@ -120,7 +120,8 @@ extension ConvolutionalSpec: Layer {
             tuning: options.tuning))).algorithm
         let arithmetic = ArithmeticChoice.rule(for: ArithmeticChoice.Candidate(
             shapes: shapes, precision: options.precision, cpu: options.cpu, integer: context.int8Input,
-            pinnedReduced: options.reducedKernels, readsNetworkInput: context.index == 0, floatAlgorithm: floatAlgorithm))
+            pinnedReduced: options.reducedKernels, readsNetworkInput: context.index == 0, floatAlgorithm: floatAlgorithm,
+            tuning: options.tuning))
         let candidate = ConvolutionCandidate(shapes: shapes, cpu: options.cpu, kernels: options.vectorKernels,
                                              strategy: options.convolutionStrategy, tuning: options.tuning,
                                              integer: context.int8Input, arithmetic: arithmetic.arithmetic,

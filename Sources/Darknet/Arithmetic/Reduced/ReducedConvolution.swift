@@ -21,21 +21,47 @@ package enum ReducedConvolutionShapes {
     /// 16-bit GEMM's limit holds (Arithmetic/README.md, "bfloat16").
     static let largestPlaneForBFloat16Winograd = 38 * 38
 
-    /// The largest output plane on which `kernels`' own algorithms beat float32's Winograd paths:
-    /// bfloat16 in VDPBF16PS's arithmetic has a Winograd of its own for every shape float32's
-    /// Winograd takes (3x3 "same", 32 channels or more); the other sets only their GEMM.
-    static func largestPlaneAgainstFloatWinograd(_ kernels: ReducedKernels) -> Int {
+    /// Largest output plane bfloat16's F(3x3, 3x3) (`BFloat16WinogradF33`) takes: 104x104 (one
+    /// Zen 4 core: YOLOv3's 64 -> 128 6.1 ms against float32's bands 6.2-7.1); above it
+    /// (YOLOv3's 208x208 32 -> 64) float32's bands.
+    static let largestPlaneForBFloat16WinogradF33 = 104 * 104
+
+    /// Fewest input channels bfloat16's F(3x3, 3x3) takes (the default of
+    /// `ConvolutionTuning.bfloat16WinogradF33Channels`): its GEMM's K is half the channels, and
+    /// below 128 the transforms outweigh what it saves (one Zen 4 core, `darknet-microbench`:
+    /// YOLOv3's 52x52 128 -> 256 4.3-4.4 ms against float32's bands 4.9-5.2; YOLOv3-tiny's
+    /// 52x52 64 -> 128 1.31-1.34 against 1.28-1.42, YOLOv3's 104x104 64 -> 128 5.9-6.1 against
+    /// 5.5-5.8, YOLOv3-tiny's 104x104 32 -> 64 2.0 against 1.7).
+    static let fewestChannelsForBFloat16WinogradF33 = 128
+
+    /// The largest output plane bfloat16's F(2x2, 3x3) takes on `kernels` (VDPBF16PS's
+    /// arithmetic; BFDOT's: the GEMM's limit).
+    static func largestPlaneForF23(_ kernels: ReducedKernels) -> Int {
         kernels.reference == .portable ? largestPlaneForBFloat16Winograd : largestPlaneForGEMMAgainstWinograd
     }
 
+    /// Whether bfloat16's F(3x3, 3x3) takes a 3x3 "same" convolution of `shapes` on `kernels`:
+    /// in VDPBF16PS's arithmetic only (in BFDOT's, F(2x2, 3x3) already added a detection at
+    /// 26x26), over outputs larger than F(2x2, 3x3) takes, up to 104x104, from the tuning's
+    /// channels (128).
+    static func takenByF33(_ shapes: ConvolutionShapes, on kernels: ReducedKernels,
+                           tuning: ConvolutionTuning = ConvolutionTuning()) -> Bool {
+        let plane = shapes.output.planeSize
+        return kernels.reference == .portable && shapes.input.channels >= tuning.bfloat16WinogradF33Channels
+            && plane > largestPlaneForF23(kernels) && plane <= largestPlaneForBFloat16WinogradF33
+    }
+
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than the 16-bit
-    /// algorithms of `kernels`: Winograd over large outputs; the sliding window over few channels
+    /// algorithms of `kernels`: Winograd over outputs larger than bfloat16's own Winograd takes
+    /// (`takenByF33`, `largestPlaneForF23`); the sliding window over few channels
     /// only against float16, whose products come at float32's rate (bfloat16's come at twice it:
     /// YOLOv3-tiny's 208x208 16 -> 32 took 2.3 ms in bfloat16 against the sliding window's 4.5 on
     /// a Zen 4).
-    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes, on kernels: ReducedKernels) -> Bool {
+    static func floatIsFaster(_ algorithm: ConvolutionAlgorithm, _ shapes: ConvolutionShapes, on kernels: ReducedKernels,
+                              tuning: ConvolutionTuning = ConvolutionTuning()) -> Bool {
         (algorithm == .slidingWindow && kernels.arithmetic == .float16)
-            || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneAgainstFloatWinograd(kernels))
+            || (algorithm.isWinograd && shapes.output.planeSize > largestPlaneForF23(kernels)
+                && !takenByF33(shapes, on: kernels, tuning: tuning))
     }
 
     /// The float32 algorithms `floatIsFaster` lets win against `arithmetic`, named for a rule's reason.

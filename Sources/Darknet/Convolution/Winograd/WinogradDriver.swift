@@ -21,11 +21,8 @@ package struct WinogradDriver: Sendable, Equatable {
 
     var channels: Int { shapes.input.channels }
     var filters: Int { shapes.output.channels }
-    var elements: Int { tile == .f43 ? WinogradF43.elements : WinogradF23.elements }
-    var tileCounts: (rows: Int, columns: Int) {
-        tile == .f43 ? WinogradF43.tileCounts(height: shapes.output.height, width: shapes.output.width)
-                     : WinogradF23.tileCounts(height: shapes.output.height, width: shapes.output.width)
-    }
+    var elements: Int { tile.elements }
+    var tileCounts: (rows: Int, columns: Int) { tile.tileCounts(height: shapes.output.height, width: shapes.output.width) }
 
     /// The weight transform into this driver's layout.
     func weightTransform(_ kernels: VectorKernels) -> WinogradWeightTransform {
@@ -42,8 +39,12 @@ package struct WinogradDriver: Sendable, Equatable {
 
     /// Scratch floats each thread needs for the transforms.
     var scratchCount: Int {
-        tile == .f43 ? WinogradF43.scratchCount(width: shapes.output.width)
-                     : WinogradF23.scratchCount(width: shapes.output.width)
+        switch tile {
+        case .f43: WinogradF43.scratchCount(width: shapes.output.width)
+        case .f23: WinogradF23.scratchCount(width: shapes.output.width)
+        case .f33:  // the input transform's: width + tile x (3 x tile columns + 2)
+            shapes.output.width + 5 * (3 * tileCounts.columns + 2)
+        }
     }
 
     /// Computes the layer from `weights` in this driver's layout.
@@ -96,7 +97,7 @@ package struct WinogradDriver: Sendable, Equatable {
         let output = buffers.output
         let activation = shapes.conv.activation
         let fused = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        let tileMajor = tile == .f23 || mode == .tileMajor  // F(4x4, 3x3) in 36 GEMMs otherwise
+        let tileMajor = tile != .f43 || mode == .tileMajor  // F(4x4, 3x3) in 36 GEMMs otherwise
         let residualInKernel = fused != nil && tileMajor ? buffers.residual : nil
         let residual = residualInKernel == nil ? buffers.residual : nil
         let kernels = buffers.kernels, plane = shapes.output.planeSize

@@ -6,8 +6,21 @@ import Foundation
 /// (`WinogradF43`, `WinogradF23`), batch norm folded in on the way: loading runs it on the
 /// weights a run at a time as they are read (`ConvolutionWeightSource.transformed(by:)`).
 package struct WinogradWeightTransform: WeightTransform {
-    /// The input tile's side: 6 for F(4x4, 3x3) (36 elements), 4 for F(2x2, 3x3) (16).
-    package enum Tile: Int32, Sendable { case f43 = 6, f23 = 4 }
+    /// The input tile's side: 6 for F(4x4, 3x3) (36 elements), 5 for F(3x3, 3x3) (25), 4 for
+    /// F(2x2, 3x3) (16).
+    package enum Tile: Int32, Sendable {
+        case f43 = 6, f33 = 5, f23 = 4
+
+        /// Outputs per tile side.
+        var outputs: Int { Int(rawValue) - 2 }
+        /// Elements per transformed tile.
+        var elements: Int { Int(rawValue * rawValue) }
+
+        /// Tiles needed to cover an output of `height x width`.
+        func tileCounts(height: Int, width: Int) -> (rows: Int, columns: Int) {
+            ((height + outputs - 1) / outputs, (width + outputs - 1) / outputs)
+        }
+    }
 
     let tile: Tile
     /// Channel-major in blocks of 16 filters (the tile-major paths; F(2x2, 3x3) always), else
@@ -17,7 +30,8 @@ package struct WinogradWeightTransform: WeightTransform {
     let channels: Int
     let kernels: VectorKernels
 
-    /// F(2x2, 3x3)'s G has row sums of |g| up to 1.5, so a scaled weight grows at most 2.25-fold.
+    /// F(2x2, 3x3)'s and F(3x3, 3x3)'s G have row sums of |g| up to 1.5 (F(4x4, 3x3)'s up to 1),
+    /// so a scaled weight grows at most 2.25-fold.
     package var growth: Double { 2.25 }
 
     var elements: Int { Int(tile.rawValue * tile.rawValue) }
