@@ -84,21 +84,24 @@ static void gemm_avx512(const uint32_t *weights, long m, long pairs, const uint3
                         float *c, long ldc) {
     for (long first = 0; first < pairs; first += K_BLOCK) {
         const long count = pairs - first < K_BLOCK ? pairs - first : K_BLOCK;
-        long i = 0;
-        for (; i + 8 <= m; i += 8) row_block(8, weights + i * pairs, pairs, first, count, packed, columns, c + i * ldc, ldc);
-        /* The last rows in one block of their own count: a row alone broadcasts one weight per three
-         * loads of columns (Winograd's bands pass 18 tiles as rows: 8 + 8 + 2). */
-        const uint32_t *rest = weights + i * pairs;
-        float *c_rest = c + i * ldc;
-        switch (m - i) {
-        case 7: row_block(7, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        case 6: row_block(6, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        case 5: row_block(5, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        case 4: row_block(4, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        case 3: row_block(3, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        case 2: row_block(2, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        case 1: row_block(1, rest, pairs, first, count, packed, columns, c_rest, ldc); break;
-        default: break;
+        /* The rows in the fewest blocks of at most 8, of near-equal size: a block of few rows
+         * broadcasts few weights per three loads of columns (Winograd's bands pass 18 tiles as
+         * rows: 6 + 6 + 6, not 8 + 8 + 2). */
+        const long blocks = (m + 7) / 8;
+        for (long b = 0; b < blocks; b++) {
+            const long i = m * b / blocks, rows = m * (b + 1) / blocks - i;
+            const uint32_t *w = weights + i * pairs;
+            float *block_c = c + i * ldc;
+            switch (rows) {
+            case 8: row_block(8, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            case 7: row_block(7, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            case 6: row_block(6, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            case 5: row_block(5, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            case 4: row_block(4, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            case 3: row_block(3, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            case 2: row_block(2, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            default: row_block(1, w, pairs, first, count, packed, columns, block_c, ldc); break;
+            }
         }
     }
 }
