@@ -31,16 +31,18 @@ final class BFloat16NetworkTests: XCTestCase {
         let reduced = convolutions.filter { $0.arithmetic == .bfloat16 }
         XCTAssertGreaterThanOrEqual(reduced.count, 9, "the 1x1, the 13x13 and 26x26 and the sliding window's convolutions")
         XCTAssertTrue(reduced.allSatisfy { $0.reducedKernels == .avx512 })
-        XCTAssertEqual(reduced.filter { $0.algorithm == .bfloat16WinogradF23 }.map(\.index), (Self.thirteenBy13 + Self.twentySixBy26).sorted(),
-                       "F(2x2, 3x3) for the 3x3 layers up to 38x38")
-        XCTAssertTrue(reduced.allSatisfy { $0.algorithm == .bfloat16GEMM || $0.algorithm == .bfloat16WinogradF23 })
+        XCTAssertEqual(reduced.filter { $0.algorithm == .bfloat16WinogradF23 }.map(\.index), Self.thirteenBy13,
+                       "F(2x2, 3x3) for the 3x3 layers under 20x20")
+        XCTAssertEqual(reduced.filter { $0.algorithm == .bfloat16WinogradF33 }.map(\.index), Self.twentySixBy26,
+                       "F(3x3, 3x3) for those from 20x20 reading 128 channels or more")
+        XCTAssertTrue(reduced.allSatisfy { [.bfloat16GEMM, .bfloat16WinogradF23, .bfloat16WinogradF33].contains($0.algorithm) })
         XCTAssertEqual(withBF16.layers[4].arithmetic, .float32, "104x104 from 32 channels: float32's Winograd")
         XCTAssertEqual(withBF16.layers[6].arithmetic, .float32, "52x52 from 64 channels: float32's Winograd")
-        // F(3x3, 3x3) from 128 channels (none here), or from 64 where the tuning says so.
+        // F(3x3, 3x3) from 64 channels where the tuning says so: the 52x52 layer too.
         var f33From64 = PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512BF16: true))
         f33From64.tuning.bfloat16WinogradF33Channels = 64
         let withF33 = try NetworkPlan(spec: spec, options: f33From64)
-        XCTAssertEqual(withF33.layers.filter { $0.algorithm == .bfloat16WinogradF33 }.map(\.index), Self.fiftyTwoBy52)
+        XCTAssertEqual(withF33.layers.filter { $0.algorithm == .bfloat16WinogradF33 }.map(\.index), Self.fiftyTwoBy52 + Self.twentySixBy26)
         let without = try NetworkPlan(spec: spec, options: PlanOptions(precision: .bfloat16, cpu: .x86_64(avx512VNNI: true)))
         XCTAssertTrue(without.layers.filter { $0.algorithm != nil }.allSatisfy { $0.arithmetic == .float32 })
         XCTAssertTrue(without.layers.contains { $0.arithmeticReason == "bfloat16 precision, but the CPU has no bfloat16 products" })
@@ -59,9 +61,10 @@ final class BFloat16NetworkTests: XCTestCase {
             .allSatisfy { $0.arithmetic == .float32 }, "BFDOT's arithmetic: float32's Winograd over 26x26 and 52x52")
     }
 
-    /// YOLOv3-tiny's 3x3 layers over 13x13 outputs.
+    /// YOLOv3-tiny's 3x3 layers over 13x13 outputs (x86-64's and arm64's F(2x2, 3x3)).
     static let thirteenBy13 = [10, 12, 14]
-    /// Its 3x3 layers over 26x26 outputs (x86-64 F(2x2, 3x3) takes them, arm64's keeps float32).
+    /// Its 3x3 layers over 26x26 outputs, from 128 and 384 channels (x86-64's F(3x3, 3x3); arm64
+    /// keeps float32's Winograd).
     static let twentySixBy26 = [8, 21]
     /// Its 3x3 layer over a 52x52 output (64 -> 128: float32's Winograd, or x86-64's F(3x3, 3x3)
     /// where the tuning takes it from 64 channels).
@@ -80,16 +83,17 @@ final class BFloat16NetworkTests: XCTestCase {
         try ReducedPrecisionChecks.keepsFloatDetections(.bfloat16, kernels: CPUFeatures.current.reducedKernels(for: .bfloat16) ?? .portable, label: "bf16")
     }
 
-    /// The same with bfloat16's F(3x3, 3x3) on the 52x52 layer (64 -> 128; the plan takes it from
-    /// 128 channels, YOLOv3's 52x52 layers, which have no real weights here), through the CPU's
-    /// set or the portable one.
+    /// The same with bfloat16's F(3x3, 3x3) on the 52x52 layer too (64 -> 128; the plan takes it
+    /// from 128 channels: there the 26x26 layers, and YOLOv3's 52x52 ones, which have no real
+    /// weights here), through the CPU's set or the portable one.
     func testTinyBFloat16WithF33KeepsFloatDetections() throws {
         var tuning = ConvolutionTuning()
         tuning.bfloat16WinogradF33Channels = 64
         let network = try ReducedPrecisionChecks.keepsFloatDetections(
             .bfloat16, kernels: CPUFeatures.current.reducedKernels(for: .bfloat16) ?? .portable, label: "bf16 with F(3x3, 3x3)",
             tuning: tuning)
-        XCTAssertEqual(network.plan.layers.filter { $0.algorithm == .bfloat16WinogradF33 }.map(\.index), Self.fiftyTwoBy52)
+        XCTAssertEqual(network.plan.layers.filter { $0.algorithm == .bfloat16WinogradF33 }.map(\.index),
+                       Self.fiftyTwoBy52 + Self.twentySixBy26)
     }
 
     /// The same for arm64's BFDOT arithmetic (round to odd), through its portable set: the bits

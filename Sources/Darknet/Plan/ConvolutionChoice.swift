@@ -23,21 +23,23 @@ package enum ConvolutionChoice {
     /// Every algorithm, in the order the planner tries them.
     package static let rules: [Rule] = [
         // bfloat16 and float16 where the arithmetic rules give them (ArithmeticChoice).
-        // 3x3 "same" over outputs float32's Winograd leaves to bfloat16 (ArithmeticChoice): F(2x2,
-        // 3x3) does 16 products per 4 outputs where the GEMM does 36 (YOLOv3's 13x13 512 -> 1024:
-        // 6.4 ms against 9.0; 26x26 256 -> 512: 4.8 against 7.6; one Zen 4 core). Not over larger
-        // outputs, which int8's remainder can give bfloat16: its transforms then cost more than
-        // the products save (YOLOv3's 208x208 32 -> 64: 24.5 ms against the GEMM's 8.9).
+        // 3x3 "same" over outputs float32's Winograd leaves to bfloat16 (ArithmeticChoice), from
+        // 20x20 to 104x104 in VDPBF16PS's arithmetic from 128 channels: F(3x3, 3x3), 25 products per
+        // 9 outputs, in bands (YOLOv3's 52x52 128 -> 256: 4.3-4.4 ms against float32's bands
+        // 4.7-5.2; 26x26 256 -> 512: 3.4 against F(2x2, 3x3)'s 4.8; one Zen 4 core).
+        Rule(BFloat16WinogradF33.self) { candidate in
+            guard let kernels = candidate.reducedKernels else { return false }
+            return candidate.fastest && ReducedConvolutionShapes.takenByF33(candidate.shapes, on: kernels, tuning: candidate.tuning)
+        },
+        // The rest up to 38x38 (13x13 in BFDOT's arithmetic): F(2x2, 3x3), 16 products per 4 outputs
+        // where the GEMM does 36 (YOLOv3's 13x13 512 -> 1024: 6.4 ms against 9.0; 26x26 256 -> 512:
+        // 4.8 against 7.6). Not over larger outputs, which int8's remainder can give bfloat16: its
+        // transforms then cost more than the products save (YOLOv3's 208x208 32 -> 64: 24.5 ms
+        // against the GEMM's 8.9).
         Rule(BFloat16WinogradF23.self) { candidate in
             guard let kernels = candidate.reducedKernels else { return false }
             return candidate.fastest && candidate.input.channels >= 32
                 && candidate.shapes.output.planeSize <= ReducedConvolutionShapes.largestPlaneForF23(kernels)
-        },
-        // Larger outputs in VDPBF16PS's arithmetic, from 128 channels: F(3x3, 3x3), 25 products per 9
-        // outputs, in bands (YOLOv3's 52x52 128 -> 256: 4.3-4.4 ms against float32's bands 4.9-5.2).
-        Rule(BFloat16WinogradF33.self) { candidate in
-            guard let kernels = candidate.reducedKernels else { return false }
-            return candidate.fastest && ReducedConvolutionShapes.takenByF33(candidate.shapes, on: kernels, tuning: candidate.tuning)
         },
         Rule(BFloat16Convolution.self) { _ in true },
         Rule(Float16Convolution.self) { _ in true },

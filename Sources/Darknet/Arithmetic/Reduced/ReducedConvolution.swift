@@ -21,10 +21,15 @@ package enum ReducedConvolutionShapes {
     /// 16-bit GEMM's limit holds (Arithmetic/README.md, "bfloat16").
     static let largestPlaneForBFloat16Winograd = 38 * 38
 
-    /// Largest output plane bfloat16's F(3x3, 3x3) (`BFloat16WinogradF33`) takes: 104x104 (one
-    /// Zen 4 core: YOLOv3's 64 -> 128 6.1 ms against float32's bands 6.2-7.1); above it
-    /// (YOLOv3's 208x208 32 -> 64) float32's bands.
+    /// Largest output plane bfloat16's F(3x3, 3x3) (`BFloat16WinogradF33`) takes: 104x104; above
+    /// it (YOLOv3's 208x208 32 -> 64, fewer channels than it takes anyway) float32's bands.
     static let largestPlaneForBFloat16WinogradF33 = 104 * 104
+
+    /// Smallest output plane bfloat16's F(3x3, 3x3) takes over F(2x2, 3x3) (from 20x20; one Zen 4
+    /// core, `darknet-microbench`: YOLOv3's 26x26 256 -> 512 3.4 ms against 4.8, YOLOv3-tiny's
+    /// 26x26 128 -> 256 1.02 against 1.18, YOLOv3's 19x19 512 -> 1024 at 608 10.3-10.6 against
+    /// 10.0-10.2, its 13x13 at 416 5.9-6.2 against 4.8: a 13x13 plane takes 5x5 tiles of 3, 15x15).
+    static let smallestPlaneForBFloat16WinogradF33 = 20 * 20
 
     /// Fewest input channels bfloat16's F(3x3, 3x3) takes (the default of
     /// `ConvolutionTuning.bfloat16WinogradF33Channels`): its GEMM's K is half the channels, and
@@ -42,13 +47,13 @@ package enum ReducedConvolutionShapes {
 
     /// Whether bfloat16's F(3x3, 3x3) takes a 3x3 "same" convolution of `shapes` on `kernels`:
     /// in VDPBF16PS's arithmetic only (in BFDOT's, F(2x2, 3x3) already added a detection at
-    /// 26x26), over outputs larger than F(2x2, 3x3) takes, up to 104x104, from the tuning's
-    /// channels (128).
+    /// 26x26), from 20x20 to 104x104 outputs, from the tuning's channels (128); F(2x2, 3x3) takes
+    /// the smaller ones, and those with fewer channels up to its own limit.
     static func takenByF33(_ shapes: ConvolutionShapes, on kernels: ReducedKernels,
                            tuning: ConvolutionTuning = ConvolutionTuning()) -> Bool {
         let plane = shapes.output.planeSize
         return kernels.reference == .portable && shapes.input.channels >= tuning.bfloat16WinogradF33Channels
-            && plane > largestPlaneForF23(kernels) && plane <= largestPlaneForBFloat16WinogradF33
+            && plane >= smallestPlaneForBFloat16WinogradF33 && plane <= largestPlaneForBFloat16WinogradF33
     }
 
     /// Whether float32's `algorithm` computes a convolution of `shapes` faster than the 16-bit
