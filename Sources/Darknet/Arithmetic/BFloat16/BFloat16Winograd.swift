@@ -31,13 +31,13 @@ package enum BFloat16F33: BFloat16WinogradTile {
     package static var runsInBands: Bool { true }
 }
 
-/// `.bfloat16WinogradF23`: bfloat16's Winograd for outputs up to 38x38 (13x13 in BFDOT's
-/// arithmetic: `ReducedConvolutionShapes`), where it beats float32's Winograd and the bfloat16
-/// GEMM does 9 products per output.
+/// `.bfloat16WinogradF23`: bfloat16's Winograd below 20x20, and up to 38x38 over fewer channels
+/// than F(3x3, 3x3) takes (13x13 in BFDOT's arithmetic: `ReducedConvolutionShapes`), where it
+/// beats float32's Winograd and the bfloat16 GEMM does 9 products per output.
 package typealias BFloat16WinogradF23 = BFloat16Winograd<BFloat16F23>
-/// `.bfloat16WinogradF33`: bfloat16's Winograd for larger outputs in VDPBF16PS's arithmetic,
-/// where F(2x2, 3x3)'s transforms cost more than its products save against float32's F(4x4,
-/// 3x3) (`ReducedConvolutionShapes`).
+/// `.bfloat16WinogradF33`: bfloat16's Winograd from 20x20 to 104x104 outputs from 128 channels, in
+/// VDPBF16PS's arithmetic (`ReducedConvolutionShapes.takenByF33`): fewer products than F(2x2,
+/// 3x3), and fewer than float32's F(4x4, 3x3) at the bfloat16 GEMM's doubled rate.
 package typealias BFloat16WinogradF33 = BFloat16Winograd<BFloat16F33>
 
 /// A 3x3 "same" convolution as Winograd F(2x2, 3x3) or F(3x3, 3x3) (`Tile`) whose element-wise
@@ -46,11 +46,11 @@ package typealias BFloat16WinogradF33 = BFloat16Winograd<BFloat16F33>
 /// The transforms stay in float32 (`WinogradDriver`): the input transform, then for each element
 /// its transformed tiles rounded to pairs of channels (`[tiles][channel pairs]`), multiplied by
 /// that element's transformed weights (rounded to pairs at load, `[panels][channel pairs][48
-/// filters]`), into the tile-major products the float32 output transform reads. With points 0,
-/// ±1 and infinity (and -2 for F(3x3, 3x3)) the transforms' constants stay small, so rounding
-/// the transformed operands stays near the bfloat16 GEMM's rounding (F(2x2, 3x3) 1.2-1.6x its
-/// error, F(3x3, 3x3) 2.3-3.2x), where F(4x4, 3x3)'s larger constants amplify it 5-7x and added
-/// a detection (Benchmarks/PERFORMANCE.md, "bfloat16"). Tiles take the GEMM's broadcast rows
+/// filters]`), into the tile-major products the float32 output transform reads. With F(2x2,
+/// 3x3)'s points 0, ±1 and infinity and F(3x3, 3x3)'s ±1/2, ±3/2 and infinity, rounding the
+/// transformed operands stays near the bfloat16 GEMM's rounding (1.2-1.6x and 1.8-2.5x its
+/// error), where F(4x4, 3x3)'s larger constants amplify it 5-7x and added a detection
+/// (Benchmarks/PERFORMANCE.md, "bfloat16", "bfloat16 F(3x3, 3x3)"). Tiles take the GEMM's broadcast rows
 /// and filters its vector columns: 13x13 has 49 tiles, which as columns would fill a 48-wide
 /// tile and waste most of a second.
 ///
