@@ -6,9 +6,11 @@ import XCTest
 /// set's on any thread count.
 final class BFloat16WinogradTests: XCTestCase {
     /// Odd and even output sides (multiples of 3 and not), an odd channel count, filters not a
-    /// multiple of 16, several 48-filter panels, K over one block of 256 pairs.
+    /// multiple of 16, several 48-filter panels, K over one block of 256 pairs; for F(3x3, 3x3)
+    /// one band (shared by the threads) and four of three tile rows (33x33: whole bands, and on
+    /// three threads one shared).
     static let shapes: [(channels: Int, height: Int, width: Int, filters: Int)] = [
-        (64, 13, 13, 40), (33, 7, 9, 19), (32, 6, 10, 100), (520, 5, 5, 50), (40, 12, 17, 24),
+        (64, 13, 13, 40), (33, 7, 9, 19), (32, 6, 10, 100), (520, 5, 5, 50), (40, 12, 17, 24), (64, 33, 33, 60),
     ]
 
     /// F(2x2, 3x3): G, |Bᵀ| and |Aᵀ| (entries in magnitude).
@@ -66,6 +68,10 @@ final class BFloat16WinogradTests: XCTestCase {
     /// this CPU runs gives its portable set's bits on 1, 2 and 3 threads (the last in the finest
     /// pieces).
     func checkTile<Tile: BFloat16WinogradTile>(_ tile: Tile.Type, _ matrices: Matrices) throws {
+        let banded = BFloat16Winograd<BFloat16F33>(ConvolutionCandidate(
+            shapes: try RandomConvolutionLayer(channels: 64, height: 33, width: 33, filters: 60, size: 3, stride: 1, seed: 1).shapes,
+            cpu: .current, kernels: .portable, arithmetic: .bfloat16, reducedKernels: .portable))
+        XCTAssertEqual(banded.bandTileRows, 3, "33x33 from 64 channels: four bands")
         let portableSets = ReducedKernels.allCases.filter { $0.isPortable && $0.arithmetic == .bfloat16 }
         let simdSets = ReducedKernels.runningSIMDSets(.bfloat16, test: "BFloat16WinogradTests")
         for (n, shape) in Self.shapes.enumerated() {

@@ -179,62 +179,79 @@ package struct BFloat16Winograd<Tile: BFloat16WinogradTile>: FloatConvolutionMet
     }
 
     /// The products of one element's transformed `tiles` (`[channels][tiles]` floats): rounded to
-    /// channel pairs in `columns`, transposed into `rows` (`[tiles][pairs]`), multiplied by each
-    /// panel of the element's weights into `products` (`[tiles][padded]`).
-    private func multiply(_ transformed: UnsafePointer<Float>, tiles: Int, element: Int, weights: UnsafePointer<UInt32>,
-                          columns: UnsafeMutablePointer<UInt32>, rows: UnsafeMutablePointer<UInt32>,
-                          into products: UnsafeMutablePointer<Float>) {
+    /// channel pairs in `columns`, transposed into `rows` (`[tiles][pairs]`), multiplied by the
+    /// element's weights of `panels` (48 filters each) into `products` (`[tiles][padded]`).
+    private func multiply(_ transformed: UnsafePointer<Float>, tiles: Int, element: Int, panels: Range<Int>,
+                          weights: UnsafePointer<UInt32>, columns: UnsafeMutablePointer<UInt32>,
+                          rows: UnsafeMutablePointer<UInt32>, into products: UnsafeMutablePointer<Float>) {
         let functions = kernels.functions.pointee, pairs = channelPairs, padded = paddedFilters
         functions.pack(transformed, channels, tiles, tiles, columns)
         Self.transpose(columns, rows: pairs, columns: tiles, into: rows)
-        for panel in Swift.stride(from: 0, to: padded, by: Self.panelWidth) {
+        for panel in panels.lazy.map({ $0 * Self.panelWidth }) {
             let width = min(Self.panelWidth, padded - panel)
             functions.gemm(rows, tiles, pairs, weights + (element * padded + panel) * pairs, width, products + panel, padded)
         }
     }
 
-    /// The layer a band of tile rows at a time, the threads taking whole bands: each band's input
-    /// transform, its 25 elements' products and its output transform in the thread's scratch, so
-    /// that they stay in its cache where the whole layer's would go through memory.
+    /// The weights' panels of 48 filters.
+    private var panelCount: Int { (paddedFilters + Self.panelWidth - 1) / Self.panelWidth }
+
+    /// The layer a band of tile rows at a time in each thread's scratch, so that a band's
+    /// transformed input and products stay in its cache where the whole layer's would go through
+    /// memory. The threads take whole bands, as many as divide evenly among them; each band left
+    /// over is shared, every thread transforming its input and computing its share of the filter
+    /// panels (26x26: 9 bands of a tile row, for two threads 4 each and one shared, not 5 and 4).
     private func runInBands(weights: UnsafePointer<Float>, biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
+        let bands = (driver.tileCounts.rows + bandTileRows - 1) / bandTileRows, panelCount = panelCount
+        let whole = bands / buffers.split.threads * buffers.split.threads
+        buffers.split(whole) { range, worker in
+            for band in range { runBand(band, panels: 0..<panelCount, worker: worker, weights: weights, biases: biases, buffers) }
+        }
+        for band in whole..<bands {
+            buffers.split(panelCount) { panels, worker in
+                runBand(band, panels: panels, worker: worker, weights: weights, biases: biases, buffers)
+            }
+        }
+    }
+
+    /// Band `band`'s input transform, its elements' products of `panels` and their output
+    /// transform (with bias, activation and a fused shortcut's residual), in `worker`'s scratch.
+    private func runBand(_ band: Int, panels: Range<Int>, worker: Int, weights: UnsafePointer<Float>,
+                         biases: UnsafePointer<Float>, _ buffers: ConvolutionBuffers) {
         let shapes = shapes, height = shapes.output.height, width = shapes.output.width, inputShape = shapes.input
         let (tileRows, tileColumns) = driver.tileCounts, rowsPerBand = bandTileRows, bandTiles = bandTiles
-        let elements = elements, channels = channels, pairs = channelPairs, padded = paddedFilters, filters = shapes.conv.filters
-        let transformScratch = driver.scratchCount, tile = Tile.tile.rawValue, activation = shapes.conv.activation
+        let elements = elements, channels = channels, pairs = channelPairs, padded = paddedFilters
+        let tile = Tile.tile.rawValue, activation = shapes.conv.activation
         let epilogue = SlidingWindowConvolution.fusedEpilogue(for: activation)
-        let functions = buffers.kernels.functions, vectors = buffers.kernels
+        let functions = buffers.kernels.functions, vectors = buffers.kernels, output = buffers.output
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self)
-        let scratch = buffers.scratch, stride = buffers.scratchStride, input = buffers.input, output = buffers.output
-        let residual = buffers.residual
-        buffers.split((tileRows + rowsPerBand - 1) / rowsPerBand) { bands, worker in
-            let workerScratch = scratch + worker * stride
-            let transformed = workerScratch + transformScratch
-            let products = transformed + elements * bandTiles * channels
-            let columns = UnsafeMutableRawPointer(products + elements * bandTiles * padded).assumingMemoryBound(to: UInt32.self)
-            let rows = columns + pairs * bandTiles
-            for band in bands {
-                let first = band * rowsPerBand, count = min(tileRows - first, rowsPerBand), tiles = count * tileColumns
-                functions.pointee.winograd_input(input, channels, inputShape.height, inputShape.width, first, count,
-                                                 tileColumns, tile, transformed, workerScratch, 0, channels)
-                for element in 0..<elements {
-                    multiply(transformed + element * channels * tiles, tiles: tiles, element: element, weights: packedWeights,
-                             columns: columns, rows: rows, into: products + element * tiles * padded)
-                }
-                // With the activation in the kernel, a fused shortcut's residual is added there too.
-                functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, tileColumns,
-                                                             tile, biases, epilogue ?? 0, output,
-                                                             epilogue != nil ? residual : nil, 0, filters)
-                if epilogue != nil { continue }
-                // The band's rows of every filter: the activation the kernel did not apply, then the
-                // fused shortcut's residual while the band is still in cache.
-                let outputs = Tile.tile.outputs, firstRow = first * outputs
-                let outputRows = min(height, (first + count) * outputs) - firstRow
-                for f in 0..<filters {
-                    let at = f * shapes.output.planeSize + firstRow * width
-                    vectors.activate(output + at, count: outputRows * width, activation: activation)
-                    if let residual { vectors.addInPlace(residual + at, count: outputRows * width, into: output + at) }
-                }
-            }
+        let workerScratch = buffers.scratch + worker * buffers.scratchStride
+        let transformed = workerScratch + driver.scratchCount
+        let products = transformed + elements * bandTiles * channels
+        let columns = UnsafeMutableRawPointer(products + elements * bandTiles * padded).assumingMemoryBound(to: UInt32.self)
+        let rows = columns + pairs * bandTiles
+        let first = band * rowsPerBand, count = min(tileRows - first, rowsPerBand), tiles = count * tileColumns
+        let filters = panels.lowerBound * Self.panelWidth..<min(shapes.conv.filters, panels.upperBound * Self.panelWidth)
+        guard !filters.isEmpty else { return }
+        functions.pointee.winograd_input(buffers.input, channels, inputShape.height, inputShape.width, first, count,
+                                         tileColumns, tile, transformed, workerScratch, 0, channels)
+        for element in 0..<elements {
+            multiply(transformed + element * channels * tiles, tiles: tiles, element: element, panels: panels,
+                     weights: packedWeights, columns: columns, rows: rows, into: products + element * tiles * padded)
+        }
+        // With the activation in the kernel, a fused shortcut's residual is added there too.
+        functions.pointee.winograd_output_tile_major(products, padded, height, width, first, count, tileColumns, tile, biases,
+                                                     epilogue ?? 0, output, epilogue != nil ? buffers.residual : nil,
+                                                     filters.lowerBound, filters.count)
+        guard epilogue == nil else { return }
+        // The band's rows of its filters: the activation the kernel did not apply, then the fused
+        // shortcut's residual while they are still in cache.
+        let outputs = Tile.tile.outputs, firstRow = first * outputs
+        let outputRows = min(height, (first + count) * outputs) - firstRow
+        for f in filters {
+            let at = f * shapes.output.planeSize + firstRow * width
+            vectors.activate(output + at, count: outputRows * width, activation: activation)
+            if let residual = buffers.residual { vectors.addInPlace(residual + at, count: outputRows * width, into: output + at) }
         }
     }
 
