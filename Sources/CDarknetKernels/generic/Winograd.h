@@ -42,8 +42,9 @@ static inline __attribute__((always_inline)) void CAT(winograd_f33_bt_, SUFFIX)(
     out[4 * step] = 0.5625f * a0 - 2.5f * a2 + a4;
 }
 
-/* The input transform for t x t input tiles (t = 6: F(4x4, 3x3); t = 5: F(3x3, 3x3); t = 4: F(2x2, 3x3)), each
- * n = t - 2 outputs apart; inlined with a constant t, so each size gets its own loops. */
+/* The input transform for t x t input tiles (t = 6: F(4x4, 3x3); t = 5: F(3x3, 3x3); t = 4:
+ * F(2x2, 3x3)), each n = t - 2 outputs apart; inlined with a constant t, so each size gets its
+ * own loops. */
 static inline __attribute__((always_inline)) void CAT(winograd_input_t_, SUFFIX)(
     const float *input, ptrdiff_t channels, ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
     ptrdiff_t tile_rows, ptrdiff_t tile_columns, int t, float *v, float *scratch, ptrdiff_t first, ptrdiff_t count) {

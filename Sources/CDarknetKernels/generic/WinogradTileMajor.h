@@ -146,9 +146,9 @@ static inline __attribute__((always_inline)) void CAT(winograd_quarters_, SUFFIX
 }
 
 /* One whole n x n tile's outputs (n = 4, 3 or 2) for all 16 filters of a vector (y[i * n + j]
- * holds output (i, j) of each), transposed in registers so that each filter's row of n outputs is one store (plus
- * `residual`'s row there when it is not NULL): where winograd_scatter_tile_ stores each float
- * alone. */
+ * holds output (i, j) of each), transposed in registers so that each filter's row of n outputs is
+ * one store (plus `residual`'s row there when it is not NULL): where winograd_scatter_tile_ stores
+ * each float alone. */
 static inline __attribute__((always_inline)) void CAT(winograd_store_tile_, SUFFIX)(const VEC *y, int n, float *output,
                                                                                   const float *residual, ptrdiff_t plane,
                                                                                   ptrdiff_t width, ptrdiff_t oy,

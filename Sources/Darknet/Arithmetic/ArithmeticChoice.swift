@@ -86,7 +86,7 @@ package enum ArithmeticChoice {
             // core; 210 against 110 on a Zen 4), but Winograd over a large output does a quarter of the
             // multiplications: YOLOv3-tiny's 26x26 384 -> 256 took 3.9 ms in bfloat16, 2.0 in float32's
             // Winograd (Zen 5). bfloat16's own Winograd holds out longer on x86-64: F(2x2, 3x3) to
-            // 38x38, F(3x3, 3x3) to 104x104 from 64 channels (`ReducedConvolutionShapes.floatIsFaster`).
+            // 38x38, F(3x3, 3x3) to 104x104 from 128 channels (`ReducedConvolutionShapes.floatIsFaster`).
             // The sliding window reads
             // few channels without an im2col, which beats float16's FMLAL (4 lanes per instruction,
             // float32's FMLA rate; not measured on arm64) but not bfloat16 since its input is paired

@@ -26,7 +26,7 @@ package enum ConvolutionChoice {
         // 3x3 "same" over outputs float32's Winograd leaves to bfloat16 (ArithmeticChoice), from
         // 20x20 to 104x104 in VDPBF16PS's arithmetic from 128 channels: F(3x3, 3x3), 25 products per
         // 9 outputs, in bands (YOLOv3's 52x52 128 -> 256: 4.3-4.4 ms against float32's bands
-        // 4.7-5.2; 26x26 256 -> 512: 3.4 against F(2x2, 3x3)'s 4.8; one Zen 4 core).
+        // 4.5-4.9; 26x26 256 -> 512: 3.4 against F(2x2, 3x3)'s 4.8; one Zen 4 core).
         Rule(BFloat16WinogradF33.self) { candidate in
             guard let kernels = candidate.reducedKernels else { return false }
             return candidate.fastest && ReducedConvolutionShapes.takenByF33(candidate.shapes, on: kernels, tuning: candidate.tuning)

@@ -3,8 +3,8 @@
 /*
  * Winograd convolution of 3x3 stride-1 "same" layers: F(4x4, 3x3) (6x6 tiles, 36 elements),
  * F(3x3, 3x3) (5x5 tiles, 25 elements; points ±1/2, ±3/2 and infinity: bfloat16's products
- * only) and F(2x2, 3x3) (4x4 tiles, 16 elements). The `_fn` types are entries of a vector kernel set
- * (kernel_sets.h).
+ * only) and F(2x2, 3x3) (4x4 tiles, 16 elements). The `_fn` types are entries of a vector kernel
+ * set (kernel_sets.h).
  */
 #include <stddef.h>
 
@@ -23,10 +23,10 @@ static inline ptrdiff_t swiftdarknet_winograd_weight_blocks(ptrdiff_t filters, p
 }
 
 /* The input transform `Bᵀ d B` of channels [first, first + count): every `tile` x `tile` input
- * tile (6: F(4x4, 3x3), 36 elements; 5: F(3x3, 3x3), 25; 4: F(2x2, 3x3), 16), with zero padding of 1 around the
- * input, of tile rows [first_row, first_row + tile_rows) to `transformed`, laid out
- * [elements][channels][tiles] with those tiles row-major over the output (4x4, 3x3 or 2x2 outputs
- * each). `scratch` holds width + tile * ((tile - 2) * tile_columns + 2) floats, and for
+ * tile (6: F(4x4, 3x3), 36 elements; 5: F(3x3, 3x3), 25; 4: F(2x2, 3x3), 16), with zero
+ * padding of 1 around the input, of tile rows [first_row, first_row + tile_rows) to
+ * `transformed`, laid out [elements][channels][tiles] with those tiles row-major over the output
+ * (4x4, 3x3 or 2x2 outputs each). `scratch` holds width + tile * ((tile - 2) * tile_columns + 2) floats, and for
  * F(4x4, 3x3) 28 * tile_columns for the output transform. */
 typedef void swiftdarknet_winograd_input_fn(const float *input, ptrdiff_t channels, ptrdiff_t height,
                                             ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t tile_rows,
@@ -52,8 +52,8 @@ typedef void swiftdarknet_winograd_products_tile_major_fn(const float *u, const 
 
 /* The output transform of tile-major products [elements][tiles][padded filters] of tile rows
  * [first_row, first_row + tile_rows): `tile` 6 for F(4x4, 3x3) (36 elements), 5 for F(3x3, 3x3)
- * (25) or 4 for F(2x2, 3x3) (16), clipped at the edges, plus the bias and the epilogue's activation, then, when `residual`
- * is not NULL, its value at the same place (a fused shortcut's source, laid out as `output`). */
+ * (25) or 4 for F(2x2, 3x3) (16), clipped at the edges, plus the bias and the epilogue's
+ * activation, then, when `residual` is not NULL, its value at the same place (a fused shortcut's source, laid out as `output`). */
 typedef void swiftdarknet_winograd_output_tile_major_fn(const float *products, ptrdiff_t filters_padded,
                                                         ptrdiff_t height, ptrdiff_t width, ptrdiff_t first_row,
                                                         ptrdiff_t tile_rows, ptrdiff_t tile_columns, int tile,

@@ -34,7 +34,7 @@ package enum ReducedConvolutionShapes {
     /// Fewest input channels bfloat16's F(3x3, 3x3) takes (the default of
     /// `ConvolutionTuning.bfloat16WinogradF33Channels`): its GEMM's K is half the channels, and
     /// below 128 the transforms outweigh what it saves (one Zen 4 core, `darknet-microbench`:
-    /// YOLOv3's 52x52 128 -> 256 4.3-4.4 ms against float32's bands 4.9-5.2; YOLOv3-tiny's
+    /// YOLOv3's 52x52 128 -> 256 4.3-4.4 ms against float32's bands 4.5-4.9; YOLOv3-tiny's
     /// 52x52 64 -> 128 1.31-1.34 against 1.28-1.42, YOLOv3's 104x104 64 -> 128 5.9-6.1 against
     /// 5.5-5.8, YOLOv3-tiny's 104x104 32 -> 64 2.0 against 1.7).
     static let fewestChannelsForBFloat16WinogradF33 = 128

@@ -42,8 +42,8 @@ package struct WinogradDriver: Sendable, Equatable {
         switch tile {
         case .f43: WinogradF43.scratchCount(width: shapes.output.width)
         case .f23: WinogradF23.scratchCount(width: shapes.output.width)
-        case .f33:  // the input transform's: width + tile x (3 x tile columns + 2)
-            shapes.output.width + 5 * (3 * tileCounts.columns + 2)
+        case .f33:  // the input transform's (winograd.h): width + tile x (outputs x tile columns + 2)
+            shapes.output.width + Int(tile.rawValue) * (tile.outputs * tileCounts.columns + 2)
         }
     }
 
