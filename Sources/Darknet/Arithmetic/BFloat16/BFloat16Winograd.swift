@@ -154,25 +154,17 @@ package struct BFloat16Winograd<Tile: BFloat16WinogradTile>: FloatConvolutionMet
             return
         }
         let elements = elements, channels = channels, pairs = channelPairs, tiles = tiles, padded = paddedFilters
-        let driver = driver, functions = kernels.functions.pointee
-        let transformed = buffers.workspace
+        let panelCount = panelCount, transformed = buffers.workspace
         let rows = UnsafeMutableRawPointer(transformed + elements * channels * tiles).assumingMemoryBound(to: UInt32.self)
         let products = transformed + elements * tiles * (channels + pairs)
         let packedWeights = UnsafeRawPointer(weights).assumingMemoryBound(to: UInt32.self)
         let scratch = UnsafeMutableRawPointer(buffers.scratch).assumingMemoryBound(to: UInt32.self), stride = buffers.scratchStride
         driver.transformInput(buffers, into: transformed)
         buffers.split(elements) { range, worker in
-            let columns = scratch + worker * stride
             for element in range {
-                // The element's tiles as rows of channel pairs: packed as [pairs][tiles], then transposed.
-                functions.pack(transformed + element * channels * tiles, channels, tiles, tiles, columns)
-                let elementRows = rows + element * tiles * pairs
-                Self.transpose(columns, rows: pairs, columns: tiles, into: elementRows)
-                for panel in Swift.stride(from: 0, to: padded, by: Self.panelWidth) {
-                    let width = min(Self.panelWidth, padded - panel)
-                    functions.gemm(elementRows, tiles, pairs, packedWeights + (element * padded + panel) * pairs, width,
-                                   products + element * tiles * padded + panel, padded)
-                }
+                multiply(transformed + element * channels * tiles, tiles: tiles, element: element, panels: 0..<panelCount,
+                         weights: packedWeights, columns: scratch + worker * stride, rows: rows + element * tiles * pairs,
+                         into: products + element * tiles * padded)
             }
         }
         driver.transformOutput(products, biases: biases, buffers)
